@@ -1,0 +1,1 @@
+//! Runs translated Direct3D 9 vertex work on wgpu.

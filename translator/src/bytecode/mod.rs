@@ -1,0 +1,326 @@
+//! The typed model of Direct3D 9 shader bytecode, and the token reader and writer.
+//!
+//! A shader is a stream of little-endian 32-bit tokens: a version token, then
+//! instructions (an instruction token, a destination parameter, source
+//! parameters, relative-address tokens and literals), comment blocks, and the
+//! end token `0x0000FFFF`. [`decode`] turns tokens into a [`Program`] without
+//! interpreting it; [`encode`] writes a program back to the same tokens.
+
+mod decode;
+mod encode;
+mod opcode;
+mod register;
+mod usage;
+
+pub use decode::{decode, decode_bytes, DecodeError};
+pub use encode::encode;
+pub use opcode::{Form, Opcode, OpcodeInfo, Stages, COMMENT_OPCODE, END_OPCODE, OPCODES};
+pub use register::{
+    DstParam, Register, RegisterFile, RelativeAddress, ResultModifier, SrcModifier, SrcParam,
+    Swizzle, WriteMask,
+};
+pub use usage::Usage;
+
+use std::fmt;
+
+/// The end-of-shader token.
+pub const END_TOKEN: u32 = 0x0000_FFFF;
+/// The first token of a DXBC container (D3D10+), which is not D3D9 bytecode.
+pub const DXBC_MAGIC: u32 = 0x4342_5844;
+
+/// A position in the token stream, counted in 32-bit tokens from the version token (0).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, serde::Serialize)]
+pub struct TokenOffset(pub u32);
+
+impl fmt::Display for TokenOffset {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// The pipeline stage a shader runs in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Stage {
+    Vertex,
+    Pixel,
+}
+
+/// A shader version token: `vs_1_1`, `vs_2_x` (minor 1), `vs_3_sw` (minor 0xFF), `ps_1_4`, ...
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Version {
+    pub stage: Stage,
+    pub major: u8,
+    /// Minor version: 1 for the `_2_x` profiles, 0xFF for the software `_sw` profiles.
+    pub minor: u8,
+}
+
+impl Version {
+    /// A version from its parts.
+    pub const fn new(stage: Stage, major: u8, minor: u8) -> Self {
+        Version {
+            stage,
+            major,
+            minor,
+        }
+    }
+
+    /// Parse a version token (`0xFFFE0300` = vs_3_0, `0xFFFF0104` = ps_1_4).
+    pub fn from_token(token: u32) -> Option<Version> {
+        let stage = match token >> 16 {
+            0xFFFE => Stage::Vertex,
+            0xFFFF => Stage::Pixel,
+            _ => return None,
+        };
+        let major = ((token >> 8) & 0xFF) as u8;
+        let minor = (token & 0xFF) as u8;
+        let known = match (stage, major) {
+            (Stage::Vertex, 1) => matches!(minor, 0 | 1),
+            (Stage::Pixel, 1) => matches!(minor, 0..=4),
+            (_, 2) | (_, 3) => matches!(minor, 0 | 1 | 0xFF) && !(major == 3 && minor == 1),
+            _ => false,
+        };
+        known.then_some(Version {
+            stage,
+            major,
+            minor,
+        })
+    }
+
+    /// The version token.
+    pub fn token(self) -> u32 {
+        let high = match self.stage {
+            Stage::Vertex => 0xFFFE_0000,
+            Stage::Pixel => 0xFFFF_0000,
+        };
+        high | (u32::from(self.major) << 8) | u32::from(self.minor)
+    }
+
+    /// Whether instruction tokens carry their length (shader model 2 and later).
+    pub fn has_length_field(self) -> bool {
+        self.major >= 2
+    }
+
+    /// Whether this is a software-only profile (`vs_2_sw`, `vs_3_sw`, `ps_*_sw`).
+    pub fn is_software(self) -> bool {
+        self.minor == 0xFF
+    }
+
+    /// Compare the numeric version with `(major, minor)`, treating `_x` as 2.1 and `_sw` as the
+    /// highest minor of its major.
+    pub fn at_least(self, major: u8, minor: u8) -> bool {
+        (self.major, self.minor) >= (major, minor)
+    }
+
+    /// The profile name fxc prints: `vs_2_x`, `ps_1_4`, `vs_3_sw`.
+    pub fn profile(self) -> String {
+        let stage = match self.stage {
+            Stage::Vertex => "vs",
+            Stage::Pixel => "ps",
+        };
+        match (self.major, self.minor) {
+            (2, 1) => format!("{stage}_2_x"),
+            (m, 0xFF) => format!("{stage}_{m}_sw"),
+            (m, n) => format!("{stage}_{m}_{n}"),
+        }
+    }
+}
+
+impl fmt::Display for Version {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.profile())
+    }
+}
+
+/// The comparison of `ifc`, `breakc` and `setp` (instruction-token bits 16–18).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Comparison {
+    Gt = 1,
+    Eq = 2,
+    Ge = 3,
+    Lt = 4,
+    Ne = 5,
+    Le = 6,
+}
+
+impl Comparison {
+    /// The comparison encoded in instruction-token bits 16–18.
+    pub fn from_raw(raw: u32) -> Option<Comparison> {
+        Some(match raw {
+            1 => Comparison::Gt,
+            2 => Comparison::Eq,
+            3 => Comparison::Ge,
+            4 => Comparison::Lt,
+            5 => Comparison::Ne,
+            6 => Comparison::Le,
+            _ => return None,
+        })
+    }
+
+    /// The suffix fxc prints: `gt`, `eq`, ...
+    pub fn name(self) -> &'static str {
+        match self {
+            Comparison::Gt => "gt",
+            Comparison::Eq => "eq",
+            Comparison::Ge => "ge",
+            Comparison::Lt => "lt",
+            Comparison::Ne => "ne",
+            Comparison::Le => "le",
+        }
+    }
+
+    /// Parse the suffix printed by [`Comparison::name`].
+    pub fn from_name(name: &str) -> Option<Comparison> {
+        [Self::Gt, Self::Eq, Self::Ge, Self::Lt, Self::Ne, Self::Le]
+            .into_iter()
+            .find(|c| c.name().eq_ignore_ascii_case(name))
+    }
+}
+
+/// The opcode-specific control bits (instruction-token bits 16–23), typed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Control {
+    #[default]
+    None,
+    /// `ifc`, `breakc`, `setp`.
+    Comparison(Comparison),
+    /// `texld` in ps_2_0+: bit 16 = `texldp` (projective), bit 17 = `texldb` (bias).
+    TexProject,
+    TexBias,
+}
+
+/// The texture type a sampler is declared with (`dcl_2d s0`, `dcl_cube`, `dcl_volume`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TextureType {
+    /// `D3DSTT_UNKNOWN` (0): legal only in ps_1_x-era `dcl` of t#/v#, never on s#.
+    Unknown = 0,
+    #[serde(rename = "2d")]
+    TwoD = 2,
+    Cube = 3,
+    Volume = 4,
+}
+
+impl TextureType {
+    /// The type in dcl-token bits 27–30.
+    pub fn from_raw(raw: u32) -> Option<TextureType> {
+        Some(match raw {
+            0 => TextureType::Unknown,
+            2 => TextureType::TwoD,
+            3 => TextureType::Cube,
+            4 => TextureType::Volume,
+            _ => return None,
+        })
+    }
+
+    /// The suffix fxc prints after `dcl_` (`2d`, `cube`, `volume`).
+    pub fn name(self) -> &'static str {
+        match self {
+            TextureType::Unknown => "unknown",
+            TextureType::TwoD => "2d",
+            TextureType::Cube => "cube",
+            TextureType::Volume => "volume",
+        }
+    }
+}
+
+/// What a `dcl` instruction declares about its destination register.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Declaration {
+    /// An input or output with a semantic (`dcl_texcoord3 v2`, `dcl_position o0`). In ps_2_x
+    /// `dcl t0` / `dcl v0` is encoded as usage 0 index 0 and printed without a suffix.
+    Semantic { usage: Usage, index: u8 },
+    /// A sampler with its texture type (`dcl_2d s0`).
+    Sampler(TextureType),
+}
+
+/// Constant values stated by `def`, `defi` and `defb`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Literal {
+    /// `def c#, x, y, z, w`: raw IEEE bits, kept exactly (NaN payloads included).
+    Float([u32; 4]),
+    /// `defi i#, x, y, z, w`.
+    Int([i32; 4]),
+    /// `defb b#, true|false`: the raw token (non-zero is true).
+    Bool(u32),
+}
+
+/// The predicate of a predicated instruction: `(p0.x)` or `(!p0)`, a source parameter of p0.
+pub type Predicate = SrcParam;
+
+/// One decoded instruction, as the bytecode states it. No interpretation yet.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Instruction {
+    pub opcode: Opcode,
+    /// Where the instruction token is, for every error message.
+    pub offset: TokenOffset,
+    pub control: Control,
+    /// `(p0.x) add ...` / `(!p0) ...`: the predicate source (instruction-token bit 28).
+    pub predicate: Option<Predicate>,
+    pub dst: Option<DstParam>,
+    pub src: Vec<SrcParam>,
+    /// `+` prefix in ps_1_x: executes together with the previous instruction (bit 30).
+    pub coissue: bool,
+    /// What `dcl` declares (only for [`Opcode::Dcl`]).
+    pub decl: Option<Declaration>,
+    /// The values of `def`/`defi`/`defb`.
+    pub literal: Option<Literal>,
+}
+
+impl Instruction {
+    /// A plain instruction with no operands yet.
+    pub fn new(opcode: Opcode) -> Self {
+        Instruction {
+            opcode,
+            offset: TokenOffset(0),
+            control: Control::None,
+            predicate: None,
+            dst: None,
+            src: Vec::new(),
+            coissue: false,
+            decl: None,
+            literal: None,
+        }
+    }
+}
+
+/// A comment block (`0xFFFE` with its length in bits 16–30), kept as raw tokens.
+/// CTAB constant tables arrive this way.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Comment {
+    pub offset: TokenOffset,
+    /// The number of instructions before it in [`Program::instructions`].
+    pub position: usize,
+    pub data: Vec<u32>,
+}
+
+impl Comment {
+    /// The four-character code at the start of the block (`CTAB`, `PRES`, ...), if any.
+    pub fn fourcc(&self) -> Option<[u8; 4]> {
+        self.data.first().map(|t| t.to_le_bytes())
+    }
+}
+
+/// A decoded shader: version, instructions and comment blocks, in token order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Program {
+    pub version: Version,
+    pub instructions: Vec<Instruction>,
+    pub comments: Vec<Comment>,
+}
+
+impl Program {
+    /// An empty program of `version`.
+    pub fn new(version: Version) -> Self {
+        Program {
+            version,
+            instructions: Vec::new(),
+            comments: Vec::new(),
+        }
+    }
+
+    /// The stage this program runs in.
+    pub fn stage(&self) -> Stage {
+        self.version.stage
+    }
+}

@@ -1,0 +1,405 @@
+//! Registers and parameters: register files, swizzles, write masks and modifiers.
+
+use super::{Stage, Version};
+use std::fmt;
+
+/// A D3D9 register file (`D3DSHADER_PARAM_REGISTER_TYPE`), resolved for the shader's stage:
+/// raw type 3 is `a0` in vertex shaders and `t#` in pixel shaders; raw type 6 is `oT#` before
+/// vs_3_0 and `o#` in vs_3_0.
+#[allow(missing_docs)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+pub enum RegisterFile {
+    /// r#
+    Temp,
+    /// v#
+    Input,
+    /// c#
+    Const,
+    /// a0 (vertex shaders)
+    Addr,
+    /// t# (pixel shaders)
+    Texture,
+    /// oPos (0), oFog (1), oPts (2)
+    RastOut,
+    /// oD0, oD1
+    AttrOut,
+    /// oT0–oT7 (vertex shaders before 3.0)
+    TexCrdOut,
+    /// o# (vs_3_0)
+    Output,
+    /// i#
+    ConstInt,
+    /// oC# (pixel shaders)
+    ColorOut,
+    /// oDepth
+    DepthOut,
+    /// s#
+    Sampler,
+    Const2,
+    Const3,
+    Const4,
+    /// b#
+    ConstBool,
+    /// aL
+    Loop,
+    TempFloat16,
+    /// vPos (0), vFace (1)
+    MiscType,
+    /// l# (call targets)
+    Label,
+    /// p0
+    Predicate,
+}
+
+impl RegisterFile {
+    /// The file for a raw register type in a shader of `version`.
+    pub fn from_raw(raw: u32, version: Version) -> Option<RegisterFile> {
+        use RegisterFile::*;
+        Some(match raw {
+            0 => Temp,
+            1 => Input,
+            2 => Const,
+            3 if version.stage == Stage::Vertex => Addr,
+            3 => Texture,
+            4 => RastOut,
+            5 => AttrOut,
+            6 if version.stage == Stage::Vertex && version.major >= 3 => Output,
+            6 => TexCrdOut,
+            7 => ConstInt,
+            8 => ColorOut,
+            9 => DepthOut,
+            10 => Sampler,
+            11 => Const2,
+            12 => Const3,
+            13 => Const4,
+            14 => ConstBool,
+            15 => Loop,
+            16 => TempFloat16,
+            17 => MiscType,
+            18 => Label,
+            19 => Predicate,
+            _ => return None,
+        })
+    }
+
+    /// The raw register type.
+    pub fn raw(self) -> u32 {
+        use RegisterFile::*;
+        match self {
+            Temp => 0,
+            Input => 1,
+            Const => 2,
+            Addr | Texture => 3,
+            RastOut => 4,
+            AttrOut => 5,
+            TexCrdOut | Output => 6,
+            ConstInt => 7,
+            ColorOut => 8,
+            DepthOut => 9,
+            Sampler => 10,
+            Const2 => 11,
+            Const3 => 12,
+            Const4 => 13,
+            ConstBool => 14,
+            Loop => 15,
+            TempFloat16 => 16,
+            MiscType => 17,
+            Label => 18,
+            Predicate => 19,
+        }
+    }
+
+    /// The register-name prefix fxc prints for files named `prefix#`.
+    pub fn prefix(self) -> &'static str {
+        use RegisterFile::*;
+        match self {
+            Temp => "r",
+            Input => "v",
+            Const => "c",
+            Addr => "a",
+            Texture => "t",
+            RastOut => "o",
+            AttrOut => "oD",
+            TexCrdOut => "oT",
+            Output => "o",
+            ConstInt => "i",
+            ColorOut => "oC",
+            DepthOut => "oDepth",
+            Sampler => "s",
+            Const2 => "c",
+            Const3 => "c",
+            Const4 => "c",
+            ConstBool => "b",
+            Loop => "aL",
+            TempFloat16 => "half",
+            MiscType => "misc",
+            Label => "l",
+            Predicate => "p",
+        }
+    }
+}
+
+impl fmt::Display for RegisterFile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use RegisterFile::*;
+        let name = match self {
+            Temp => "temporary (r#)",
+            Input => "input (v#)",
+            Const => "float constant (c#)",
+            Addr => "address (a0)",
+            Texture => "texture (t#)",
+            RastOut => "rasterizer output (oPos/oFog/oPts)",
+            AttrOut => "colour output (oD#)",
+            TexCrdOut => "texture coordinate output (oT#)",
+            Output => "output (o#)",
+            ConstInt => "integer constant (i#)",
+            ColorOut => "colour output (oC#)",
+            DepthOut => "depth output (oDepth)",
+            Sampler => "sampler (s#)",
+            Const2 | Const3 | Const4 => "float constant bank (c#)",
+            ConstBool => "boolean constant (b#)",
+            Loop => "loop counter (aL)",
+            TempFloat16 => "half temporary",
+            MiscType => "misc (vPos/vFace)",
+            Label => "label (l#)",
+            Predicate => "predicate (p0)",
+        };
+        f.write_str(name)
+    }
+}
+
+/// A swizzle: four 2-bit component selectors (x=0, y=1, z=2, w=3), x in the low bits,
+/// as in source-parameter bits 16–23 (shifted down).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Swizzle(pub u8);
+
+impl Swizzle {
+    /// `.xyzw`: no swizzle.
+    pub const IDENTITY: Swizzle = Swizzle(0b11_10_01_00);
+
+    /// A swizzle from four component indices (each 0..=3).
+    pub fn new(c: [u8; 4]) -> Swizzle {
+        Swizzle((c[0] & 3) | ((c[1] & 3) << 2) | ((c[2] & 3) << 4) | ((c[3] & 3) << 6))
+    }
+
+    /// The same component in all four places (`.x` = `.xxxx`).
+    pub fn replicate(c: u8) -> Swizzle {
+        Swizzle::new([c; 4])
+    }
+
+    /// The component read into place `i` (0..=3).
+    pub fn get(self, i: usize) -> u8 {
+        (self.0 >> ((i & 3) * 2)) & 3
+    }
+
+    /// All four selectors.
+    pub fn components(self) -> [u8; 4] {
+        [self.get(0), self.get(1), self.get(2), self.get(3)]
+    }
+}
+
+impl Default for Swizzle {
+    fn default() -> Self {
+        Swizzle::IDENTITY
+    }
+}
+
+/// A destination write mask: bit 0 = x … bit 3 = w.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+pub struct WriteMask(pub u8);
+
+impl WriteMask {
+    /// `.xyzw`.
+    pub const ALL: WriteMask = WriteMask(0xF);
+
+    /// Whether component `c` (0..=3) is written.
+    pub fn contains(self, c: usize) -> bool {
+        c < 4 && self.0 & (1 << c) != 0
+    }
+
+    /// Number of components written.
+    pub fn count(self) -> u32 {
+        (self.0 & 0xF).count_ones()
+    }
+
+    /// Whether two masks share a component.
+    pub fn overlaps(self, other: WriteMask) -> bool {
+        self.0 & other.0 & 0xF != 0
+    }
+
+    /// `xyzw`-style text of the written components.
+    pub fn letters(self) -> String {
+        (0..4)
+            .filter(|&c| self.contains(c))
+            .map(|c| b"xyzw"[c] as char)
+            .collect()
+    }
+}
+
+impl Default for WriteMask {
+    fn default() -> Self {
+        WriteMask::ALL
+    }
+}
+
+impl fmt::Display for WriteMask {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.letters())
+    }
+}
+
+/// A source modifier (source-parameter bits 24–27).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum SrcModifier {
+    #[default]
+    None = 0,
+    /// `-r0`
+    Neg = 1,
+    /// `r0_bias`: x − 0.5
+    Bias = 2,
+    /// `-r0_bias`
+    BiasNeg = 3,
+    /// `r0_bx2`: 2x − 1 (`_sign`)
+    Sign = 4,
+    /// `-r0_bx2`
+    SignNeg = 5,
+    /// `1 - r0`
+    Comp = 6,
+    /// `r0_x2`
+    X2 = 7,
+    /// `-r0_x2`
+    X2Neg = 8,
+    /// `r0_dz`: divide by z (ps_1_4 texld/texcrd)
+    Dz = 9,
+    /// `r0_dw`: divide by w
+    Dw = 10,
+    /// `r0_abs`
+    Abs = 11,
+    /// `-r0_abs`
+    AbsNeg = 12,
+    /// `!b0` / `!p0`
+    Not = 13,
+}
+
+impl SrcModifier {
+    /// The modifier with this raw value.
+    pub fn from_raw(raw: u32) -> Option<SrcModifier> {
+        use SrcModifier::*;
+        Some(match raw {
+            0 => None,
+            1 => Neg,
+            2 => Bias,
+            3 => BiasNeg,
+            4 => Sign,
+            5 => SignNeg,
+            6 => Comp,
+            7 => X2,
+            8 => X2Neg,
+            9 => Dz,
+            10 => Dw,
+            11 => Abs,
+            12 => AbsNeg,
+            13 => Not,
+            _ => return Option::None,
+        })
+    }
+}
+
+/// Result modifiers of a destination (bits 20–23): `_sat`, `_pp`, `_centroid`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct ResultModifier(pub u8);
+
+impl ResultModifier {
+    pub const SATURATE: u8 = 1;
+    pub const PARTIAL_PRECISION: u8 = 2;
+    pub const CENTROID: u8 = 4;
+
+    pub fn saturate(self) -> bool {
+        self.0 & Self::SATURATE != 0
+    }
+    pub fn partial_precision(self) -> bool {
+        self.0 & Self::PARTIAL_PRECISION != 0
+    }
+    pub fn centroid(self) -> bool {
+        self.0 & Self::CENTROID != 0
+    }
+}
+
+/// Relative addressing of a register: `c[a0.x + 4]`, `c0[aL]`, `o[aL + 2]`.
+/// In vs_1_1 the address is always `a0.x` and takes no token of its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct RelativeAddress {
+    /// [`RegisterFile::Addr`] or [`RegisterFile::Loop`].
+    pub file: RegisterFile,
+    pub index: u32,
+    /// The swizzle of the address token; its first selector is the component used.
+    /// (vs_1_1 has no address token: the address is always `a0.x`.)
+    pub swizzle: Swizzle,
+}
+
+impl RelativeAddress {
+    /// The component of the address register that holds the offset (0..=3).
+    pub fn component(&self) -> u8 {
+        self.swizzle.get(0)
+    }
+}
+
+/// A register reference: file, index and optional relative address.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Register {
+    pub file: RegisterFile,
+    pub index: u32,
+    pub relative: Option<RelativeAddress>,
+}
+
+impl Register {
+    /// A register without relative addressing.
+    pub fn new(file: RegisterFile, index: u32) -> Register {
+        Register {
+            file,
+            index,
+            relative: None,
+        }
+    }
+}
+
+/// A destination parameter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct DstParam {
+    pub reg: Register,
+    pub mask: WriteMask,
+    pub modifier: ResultModifier,
+    /// Result shift (bits 24–27, signed): `_x2` = 1, `_x4` = 2, `_x8` = 3, `_d2` = −1, ...
+    pub shift: i8,
+}
+
+impl DstParam {
+    /// A full-mask destination with no modifier.
+    pub fn new(reg: Register) -> DstParam {
+        DstParam {
+            reg,
+            mask: WriteMask::ALL,
+            modifier: ResultModifier(0),
+            shift: 0,
+        }
+    }
+}
+
+/// A source parameter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SrcParam {
+    pub reg: Register,
+    pub swizzle: Swizzle,
+    pub modifier: SrcModifier,
+}
+
+impl SrcParam {
+    /// An unmodified `.xyzw` read.
+    pub fn new(reg: Register) -> SrcParam {
+        SrcParam {
+            reg,
+            swizzle: Swizzle::IDENTITY,
+            modifier: SrcModifier::None,
+        }
+    }
+}

@@ -1,0 +1,6 @@
+//! Direct3D 9 shader bytecode and vertex declarations, translated for wgpu.
+//!
+//! Data flows one way: bytes → [`bytecode::Program`] → checked program → naga module →
+//! WGSL, with vertex declarations turned into wgpu vertex buffer layouts beside it.
+
+pub mod bytecode;
