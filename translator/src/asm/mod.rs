@@ -1,0 +1,2 @@
+pub mod disasm;
+pub use disasm::disassemble;
