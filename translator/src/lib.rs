@@ -5,3 +5,5 @@
 
 pub mod asm;
 pub mod bytecode;
+pub mod decl;
+pub mod signature;
