@@ -1,7 +1,8 @@
 //! D3D9 assembly text → [`Program`]: the parser, with the assembler-level checks of
 //! [`rules`](super::rules) applied to every operand.
 //!
-//! One instruction per line: `[+][(p0.x)] mnemonic[_mods] dst, src, ...`. The first
+//! One instruction per line: `[+][(p0.x)] mnemonic[_mods] dst, src, ...`; a line that ends
+//! with `,` continues on the next line. The first
 //! non-blank line is the version (`vs_1_1`, `vs.1.1`, `ps_2_x`, `vs_3_sw`, ...). The syntax is
 //! Microsoft's (as Wine's `D3DAssemble` accepts it) plus the extensions of the project's
 //! canonical text: `_shiftN` for result shifts without a name, raw IEEE bits in `def`
@@ -39,9 +40,21 @@ pub fn assemble(text: &str) -> Result<Program, AsmError> {
         version,
         program: Program::new(version),
     };
-    asm.line(rest)?;
-    for line in lines {
-        asm.line(line)?;
+    // One instruction per line; a line ending in ',' continues on the next one
+    // (`def c0, 0.5, 0.5,` / `0.5, 0.5`), as Microsoft's free-form grammar allows.
+    let mut pending: Vec<Token> = Vec::new();
+    for line in std::iter::once(rest).chain(lines.map(Vec::as_slice)) {
+        pending.extend(lex(line)?);
+        if pending.last().is_some_and(|t| t.tok == Tok::Punct(',')) {
+            continue;
+        }
+        if !pending.is_empty() {
+            asm.statement(&pending, line_end(line))?;
+            pending.clear();
+        }
+    }
+    if !pending.is_empty() {
+        asm.statement(&pending, text_end(text))?;
     }
     let mut program = asm.program;
     let mut offset = 1u32;
@@ -63,6 +76,17 @@ fn text_end(text: &str) -> Pos {
     let line = text.matches('\n').count() as u32 + 1;
     let column = text.rsplit('\n').next().map_or(0, |l| l.chars().count()) as u32 + 1;
     Pos::new(line, column)
+}
+
+/// The position just after the last visible character of a line.
+fn line_end(line: &[PChar]) -> Pos {
+    line.iter()
+        .rev()
+        .find(|(c, _)| !c.is_whitespace())
+        .or(line.last())
+        .map_or(Pos::new(1, 1), |&(_, p)| {
+            Pos::new(p.line, p.column.saturating_add(1))
+        })
 }
 
 /// Parse the version word: `vs_1_1`, `vs.1.1`, `ps_2_x`, `vs_3_sw`, ... (case-insensitive).
@@ -227,23 +251,9 @@ fn err(pos: Pos, kind: AsmErrorKind) -> AsmError {
 }
 
 impl Assembler {
-    fn line(&mut self, line: &[PChar]) -> Result<(), AsmError> {
-        let toks = lex(line)?;
-        if toks.is_empty() {
-            return Ok(());
-        }
-        let end = line
-            .iter()
-            .rev()
-            .find(|(c, _)| !c.is_whitespace())
-            .map_or(Pos::new(1, 1), |&(_, p)| {
-                Pos::new(p.line, p.column.saturating_add(1))
-            });
-        let mut cur = Cursor {
-            toks: &toks,
-            i: 0,
-            end,
-        };
+    /// Assemble the tokens of one instruction; `end` is where "end of line" is reported.
+    fn statement(&mut self, toks: &[Token], end: Pos) -> Result<(), AsmError> {
+        let mut cur = Cursor { toks, i: 0, end };
         let inst = self.instruction(&mut cur)?;
         if !cur.at_end() {
             return Err(cur.expected("end of line (one instruction per line)"));
@@ -435,7 +445,10 @@ impl Assembler {
             (_, Some(c)) => Control::Comparison(c),
             (_, None) => Control::None,
         };
-        let form = opcode.form(version).ok_or_else(not_here)?;
+        let form = opcode
+            .form(version)
+            .filter(|_| rules::opcode_allowed(version, opcode))
+            .ok_or_else(not_here)?;
         let dst_mods = parse_dst_mods(mods)?;
         let mut inst = Instruction::new(opcode);
         inst.control = control;
@@ -622,7 +635,11 @@ impl Assembler {
                     }
                 }
             }
-            RegisterFile::Input | RegisterFile::Texture | RegisterFile::Output => {
+            // vPos and vFace are declared like inputs: `dcl vPos.xy`, `dcl vFace`.
+            RegisterFile::Input
+            | RegisterFile::Texture
+            | RegisterFile::Output
+            | RegisterFile::MiscType => {
                 if reg.file == RegisterFile::Output && version.stage == Stage::Pixel {
                     return invalid("output registers cannot be declared in a pixel shader".into());
                 }
@@ -688,7 +705,7 @@ impl Assembler {
             "defi" => (Opcode::Defi, RegisterFile::ConstInt),
             _ => (Opcode::Defb, RegisterFile::ConstBool),
         };
-        if opcode.form(version).is_none() {
+        if !rules::opcode_allowed(version, opcode) {
             return Err(err(
                 mpos,
                 AsmErrorKind::OpcodeNotInVersion {

@@ -6,7 +6,7 @@
 //! `D3DCOMPILE_SKIP_VALIDATION`. Ranges are the largest any device of the version may expose
 //! (e.g. 32 temporaries in vs_2_x); the software profiles (`_sw`) get the software limits.
 
-use crate::bytecode::{RegisterFile, SrcModifier, Stage, Version};
+use crate::bytecode::{Opcode, RegisterFile, SrcModifier, Stage, Version};
 
 /// How a register file exists in a version.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -80,6 +80,8 @@ pub fn register_rule(version: Version, file: RegisterFile) -> Option<FileRule> {
             }
         }
         (Stage::Pixel, 2) => match file {
+            // ps_2_0 has no integer or boolean constants (and no flow control to use them).
+            ConstInt | ConstBool if version.minor == 0 => None,
             Input => rule(2, false),
             Temp => rule(32, false),
             Const => rule(if sw { 8192 } else { 32 }, false),
@@ -109,6 +111,28 @@ pub fn register_rule(version: Version, file: RegisterFile) -> Option<FileRule> {
             DepthOut => rule(1, false),
             _ => None,
         },
+    }
+}
+
+/// Whether `opcode` exists in `version`, refining the opcode table's version ranges (which
+/// are shared by both stages): ps_2_0 has no flow control and no `defi`/`defb`, and pixel
+/// shaders before 3.0 have no `loop` (they have no `aL`).
+pub fn opcode_allowed(version: Version, opcode: Opcode) -> bool {
+    use Opcode::*;
+    if opcode.form(version).is_none() {
+        return false;
+    }
+    if version.stage != Stage::Pixel || version.major != 2 {
+        return true;
+    }
+    let static_flow = matches!(
+        opcode,
+        Call | CallNz | Ret | Label | Rep | EndRep | If | Else | EndIf | Defi | Defb
+    );
+    match opcode {
+        Loop | EndLoop => false,
+        _ if static_flow => version.minor != 0,
+        _ => true,
     }
 }
 
@@ -224,6 +248,20 @@ mod tests {
         assert!(register_rule(PS20, RegisterFile::Loop).is_none());
         assert!(register_rule(VS30, RegisterFile::Input).is_some_and(|r| r.relative));
         assert!(register_rule(VS30, RegisterFile::Temp).is_some_and(|r| !r.relative));
+    }
+
+    #[test]
+    fn pixel_shader_2_0_has_no_flow_control() {
+        assert!(!opcode_allowed(PS20, Opcode::Rep));
+        assert!(!opcode_allowed(PS20, Opcode::Defb));
+        assert!(register_rule(PS20, RegisterFile::ConstBool).is_none());
+        let ps2x = Version::new(Stage::Pixel, 2, 1);
+        assert!(opcode_allowed(ps2x, Opcode::Rep) && !opcode_allowed(ps2x, Opcode::Loop));
+        assert!(opcode_allowed(PS30, Opcode::Loop));
+        assert!(opcode_allowed(
+            Version::new(Stage::Vertex, 2, 0),
+            Opcode::Loop
+        ));
     }
 
     #[test]
