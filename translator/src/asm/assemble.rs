@@ -946,11 +946,12 @@ impl Assembler {
 
     /// An optional `.swizzle`; returns the swizzle and the letters as written.
     fn swizzle(&mut self, cur: &mut Cursor<'_>) -> Result<(Swizzle, Option<String>), AsmError> {
+        let dot = cur.pos();
         if !cur.eat('.') {
             return Ok((Swizzle::IDENTITY, None));
         }
         let Some((letters, pos)) = cur.ident() else {
-            return Err(err(cur.pos(), AsmErrorKind::BadSwizzle(String::new())));
+            return Err(err(dot, AsmErrorKind::BadSwizzle(String::new())));
         };
         let swizzle = parse_swizzle(letters)
             .ok_or_else(|| err(pos, AsmErrorKind::BadSwizzle(letters.to_string())))?;
@@ -959,11 +960,12 @@ impl Assembler {
 
     /// An optional `.mask` of a destination.
     fn write_mask(&mut self, cur: &mut Cursor<'_>) -> Result<WriteMask, AsmError> {
+        let dot = cur.pos();
         if !cur.eat('.') {
             return Ok(WriteMask::ALL);
         }
         let Some((letters, pos)) = cur.ident() else {
-            return Err(err(cur.pos(), AsmErrorKind::BadWriteMask(String::new())));
+            return Err(err(dot, AsmErrorKind::BadWriteMask(String::new())));
         };
         parse_write_mask(letters)
             .ok_or_else(|| err(pos, AsmErrorKind::BadWriteMask(letters.to_string())))
@@ -1034,9 +1036,10 @@ impl Assembler {
         let mut suffix = parsed.suffix;
         let mut swizzle = Swizzle::IDENTITY;
         let mut swizzle_written = false;
+        let dot = cur.pos();
         if cur.eat('.') {
             let Some((text, pos)) = cur.ident() else {
-                return Err(err(cur.pos(), AsmErrorKind::BadSwizzle(String::new())));
+                return Err(err(dot, AsmErrorKind::BadSwizzle(String::new())));
             };
             // Accept the modifier after the swizzle as well: `r0.x_bx2`.
             let (letters, after) = match text.split_once('_') {
@@ -1480,3 +1483,6 @@ fn bool_value(cur: &mut Cursor<'_>) -> Result<u32, AsmError> {
     }
     Err(cur.expected("true or false"))
 }
+
+#[cfg(test)]
+mod tests;
