@@ -170,7 +170,11 @@ impl Info {
         let _ = writeln!(
             s,
             "samplers:{}",
-            if self.samplers.is_empty() { " none" } else { "" }
+            if self.samplers.is_empty() {
+                " none"
+            } else {
+                ""
+            }
         );
         for smp in &self.samplers {
             let _ = writeln!(s, "  {:<8} {}", smp.register, smp.texture_type.name());
@@ -178,7 +182,11 @@ impl Info {
         let _ = writeln!(
             s,
             "constants:{}",
-            if self.constants.is_empty() { " none" } else { "" }
+            if self.constants.is_empty() {
+                " none"
+            } else {
+                ""
+            }
         );
         for c in &self.constants {
             let values: Vec<String> = match c.kind {
@@ -190,7 +198,11 @@ impl Info {
         let _ = writeln!(
             s,
             "registers:{}",
-            if self.registers.is_empty() { " none" } else { "" }
+            if self.registers.is_empty() {
+                " none"
+            } else {
+                ""
+            }
         );
         for f in &self.registers {
             let _ = writeln!(
