@@ -311,3 +311,71 @@ fn info_text_summary() {
     assert!(text.contains("\n  c0       0.0, 0.0, 5.0, 5.0\n"), "{text}");
     assert!(text.contains("\n  oC       read -"), "{text}");
 }
+
+#[test]
+fn asm_writes_the_tokens_wine_expects() {
+    let dir = scratch("asm");
+    let pairs = corpus("asm_pairs.json");
+    let mut checked = 0;
+    for p in pairs.as_array().expect("pairs").iter().take(40) {
+        let src = write(&dir, "in.asm", p["asm"].as_str().expect("asm").as_bytes());
+        let out = dir.join("out.bin");
+        let o = run(
+            &[
+                "asm",
+                src.to_str().expect("path"),
+                "-o",
+                out.to_str().expect("path"),
+            ],
+            None,
+        );
+        assert!(o.status.success(), "{:?}: {}", p["asm"], stderr(&o));
+        let got = std::fs::read(&out).expect("output written");
+        assert_eq!(got, bytes(&tokens(&p["tokens"])), "{:?}", p["asm"]);
+        checked += 1;
+    }
+    assert_eq!(checked, 40);
+}
+
+#[test]
+fn disasm_then_asm_through_stdin_and_stdout_gives_the_same_bytes() {
+    for (function, name) in [
+        ("test_mova", "mova_test"),
+        ("test_fetch4", "ps_code_texldb"),
+        ("texbem_test", "double_texbem_code"),
+        ("test_fragment_coords", "shader_frac_code"),
+    ] {
+        let original = bytes(&visual(function, name));
+        let text = run(&["disasm", "-"], Some(&original));
+        assert!(text.status.success(), "{name}: {}", stderr(&text));
+        let again = run(&["asm", "-", "-o", "-"], Some(&text.stdout));
+        assert!(again.status.success(), "{name}: {}", stderr(&again));
+        assert_eq!(again.stdout, original, "{name}");
+    }
+}
+
+#[test]
+fn asm_errors_name_file_line_and_column() {
+    let dir = scratch("asm-errors");
+    let src = write(&dir, "bad.asm", b"vs_2_0\nmov r0, q7\n");
+    let out = dir.join("never.bin");
+    let o = run(
+        &[
+            "asm",
+            src.to_str().expect("path"),
+            "-o",
+            out.to_str().expect("path"),
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(err.contains("bad.asm") && err.contains("line 2"), "{err}");
+    assert!(!out.exists(), "no output on error");
+    let bin = write(&dir, "binary.asm", &[0xFF, 0xFE, 0x00, 0x80]);
+    let o = run(&["asm", bin.to_str().expect("path"), "-o", "-"], None);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("not UTF-8"), "{}", stderr(&o));
+    let o = run(&["asm", src.to_str().expect("path")], None);
+    assert!(!o.status.success(), "-o is required");
+}

@@ -1,7 +1,7 @@
 //! `d3d9-translate`: the command-line face of the translator. One module per subcommand;
 //! this file only parses the command line and dispatches.
 
-// TEMP mod asm;
+mod asm;
 mod disasm;
 mod info;
 mod io;
@@ -22,7 +22,7 @@ enum Command {
     /// Print shader bytecode as fxc-style assembly text.
     Disasm(disasm::Args),
     /// Assemble fxc-style assembly text into shader bytecode.
-    // TEMP Asm(asm::Args),
+    Asm(asm::Args),
     /// Summarise a shader: version, inputs, outputs, samplers, constants, registers.
     Info(info::Args),
 }
@@ -31,7 +31,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Disasm(args) => disasm::run(&args),
-        // TEMP Command::Asm(args) => asm::run(&args),
+        Command::Asm(args) => asm::run(&args),
         Command::Info(args) => info::run(&args),
     };
     match result {
