@@ -4,3 +4,4 @@
 //! WGSL, with vertex declarations turned into wgpu vertex buffer layouts beside it.
 
 pub mod bytecode;
+pub mod check;
