@@ -117,7 +117,7 @@ pub enum InvalidShader {
         access: &'static str,
         version: Version,
     },
-    #[error("{site}: register {reg} is out of range; {version} allows {file} 0..{limit}{mode}")]
+    #[error("{site}: register {reg} is out of range; {version} has {limit} {file} registers{mode}")]
     RegisterOutOfRange {
         site: Site,
         reg: RegName,
