@@ -86,10 +86,12 @@ pub(super) fn check(ctx: &Ctx<'_>) -> Result<(), CheckError> {
             None => {}
         }
     }
-    check_masks_and_semantics(&decls)?;
+    // The vs_3_0 output rules first: a psize sharing its register would otherwise only be
+    // reported as an overlapping mask.
     if v.stage == Stage::Vertex && v.major >= 3 {
         check_vs3_outputs(&decls)?;
     }
+    check_masks_and_semantics(&decls)?;
     check_uses(ctx, &decls, &samplers)
 }
 

@@ -28,7 +28,10 @@ mod ports;
 mod registers;
 mod version;
 
-pub use error::{CheckError, InvalidShader, Site, UnsupportedShader};
+#[cfg(test)]
+mod tests;
+
+pub use error::{CheckError, InvalidShader, RegName, Site, UnsupportedShader};
 
 use crate::bytecode::{decode_bytes, decode, Opcode, Program, Stage, Version};
 
