@@ -78,7 +78,11 @@ fn swvp_accepts_constants_past_256() {
     );
     let hw = check(&f, &[]);
     assert_eq!(hw.status.code(), Some(1));
-    assert!(stderr(&hw).contains("register c300 is out of range"), "{}", stderr(&hw));
+    assert!(
+        stderr(&hw).contains("register c300 is out of range"),
+        "{}",
+        stderr(&hw)
+    );
     let sw = check(&f, &["--swvp"]);
     assert_eq!(sw.status.code(), Some(0), "{}", stderr(&sw));
     assert!(sw.stderr.is_empty());
@@ -90,7 +94,11 @@ fn wrong_creation_call_and_dxbc_are_refused() {
     assert_eq!(check(&ps, &[]).status.code(), Some(0));
     let o = check(&ps, &["--as", "vertex"]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("pixel shader, given to the vertex"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("pixel shader, given to the vertex"),
+        "{}",
+        stderr(&o)
+    );
 
     let dxbc = file("dxbc", &[0x4342_5844, 0, 0, 0, 1]);
     let o = check(&dxbc, &[]);

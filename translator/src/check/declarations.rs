@@ -21,8 +21,7 @@
 use super::error::RegName;
 use super::{is_executable, Api, Ctx, InvalidShader, Site};
 use crate::bytecode::{
-    Declaration, Instruction, Opcode, Register, RegisterFile, Stage, TextureType, Usage,
-    WriteMask,
+    Declaration, Instruction, Opcode, Register, RegisterFile, Stage, TextureType, Usage, WriteMask,
 };
 use crate::check::CheckError;
 
@@ -52,16 +51,28 @@ pub(super) fn check(ctx: &Ctx<'_>) -> Result<(), CheckError> {
         match inst.decl {
             Some(Declaration::Sampler(ty)) => {
                 if dst.reg.file != RegisterFile::Sampler || ty == TextureType::Unknown {
-                    return Err(bad(site, format!("dcl_{} {}", ty.name(), RegName(dst.reg)), ctx));
+                    return Err(bad(
+                        site,
+                        format!("dcl_{} {}", ty.name(), RegName(dst.reg)),
+                        ctx,
+                    ));
                 }
                 if samplers.contains(&dst.reg.index) {
-                    return Err(bad(site, format!("{} a second time", RegName(dst.reg)), ctx));
+                    return Err(bad(
+                        site,
+                        format!("{} a second time", RegName(dst.reg)),
+                        ctx,
+                    ));
                 }
                 samplers.push(dst.reg.index);
             }
             Some(Declaration::Semantic { usage, index: uidx }) => {
                 if dst.reg.file == RegisterFile::Sampler {
-                    return Err(bad(site, format!("a semantic on {}", RegName(dst.reg)), ctx));
+                    return Err(bad(
+                        site,
+                        format!("a semantic on {}", RegName(dst.reg)),
+                        ctx,
+                    ));
                 }
                 let semantic = match (v.stage, dst.reg.file) {
                     (Stage::Vertex, _) => true,
@@ -117,8 +128,8 @@ fn check_masks_and_semantics(decls: &[Decl]) -> Result<(), CheckError> {
                 }
                 .into());
             }
-            let same_direction = (e.reg.file == RegisterFile::Output)
-                == (d.reg.file == RegisterFile::Output);
+            let same_direction =
+                (e.reg.file == RegisterFile::Output) == (d.reg.file == RegisterFile::Output);
             if let (Some(a), Some(b)) = (e.usage, d.usage) {
                 if same_direction && a == b {
                     return Err(InvalidShader::SemanticDeclaredTwice {
@@ -140,7 +151,9 @@ fn check_vs3_outputs(decls: &[Decl]) -> Result<(), CheckError> {
     let outputs = || decls.iter().filter(|d| d.reg.file == RegisterFile::Output);
     let mut position = None;
     for d in outputs() {
-        let Some((usage, index)) = d.usage else { continue };
+        let Some((usage, index)) = d.usage else {
+            continue;
+        };
         let is_position = matches!(usage, Usage::Position | Usage::PositionT) && index == 0;
         if is_position {
             if position.is_some() {

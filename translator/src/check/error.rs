@@ -66,7 +66,11 @@ impl fmt::Display for RegName {
             Some(rel) => {
                 let addr = match rel.file {
                     Loop => "aL".to_string(),
-                    _ => format!("a{}.{}", rel.index, b"xyzw"[usize::from(rel.component())] as char),
+                    _ => format!(
+                        "a{}.{}",
+                        rel.index,
+                        b"xyzw"[usize::from(rel.component())] as char
+                    ),
                 };
                 write!(f, "{base}[{addr}]")
             }
@@ -117,7 +121,9 @@ pub enum InvalidShader {
         access: &'static str,
         version: Version,
     },
-    #[error("{site}: register {reg} is out of range; {version} has {limit} {file} registers{mode}")]
+    #[error(
+        "{site}: register {reg} is out of range; {version} has {limit} {file} registers{mode}"
+    )]
     RegisterOutOfRange {
         site: Site,
         reg: RegName,

@@ -25,7 +25,10 @@ use std::collections::HashMap;
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Block {
     /// `if b#` (static) or `if p0` / `if_cmp` (dynamic), and whether `else` was seen.
-    If { dynamic: bool, has_else: bool },
+    If {
+        dynamic: bool,
+        has_else: bool,
+    },
     Loop,
     Rep,
 }
@@ -99,14 +102,23 @@ pub(super) fn check(ctx: &Ctx<'_>) -> Result<(), CheckError> {
         let site = Site::of(index, inst);
         let op = inst.opcode;
         let src_file = |i: usize| inst.src.get(i).map(|s| s.reg.file);
-        let scope = |labelled: bool| if labelled { "subroutine" } else { "main program" };
+        let scope = |labelled: bool| {
+            if labelled {
+                "subroutine"
+            } else {
+                "main program"
+            }
+        };
         let current_is_sub = functions.last().is_some_and(|f| f.label.is_some());
 
         if op == Opcode::Label {
             if let Some(&(_, open)) = stack.last() {
                 return Err(unclosed(ctx, open, scope(current_is_sub)));
             }
-            let Some(src) = inst.src.first().filter(|s| s.reg.file == RegisterFile::Label)
+            let Some(src) = inst
+                .src
+                .first()
+                .filter(|s| s.reg.file == RegisterFile::Label)
             else {
                 return Err(label_operand(inst, site));
             };
@@ -214,7 +226,14 @@ pub(super) fn check(ctx: &Ctx<'_>) -> Result<(), CheckError> {
                     return Err(first_operand(inst, site, expected));
                 }
                 static_count += 1;
-                stack.push((if op == Opcode::Loop { Block::Loop } else { Block::Rep }, site));
+                stack.push((
+                    if op == Opcode::Loop {
+                        Block::Loop
+                    } else {
+                        Block::Rep
+                    },
+                    site,
+                ));
                 let depth = nest(&stack, &|b| matches!(b, Block::Loop | Block::Rep));
                 too_deep(ctx, site, "loop/rep", depth, lim.loops)?;
             }
@@ -235,7 +254,10 @@ pub(super) fn check(ctx: &Ctx<'_>) -> Result<(), CheckError> {
                 }
             }
             Opcode::Break | Opcode::Breakc | Opcode::Breakp => {
-                if !stack.iter().any(|(b, _)| matches!(b, Block::Loop | Block::Rep)) {
+                if !stack
+                    .iter()
+                    .any(|(b, _)| matches!(b, Block::Loop | Block::Rep))
+                {
                     return Err(InvalidShader::OutsideBlock {
                         site,
                         what: "break",
@@ -248,7 +270,10 @@ pub(super) fn check(ctx: &Ctx<'_>) -> Result<(), CheckError> {
                 }
             }
             Opcode::Call | Opcode::CallNz => {
-                let Some(target) = inst.src.first().filter(|s| s.reg.file == RegisterFile::Label)
+                let Some(target) = inst
+                    .src
+                    .first()
+                    .filter(|s| s.reg.file == RegisterFile::Label)
                 else {
                     return Err(label_operand(inst, site));
                 };
@@ -258,7 +283,12 @@ pub(super) fn check(ctx: &Ctx<'_>) -> Result<(), CheckError> {
                         Some(RegisterFile::Predicate) if ctx.is_2x_or_later() => {}
                         _ => {
                             let reg = inst.src.get(1).map(|s| s.reg).unwrap_or(target.reg);
-                            return Err(operand(site, "condition", "b# (or p0 in 2_x and 3_0)", reg));
+                            return Err(operand(
+                                site,
+                                "condition",
+                                "b# (or p0 in 2_x and 3_0)",
+                                reg,
+                            ));
                         }
                     }
                 }
@@ -274,11 +304,8 @@ pub(super) fn check(ctx: &Ctx<'_>) -> Result<(), CheckError> {
                 in_function = false;
             }
             Opcode::Setp => {
-                if inst.dst.map(|d| d.reg.file) != Some(RegisterFile::Predicate) {
-                    let reg = inst.dst.map(|d| d.reg);
-                    if let Some(reg) = reg {
-                        return Err(operand(site, "destination", "p0", reg));
-                    }
+                if let Some(dst) = inst.dst.filter(|d| d.reg.file != RegisterFile::Predicate) {
+                    return Err(operand(site, "destination", "p0", dst.reg));
                 }
             }
             _ => {}
@@ -298,7 +325,15 @@ pub(super) fn check(ctx: &Ctx<'_>) -> Result<(), CheckError> {
     }
     if let Some(&(_, open)) = stack.last() {
         let labelled = functions.last().is_some_and(|f| f.label.is_some());
-        return Err(unclosed(ctx, open, if labelled { "subroutine" } else { "main program" }));
+        return Err(unclosed(
+            ctx,
+            open,
+            if labelled {
+                "subroutine"
+            } else {
+                "main program"
+            },
+        ));
     }
     check_calls(ctx, &functions, lim.calls)
 }
@@ -331,7 +366,9 @@ fn check_calls(ctx: &Ctx<'_>, functions: &[Function], limit: u32) -> Result<(), 
         path.push(fi);
         let mut best: Option<(u32, Site)> = None;
         for &(label, site) in &functions[fi].calls {
-            let Some(&callee) = by_label.get(&label) else { continue };
+            let Some(&callee) = by_label.get(&label) else {
+                continue;
+            };
             if path.contains(&callee) {
                 return Err(InvalidShader::Recursion { site, label }.into());
             }

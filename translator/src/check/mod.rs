@@ -33,7 +33,7 @@ mod tests;
 
 pub use error::{CheckError, InvalidShader, RegName, Site, UnsupportedShader};
 
-use crate::bytecode::{decode_bytes, decode, Opcode, Program, Stage, Version};
+use crate::bytecode::{decode, decode_bytes, Opcode, Program, Stage, Version};
 
 /// How the device processes vertices (`D3DCREATE_*_VERTEXPROCESSING`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -211,8 +211,7 @@ pub fn check_bytes(
     stage: Stage,
     caps: &DeviceCaps,
 ) -> Result<CheckedProgram, CheckError> {
-    let program =
-        decode_bytes(bytes).map_err(|e| CheckError::Invalid(InvalidShader::Decode(e)))?;
+    let program = decode_bytes(bytes).map_err(|e| CheckError::Invalid(InvalidShader::Decode(e)))?;
     check(&program, stage, caps)
 }
 

@@ -78,7 +78,9 @@ pub(super) fn file_limit(ctx: &Ctx<'_>, file: RegisterFile) -> Option<(u32, &'st
             AttrOut if v.major < 3 => plain(2),
             TexCrdOut if v.major < 3 => plain(8),
             Output if v.major >= 3 => plain(12),
-            ConstInt | ConstBool if v.major >= 2 => Some(if sw { (2048, mode) } else { (16, mode) }),
+            ConstInt | ConstBool if v.major >= 2 => {
+                Some(if sw { (2048, mode) } else { (16, mode) })
+            }
             Loop | Label if v.major >= 2 => Some((if file == Loop { 1 } else { 2048 }, "")),
             Predicate if ctx.is_2x_or_later() => plain(1),
             Sampler if v.major >= 3 => plain(4),

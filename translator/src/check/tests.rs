@@ -1,5 +1,7 @@
 //! One minimal accepted and one minimal refused shader per rule, written as assembly.
 
+#![allow(clippy::panic, clippy::unwrap_used)]
+
 use super::*;
 use crate::asm::assemble;
 use crate::bytecode::{Register, RegisterFile};
@@ -141,22 +143,34 @@ fn float_constants_256_hardware_8192_software() {
 
 #[test]
 fn integer_and_bool_constants_16_hardware_2048_software() {
-    let i15 = format!("{VS3}defi i15, 1, 0, 0, 0\nmov r0, v0\nrep i15\nadd r0, r0, v0\nendrep\nmov o0, r0\n");
+    let i15 = format!(
+        "{VS3}defi i15, 1, 0, 0, 0\nmov r0, v0\nrep i15\nadd r0, r0, v0\nendrep\nmov o0, r0\n"
+    );
     accepts(&i15);
     // The assembler writes what it reads: edit the index to 16 in the program.
     let mut p = program(&i15);
     for inst in &mut p.instructions {
-        if let Some(d) = inst.dst.as_mut().filter(|d| d.reg.file == RegisterFile::ConstInt) {
+        if let Some(d) = inst
+            .dst
+            .as_mut()
+            .filter(|d| d.reg.file == RegisterFile::ConstInt)
+        {
             d.reg.index = 16;
         }
-        for s in inst.src.iter_mut().filter(|s| s.reg.file == RegisterFile::ConstInt) {
+        for s in inst
+            .src
+            .iter_mut()
+            .filter(|s| s.reg.file == RegisterFile::ConstInt)
+        {
             s.reg.index = 16;
         }
     }
     let err = check(&p, Stage::Vertex, &DeviceCaps::default()).unwrap_err();
     assert!(err.to_string().contains("i16 is out of range"), "{err}");
     assert!(check(&p, Stage::Vertex, &DeviceCaps::software()).is_ok());
-    accepts(&format!("{VS3}mov r0, v0\nif b15\nadd r0, r0, v0\nendif\nmov o0, r0\n"));
+    accepts(&format!(
+        "{VS3}mov r0, v0\nif b15\nadd r0, r0, v0\nendif\nmov o0, r0\n"
+    ));
     refuses_patched(
         &format!("{VS3}mov r0, v0\nif b15\nadd r0, r0, v0\nendif\nmov o0, r0\n"),
         renumber(RegisterFile::ConstBool, 15, 16),
@@ -183,19 +197,39 @@ fn vs_3_0_outputs_12_and_samplers_4() {
 #[test]
 fn pixel_constants_8_32_224() {
     accepts("ps_1_1\nmov r0, c7\n");
-    refuses_patched("ps_1_1\nmov r0, c7\n", renumber(RegisterFile::Const, 7, 8), "c8 is out of range");
+    refuses_patched(
+        "ps_1_1\nmov r0, c7\n",
+        renumber(RegisterFile::Const, 7, 8),
+        "c8 is out of range",
+    );
     accepts("ps_2_0\nmov oC0, c31\n");
-    refuses_patched("ps_2_0\nmov oC0, c31\n", renumber(RegisterFile::Const, 31, 32), "c32 is out of range");
+    refuses_patched(
+        "ps_2_0\nmov oC0, c31\n",
+        renumber(RegisterFile::Const, 31, 32),
+        "c32 is out of range",
+    );
     accepts("ps_3_0\nmov oC0, c223\n");
-    refuses_patched("ps_3_0\nmov oC0, c223\n", renumber(RegisterFile::Const, 223, 224), "c224 is out of range");
+    refuses_patched(
+        "ps_3_0\nmov oC0, c223\n",
+        renumber(RegisterFile::Const, 223, 224),
+        "c224 is out of range",
+    );
 }
 
 #[test]
 fn pixel_texture_samplers_and_inputs() {
     accepts("ps_1_1\ntex t3\nmov r0, t3\n");
-    refuses_patched("ps_1_1\ntex t3\nmov r0, t3\n", renumber(RegisterFile::Texture, 3, 4), "t4 is out of range");
+    refuses_patched(
+        "ps_1_1\ntex t3\nmov r0, t3\n",
+        renumber(RegisterFile::Texture, 3, 4),
+        "t4 is out of range",
+    );
     accepts("ps_2_0\ndcl v1\nmov oC0, v1\n");
-    refuses_patched("ps_2_0\ndcl v1\nmov oC0, v1\n", renumber(RegisterFile::Input, 1, 2), "v2 is out of range");
+    refuses_patched(
+        "ps_2_0\ndcl v1\nmov oC0, v1\n",
+        renumber(RegisterFile::Input, 1, 2),
+        "v2 is out of range",
+    );
     accepts("ps_3_0\ndcl_texcoord9 v9\nmov oC0, v9\n");
     refuses_patched(
         "ps_3_0\ndcl_texcoord9 v9\nmov oC0, v9\n",
@@ -214,7 +248,12 @@ fn outputs_are_write_only() {
     );
     refuses_patched(
         "vs_1_1\ndcl_position v0\nmov r0, c0\nmov oPos, v0\n",
-        |p| p.instructions[1].dst.as_mut().map_or((), |d| d.reg = Register::new(RegisterFile::Input, 0)),
+        |p| {
+            p.instructions[1]
+                .dst
+                .as_mut()
+                .map_or((), |d| d.reg = Register::new(RegisterFile::Input, 0))
+        },
         "register v0 (input (v#)) cannot be written",
     );
 }
@@ -251,7 +290,10 @@ fn two_distinct_constants_in_vs_3_0() {
 #[test]
 fn one_constant_and_one_input_in_vs_1_1() {
     accepts("vs_1_1\ndcl_position v0\nmad oPos, v0, c0, c0.x\n");
-    refuses("vs_1_1\ndcl_position v0\nmad oPos, v0, c0, c1\n", "reads 2 distinct float constant");
+    refuses(
+        "vs_1_1\ndcl_position v0\nmad oPos, v0, c0, c1\n",
+        "reads 2 distinct float constant",
+    );
     refuses(
         "vs_1_1\ndcl_position v0\ndcl_normal v1\nadd oPos, v0, v1\n",
         "reads 2 distinct input (v#)",
@@ -275,14 +317,23 @@ fn inputs_must_be_declared() {
     refuses("vs_1_1\nmov oPos, v0\n", "v0 is used but not declared");
     accepts_on("vs_1_1\nmov oPos, v0\n", &DeviceCaps::d3d8());
     refuses("ps_2_0\nmov oC0, t0\n", "t0 is used but not declared");
-    refuses("ps_2_0\ndcl t0\ntexld r0, t0, s0\nmov oC0, r0\n", "s0 is used but not declared");
+    refuses(
+        "ps_2_0\ndcl t0\ntexld r0, t0, s0\nmov oC0, r0\n",
+        "s0 is used but not declared",
+    );
 }
 
 #[test]
 fn vs_3_0_position_declared_once_with_full_mask() {
     accepts(&format!("{VS3}mov o0, v0\n"));
-    refuses("vs_3_0\ndcl_position v0\ndcl_texcoord o0\nmov o0, v0\n", "must declare a position");
-    refuses("vs_3_0\ndcl_position v0\ndcl_position o0.xyz\nmov o0, v0\n", "full mask");
+    refuses(
+        "vs_3_0\ndcl_position v0\ndcl_texcoord o0\nmov o0, v0\n",
+        "must declare a position",
+    );
+    refuses(
+        "vs_3_0\ndcl_position v0\ndcl_position o0.xyz\nmov o0, v0\n",
+        "full mask",
+    );
     refuses(
         &format!("{VS3}dcl_positiont o1\nmov o0, v0\nmov o1, v0\n"),
         "a second position output",
@@ -293,7 +344,10 @@ fn vs_3_0_position_declared_once_with_full_mask() {
 #[test]
 fn psize_full_mask_and_alone() {
     accepts(&format!("{VS3}dcl_psize o1\nmov o0, v0\nmov o1, c0.x\n"));
-    refuses(&format!("{VS3}dcl_psize o1.x\nmov o0, v0\nmov o1.x, c0.x\n"), "full mask");
+    refuses(
+        &format!("{VS3}dcl_psize o1.x\nmov o0, v0\nmov o1.x, c0.x\n"),
+        "full mask",
+    );
     refuses(
         &format!("{VS3}dcl_psize o1\ndcl_fog o1.y\nmov o0, v0\nmov o1, c0.x\n"),
         "holds psize",
@@ -322,7 +376,10 @@ fn no_semantic_declared_twice() {
 #[test]
 fn ps_3_0_cannot_declare_position0() {
     accepts("ps_3_0\ndcl_position1 v0\nmov oC0, v0\n");
-    refuses("ps_3_0\ndcl_position0 v0\nmov oC0, v0\n", "cannot declare input dcl_position0");
+    refuses(
+        "ps_3_0\ndcl_position0 v0\nmov oC0, v0\n",
+        "cannot declare input dcl_position0",
+    );
 }
 
 // --- instructions, modifiers, versions ----------------------------------------------------
@@ -372,11 +429,16 @@ fn texldl_only_in_3_0() {
 #[test]
 fn predication_only_in_2_x_and_3_0() {
     accepts("vs_2_x\ndcl_position v0\nsetp_gt p0, v0, c0\n(p0) mov r0, v0\nmov oPos, v0\n");
-    let mut p = program("vs_2_x\ndcl_position v0\nsetp_gt p0, v0, c0\n(p0) mov r0, v0\nmov oPos, v0\n");
+    let mut p =
+        program("vs_2_x\ndcl_position v0\nsetp_gt p0, v0, c0\n(p0) mov r0, v0\nmov oPos, v0\n");
     p.version = Version::new(Stage::Vertex, 2, 0);
     p.instructions.remove(1);
     let err = check(&p, Stage::Vertex, &DeviceCaps::default()).unwrap_err();
-    assert!(err.to_string().contains("predication is not allowed in vs_2_0"), "{err}");
+    assert!(
+        err.to_string()
+            .contains("predication is not allowed in vs_2_0"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -400,27 +462,54 @@ fn source_modifiers_per_version() {
 #[test]
 fn blocks_are_balanced() {
     let body = "mov r0, v0\n";
-    accepts(&format!("{VS3}if b0\n{body}else\n{body}endif\nmov o0, r0\n"));
+    accepts(&format!(
+        "{VS3}if b0\n{body}else\n{body}endif\nmov o0, r0\n"
+    ));
     refuses(&format!("{VS3}if b0\n{body}mov o0, r0\n"), "is not closed");
-    refuses(&format!("{VS3}{body}endif\nmov o0, r0\n"), "endif without a matching if");
-    refuses(&format!("{VS3}if b0\nelse\nelse\nendif\nmov o0, v0\n"), "else without a matching if");
-    refuses(&format!("{VS3}loop aL, i0\n{body}endrep\nmov o0, r0\n"), "endrep without a matching rep");
-    accepts(&format!("{VS3}mov o0, v0\ncall l0\nret\nlabel l0\nmov r0, v0\nret\n"));
-    refuses(&format!("{VS3}mov o0, v0\ncall l1\nret\nlabel l0\nret\n"), "undefined label l1");
+    refuses(
+        &format!("{VS3}{body}endif\nmov o0, r0\n"),
+        "endif without a matching if",
+    );
+    refuses(
+        &format!("{VS3}if b0\nelse\nelse\nendif\nmov o0, v0\n"),
+        "else without a matching if",
+    );
+    refuses(
+        &format!("{VS3}loop aL, i0\n{body}endrep\nmov o0, r0\n"),
+        "endrep without a matching rep",
+    );
+    accepts(&format!(
+        "{VS3}mov o0, v0\ncall l0\nret\nlabel l0\nmov r0, v0\nret\n"
+    ));
+    refuses(
+        &format!("{VS3}mov o0, v0\ncall l1\nret\nlabel l0\nret\n"),
+        "undefined label l1",
+    );
     refuses(&format!("{VS3}mov o0, v0\nret\nmov r0, v0\n"), "after ret");
 }
 
 #[test]
 fn al_only_inside_loop() {
-    accepts(&format!("{VS3}mov r0, v0\nloop aL, i0\nadd r0, r0, c[aL]\nendloop\nmov o0, r0\n"));
-    refuses(&format!("{VS3}mov r0, c[aL]\nmov o0, r0\n"), "aL is outside any loop");
-    refuses(&format!("{VS3}mov r0, v0\nrep i0\nadd r0, r0, c[aL]\nendrep\nmov o0, r0\n"), "aL is outside any loop");
+    accepts(&format!(
+        "{VS3}mov r0, v0\nloop aL, i0\nadd r0, r0, c[aL]\nendloop\nmov o0, r0\n"
+    ));
+    refuses(
+        &format!("{VS3}mov r0, c[aL]\nmov o0, r0\n"),
+        "aL is outside any loop",
+    );
+    refuses(
+        &format!("{VS3}mov r0, v0\nrep i0\nadd r0, r0, c[aL]\nendrep\nmov o0, r0\n"),
+        "aL is outside any loop",
+    );
 }
 
 #[test]
 fn break_only_inside_loop_or_rep() {
     accepts("vs_2_x\ndcl_position v0\nrep i0\nbreak\nendrep\nmov oPos, v0\n");
-    refuses("vs_2_x\ndcl_position v0\nbreak\nmov oPos, v0\n", "break is outside any loop or rep");
+    refuses(
+        "vs_2_x\ndcl_position v0\nbreak\nmov oPos, v0\n",
+        "break is outside any loop or rep",
+    );
 }
 
 #[test]
@@ -434,10 +523,16 @@ fn loop_nesting_1_in_vs_2_0_4_in_vs_3_0() {
     };
     let vs2 = "vs_2_0\ndcl_position v0\nmov r0, v0\n";
     accepts(&nested(1, vs2, "mov oPos, r0\n"));
-    refuses(&nested(2, vs2, "mov oPos, r0\n"), "loop/rep nesting depth 2 exceeds 1");
+    refuses(
+        &nested(2, vs2, "mov oPos, r0\n"),
+        "loop/rep nesting depth 2 exceeds 1",
+    );
     let vs3 = &format!("{VS3}mov r0, v0\n");
     accepts(&nested(4, vs3, "mov o0, r0\n"));
-    refuses(&nested(5, vs3, "mov o0, r0\n"), "loop/rep nesting depth 5 exceeds 4");
+    refuses(
+        &nested(5, vs3, "mov o0, r0\n"),
+        "loop/rep nesting depth 5 exceeds 4",
+    );
 }
 
 #[test]
@@ -455,20 +550,38 @@ fn wrong_stage_and_profiles_above_caps() {
     let ps = program("ps_2_0\nmov oC0, c0\n");
     assert!(check(&ps, Stage::Pixel, &DeviceCaps::default()).is_ok());
     let err = check(&ps, Stage::Vertex, &DeviceCaps::default()).unwrap_err();
-    assert!(err.is_invalid() && err.to_string().contains("given to the vertex"), "{err}");
+    assert!(
+        err.is_invalid() && err.to_string().contains("given to the vertex"),
+        "{err}"
+    );
     let vs2_device = DeviceCaps {
         max_vs_version: (2, 0),
         ..DeviceCaps::default()
     };
-    refuses_on(&format!("{VS3}mov o0, v0\n"), &vs2_device, "above the device's VertexShaderVersion 2.0");
-    refuses_on("ps_2_0\nmov oC0, c0\n", &DeviceCaps::d3d8(), "not a Direct3D 8 shader profile");
+    refuses_on(
+        &format!("{VS3}mov o0, v0\n"),
+        &vs2_device,
+        "above the device's VertexShaderVersion 2.0",
+    );
+    refuses_on(
+        "ps_2_0\nmov oC0, c0\n",
+        &DeviceCaps::d3d8(),
+        "not a Direct3D 8 shader profile",
+    );
 }
 
 #[test]
 fn non_d3d9_bytes_are_invalid() {
-    let err = check_bytes(&[0x44, 0x58, 0x42, 0x43], Stage::Pixel, &DeviceCaps::default())
-        .unwrap_err();
-    assert!(matches!(err, CheckError::Invalid(InvalidShader::Decode(_))), "{err}");
+    let err = check_bytes(
+        &[0x44, 0x58, 0x42, 0x43],
+        Stage::Pixel,
+        &DeviceCaps::default(),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(err, CheckError::Invalid(InvalidShader::Decode(_))),
+        "{err}"
+    );
 }
 
 #[test]

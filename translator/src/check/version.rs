@@ -89,8 +89,8 @@ pub(super) fn opcode_in_version(op: Opcode, v: Version) -> bool {
     match v.stage {
         Stage::Vertex => match op {
             Nop | Mov | Add | Sub | Mad | Mul | Rcp | Rsq | Dp3 | Dp4 | Min | Max | Slt | Sge
-            | Exp | Log | Lit | Dst | Frc | M4x4 | M4x3 | M3x4 | M3x3 | M3x2 | Dcl | Def
-            | Expp | Logp => true,
+            | Exp | Log | Lit | Dst | Frc | M4x4 | M4x3 | M3x4 | M3x3 | M3x2 | Dcl | Def | Expp
+            | Logp => true,
             Abs | Call | CallNz | Crs | Defb | Defi | Else | EndIf | EndLoop | EndRep | If
             | Label | Loop | Lrp | Mova | Nrm | Pow | Rep | Ret | Sgn | SinCos => at(2, 0),
             Break | Breakc | Breakp | Ifc | Setp => at(2, 1),
@@ -101,15 +101,15 @@ pub(super) fn opcode_in_version(op: Opcode, v: Version) -> bool {
             Nop | Mov | Add | Sub | Mad | Mul | Dp3 | Lrp | Cnd | Def | TexKill => true,
             Dp4 | Cmp => at(1, 2),
             // Texture-addressing opcodes: the bytecode table states their 1.x ranges.
-            TexCoord | Tex | TexBem | TexBemL | TexReg2Ar | TexReg2Gb | TexM3x2Pad
-            | TexM3x2Tex | TexM3x3Pad | TexM3x3Tex | TexM3x3Spec | TexM3x3VSpec | TexReg2Rgb
-            | TexDp3Tex | TexM3x2Depth | TexDp3 | TexM3x3 | TexDepth | Bem | Phase => true,
+            TexCoord | Tex | TexBem | TexBemL | TexReg2Ar | TexReg2Gb | TexM3x2Pad | TexM3x2Tex
+            | TexM3x3Pad | TexM3x3Tex | TexM3x3Spec | TexM3x3VSpec | TexReg2Rgb | TexDp3Tex
+            | TexM3x2Depth | TexDp3 | TexM3x3 | TexDepth | Bem | Phase => true,
             _ => false,
         },
         Stage::Pixel => match op {
             Abs | Add | Cmp | Crs | Dcl | Def | Dp2Add | Dp3 | Dp4 | Exp | Frc | Log | Lrp
-            | M3x2 | M3x3 | M3x4 | M4x3 | M4x4 | Mad | Max | Min | Mov | Mul | Nop | Nrm
-            | Pow | Rcp | Rsq | SinCos | Sub | TexKill | Tex => true,
+            | M3x2 | M3x3 | M3x4 | M4x3 | M4x4 | Mad | Max | Min | Mov | Mul | Nop | Nrm | Pow
+            | Rcp | Rsq | SinCos | Sub | TexKill | Tex => true,
             Break | Breakc | Breakp | Call | CallNz | Defb | Defi | Dsx | Dsy | Else | EndIf
             | EndRep | If | Ifc | Label | Rep | Ret | Setp | TexLdd => at(2, 1),
             Loop | EndLoop | TexLdl => at(3, 0),
@@ -167,9 +167,10 @@ pub(super) fn check_instruction(
     }
     if let Some(dst) = &inst.dst {
         let m = dst.modifier;
-        if m.0 & !(ResultModifier::SATURATE
-            | ResultModifier::PARTIAL_PRECISION
-            | ResultModifier::CENTROID)
+        if m.0
+            & !(ResultModifier::SATURATE
+                | ResultModifier::PARTIAL_PRECISION
+                | ResultModifier::CENTROID)
             != 0
         {
             return Err(not_in(format!("result modifier bits {:#x}", m.0)));
@@ -242,7 +243,10 @@ fn check_src_modifier(
             }
         }
         Dz | Dw => {
-            if !ctx.is_vs() && v.major == 1 && v.minor == 4 && matches!(op, Opcode::Tex | Opcode::TexCoord)
+            if !ctx.is_vs()
+                && v.major == 1
+                && v.minor == 4
+                && matches!(op, Opcode::Tex | Opcode::TexCoord)
             {
                 Ok(())
             } else {
