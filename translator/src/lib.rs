@@ -5,5 +5,6 @@
 
 pub mod asm;
 pub mod bytecode;
+pub mod check;
 pub mod decl;
 pub mod signature;

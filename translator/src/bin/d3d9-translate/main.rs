@@ -2,6 +2,7 @@
 //! this file only parses the command line and dispatches.
 
 mod asm;
+mod check;
 mod disasm;
 mod info;
 mod io;
@@ -23,6 +24,8 @@ enum Command {
     Disasm(disasm::Args),
     /// Assemble fxc-style assembly text into shader bytecode.
     Asm(asm::Args),
+    /// Check a shader as Direct3D 9 shader creation would: silent exit 0 if accepted.
+    Check(check::CheckArgs),
     /// Summarise a shader: version, inputs, outputs, samplers, constants, registers.
     Info(info::Args),
 }
@@ -33,6 +36,7 @@ fn main() -> ExitCode {
         Command::Disasm(args) => disasm::run(&args),
         Command::Asm(args) => asm::run(&args),
         Command::Info(args) => info::run(&args),
+        Command::Check(args) => return check::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,599 @@
+//! One minimal accepted and one minimal refused shader per rule, written as assembly.
+
+#![allow(clippy::panic, clippy::unwrap_used)]
+
+use super::*;
+use crate::asm::assemble;
+use crate::bytecode::{Register, RegisterFile};
+
+fn program(text: &str) -> Program {
+    assemble(text).unwrap_or_else(|e| panic!("{text}\n{e}"))
+}
+
+fn run(text: &str, caps: &DeviceCaps) -> Result<CheckedProgram, CheckError> {
+    let p = program(text);
+    let stage = p.stage();
+    check(&p, stage, caps)
+}
+
+#[track_caller]
+fn accepts(text: &str) {
+    accepts_on(text, &DeviceCaps::default());
+}
+
+#[track_caller]
+fn accepts_on(text: &str, caps: &DeviceCaps) {
+    if let Err(e) = run(text, caps) {
+        panic!("refused:\n{text}\n{e}");
+    }
+}
+
+/// The shader is refused as Invalid and the message contains `needle`.
+#[track_caller]
+fn refuses(text: &str, needle: &str) {
+    refuses_on(text, &DeviceCaps::default(), needle);
+}
+
+#[track_caller]
+fn refuses_on(text: &str, caps: &DeviceCaps, needle: &str) {
+    match run(text, caps) {
+        Ok(_) => panic!("accepted:\n{text}"),
+        Err(e @ CheckError::Invalid(_)) => {
+            let msg = e.to_string();
+            assert!(msg.contains(needle), "{msg}\n  does not contain {needle:?}");
+        }
+        Err(e) => panic!("not Invalid: {e}"),
+    }
+}
+
+/// Assemble a valid `text`, apply `patch` (the assembler itself refuses most invalid
+/// shaders, so the broken detail is written into the program), and expect a refusal.
+#[track_caller]
+fn refuses_patched(text: &str, patch: impl FnOnce(&mut Program), needle: &str) {
+    let mut p = program(text);
+    patch(&mut p);
+    match check(&p, p.stage(), &DeviceCaps::default()) {
+        Ok(_) => panic!("accepted after patch:\n{text}"),
+        Err(e @ CheckError::Invalid(_)) => {
+            let msg = e.to_string();
+            assert!(msg.contains(needle), "{msg}\n  does not contain {needle:?}");
+        }
+        Err(e) => panic!("not Invalid: {e}"),
+    }
+}
+
+/// Renumber every `file` register `from` to `to`.
+fn renumber(file: RegisterFile, from: u32, to: u32) -> impl FnOnce(&mut Program) {
+    move |p| {
+        for inst in &mut p.instructions {
+            let regs = inst
+                .dst
+                .iter_mut()
+                .map(|d| &mut d.reg)
+                .chain(inst.src.iter_mut().map(|s| &mut s.reg));
+            for r in regs {
+                if r.file == file && r.index == from {
+                    r.index = to;
+                }
+            }
+        }
+    }
+}
+
+/// Change the version token (the assembler checks text against its own header).
+fn version(stage: Stage, major: u8, minor: u8) -> impl FnOnce(&mut Program) {
+    move |p| p.version = Version::new(stage, major, minor)
+}
+
+const VS3: &str = "vs_3_0\ndcl_position v0\ndcl_position o0\n";
+
+// --- registers and limits -------------------------------------------------------------
+
+#[test]
+fn input_registers_16() {
+    accepts("vs_2_0\ndcl_texcoord v15\nmov oPos, v15\n");
+    refuses_patched(
+        "vs_2_0\ndcl_texcoord v15\nmov oPos, v15\n",
+        renumber(RegisterFile::Input, 15, 16),
+        "register v16 is out of range",
+    );
+}
+
+#[test]
+fn temporaries_12_in_vs_2_0_32_in_vs_3_0_caps_in_vs_2_x() {
+    accepts("vs_2_0\ndcl_position v0\nmov r11, v0\nmov oPos, r11\n");
+    refuses_patched(
+        "vs_2_0\ndcl_position v0\nmov r11, v0\nmov oPos, r11\n",
+        renumber(RegisterFile::Temp, 11, 12),
+        "r12 is out of range",
+    );
+    accepts(&format!("{VS3}mov r31, v0\nmov o0, r31\n"));
+    refuses_patched(
+        &format!("{VS3}mov r31, v0\nmov o0, r31\n"),
+        renumber(RegisterFile::Temp, 31, 32),
+        "r32 is out of range",
+    );
+    let x = "vs_2_x\ndcl_position v0\nmov r20, v0\nmov oPos, r20\n";
+    accepts(x);
+    let small = DeviceCaps {
+        vs_num_temps: 16,
+        ..DeviceCaps::default()
+    };
+    refuses_on(x, &small, "VS20Caps.NumTemps");
+}
+
+#[test]
+fn float_constants_256_hardware_8192_software() {
+    let c255 = "vs_1_1\ndcl_position v0\nadd oPos, v0, c255\n";
+    let c256 = "vs_1_1\ndcl_position v0\nadd oPos, v0, c256\n";
+    accepts(c255);
+    refuses(c256, "c256 is out of range");
+    accepts_on(c256, &DeviceCaps::software());
+    let mixed = DeviceCaps {
+        vertex_processing: VertexProcessing::Mixed,
+        ..DeviceCaps::default()
+    };
+    accepts_on(c256, &mixed);
+    let small = DeviceCaps {
+        max_vertex_shader_const: 96,
+        ..DeviceCaps::default()
+    };
+    refuses_on(c255, &small, "c255 is out of range");
+}
+
+#[test]
+fn integer_and_bool_constants_16_hardware_2048_software() {
+    let i15 = format!(
+        "{VS3}defi i15, 1, 0, 0, 0\nmov r0, v0\nrep i15\nadd r0, r0, v0\nendrep\nmov o0, r0\n"
+    );
+    accepts(&i15);
+    // The assembler writes what it reads: edit the index to 16 in the program.
+    let mut p = program(&i15);
+    for inst in &mut p.instructions {
+        if let Some(d) = inst
+            .dst
+            .as_mut()
+            .filter(|d| d.reg.file == RegisterFile::ConstInt)
+        {
+            d.reg.index = 16;
+        }
+        for s in inst
+            .src
+            .iter_mut()
+            .filter(|s| s.reg.file == RegisterFile::ConstInt)
+        {
+            s.reg.index = 16;
+        }
+    }
+    let err = check(&p, Stage::Vertex, &DeviceCaps::default()).unwrap_err();
+    assert!(err.to_string().contains("i16 is out of range"), "{err}");
+    assert!(check(&p, Stage::Vertex, &DeviceCaps::software()).is_ok());
+    accepts(&format!(
+        "{VS3}mov r0, v0\nif b15\nadd r0, r0, v0\nendif\nmov o0, r0\n"
+    ));
+    refuses_patched(
+        &format!("{VS3}mov r0, v0\nif b15\nadd r0, r0, v0\nendif\nmov o0, r0\n"),
+        renumber(RegisterFile::ConstBool, 15, 16),
+        "b16 is out of range",
+    );
+}
+
+#[test]
+fn vs_3_0_outputs_12_and_samplers_4() {
+    accepts(&format!("{VS3}dcl_texcoord o11\nmov o0, v0\nmov o11, v0\n"));
+    refuses_patched(
+        &format!("{VS3}dcl_texcoord o11\nmov o0, v0\nmov o11, v0\n"),
+        renumber(RegisterFile::Output, 11, 12),
+        "o12 is out of range",
+    );
+    accepts(&format!("{VS3}dcl_2d s3\ntexldl r0, v0, s3\nmov o0, r0\n"));
+    refuses_patched(
+        &format!("{VS3}dcl_2d s3\ntexldl r0, v0, s3\nmov o0, r0\n"),
+        renumber(RegisterFile::Sampler, 3, 4),
+        "s4 is out of range",
+    );
+}
+
+#[test]
+fn pixel_constants_8_32_224() {
+    accepts("ps_1_1\nmov r0, c7\n");
+    refuses_patched(
+        "ps_1_1\nmov r0, c7\n",
+        renumber(RegisterFile::Const, 7, 8),
+        "c8 is out of range",
+    );
+    accepts("ps_2_0\nmov oC0, c31\n");
+    refuses_patched(
+        "ps_2_0\nmov oC0, c31\n",
+        renumber(RegisterFile::Const, 31, 32),
+        "c32 is out of range",
+    );
+    accepts("ps_3_0\nmov oC0, c223\n");
+    refuses_patched(
+        "ps_3_0\nmov oC0, c223\n",
+        renumber(RegisterFile::Const, 223, 224),
+        "c224 is out of range",
+    );
+}
+
+#[test]
+fn pixel_texture_samplers_and_inputs() {
+    accepts("ps_1_1\ntex t3\nmov r0, t3\n");
+    refuses_patched(
+        "ps_1_1\ntex t3\nmov r0, t3\n",
+        renumber(RegisterFile::Texture, 3, 4),
+        "t4 is out of range",
+    );
+    accepts("ps_2_0\ndcl v1\nmov oC0, v1\n");
+    refuses_patched(
+        "ps_2_0\ndcl v1\nmov oC0, v1\n",
+        renumber(RegisterFile::Input, 1, 2),
+        "v2 is out of range",
+    );
+    accepts("ps_3_0\ndcl_texcoord9 v9\nmov oC0, v9\n");
+    refuses_patched(
+        "ps_3_0\ndcl_texcoord9 v9\nmov oC0, v9\n",
+        renumber(RegisterFile::Input, 9, 10),
+        "v10 is out of range",
+    );
+}
+
+#[test]
+fn outputs_are_write_only() {
+    accepts("vs_1_1\ndcl_position v0\nmov oPos, v0\n");
+    refuses_patched(
+        "vs_1_1\ndcl_position v0\nmov oPos, v0\nmov r0, c0\nmov oD0, r0\n",
+        |p| p.instructions[2].src[0].reg = Register::new(RegisterFile::RastOut, 0),
+        "register oPos (rasterizer output (oPos/oFog/oPts)) cannot be read",
+    );
+    refuses_patched(
+        "vs_1_1\ndcl_position v0\nmov r0, c0\nmov oPos, v0\n",
+        |p| {
+            p.instructions[1]
+                .dst
+                .as_mut()
+                .map_or((), |d| d.reg = Register::new(RegisterFile::Input, 0))
+        },
+        "register v0 (input (v#)) cannot be written",
+    );
+}
+
+#[test]
+fn relative_addressing_of_inputs_and_outputs_only_by_al_in_vs_3_0() {
+    let ok = format!("{VS3}dcl_texcoord v1\ndcl_texcoord o1\nmov o0, v0\nloop aL, i0\nmov o[aL + 1], v[aL + 1]\nendloop\n");
+    accepts(&ok);
+    refuses_patched(
+        "vs_2_0\ndcl_position v0\ndcl_texcoord v1\nloop aL, i0\nmov oPos, v1\nendloop\n",
+        |p| {
+            p.instructions[3].src[0].reg.relative = Some(crate::bytecode::RelativeAddress {
+                file: RegisterFile::Loop,
+                index: 0,
+                swizzle: crate::bytecode::Swizzle::IDENTITY,
+            })
+        },
+        "v1[aL] cannot be addressed relatively in vs_2_0",
+    );
+    accepts("vs_2_0\ndcl_position v0\nmova a0.x, c0.x\nmov oPos, c[a0.x + 1]\n");
+}
+
+// --- read ports ---------------------------------------------------------------------------
+
+#[test]
+fn two_distinct_constants_in_vs_3_0() {
+    accepts(&format!("{VS3}mad r0, c0, c0, c1\nmov o0, r0\n"));
+    refuses(
+        &format!("{VS3}mad r0, c1, c2, c3\nmov o0, r0\n"),
+        "instruction 2 (mad) at token 7 reads 3 distinct float constant (c#) registers; vs_3_0 allows 2",
+    );
+}
+
+#[test]
+fn one_constant_and_one_input_in_vs_1_1() {
+    accepts("vs_1_1\ndcl_position v0\nmad oPos, v0, c0, c0.x\n");
+    refuses(
+        "vs_1_1\ndcl_position v0\nmad oPos, v0, c0, c1\n",
+        "reads 2 distinct float constant",
+    );
+    refuses(
+        "vs_1_1\ndcl_position v0\ndcl_normal v1\nadd oPos, v0, v1\n",
+        "reads 2 distinct input (v#)",
+    );
+}
+
+// --- declarations -----------------------------------------------------------------------
+
+#[test]
+fn dcl_before_the_first_executable_instruction() {
+    accepts("vs_2_0\ndcl_position v0\ndef c0, 1, 1, 1, 1\nmov oPos, v0\n");
+    refuses(
+        "vs_2_0\ndcl_position v0\nmov oPos, v0\ndcl_normal v1\nmov oD0, v1\n",
+        "dcl after the first executable instruction",
+    );
+}
+
+#[test]
+fn inputs_must_be_declared() {
+    accepts("vs_1_1\ndcl_position v0\nmov oPos, v0\n");
+    refuses("vs_1_1\nmov oPos, v0\n", "v0 is used but not declared");
+    accepts_on("vs_1_1\nmov oPos, v0\n", &DeviceCaps::d3d8());
+    refuses("ps_2_0\nmov oC0, t0\n", "t0 is used but not declared");
+    refuses(
+        "ps_2_0\ndcl t0\ntexld r0, t0, s0\nmov oC0, r0\n",
+        "s0 is used but not declared",
+    );
+}
+
+#[test]
+fn vs_3_0_position_declared_once_with_full_mask() {
+    accepts(&format!("{VS3}mov o0, v0\n"));
+    refuses(
+        "vs_3_0\ndcl_position v0\ndcl_texcoord o0\nmov o0, v0\n",
+        "must declare a position",
+    );
+    refuses(
+        "vs_3_0\ndcl_position v0\ndcl_position o0.xyz\nmov o0, v0\n",
+        "full mask",
+    );
+    refuses(
+        &format!("{VS3}dcl_positiont o1\nmov o0, v0\nmov o1, v0\n"),
+        "a second position output",
+    );
+    accepts(&format!("{VS3}dcl_position1 o1\nmov o0, v0\nmov o1, v0\n"));
+}
+
+#[test]
+fn psize_full_mask_and_alone() {
+    accepts(&format!("{VS3}dcl_psize o1\nmov o0, v0\nmov o1, c0.x\n"));
+    refuses(
+        &format!("{VS3}dcl_psize o1.x\nmov o0, v0\nmov o1.x, c0.x\n"),
+        "full mask",
+    );
+    refuses(
+        &format!("{VS3}dcl_psize o1\ndcl_fog o1.y\nmov o0, v0\nmov o1, c0.x\n"),
+        "holds psize",
+    );
+}
+
+#[test]
+fn one_register_several_disjoint_masks() {
+    accepts(&format!(
+        "{VS3}dcl_color4 o3.x\ndcl_texcoord3 o3.yz\ndcl_fog o3.w\nmov o0, v0\nmov o3, v0\n"
+    ));
+    refuses(
+        &format!("{VS3}dcl_color4 o3.xy\ndcl_texcoord3 o3.yz\nmov o0, v0\nmov o3, v0\n"),
+        "overlapping mask",
+    );
+}
+
+#[test]
+fn no_semantic_declared_twice() {
+    refuses(
+        &format!("{VS3}dcl_texcoord2 o1\ndcl_texcoord2 o2\nmov o0, v0\nmov o1, v0\nmov o2, v0\n"),
+        "semantic texcoord2 is declared twice",
+    );
+}
+
+#[test]
+fn ps_3_0_cannot_declare_position0() {
+    accepts("ps_3_0\ndcl_position1 v0\nmov oC0, v0\n");
+    refuses(
+        "ps_3_0\ndcl_position0 v0\nmov oC0, v0\n",
+        "cannot declare input dcl_position0",
+    );
+}
+
+// --- instructions, modifiers, versions ----------------------------------------------------
+
+#[test]
+fn flow_control_needs_2_0() {
+    accepts("vs_2_0\ndcl_position v0\nmov r0, v0\nrep i0\nadd r0, r0, v0\nendrep\nmov oPos, r0\n");
+    refuses_patched(
+        "vs_2_0\ndcl_position v0\nmov r0, v0\nrep i0\nadd r0, r0, v0\nendrep\nmov oPos, r0\n",
+        version(Stage::Vertex, 1, 1),
+        "rep does not exist in vs_1_1",
+    );
+    refuses_patched(
+        "ps_2_x\ndefb b0, true\nif b0\nmov oC0, c0\nendif\n",
+        version(Stage::Pixel, 2, 0),
+        "defb does not exist in ps_2_0",
+    );
+}
+
+#[test]
+fn mova_only_from_2_0() {
+    accepts("vs_2_0\ndcl_position v0\nmova a0.x, c0.x\nmov oPos, c[a0.x]\n");
+    refuses_patched(
+        "vs_2_0\ndcl_position v0\nmova a0.x, c0.x\nmov oPos, c[a0.x]\n",
+        version(Stage::Vertex, 1, 1),
+        "mova does not exist in vs_1_1",
+    );
+    accepts("vs_1_1\ndcl_position v0\nmov a0.x, c0.x\nmov oPos, c[a0.x]\n");
+    refuses_patched(
+        "vs_2_0\ndcl_position v0\nmova a0.x, c0.x\nmov oPos, c[a0.x]\n",
+        |p| p.instructions[1].opcode = crate::bytecode::Opcode::Mov,
+        "register a0 (address (a0)) cannot be written in vs_2_0",
+    );
+}
+
+#[test]
+fn texldl_only_in_3_0() {
+    accepts(&format!("{VS3}dcl_2d s0\ntexldl r0, v0, s0\nmov o0, r0\n"));
+    accepts("ps_3_0\ndcl_texcoord v0\ndcl_2d s0\ntexldl r0, v0, s0\nmov oC0, r0\n");
+    refuses_patched(
+        "ps_3_0\ndcl_texcoord v0\ndcl_2d s0\ntexldl r0, v0, s0\nmov oC0, r0\n",
+        version(Stage::Pixel, 2, 1),
+        "texldl does not exist in ps_2_x",
+    );
+}
+
+#[test]
+fn predication_only_in_2_x_and_3_0() {
+    accepts("vs_2_x\ndcl_position v0\nsetp_gt p0, v0, c0\n(p0) mov r0, v0\nmov oPos, v0\n");
+    let mut p =
+        program("vs_2_x\ndcl_position v0\nsetp_gt p0, v0, c0\n(p0) mov r0, v0\nmov oPos, v0\n");
+    p.version = Version::new(Stage::Vertex, 2, 0);
+    p.instructions.remove(1);
+    let err = check(&p, Stage::Vertex, &DeviceCaps::default()).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("predication is not allowed in vs_2_0"),
+        "{err}"
+    );
+}
+
+#[test]
+fn source_modifiers_per_version() {
+    accepts("ps_3_0\ndcl_texcoord v0\nmov oC0, v0_abs\n");
+    refuses_patched(
+        "ps_2_0\ndcl t0\nmov oC0, t0\n",
+        |p| p.instructions[1].src[0].modifier = crate::bytecode::SrcModifier::Abs,
+        "the _abs source modifier is not allowed in ps_2_0",
+    );
+    accepts("ps_1_1\nmov r0, c0_bx2\n");
+    refuses_patched(
+        "ps_2_0\nmov oC0, c0\n",
+        |p| p.instructions[0].src[0].modifier = crate::bytecode::SrcModifier::Sign,
+        "ps_1_x source modifier",
+    );
+}
+
+// --- flow control -------------------------------------------------------------------------
+
+#[test]
+fn blocks_are_balanced() {
+    let body = "mov r0, v0\n";
+    accepts(&format!(
+        "{VS3}if b0\n{body}else\n{body}endif\nmov o0, r0\n"
+    ));
+    refuses(&format!("{VS3}if b0\n{body}mov o0, r0\n"), "is not closed");
+    refuses(
+        &format!("{VS3}{body}endif\nmov o0, r0\n"),
+        "endif without a matching if",
+    );
+    refuses(
+        &format!("{VS3}if b0\nelse\nelse\nendif\nmov o0, v0\n"),
+        "else without a matching if",
+    );
+    refuses(
+        &format!("{VS3}loop aL, i0\n{body}endrep\nmov o0, r0\n"),
+        "endrep without a matching rep",
+    );
+    accepts(&format!(
+        "{VS3}mov o0, v0\ncall l0\nret\nlabel l0\nmov r0, v0\nret\n"
+    ));
+    refuses(
+        &format!("{VS3}mov o0, v0\ncall l1\nret\nlabel l0\nret\n"),
+        "undefined label l1",
+    );
+    refuses(&format!("{VS3}mov o0, v0\nret\nmov r0, v0\n"), "after ret");
+}
+
+#[test]
+fn al_only_inside_loop() {
+    accepts(&format!(
+        "{VS3}mov r0, v0\nloop aL, i0\nadd r0, r0, c[aL]\nendloop\nmov o0, r0\n"
+    ));
+    refuses(
+        &format!("{VS3}mov r0, c[aL]\nmov o0, r0\n"),
+        "aL is outside any loop",
+    );
+    refuses(
+        &format!("{VS3}mov r0, v0\nrep i0\nadd r0, r0, c[aL]\nendrep\nmov o0, r0\n"),
+        "aL is outside any loop",
+    );
+}
+
+#[test]
+fn break_only_inside_loop_or_rep() {
+    accepts("vs_2_x\ndcl_position v0\nrep i0\nbreak\nendrep\nmov oPos, v0\n");
+    refuses(
+        "vs_2_x\ndcl_position v0\nbreak\nmov oPos, v0\n",
+        "break is outside any loop or rep",
+    );
+}
+
+#[test]
+fn loop_nesting_1_in_vs_2_0_4_in_vs_3_0() {
+    let nested = |n: usize, header: &str, end: &str| {
+        let mut s = String::from(header);
+        s += &"rep i0\n".repeat(n);
+        s += "add r0, r0, c0\n";
+        s += &"endrep\n".repeat(n);
+        s + end
+    };
+    let vs2 = "vs_2_0\ndcl_position v0\nmov r0, v0\n";
+    accepts(&nested(1, vs2, "mov oPos, r0\n"));
+    refuses(
+        &nested(2, vs2, "mov oPos, r0\n"),
+        "loop/rep nesting depth 2 exceeds 1",
+    );
+    let vs3 = &format!("{VS3}mov r0, v0\n");
+    accepts(&nested(4, vs3, "mov o0, r0\n"));
+    refuses(
+        &nested(5, vs3, "mov o0, r0\n"),
+        "loop/rep nesting depth 5 exceeds 4",
+    );
+}
+
+#[test]
+fn recursion_is_refused() {
+    refuses(
+        &format!("{VS3}mov o0, v0\ncall l0\nret\nlabel l0\ncall l0\nret\n"),
+        "calls itself",
+    );
+}
+
+// --- stage, profile, API ------------------------------------------------------------------
+
+#[test]
+fn wrong_stage_and_profiles_above_caps() {
+    let ps = program("ps_2_0\nmov oC0, c0\n");
+    assert!(check(&ps, Stage::Pixel, &DeviceCaps::default()).is_ok());
+    let err = check(&ps, Stage::Vertex, &DeviceCaps::default()).unwrap_err();
+    assert!(
+        err.is_invalid() && err.to_string().contains("given to the vertex"),
+        "{err}"
+    );
+    let vs2_device = DeviceCaps {
+        max_vs_version: (2, 0),
+        ..DeviceCaps::default()
+    };
+    refuses_on(
+        &format!("{VS3}mov o0, v0\n"),
+        &vs2_device,
+        "above the device's VertexShaderVersion 2.0",
+    );
+    refuses_on(
+        "ps_2_0\nmov oC0, c0\n",
+        &DeviceCaps::d3d8(),
+        "not a Direct3D 8 shader profile",
+    );
+}
+
+#[test]
+fn non_d3d9_bytes_are_invalid() {
+    let err = check_bytes(
+        &[0x44, 0x58, 0x42, 0x43],
+        Stage::Pixel,
+        &DeviceCaps::default(),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(err, CheckError::Invalid(InvalidShader::Decode(_))),
+        "{err}"
+    );
+}
+
+#[test]
+fn software_pixel_profiles_are_unsupported_not_invalid() {
+    let mut p = program("ps_3_0\nmov oC0, c0\n");
+    p.version = Version::new(Stage::Pixel, 3, 0xFF);
+    let err = check(&p, Stage::Pixel, &DeviceCaps::software()).unwrap_err();
+    assert!(matches!(err, CheckError::Unsupported(_)), "{err}");
+}
+
+#[test]
+fn errors_name_the_register() {
+    let r = RegName(Register::new(RegisterFile::RastOut, 0));
+    assert_eq!(r.to_string(), "oPos");
+}
