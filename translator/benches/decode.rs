@@ -9,7 +9,7 @@ use std::hint::black_box;
 
 fn corpus(name: &str) -> Value {
     let path = format!("{}/../../shared/corpus/{name}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let text = std::fs::read_to_string(path).expect("corpus file readable");
     serde_json::from_str(&text).expect("corpus is JSON")
 }
 

@@ -9,7 +9,7 @@ const BIN: &str = env!("CARGO_BIN_EXE_d3d9-translate");
 
 fn corpus(name: &str) -> Value {
     let path = format!("{}/../../shared/corpus/{name}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let text = std::fs::read_to_string(path).expect("corpus file readable");
     serde_json::from_str(&text).expect("corpus is JSON")
 }
 
@@ -33,7 +33,7 @@ fn visual(function: &str, name: &str) -> Vec<u32> {
         .expect("shaders")
         .iter()
         .find(|s| s["function"] == function && s["name"] == name)
-        .unwrap_or_else(|| panic!("{function}/{name} not in corpus"));
+        .expect("shader in corpus");
     tokens(&s["tokens"])
 }
 
@@ -225,7 +225,7 @@ fn info_json_samplers_and_integer_boolean_constants() {
             .expect("pairs")
             .iter()
             .find(|p| p["asm"].as_str().map(|a| a.replace("\r\n", "\n")) == Some(asm.into()))
-            .unwrap_or_else(|| panic!("{asm:?} not in corpus"));
+            .expect("asm pair in corpus");
         bytes(&tokens(&p["tokens"]))
     };
     let dir = scratch("info-consts");

@@ -9,7 +9,7 @@ use serde_json::Value;
 
 fn corpus(name: &str) -> Value {
     let path = format!("{}/../../shared/corpus/{name}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let text = std::fs::read_to_string(path).expect("corpus file readable");
     serde_json::from_str(&text).expect("corpus is JSON")
 }
 
@@ -43,7 +43,7 @@ fn hand_checked_visual_listings_match_line_by_line() {
             .expect("shaders")
             .iter()
             .find(|s| s["function"] == *function && s["name"] == *name)
-            .unwrap_or_else(|| panic!("{function}/{name} not in corpus"));
+            .expect("shader in corpus");
         let program = decode(&tokens(&shader["tokens"])).expect("decodes");
         let text = disassemble(&program);
         let ours: Vec<&str> = text.lines().map(str::trim).collect();
