@@ -163,8 +163,6 @@ pub enum BindError {
         element: usize,
         end: u32,
     },
-    #[error("stream 0 cannot hold instance data (D3DSTREAMSOURCE_INSTANCEDATA)")]
-    InstanceStreamZero,
     #[error("unsupported: stream {stream}: stride {stride} is not a multiple of 4 (WebGPU)")]
     StrideUnaligned { stream: u16, stride: u32 },
     #[error("unsupported: stream {stream}: stride {stride} beyond {MAX_STRIDE} (WebGPU)")]
@@ -339,9 +337,6 @@ fn stream_layout(
     }
     let step_mode = match source.frequency {
         StreamFrequency::Vertex | StreamFrequency::IndexedData(_) => VertexStepMode::Vertex,
-        StreamFrequency::InstanceData(_) if stream == 0 => {
-            return Err(BindError::InstanceStreamZero)
-        }
         StreamFrequency::InstanceData(1) => VertexStepMode::Instance,
         StreamFrequency::InstanceData(divisor) => {
             return Err(BindError::InstanceDivisor { stream, divisor })
