@@ -3,6 +3,7 @@
 //! Data flows one way: bytes → [`bytecode::Program`] → checked program → naga module →
 //! WGSL, with vertex declarations turned into wgpu vertex buffer layouts beside it.
 
+pub mod asm;
 pub mod bytecode;
 pub mod decl;
 pub mod signature;

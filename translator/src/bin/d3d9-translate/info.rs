@@ -1,0 +1,343 @@
+//! `d3d9-translate info FILE [--json]`: what a shader declares and uses — version,
+//! instruction count, inputs and outputs (from [`Signature`]), samplers, `def`/`defi`/`defb`
+//! constants, and the register indices read and written per register file.
+
+use crate::io::{print, read_program, CliError};
+use d3d9_translator::asm::disasm::{float_text, register_text};
+use d3d9_translator::bytecode::{
+    Declaration, Literal, Opcode, Program, Register, RegisterFile, Stage, TextureType, Version,
+};
+use d3d9_translator::signature::{Signature, SignatureElement};
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+/// Arguments of `info`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Shader bytecode (raw little-endian tokens, as `fxc /Fo` writes); `-` reads stdin.
+    file: PathBuf,
+    /// Print JSON instead of a readable summary.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: &Args) -> Result<(), CliError> {
+    let program = read_program(&args.file)?;
+    let info = Info::of(&program);
+    if args.json {
+        // Serialising plain strings, numbers and vectors cannot fail.
+        let text = serde_json::to_string_pretty(&info).unwrap_or_default();
+        print(&format!("{text}\n"))
+    } else {
+        print(&info.summary())
+    }
+}
+
+/// The summary `info` prints.
+#[derive(Debug, Serialize)]
+pub struct Info {
+    /// Profile name: `vs_2_0`, `ps_3_0`, ...
+    version: String,
+    stage: Stage,
+    major: u8,
+    minor: u8,
+    /// All decoded instructions, `dcl`/`def*` included.
+    instructions: usize,
+    /// Instructions other than `dcl`, `def`, `defi`, `defb`.
+    executable_instructions: usize,
+    /// Comment blocks (CTAB and others).
+    comment_blocks: usize,
+    inputs: Vec<Element>,
+    outputs: Vec<Element>,
+    samplers: Vec<Sampler>,
+    constants: Vec<Constant>,
+    registers: Vec<FileUse>,
+}
+
+/// One input or output.
+#[derive(Debug, Serialize)]
+struct Element {
+    register: String,
+    usage: &'static str,
+    usage_index: u8,
+    write_mask: String,
+    /// Stated by a `dcl` (false: implied by a fixed register or by use).
+    declared: bool,
+}
+
+/// A declared sampler.
+#[derive(Debug, Serialize)]
+struct Sampler {
+    register: String,
+    index: u32,
+    texture_type: TextureType,
+}
+
+/// A constant set by `def`, `defi` or `defb`.
+#[derive(Debug, Serialize)]
+struct Constant {
+    register: String,
+    /// `float`, `int` or `bool`.
+    kind: &'static str,
+    /// The values: numbers for `def`/`defi` (null for a float that is not finite), one
+    /// boolean for `defb`.
+    values: Vec<serde_json::Value>,
+    /// The raw tokens.
+    bits: Vec<u32>,
+}
+
+/// Which indices of one register file the shader reads and writes (declarations excluded).
+#[derive(Debug, Serialize)]
+struct FileUse {
+    file: &'static str,
+    read: Vec<u32>,
+    written: Vec<u32>,
+    /// Whether some read or write is relative (`c[a0.x + n]`): then the listed index is
+    /// only the base.
+    relative: bool,
+}
+
+impl Info {
+    /// Gather the summary of `program`.
+    pub fn of(program: &Program) -> Info {
+        let version = program.version;
+        let signature = Signature::of(program);
+        let element = |e: &SignatureElement| Element {
+            register: register_text(&e.register, version),
+            usage: e.semantic.usage.name(),
+            usage_index: e.semantic.index,
+            write_mask: e.mask.letters(),
+            declared: e.declared,
+        };
+        let mut samplers = Vec::new();
+        let mut constants = Vec::new();
+        for inst in &program.instructions {
+            let Some(dst) = inst.dst else { continue };
+            if let (Opcode::Dcl, Some(Declaration::Sampler(ty))) = (inst.opcode, inst.decl) {
+                samplers.push(Sampler {
+                    register: register_text(&dst.reg, version),
+                    index: dst.reg.index,
+                    texture_type: ty,
+                });
+            }
+            if let Some(literal) = inst.literal {
+                constants.push(constant(&dst.reg, literal, version));
+            }
+        }
+        Info {
+            version: version.profile(),
+            stage: version.stage,
+            major: version.major,
+            minor: version.minor,
+            instructions: program.instructions.len(),
+            executable_instructions: program
+                .instructions
+                .iter()
+                .filter(|i| !i.opcode.is_declaration())
+                .count(),
+            comment_blocks: program.comments.len(),
+            inputs: signature.inputs.iter().map(element).collect(),
+            outputs: signature.outputs.iter().map(element).collect(),
+            samplers,
+            constants,
+            registers: register_use(program),
+        }
+    }
+
+    /// The readable form.
+    pub fn summary(&self) -> String {
+        let mut s = String::new();
+        let _ = writeln!(
+            s,
+            "{}: {} instructions ({} executable), {} comment blocks",
+            self.version, self.instructions, self.executable_instructions, self.comment_blocks
+        );
+        for (title, list) in [("inputs", &self.inputs), ("outputs", &self.outputs)] {
+            let _ = writeln!(s, "{title}:{}", if list.is_empty() { " none" } else { "" });
+            for e in list {
+                let _ = writeln!(
+                    s,
+                    "  {:<8} {:<14} .{}{}",
+                    e.register,
+                    format!("{}{}", e.usage, e.usage_index),
+                    e.write_mask,
+                    if e.declared { "" } else { "  (implied)" }
+                );
+            }
+        }
+        let _ = writeln!(
+            s,
+            "samplers:{}",
+            if self.samplers.is_empty() {
+                " none"
+            } else {
+                ""
+            }
+        );
+        for smp in &self.samplers {
+            let _ = writeln!(s, "  {:<8} {}", smp.register, smp.texture_type.name());
+        }
+        let _ = writeln!(
+            s,
+            "constants:{}",
+            if self.constants.is_empty() {
+                " none"
+            } else {
+                ""
+            }
+        );
+        for c in &self.constants {
+            let values: Vec<String> = match c.kind {
+                "float" => c.bits.iter().map(|&b| float_text(b)).collect(),
+                _ => c.values.iter().map(ToString::to_string).collect(),
+            };
+            let _ = writeln!(s, "  {:<8} {}", c.register, values.join(", "));
+        }
+        let _ = writeln!(
+            s,
+            "registers:{}",
+            if self.registers.is_empty() {
+                " none"
+            } else {
+                ""
+            }
+        );
+        for f in &self.registers {
+            let _ = writeln!(
+                s,
+                "  {:<8} read {:<16} written {}{}",
+                f.file,
+                ranges(&f.read),
+                ranges(&f.written),
+                if f.relative { "  (relative)" } else { "" }
+            );
+        }
+        s
+    }
+}
+
+fn constant(reg: &Register, literal: Literal, version: Version) -> Constant {
+    let register = register_text(reg, version);
+    match literal {
+        Literal::Float(bits) => Constant {
+            register,
+            kind: "float",
+            values: bits
+                .iter()
+                .map(|&b| {
+                    serde_json::Number::from_f64(f64::from(f32::from_bits(b)))
+                        .map_or(serde_json::Value::Null, serde_json::Value::Number)
+                })
+                .collect(),
+            bits: bits.to_vec(),
+        },
+        Literal::Int(v) => Constant {
+            register,
+            kind: "int",
+            values: v.iter().map(|&x| serde_json::Value::from(x)).collect(),
+            bits: v.iter().map(|&x| x as u32).collect(),
+        },
+        Literal::Bool(b) => Constant {
+            register,
+            kind: "bool",
+            values: vec![serde_json::Value::Bool(b != 0)],
+            bits: vec![b],
+        },
+    }
+}
+
+/// The file's name for `registers`: its register prefix (`r`, `oT`, `aL`), except `rastout`
+/// (oPos = 0, oFog = 1, oPts = 2), `misc` (vPos = 0, vFace = 1) and the constant banks
+/// `c2048+`, `c4096+`, `c6144+`.
+fn file_name(file: RegisterFile) -> &'static str {
+    match file {
+        RegisterFile::RastOut => "rastout",
+        RegisterFile::MiscType => "misc",
+        RegisterFile::Const2 => "c2048+",
+        RegisterFile::Const3 => "c4096+",
+        RegisterFile::Const4 => "c6144+",
+        other => other.prefix(),
+    }
+}
+
+#[derive(Default)]
+struct Use {
+    read: BTreeSet<u32>,
+    written: BTreeSet<u32>,
+    relative: bool,
+}
+
+/// Register indices read and written, per file, in [`RegisterFile`] order. Declarations
+/// (`dcl`, `def*`) are not uses; relative-address registers (`a0`, `aL`) count as reads.
+fn register_use(program: &Program) -> Vec<FileUse> {
+    let mut files: BTreeMap<RegisterFile, Use> = BTreeMap::new();
+    let mut note = |reg: &Register, write: bool| {
+        let u = files.entry(reg.file).or_default();
+        if write {
+            u.written.insert(reg.index);
+        } else {
+            u.read.insert(reg.index);
+        }
+        if let Some(rel) = reg.relative {
+            u.relative = true;
+            files.entry(rel.file).or_default().read.insert(rel.index);
+        }
+    };
+    for inst in &program.instructions {
+        if inst.opcode.is_declaration() {
+            continue;
+        }
+        if let Some(dst) = &inst.dst {
+            note(&dst.reg, true);
+        }
+        for src in inst.src.iter().chain(&inst.predicate) {
+            note(&src.reg, false);
+        }
+    }
+    files
+        .into_iter()
+        .map(|(file, u)| FileUse {
+            file: file_name(file),
+            read: u.read.into_iter().collect(),
+            written: u.written.into_iter().collect(),
+            relative: u.relative,
+        })
+        .collect()
+}
+
+/// `0-3,7` for a sorted index list; `-` when empty.
+fn ranges(indices: &[u32]) -> String {
+    if indices.is_empty() {
+        return "-".into();
+    }
+    let mut parts = Vec::new();
+    let mut i = 0;
+    while i < indices.len() {
+        let start = indices[i];
+        let mut end = start;
+        while i + 1 < indices.len() && indices[i + 1] == end + 1 {
+            end += 1;
+            i += 1;
+        }
+        parts.push(if start == end {
+            start.to_string()
+        } else {
+            format!("{start}-{end}")
+        });
+        i += 1;
+    }
+    parts.join(",")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_compress_runs() {
+        assert_eq!(ranges(&[]), "-");
+        assert_eq!(ranges(&[0, 1, 2, 3, 7, 9, 10]), "0-3,7,9-10");
+    }
+}

@@ -1,0 +1,44 @@
+//! `d3d9-translate`: the command-line face of the translator. One module per subcommand;
+//! this file only parses the command line and dispatches.
+
+mod asm;
+mod disasm;
+mod info;
+mod io;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// Direct3D 9 shader bytecode tools.
+#[derive(Parser)]
+#[command(name = "d3d9-translate", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Print shader bytecode as fxc-style assembly text.
+    Disasm(disasm::Args),
+    /// Assemble fxc-style assembly text into shader bytecode.
+    Asm(asm::Args),
+    /// Summarise a shader: version, inputs, outputs, samplers, constants, registers.
+    Info(info::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Disasm(args) => disasm::run(&args),
+        Command::Asm(args) => asm::run(&args),
+        Command::Info(args) => info::run(&args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("d3d9-translate: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
