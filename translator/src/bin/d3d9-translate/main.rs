@@ -3,6 +3,7 @@
 
 mod asm;
 mod check;
+mod decl;
 mod disasm;
 mod info;
 mod io;
@@ -28,6 +29,8 @@ enum Command {
     Check(check::CheckArgs),
     /// Summarise a shader: version, inputs, outputs, samplers, constants, registers.
     Info(info::Args),
+    /// Vertex declarations: elements, FVF and DX8 forms, and wgpu layouts for a vertex shader.
+    Decl(decl::Args),
 }
 
 fn main() -> ExitCode {
@@ -37,6 +40,7 @@ fn main() -> ExitCode {
         Command::Asm(args) => asm::run(&args),
         Command::Info(args) => info::run(&args),
         Command::Check(args) => return check::run(&args),
+        Command::Decl(args) => decl::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
