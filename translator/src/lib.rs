@@ -5,4 +5,5 @@
 
 pub mod bytecode;
 pub mod decl;
+pub mod lift;
 pub mod signature;
