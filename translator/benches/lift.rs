@@ -3,6 +3,8 @@
 //! shaders (validation alone is timed on the finished module; lift = translate − validate),
 //! then lets criterion time each stage over the whole corpus.
 
+#![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
+
 use criterion::{criterion_group, criterion_main, Criterion};
 use d3d9_translator::bytecode::decode;
 use d3d9_translator::lift::{translate_vertex_shader, validate, VertexShaderOptions};
@@ -11,7 +13,10 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 fn shaders() -> Vec<Vec<u32>> {
-    let path = format!("{}/../../shared/corpus/d3d9_visual.json", env!("CARGO_MANIFEST_DIR"));
+    let path = format!(
+        "{}/../../shared/corpus/d3d9_visual.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
     let v: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap_or_default())
         .unwrap_or(Value::Null);
     let mut out = Vec::new();
@@ -53,7 +58,11 @@ fn report(name: &str, mut v: Vec<Duration>) {
         return;
     }
     let p = |q: f64| v[((v.len() - 1) as f64 * q).round() as usize];
-    println!("{name:>9}: median {:>10.1?}  p99 {:>10.1?}", p(0.5), p(0.99));
+    println!(
+        "{name:>9}: median {:>10.1?}  p99 {:>10.1?}",
+        p(0.5),
+        p(0.99)
+    );
 }
 
 fn bench(c: &mut Criterion) {
@@ -62,7 +71,9 @@ fn bench(c: &mut Criterion) {
     let (mut dec, mut tr, mut val, mut lift, mut emit) = (vec![], vec![], vec![], vec![], vec![]);
     for t in &all {
         let Ok(p) = decode(t) else { continue };
-        let Ok(s) = translate_vertex_shader(&p, &opts) else { continue };
+        let Ok(s) = translate_vertex_shader(&p, &opts) else {
+            continue;
+        };
         dec.push(median_of(|| {
             black_box(decode(black_box(t)).ok());
         }));
@@ -104,7 +115,12 @@ fn bench(c: &mut Criterion) {
         })
     });
     g.bench_function("validate", |b| {
-        b.iter(|| translated.iter().filter(|s| validate(&s.module).is_ok()).count())
+        b.iter(|| {
+            translated
+                .iter()
+                .filter(|s| validate(&s.module).is_ok())
+                .count()
+        })
     });
     g.bench_function("emit", |b| {
         b.iter(|| translated.iter().filter(|s| s.wgsl().is_ok()).count())

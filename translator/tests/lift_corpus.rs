@@ -1,6 +1,8 @@
 //! Every complete vertex shader of the shared corpus translates to a validated module whose
 //! WGSL naga's own WGSL front end parses and validates again.
 
+#![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
+
 use d3d9_translator::bytecode::{decode, Stage};
 use d3d9_translator::lift::{translate_vertex_shader, FloatMode, VertexShaderOptions};
 use serde_json::Value;
@@ -101,7 +103,10 @@ fn every_corpus_vertex_shader_translates_and_reparses() {
         if swvp || invalid.iter().any(|n| name.ends_with(n)) {
             match translate_vertex_shader(&program, &VertexShaderOptions::default()) {
                 Err(e) if e.is_invalid() => rejected += 1,
-                other => failures.push(format!("{name}: expected Invalid, got {:?}", other.map(|_| ()))),
+                other => failures.push(format!(
+                    "{name}: expected Invalid, got {:?}",
+                    other.map(|_| ())
+                )),
             }
             if !swvp {
                 continue;
@@ -114,7 +119,11 @@ fn every_corpus_vertex_shader_translates_and_reparses() {
                 ..Default::default()
             };
             match translate_vertex_shader(&program, &options) {
-                Ok(t) => match t.wgsl().map_err(|e| e.to_string()).and_then(|w| reparse(&w).map(|()| w)) {
+                Ok(t) => match t
+                    .wgsl()
+                    .map_err(|e| e.to_string())
+                    .and_then(|w| reparse(&w).map(|()| w))
+                {
                     Ok(_) => ok += 1,
                     Err(e) => failures.push(format!("{name} {mode:?}: WGSL: {e}")),
                 },

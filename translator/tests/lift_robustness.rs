@@ -1,14 +1,20 @@
 //! Bad input never panics: mutated corpus vertex shaders either fail to decode, translate to a
 //! module that re-validates, or return a typed error.
 
+#![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
+
 use d3d9_translator::bytecode::decode;
 use d3d9_translator::lift::{translate_vertex_shader, validate, FloatMode, VertexShaderOptions};
 use proptest::prelude::*;
 use serde_json::Value;
 
 fn vertex_shaders() -> Vec<Vec<u32>> {
-    let path = format!("{}/../../shared/corpus/d3d9_visual.json", env!("CARGO_MANIFEST_DIR"));
-    let v: Value = serde_json::from_str(&std::fs::read_to_string(path).expect("corpus")).expect("json");
+    let path = format!(
+        "{}/../../shared/corpus/d3d9_visual.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let v: Value =
+        serde_json::from_str(&std::fs::read_to_string(path).expect("corpus")).expect("json");
     let mut out = Vec::new();
     for key in ["shaders", "composed_shaders"] {
         for s in v[key].as_array().into_iter().flatten() {

@@ -27,7 +27,11 @@ impl Lifter<'_> {
             }
             O::Add | O::Sub => {
                 let (a, b) = (self.src(inst, 0)?, self.src(inst, 1)?);
-                let op = if inst.opcode == O::Add { Bo::Add } else { Bo::Subtract };
+                let op = if inst.opcode == O::Add {
+                    Bo::Add
+                } else {
+                    Bo::Subtract
+                };
                 let r = self.bin(op, a, b);
                 self.result(inst, r)
             }
@@ -60,14 +64,22 @@ impl Lifter<'_> {
             O::Min | O::Max => {
                 // min: src0 < src1 ? src0 : src1; max: src0 >= src1 ? src0 : src1.
                 let (a, b) = (self.src(inst, 0)?, self.src(inst, 1)?);
-                let op = if inst.opcode == O::Min { Bo::Less } else { Bo::GreaterEqual };
+                let op = if inst.opcode == O::Min {
+                    Bo::Less
+                } else {
+                    Bo::GreaterEqual
+                };
                 let c = self.bin(op, a, b);
                 let r = self.select(c, a, b);
                 self.result(inst, r)
             }
             O::Slt | O::Sge => {
                 let (a, b) = (self.src(inst, 0)?, self.src(inst, 1)?);
-                let op = if inst.opcode == O::Slt { Bo::Less } else { Bo::GreaterEqual };
+                let op = if inst.opcode == O::Slt {
+                    Bo::Less
+                } else {
+                    Bo::GreaterEqual
+                };
                 let c = self.bin(op, a, b);
                 let one = self.const_vec4([1.0; 4]);
                 let zero = self.const_vec4([0.0; 4]);
@@ -188,7 +200,11 @@ impl Lifter<'_> {
     }
 
     /// Source `i`, read as `vec4<f32>`.
-    pub(super) fn src(&mut self, inst: &Instruction, i: usize) -> Result<Handle<Expression>, LiftError> {
+    pub(super) fn src(
+        &mut self,
+        inst: &Instruction,
+        i: usize,
+    ) -> Result<Handle<Expression>, LiftError> {
         let s = *inst
             .src
             .get(i)
@@ -206,7 +222,11 @@ impl Lifter<'_> {
 
     /// A scalar source: the replicated component (`.w` of the swizzled value, which is also
     /// what vs_1_1 uses when no swizzle is given).
-    pub(super) fn scalar_src(&mut self, inst: &Instruction, i: usize) -> Result<Handle<Expression>, LiftError> {
+    pub(super) fn scalar_src(
+        &mut self,
+        inst: &Instruction,
+        i: usize,
+    ) -> Result<Handle<Expression>, LiftError> {
         let v = self.src(inst, i)?;
         Ok(self.comp(v, 3))
     }
@@ -218,7 +238,12 @@ impl Lifter<'_> {
     }
 
     /// A component-wise comparison (`vec4<bool>` for vectors, `bool` for scalars).
-    pub(super) fn compare(&mut self, cmp: Comparison, a: Handle<Expression>, b: Handle<Expression>) -> Handle<Expression> {
+    pub(super) fn compare(
+        &mut self,
+        cmp: Comparison,
+        a: Handle<Expression>,
+        b: Handle<Expression>,
+    ) -> Handle<Expression> {
         let op = match cmp {
             Comparison::Gt => Bo::Greater,
             Comparison::Eq => Bo::Equal,

@@ -22,7 +22,11 @@ pub(super) struct Types {
 
 impl Types {
     fn new(module: &mut Module) -> Types {
-        let mut t = |inner| module.types.insert(Type { name: None, inner }, Span::UNDEFINED);
+        let mut t = |inner| {
+            module
+                .types
+                .insert(Type { name: None, inner }, Span::UNDEFINED)
+        };
         let vec4 = |scalar| TypeInner::Vector {
             size: VectorSize::Quad,
             scalar,
@@ -373,7 +377,11 @@ impl<'a> Lifter<'a> {
         self.emit(Expression::Binary { op, left, right })
     }
 
-    pub fn math1(&mut self, fun: naga::MathFunction, arg: Handle<Expression>) -> Handle<Expression> {
+    pub fn math1(
+        &mut self,
+        fun: naga::MathFunction,
+        arg: Handle<Expression>,
+    ) -> Handle<Expression> {
         self.emit(Expression::Math {
             fun,
             arg,

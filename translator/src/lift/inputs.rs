@@ -38,24 +38,26 @@ impl Lifter<'_> {
                     .map(|e| e.semantic);
                 match &self.options.input_fetches {
                     None => plain_input(r, semantic),
-                    Some(fetches) => match fetches.iter().find(|f| f.register == r).map(|f| f.source) {
-                        Some(FetchSource::Attribute {
-                            location,
-                            conversion,
-                            ..
-                        }) => VertexInput {
-                            register: r,
-                            semantic,
-                            location: Some(location),
-                            conversion,
-                        },
-                        Some(FetchSource::Missing) | None => VertexInput {
-                            register: r,
-                            semantic,
-                            location: None,
-                            conversion: FetchConversion::Float,
-                        },
-                    },
+                    Some(fetches) => {
+                        match fetches.iter().find(|f| f.register == r).map(|f| f.source) {
+                            Some(FetchSource::Attribute {
+                                location,
+                                conversion,
+                                ..
+                            }) => VertexInput {
+                                register: r,
+                                semantic,
+                                location: Some(location),
+                                conversion,
+                            },
+                            Some(FetchSource::Missing) | None => VertexInput {
+                                register: r,
+                                semantic,
+                                location: None,
+                                conversion: FetchConversion::Float,
+                            },
+                        }
+                    }
                 }
             })
             .collect()
@@ -82,7 +84,10 @@ impl Lifter<'_> {
                 self.cast(arg, ScalarKind::Float, Some(4))
             }
             FetchConversion::UDec3 => {
-                let x = self.emit(Expression::AccessIndex { base: arg, index: 0 });
+                let x = self.emit(Expression::AccessIndex {
+                    base: arg,
+                    index: 0,
+                });
                 let mut c = Vec::new();
                 for shift in [0u32, 10, 20] {
                     let s = self.lit_u32(shift);
@@ -95,7 +100,10 @@ impl Lifter<'_> {
                 self.compose4([c[0], c[1], c[2], one])
             }
             FetchConversion::Dec3N => {
-                let x = self.emit(Expression::AccessIndex { base: arg, index: 0 });
+                let x = self.emit(Expression::AccessIndex {
+                    base: arg,
+                    index: 0,
+                });
                 let mut c = Vec::new();
                 for shift in [0u32, 10, 20] {
                     // Move the 10-bit field to the top, then shift back arithmetically.

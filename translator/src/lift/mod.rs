@@ -100,7 +100,12 @@ pub fn validate(module: &naga::Module) -> Result<naga::valid::ModuleInfo, LiftEr
         naga::valid::Capabilities::default(),
     )
     .validate(module)
-    .map_err(|e| LiftError::Internal(format!("generated module fails validation: {:?}", e.as_inner())))
+    .map_err(|e| {
+        LiftError::Internal(format!(
+            "generated module fails validation: {:?}",
+            e.as_inner()
+        ))
+    })
 }
 
 /// Translate a vertex shader into a validated naga module.
@@ -120,7 +125,10 @@ pub fn translate_vertex_shader(
     let order = l.call_order(&segments)?;
     let mut handles = Vec::new();
     for &label in &order {
-        let h = l.module.functions.append(naga::Function::default(), naga::Span::UNDEFINED);
+        let h = l
+            .module
+            .functions
+            .append(naga::Function::default(), naga::Span::UNDEFINED);
         l.labels.insert(label, h);
         handles.push((label, h));
     }
@@ -146,6 +154,9 @@ pub fn translate_vertex_shader(
     })
 }
 
+/// The calls in a range of instructions: (instruction index, label).
+type CallsIn<'a> = dyn Fn(&std::ops::Range<usize>) -> Vec<(usize, u32)> + 'a;
+
 /// Instruction ranges of `main` and of each `label`.
 struct Segments {
     main: std::ops::Range<usize>,
@@ -168,14 +179,20 @@ impl Lifter<'_> {
                     match (dst.reg.file, inst.literal) {
                         (RegisterFile::Const, Some(Literal::Float(v))) => {
                             if n >= self.float_registers {
-                                return Err(self.invalid(format!("def c{n} is past the float constants")));
+                                return Err(
+                                    self.invalid(format!("def c{n} is past the float constants"))
+                                );
                             }
                             self.defs.floats.insert(n, v);
                         }
-                        (RegisterFile::ConstInt, Some(Literal::Int(v))) if n < interface::INT_CONSTANTS => {
+                        (RegisterFile::ConstInt, Some(Literal::Int(v)))
+                            if n < interface::INT_CONSTANTS =>
+                        {
                             self.defs.ints.insert(n, v);
                         }
-                        (RegisterFile::ConstBool, Some(Literal::Bool(v))) if n < interface::BOOL_CONSTANTS => {
+                        (RegisterFile::ConstBool, Some(Literal::Bool(v)))
+                            if n < interface::BOOL_CONSTANTS =>
+                        {
                             self.defs.bools.insert(n, v != 0);
                         }
                         _ => return Err(self.invalid("def of the wrong register or value")),
@@ -243,7 +260,7 @@ impl Lifter<'_> {
             l: &mut Lifter<'_>,
             label: u32,
             segments: &Segments,
-            calls_in: &dyn Fn(&std::ops::Range<usize>) -> Vec<(usize, u32)>,
+            calls_in: &CallsIn<'_>,
             state: &mut HashMap<u32, u8>,
             order: &mut Vec<u32>,
         ) -> Result<(), LiftError> {
@@ -291,8 +308,8 @@ impl Lifter<'_> {
 
     /// Bindings, samplers and constants used.
     fn fill_interface(&self, interface: &mut ShaderInterface) {
-        use registers::RegKey;
         use interface::*;
+        use registers::RegKey;
         if self.globals.contains_key(&RegKey::FloatConsts) {
             interface.float_constants = Some(FloatConstants {
                 group: VS_CONSTANTS_GROUP,

@@ -50,7 +50,11 @@ impl Lifter<'_> {
     }
 
     /// `a * b`, with `0 * x = 0` in Legacy mode (same width operands).
-    pub(super) fn mul_d3d9(&mut self, a: Handle<Expression>, b: Handle<Expression>) -> Handle<Expression> {
+    pub(super) fn mul_d3d9(
+        &mut self,
+        a: Handle<Expression>,
+        b: Handle<Expression>,
+    ) -> Handle<Expression> {
         let ka = self.known(a).map(<[f32]>::to_vec);
         let kb = self.known(b).map(<[f32]>::to_vec);
         if !self.legacy() {
@@ -63,9 +67,9 @@ impl Lifter<'_> {
                     .zip(y)
                     .map(|(&p, &q)| if p == 0.0 || q == 0.0 { 0.0 } else { p * q })
                     .collect();
-                return match v.as_slice() {
-                    &[s] => self.lit_f32(s),
-                    &[p, q, r, w] => self.const_vec4([p, q, r, w]),
+                return match *v.as_slice() {
+                    [s] => self.lit_f32(s),
+                    [p, q, r, w] => self.const_vec4([p, q, r, w]),
                     _ => self.bin(Bo::Multiply, a, b),
                 };
             }
@@ -104,7 +108,12 @@ impl Lifter<'_> {
     }
 
     /// `dp3`/`dp4` (`n` = 3 or 4) of two `vec4`s as a scalar, summed left to right.
-    pub(super) fn dot_d3d9(&mut self, a: Handle<Expression>, b: Handle<Expression>, n: u8) -> Handle<Expression> {
+    pub(super) fn dot_d3d9(
+        &mut self,
+        a: Handle<Expression>,
+        b: Handle<Expression>,
+        n: u8,
+    ) -> Handle<Expression> {
         if !self.legacy() {
             return if n == 4 {
                 self.emit(Expression::Math {
@@ -166,7 +175,11 @@ impl Lifter<'_> {
 
     /// `pow`: Legacy `|a|^b` as `exp2(b * log2|a|)` with the legacy multiply (so `pow(x, 0) = 1`
     /// for every x, and `pow(0, b) = 0` for b > 0); Ieee `pow(a, b)`.
-    pub(super) fn pow_d3d9(&mut self, a: Handle<Expression>, b: Handle<Expression>) -> Handle<Expression> {
+    pub(super) fn pow_d3d9(
+        &mut self,
+        a: Handle<Expression>,
+        b: Handle<Expression>,
+    ) -> Handle<Expression> {
         if !self.legacy() {
             return self.math2(Mf::Pow, a, b);
         }
@@ -177,7 +190,12 @@ impl Lifter<'_> {
     }
 
     /// `select(r, value, x == 0)` for a scalar or `vec4` x.
-    fn zero_gives(&mut self, x: Handle<Expression>, r: Handle<Expression>, value: f32) -> Handle<Expression> {
+    fn zero_gives(
+        &mut self,
+        x: Handle<Expression>,
+        r: Handle<Expression>,
+        value: f32,
+    ) -> Handle<Expression> {
         if let Some(k) = self.known(x) {
             if k.iter().all(|&v| v != 0.0) {
                 return r;

@@ -53,7 +53,12 @@ impl Lifter<'_> {
                     continue;
                 }
                 let n = out.mask.count().max(1) as u8;
-                (Source::O(out.register.index), Some(out.register.index), out.mask, n)
+                (
+                    Source::O(out.register.index),
+                    Some(out.register.index),
+                    out.mask,
+                    n,
+                )
             } else {
                 let n = match out.semantic.usage {
                     Usage::Fog | Usage::PSize => 1,
@@ -142,7 +147,11 @@ impl Lifter<'_> {
     }
 
     /// The `vec4` value of an output source, loaded in the entry point.
-    fn load_source(&mut self, source: Source, semantic: Semantic) -> Result<Handle<Expression>, LiftError> {
+    fn load_source(
+        &mut self,
+        source: Source,
+        semantic: Semantic,
+    ) -> Result<Handle<Expression>, LiftError> {
         Ok(match source {
             Source::Fixed(reg) => {
                 let g = self.fixed_output_global(reg)?;
@@ -165,7 +174,10 @@ impl Lifter<'_> {
     }
 
     /// Build the entry point: copy inputs into `v`, call `main_body`, return the outputs.
-    pub(super) fn build_entry(&mut self, main_body: Handle<Function>) -> Result<super::interface::ShaderInterface, LiftError> {
+    pub(super) fn build_entry(
+        &mut self,
+        main_body: Handle<Function>,
+    ) -> Result<super::interface::ShaderInterface, LiftError> {
         let inputs = self.plan_inputs();
         let (position, planned) = self.plan_outputs()?;
         self.f = FnBuilder::new(ENTRY_POINT);
@@ -252,10 +264,10 @@ impl Lifter<'_> {
             let comps: Vec<usize> = (0..4).filter(|&c| p.info.mask.contains(c)).collect();
             let n = usize::from(p.info.components);
             let mut parts = Vec::with_capacity(n);
-            for j in 0..n {
+            for (j, &d) in default.iter().enumerate().take(n) {
                 parts.push(match comps.get(j) {
                     Some(&c) => self.comp(v, c as u32),
-                    None => self.lit_f32(default[j]),
+                    None => self.lit_f32(d),
                 });
             }
             let (ty, size, align) = match n {

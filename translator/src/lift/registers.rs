@@ -166,7 +166,11 @@ impl Lifter<'_> {
         }
         let mut init = [[0.0f32; 4]; OUTPUT_REGISTERS as usize + 1];
         let sig = crate::signature::Signature::of(self.program);
-        for out in sig.outputs.iter().filter(|o| o.register.file == RegisterFile::Output) {
+        for out in sig
+            .outputs
+            .iter()
+            .filter(|o| o.register.file == RegisterFile::Output)
+        {
             let default = output_default(out.semantic);
             let Some(reg) = init.get_mut(out.register.index as usize) else {
                 continue;
@@ -181,21 +185,29 @@ impl Lifter<'_> {
         }
         let components = init.iter().map(|&v| self.global_vec4(v)).collect();
         let ty = self.vec4_array(OUTPUT_REGISTERS + 1);
-        let init = self.module.global_expressions.append(
-            Expression::Compose { ty, components },
-            Span::UNDEFINED,
-        );
+        let init = self
+            .module
+            .global_expressions
+            .append(Expression::Compose { ty, components }, Span::UNDEFINED);
         self.private_global(RegKey::Outputs, "o", ty, Some(init))
     }
 
     /// The global of a fixed pre-3.0 output, initialised to its semantic's default.
-    pub(super) fn fixed_output_global(&mut self, reg: Register) -> Result<Handle<GlobalVariable>, LiftError> {
+    pub(super) fn fixed_output_global(
+        &mut self,
+        reg: Register,
+    ) -> Result<Handle<GlobalVariable>, LiftError> {
         let key = RegKey::Fixed(reg.file, reg.index);
         if let Some(&g) = self.globals.get(&key) {
             return Ok(g);
         }
-        let semantic = crate::signature::fixed_vs_output(reg)
-            .ok_or_else(|| self.invalid(format!("no output register {}{}", reg.file.prefix(), reg.index)))?;
+        let semantic = crate::signature::fixed_vs_output(reg).ok_or_else(|| {
+            self.invalid(format!(
+                "no output register {}{}",
+                reg.file.prefix(),
+                reg.index
+            ))
+        })?;
         let name = match (reg.file, reg.index) {
             (RegisterFile::RastOut, 0) => "oPos".to_string(),
             (RegisterFile::RastOut, 1) => "oFog".to_string(),
@@ -262,7 +274,10 @@ impl Lifter<'_> {
     }
 
     /// a0 (`vec4<i32>`), aL (`i32`) or p0 (`vec4<bool>`).
-    pub(super) fn scalar_global(&mut self, key: RegKey) -> Result<Handle<GlobalVariable>, LiftError> {
+    pub(super) fn scalar_global(
+        &mut self,
+        key: RegKey,
+    ) -> Result<Handle<GlobalVariable>, LiftError> {
         let (name, ty) = match key {
             RegKey::Addr => ("a0", self.ty.vec4i),
             RegKey::Loop => ("aL", self.ty.i32),
@@ -277,7 +292,11 @@ impl Lifter<'_> {
     }
 
     /// The pointer to a float register (r#, v#, c#, outputs), with its relative addressing.
-    fn float_pointer(&mut self, reg: &Register, write: bool) -> Result<Handle<Expression>, LiftError> {
+    fn float_pointer(
+        &mut self,
+        reg: &Register,
+        write: bool,
+    ) -> Result<Handle<Expression>, LiftError> {
         let vs3 = self.program.version.major >= 3;
         match reg.file {
             RegisterFile::Temp if !write || reg.relative.is_none() => {
@@ -297,7 +316,10 @@ impl Lifter<'_> {
             }
             RegisterFile::Const if !write => {
                 if reg.index >= self.float_registers {
-                    return Err(self.invalid(format!("c{} is past the {} float constants", reg.index, self.float_registers)));
+                    return Err(self.invalid(format!(
+                        "c{} is past the {} float constants",
+                        reg.index, self.float_registers
+                    )));
                 }
                 let g = self.float_consts_global();
                 let base = self.global(g);
@@ -329,14 +351,22 @@ impl Lifter<'_> {
     }
 
     /// `base[index]` with constant or relative index into an array of `limit + 1` elements.
-    fn indexed(&mut self, base: Handle<Expression>, reg: &Register, limit: u32) -> Result<Handle<Expression>, LiftError> {
+    fn indexed(
+        &mut self,
+        base: Handle<Expression>,
+        reg: &Register,
+        limit: u32,
+    ) -> Result<Handle<Expression>, LiftError> {
         match reg.relative {
             None => Ok(self.emit(Expression::AccessIndex {
                 base,
                 index: reg.index,
             })),
             Some(rel) => {
-                if rel.file == RegisterFile::Loop && self.program.version.major < 3 && reg.file != RegisterFile::Const {
+                if rel.file == RegisterFile::Loop
+                    && self.program.version.major < 3
+                    && reg.file != RegisterFile::Const
+                {
                     return Err(self.invalid("aL indexes v# and o# only in vs_3_0"));
                 }
                 let index = self.relative_index(&rel, reg.index, limit)?;
@@ -389,22 +419,35 @@ impl Lifter<'_> {
     }
 
     /// Apply a source modifier to a `vec4<f32>`.
-    fn modify(&mut self, v: Handle<Expression>, m: SrcModifier) -> Result<Handle<Expression>, LiftError> {
+    fn modify(
+        &mut self,
+        v: Handle<Expression>,
+        m: SrcModifier,
+    ) -> Result<Handle<Expression>, LiftError> {
         use naga::UnaryOperator as Uo;
         Ok(match m {
             SrcModifier::None => v,
-            SrcModifier::Neg => self.emit(Expression::Unary { op: Uo::Negate, expr: v }),
+            SrcModifier::Neg => self.emit(Expression::Unary {
+                op: Uo::Negate,
+                expr: v,
+            }),
             SrcModifier::Abs => self.math1(Mf::Abs, v),
             SrcModifier::AbsNeg => {
                 let a = self.math1(Mf::Abs, v);
-                self.emit(Expression::Unary { op: Uo::Negate, expr: a })
+                self.emit(Expression::Unary {
+                    op: Uo::Negate,
+                    expr: a,
+                })
             }
             SrcModifier::Bias | SrcModifier::BiasNeg => {
                 let h = self.lit_f32(0.5);
                 let h = self.splat(h);
                 let b = self.bin(Bo::Subtract, v, h);
                 if m == SrcModifier::BiasNeg {
-                    self.emit(Expression::Unary { op: Uo::Negate, expr: b })
+                    self.emit(Expression::Unary {
+                        op: Uo::Negate,
+                        expr: b,
+                    })
                 } else {
                     b
                 }
@@ -417,7 +460,10 @@ impl Lifter<'_> {
                 let d = self.bin(Bo::Multiply, v, two);
                 let s = self.bin(Bo::Subtract, d, one);
                 if m == SrcModifier::SignNeg {
-                    self.emit(Expression::Unary { op: Uo::Negate, expr: s })
+                    self.emit(Expression::Unary {
+                        op: Uo::Negate,
+                        expr: s,
+                    })
                 } else {
                     s
                 }
@@ -430,7 +476,10 @@ impl Lifter<'_> {
             SrcModifier::X2 | SrcModifier::X2Neg => {
                 let d = self.bin(Bo::Add, v, v);
                 if m == SrcModifier::X2Neg {
-                    self.emit(Expression::Unary { op: Uo::Negate, expr: d })
+                    self.emit(Expression::Unary {
+                        op: Uo::Negate,
+                        expr: d,
+                    })
                 } else {
                     d
                 }
@@ -444,7 +493,11 @@ impl Lifter<'_> {
     /// Read `i#n` as `vec4<i32>` (a literal when `defi`'d).
     pub(super) fn read_int(&mut self, reg: &Register) -> Result<Handle<Expression>, LiftError> {
         if reg.file != RegisterFile::ConstInt || reg.index >= INT_CONSTANTS {
-            return Err(self.invalid(format!("expected an integer constant i#, found {}{}", reg.file.prefix(), reg.index)));
+            return Err(self.invalid(format!(
+                "expected an integer constant i#, found {}{}",
+                reg.file.prefix(),
+                reg.index
+            )));
         }
         if let Some(v) = self.defs.ints.get(&reg.index).copied() {
             let components = v.iter().map(|&x| self.lit_i32(x)).collect();
@@ -455,7 +508,14 @@ impl Lifter<'_> {
         }
         let vec4i = self.ty.vec4i;
         let ty = self.array_of(vec4i, INT_CONSTANTS);
-        let g = self.resource_global(RegKey::IntConsts, "i", ty, AddressSpace::Uniform, VS_CONSTANTS_GROUP, INT_CONSTANTS_BINDING);
+        let g = self.resource_global(
+            RegKey::IntConsts,
+            "i",
+            ty,
+            AddressSpace::Uniform,
+            VS_CONSTANTS_GROUP,
+            INT_CONSTANTS_BINDING,
+        );
         let base = self.global(g);
         let p = self.emit(Expression::AccessIndex {
             base,
@@ -468,13 +528,24 @@ impl Lifter<'_> {
     pub(super) fn read_bool(&mut self, src: &SrcParam) -> Result<Handle<Expression>, LiftError> {
         let reg = src.reg;
         if reg.file != RegisterFile::ConstBool || reg.index >= BOOL_CONSTANTS {
-            return Err(self.invalid(format!("expected a boolean constant b#, found {}{}", reg.file.prefix(), reg.index)));
+            return Err(self.invalid(format!(
+                "expected a boolean constant b#, found {}{}",
+                reg.file.prefix(),
+                reg.index
+            )));
         }
         let value = if let Some(v) = self.defs.bools.get(&reg.index).copied() {
             self.lit_bool(v)
         } else {
             let ty = self.ty.u32;
-            let g = self.resource_global(RegKey::BoolConsts, "b", ty, AddressSpace::Uniform, VS_CONSTANTS_GROUP, BOOL_CONSTANTS_BINDING);
+            let g = self.resource_global(
+                RegKey::BoolConsts,
+                "b",
+                ty,
+                AddressSpace::Uniform,
+                VS_CONSTANTS_GROUP,
+                BOOL_CONSTANTS_BINDING,
+            );
             let p = self.global(g);
             let bits = self.load(p);
             let bit = self.lit_u32(1 << reg.index);
@@ -493,9 +564,16 @@ impl Lifter<'_> {
     }
 
     /// Read p0 as `vec4<bool>` after its swizzle and `!`.
-    pub(super) fn read_predicate(&mut self, src: &SrcParam) -> Result<Handle<Expression>, LiftError> {
+    pub(super) fn read_predicate(
+        &mut self,
+        src: &SrcParam,
+    ) -> Result<Handle<Expression>, LiftError> {
         if src.reg.file != RegisterFile::Predicate || src.reg.index != 0 {
-            return Err(self.invalid(format!("expected p0, found {}{}", src.reg.file.prefix(), src.reg.index)));
+            return Err(self.invalid(format!(
+                "expected p0, found {}{}",
+                src.reg.file.prefix(),
+                src.reg.index
+            )));
         }
         let g = self.scalar_global(RegKey::Pred)?;
         let p = self.global(g);

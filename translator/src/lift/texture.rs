@@ -6,7 +6,9 @@ use super::error::LiftError;
 use super::interface::{sampler_binding, texture_binding, VS_TEXTURES_GROUP};
 use super::registers::RegKey;
 use crate::bytecode::{Instruction, RegisterFile, TextureType};
-use naga::{AddressSpace, Expression, ImageClass, ImageDimension, ScalarKind, SampleLevel, TypeInner};
+use naga::{
+    AddressSpace, Expression, ImageClass, ImageDimension, SampleLevel, ScalarKind, TypeInner,
+};
 
 /// Vertex samplers s0–s3.
 pub(super) const VERTEX_SAMPLERS: u32 = 4;
