@@ -440,3 +440,207 @@ snap!(
         ..Default::default()
     }
 );
+
+// --- behaviour of single lowerings, checked on the module and interface ---
+
+use d3d9_translator::lift::LiftError;
+use d3d9_translator::signature::Semantic;
+
+fn translate(p: &Program) -> Result<d3d9_translator::lift::TranslatedShader, LiftError> {
+    translate_vertex_shader(p, &VertexShaderOptions::default())
+}
+
+#[test]
+fn def_constants_are_literals_and_reported() {
+    let t = translate(&subroutines()).expect("translates");
+    assert_eq!(t.interface.defined_floats, vec![(5, [2.0, 0.5, 0.0, 1.0])]);
+    let wgsl = t.wgsl().expect("wgsl");
+    assert!(wgsl.contains("vec4<f32>(2f, 0.5f, 0f, 1f)"), "{wgsl}");
+    // The def'd register is never read from the buffer by a direct read.
+    assert!(!wgsl.contains("c[5]"), "{wgsl}");
+}
+
+#[test]
+fn relative_reads_are_reported_and_clamped() {
+    let t = translate(&nested_loops()).expect("translates");
+    assert_eq!(t.interface.relative_constant_reads, vec![(4, 1)]);
+    let fc = t.interface.float_constants.expect("float constants bound");
+    assert_eq!(
+        (fc.group, fc.binding, fc.registers, fc.storage),
+        (0, 0, 256, false)
+    );
+    let wgsl = t.wgsl().expect("wgsl");
+    assert!(wgsl.contains("256u)]"), "{wgsl}");
+    assert!(wgsl.contains("12u)]"), "{wgsl}");
+}
+
+#[test]
+fn packed_outputs_are_separate_variables_of_their_width() {
+    let t = translate(&packed_outputs()).expect("translates");
+    let o = |u, n| {
+        t.interface
+            .output(Semantic::new(u, n))
+            .copied()
+            .expect("output")
+    };
+    assert_eq!(o(Usage::Color, 4).components, 1);
+    assert_eq!(o(Usage::TexCoord, 3).components, 2);
+    assert_eq!(o(Usage::Fog, 0).components, 1);
+    assert_eq!(o(Usage::Position, 0).location, None);
+    assert_eq!(
+        [
+            o(Usage::Color, 4),
+            o(Usage::TexCoord, 3),
+            o(Usage::Fog, 0),
+            o(Usage::PSize, 0)
+        ]
+        .map(|x| x.location),
+        [Some(0), Some(1), Some(2), Some(3)]
+    );
+    assert!(t.interface.writes_point_size);
+}
+
+#[test]
+fn texldl_binds_texture_and_sampler() {
+    let t = translate(&texldl()).expect("translates");
+    let s: Vec<_> = t
+        .interface
+        .samplers
+        .iter()
+        .map(|s| {
+            (
+                s.register,
+                s.texture_type,
+                s.group,
+                s.texture_binding,
+                s.sampler_binding,
+            )
+        })
+        .collect();
+    assert_eq!(
+        s,
+        vec![
+            (0, TextureType::TwoD, 1, 0, 1),
+            (2, TextureType::Cube, 1, 4, 5)
+        ]
+    );
+}
+
+#[test]
+fn more_than_sixteen_outputs_is_an_error() {
+    let mut ins = vec![dcl(F::Output, 0, Usage::Position, 0, 0xF)];
+    for n in 1..12u32 {
+        for c in 0..2u8 {
+            ins.push(dcl(
+                F::Output,
+                n,
+                Usage::TexCoord,
+                (2 * n as u8) + c,
+                1 << c,
+            ));
+        }
+    }
+    let p = program(3, 0, ins);
+    assert!(matches!(
+        translate(&p),
+        Err(LiftError::TooManyOutputs {
+            count: 22,
+            limit: 16
+        })
+    ));
+}
+
+#[test]
+fn recursion_unclosed_blocks_and_stray_break_are_invalid() {
+    let recursive = program(
+        2,
+        0,
+        vec![
+            op(Opcode::Call, None, vec![s(F::Label, 0)]),
+            op(Opcode::Ret, None, vec![]),
+            op(Opcode::Label, None, vec![s(F::Label, 0)]),
+            op(Opcode::Call, None, vec![s(F::Label, 0)]),
+            op(Opcode::Ret, None, vec![]),
+        ],
+    );
+    let unclosed = program(2, 0, vec![op(Opcode::If, None, vec![s(F::ConstBool, 0)])]);
+    let stray = program(2, 1, vec![op(Opcode::Break, None, vec![])]);
+    for p in [recursive, unclosed, stray] {
+        let e = translate(&p).err().expect("rejected");
+        assert!(e.is_invalid(), "{e}");
+    }
+}
+
+#[test]
+fn legacy_multiply_tests_zero_only_where_it_matters() {
+    // mul by a def'd all-non-zero constant: plain multiply.
+    let p = program(
+        2,
+        0,
+        vec![
+            def(0, [2.0, 3.0, 4.0, 5.0]),
+            op(
+                Opcode::Mul,
+                Some(d(F::RastOut, 0, 0xF)),
+                vec![s(F::Input, 0), s(F::Const, 0)],
+            ),
+        ],
+    );
+    let wgsl = translate(&p).expect("ok").wgsl().expect("wgsl");
+    assert!(!wgsl.contains("select"), "{wgsl}");
+    // mul of two run-time values: the zero test.
+    let p = program(
+        2,
+        0,
+        vec![op(
+            Opcode::Mul,
+            Some(d(F::RastOut, 0, 0xF)),
+            vec![s(F::Input, 0), s(F::Const, 0)],
+        )],
+    );
+    let wgsl = translate(&p).expect("ok").wgsl().expect("wgsl");
+    assert!(wgsl.contains("select("), "{wgsl}");
+    let ieee = translate_vertex_shader(&p, &ieee())
+        .expect("ok")
+        .wgsl()
+        .expect("wgsl");
+    assert!(!ieee.contains("select"), "{ieee}");
+}
+
+#[test]
+fn input_fetch_conversions_declare_integer_inputs() {
+    use d3d9_translator::decl::{FetchConversion, FetchSource, InputFetch};
+    let p = visual("vs3_code", 0xFFFE0300);
+    let regs: Vec<u32> = translate(&p)
+        .expect("ok")
+        .interface
+        .inputs
+        .iter()
+        .map(|i| i.register)
+        .collect();
+    let fetches = regs
+        .iter()
+        .enumerate()
+        .map(|(k, &r)| InputFetch {
+            register: r,
+            source: if k == 0 {
+                FetchSource::Attribute {
+                    location: 7,
+                    format: wgpu_types::VertexFormat::Sint16x4,
+                    conversion: FetchConversion::SignedToFloat,
+                }
+            } else {
+                FetchSource::Missing
+            },
+        })
+        .collect();
+    let options = VertexShaderOptions {
+        input_fetches: Some(fetches),
+        ..Default::default()
+    };
+    let t = translate_vertex_shader(&p, &options).expect("ok");
+    assert_eq!(t.interface.inputs[0].location, Some(7));
+    assert!(t.interface.inputs[1..].iter().all(|i| i.location.is_none()));
+    let wgsl = t.wgsl().expect("wgsl");
+    assert!(wgsl.contains("@location(7) v0_: vec4<i32>"), "{wgsl}");
+}
