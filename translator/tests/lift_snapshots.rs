@@ -566,7 +566,7 @@ fn recursion_unclosed_blocks_and_stray_break_are_invalid() {
     let unclosed = program(2, 0, vec![op(Opcode::If, None, vec![s(F::ConstBool, 0)])]);
     let stray = program(2, 1, vec![op(Opcode::Break, None, vec![])]);
     for p in [recursive, unclosed, stray] {
-        let e = translate(&p).err().expect("rejected");
+        let e = translate(&p).map(|_| ()).expect_err("rejected");
         assert!(e.is_invalid(), "{e}");
     }
 }
