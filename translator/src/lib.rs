@@ -7,4 +7,5 @@ pub mod asm;
 pub mod bytecode;
 pub mod check;
 pub mod decl;
+pub mod lift;
 pub mod signature;

@@ -1,5 +1,7 @@
 //! The shared corpus decodes, and encoding the decoded program gives back the same tokens.
 
+#![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
+
 use d3d9_translator::bytecode::{decode, encode};
 use serde_json::Value;
 

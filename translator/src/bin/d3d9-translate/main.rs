@@ -7,6 +7,7 @@ mod decl;
 mod disasm;
 mod info;
 mod io;
+mod wgsl;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -31,6 +32,8 @@ enum Command {
     Info(info::Args),
     /// Vertex declarations: elements, FVF and DX8 forms, and wgpu layouts for a vertex shader.
     Decl(decl::Args),
+    /// Translate a vertex shader to WGSL.
+    Wgsl(wgsl::WgslArgs),
 }
 
 fn main() -> ExitCode {
@@ -41,6 +44,7 @@ fn main() -> ExitCode {
         Command::Info(args) => info::run(&args),
         Command::Check(args) => return check::run(&args),
         Command::Decl(args) => decl::run(&args),
+        Command::Wgsl(args) => return wgsl::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

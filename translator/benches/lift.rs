@@ -1,0 +1,132 @@
+//! Per-shader translation time over the corpus vertex shaders: bytes → program (decode) →
+//! validated module (lift + validate) → WGSL (emit). Prints the median and p99 per stage over
+//! shaders (validation alone is timed on the finished module; lift = translate − validate),
+//! then lets criterion time each stage over the whole corpus.
+
+#![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use d3d9_translator::bytecode::decode;
+use d3d9_translator::lift::{translate_vertex_shader, validate, VertexShaderOptions};
+use serde_json::Value;
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+fn shaders() -> Vec<Vec<u32>> {
+    let path = format!(
+        "{}/../../shared/corpus/d3d9_visual.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap_or_default())
+        .unwrap_or(Value::Null);
+    let mut out = Vec::new();
+    for key in ["shaders", "composed_shaders"] {
+        for s in v[key].as_array().into_iter().flatten() {
+            let t: Vec<u32> = s["tokens"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_u64)
+                .map(|x| x as u32)
+                .collect();
+            let ok = decode(&t)
+                .ok()
+                .and_then(|p| translate_vertex_shader(&p, &VertexShaderOptions::default()).ok());
+            if t.first().is_some_and(|v| v >> 16 == 0xFFFE) && ok.is_some() {
+                out.push(t);
+            }
+        }
+    }
+    out
+}
+
+fn median_of(mut f: impl FnMut()) -> Duration {
+    let mut times: Vec<Duration> = (0..21)
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed()
+        })
+        .collect();
+    times.sort();
+    times[times.len() / 2]
+}
+
+fn report(name: &str, mut v: Vec<Duration>) {
+    v.sort();
+    if v.is_empty() {
+        return;
+    }
+    let p = |q: f64| v[((v.len() - 1) as f64 * q).round() as usize];
+    println!(
+        "{name:>9}: median {:>10.1?}  p99 {:>10.1?}",
+        p(0.5),
+        p(0.99)
+    );
+}
+
+fn bench(c: &mut Criterion) {
+    let all = shaders();
+    let opts = VertexShaderOptions::default();
+    let (mut dec, mut tr, mut val, mut lift, mut emit) = (vec![], vec![], vec![], vec![], vec![]);
+    for t in &all {
+        let Ok(p) = decode(t) else { continue };
+        let Ok(s) = translate_vertex_shader(&p, &opts) else {
+            continue;
+        };
+        dec.push(median_of(|| {
+            black_box(decode(black_box(t)).ok());
+        }));
+        let translate = median_of(|| {
+            black_box(translate_vertex_shader(black_box(&p), &opts).ok());
+        });
+        let validate_only = median_of(|| {
+            black_box(validate(black_box(&s.module)).ok());
+        });
+        tr.push(translate);
+        val.push(validate_only);
+        lift.push(translate.saturating_sub(validate_only));
+        emit.push(median_of(|| {
+            black_box(s.wgsl().ok());
+        }));
+    }
+    println!("{} vertex shaders, per-shader times:", all.len());
+    report("decode", dec);
+    report("lift", lift);
+    report("validate", val);
+    report("translate", tr);
+    report("emit", emit);
+
+    let programs: Vec<_> = all.iter().filter_map(|t| decode(t).ok()).collect();
+    let translated: Vec<_> = programs
+        .iter()
+        .filter_map(|p| translate_vertex_shader(p, &opts).ok())
+        .collect();
+    let mut g = c.benchmark_group("corpus");
+    g.bench_function("decode", |b| {
+        b.iter(|| all.iter().filter(|t| decode(t).is_ok()).count())
+    });
+    g.bench_function("lift+validate", |b| {
+        b.iter(|| {
+            programs
+                .iter()
+                .filter(|p| translate_vertex_shader(p, &opts).is_ok())
+                .count()
+        })
+    });
+    g.bench_function("validate", |b| {
+        b.iter(|| {
+            translated
+                .iter()
+                .filter(|s| validate(&s.module).is_ok())
+                .count()
+        })
+    });
+    g.bench_function("emit", |b| {
+        b.iter(|| translated.iter().filter(|s| s.wgsl().is_ok()).count())
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
