@@ -72,7 +72,7 @@ pub enum DecodeError {
 
 /// Decode little-endian bytes as `fxc /Fo` writes them.
 pub fn decode_bytes(bytes: &[u8]) -> Result<Program, DecodeError> {
-    if bytes.len() % 4 != 0 {
+    if !bytes.len().is_multiple_of(4) {
         return Err(DecodeError::OddLength { len: bytes.len() });
     }
     let tokens: Vec<u32> = bytes
