@@ -163,8 +163,8 @@ impl Reader<'_> {
                 length: stated,
             });
         }
-        let forms = candidate_forms(opcode, version);
-        if forms.is_empty() {
+        let mut forms = candidate_forms(opcode, version).peekable();
+        if forms.peek().is_none() {
             return Err(DecodeError::OpcodeNotInVersion {
                 offset,
                 opcode,
@@ -386,20 +386,20 @@ impl Reader<'_> {
 
 /// The forms to try for `opcode` in `version`: the version's own form; failing that (fragments
 /// assembled without validation), every form of the stage, so the checker can name the problem.
-fn candidate_forms(opcode: Opcode, version: Version) -> Vec<&'static Form> {
-    if let Some(f) = opcode.form(version) {
-        return vec![f];
-    }
-    opcode
-        .info()
-        .forms
-        .iter()
-        .filter(|f| match f.stages {
-            Stages::Both => true,
-            Stages::Vertex => version.stage == Stage::Vertex,
-            Stages::Pixel => version.stage == Stage::Pixel,
-        })
-        .collect()
+fn candidate_forms(opcode: Opcode, version: Version) -> impl Iterator<Item = &'static Form> {
+    let own = opcode.form(version);
+    let forms: &'static [Form] = match own {
+        Some(f) => std::slice::from_ref(f),
+        None => opcode.info().forms,
+    };
+    forms.iter().filter(move |f| {
+        own.is_some()
+            || match f.stages {
+                Stages::Both => true,
+                Stages::Vertex => version.stage == Stage::Vertex,
+                Stages::Pixel => version.stage == Stage::Pixel,
+            }
+    })
 }
 
 fn declaration(

@@ -244,20 +244,24 @@ table! {
 impl Opcode {
     /// The table entry for this opcode.
     pub fn info(self) -> &'static OpcodeInfo {
-        // The table lists every variant exactly once; `OPCODES` is indexed by search
-        // so that a table edit can never make this index out of bounds.
-        OPCODES
-            .iter()
-            .find(|i| i.opcode == self)
-            .unwrap_or(&OPCODES[0])
+        // `OPCODES` lists the variants in declaration order (a unit test pins this), so the
+        // discriminant is the index; the search is only a fallback should the two ever differ.
+        match OPCODES.get(self as usize) {
+            Some(info) if info.opcode == self => info,
+            _ => OPCODES
+                .iter()
+                .find(|i| i.opcode == self)
+                .unwrap_or(&OPCODES[0]),
+        }
     }
 
     /// The opcode with this token value (low 16 bits of an instruction token).
     pub fn from_value(value: u32) -> Option<Opcode> {
-        OPCODES
-            .iter()
-            .find(|i| u32::from(i.value) == value)
-            .map(|i| i.opcode)
+        // The table is sorted by value: 0–48, 64–74, 76–96, 0xFFFD.
+        let index = OPCODES
+            .binary_search_by_key(&value, |i| u32::from(i.value))
+            .ok()?;
+        OPCODES.get(index).map(|i| i.opcode)
     }
 
     /// The token value.
@@ -333,6 +337,20 @@ mod tests {
                 assert_ne!(a.value, b.value, "{} and {} share a value", a.name, b.name);
                 assert_ne!(a.opcode, b.opcode);
             }
+        }
+    }
+
+    #[test]
+    fn lookups_agree_with_the_table() {
+        for (index, info) in OPCODES.iter().enumerate() {
+            assert_eq!(info.opcode as usize, index, "{} out of order", info.name);
+        }
+        for value in 0..=0xFFFFu32 {
+            let linear = OPCODES
+                .iter()
+                .find(|i| u32::from(i.value) == value)
+                .map(|i| i.opcode);
+            assert_eq!(Opcode::from_value(value), linear, "value {value:#x}");
         }
     }
 
