@@ -1,1 +1,25 @@
 //! Runs translated Direct3D 9 vertex work on wgpu.
+//!
+//! This crate never reads D3D9 bytecode: it takes `naga::Module`s (or WGSL)
+//! produced by `d3d9-translator` and draws them.
+//!
+//! What is here so far is the headless GPU harness other parts test with:
+//! - [`Gpu`]: instance, adapter and device, chosen from the environment
+//!   (`WGPU_BACKEND`, `WGPU_ADAPTER_NAME`, `WGPU_POWER_PREF`); no adapter is
+//!   an error, unless the caller opts out with [`Gpu::for_tests`] and
+//!   `D3D9_ALLOW_NO_GPU=1`.
+//! - [`Gpu::render`]: one offscreen draw of a [`Draw`] into a [`Target`],
+//!   read back as an [`Image`].
+//! - [`Gpu::vertex_outputs`]: runs a vertex stage over a few vertices and
+//!   returns the exact `f32` values of its inter-stage outputs, for
+//!   per-instruction numeric tests.
+
+mod error;
+mod gpu;
+mod probe;
+mod render;
+
+pub use error::GpuError;
+pub use gpu::{Gpu, ALLOW_NO_GPU_ENV};
+pub use probe::{OutputValues, VertexProbe};
+pub use render::{Draw, Image, Indices, Shader, ShaderStage, Target, Uniform, VertexBuffer};

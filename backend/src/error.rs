@@ -1,0 +1,56 @@
+//! The harness's one error type.
+
+/// Everything that can go wrong while opening the GPU, drawing or reading back.
+#[derive(Debug, thiserror::Error)]
+pub enum GpuError {
+    /// `request_adapter` found nothing usable.
+    #[error(
+        "no GPU adapter found: searched the wgpu backends {backends:?} (WGPU_BACKEND), \
+         the adapter named by WGPU_ADAPTER_NAME if set, then the default adapter request: {source}. \
+         On Linux without a GPU install Mesa's software Vulkan (`apt-get install mesa-vulkan-drivers`, \
+         adapter \"llvmpipe\"/lavapipe). To let GPU tests skip instead of fail, set D3D9_ALLOW_NO_GPU=1"
+    )]
+    NoAdapter {
+        backends: wgpu::Backends,
+        source: wgpu::RequestAdapterError,
+    },
+    /// The adapter was found but refused to open a device.
+    #[error("adapter {adapter:?} refused to create a device: {source}")]
+    NoDevice {
+        adapter: String,
+        source: wgpu::RequestDeviceError,
+    },
+    /// A WGSL source did not parse (only checked where the harness inspects it).
+    #[error("{stage} WGSL does not parse:\n{message}")]
+    Wgsl {
+        stage: &'static str,
+        message: String,
+    },
+    /// wgpu reported a validation or internal error (bad shader, pipeline mismatch, ...).
+    #[error("wgpu rejected the {during}: {message}")]
+    Wgpu {
+        during: &'static str,
+        message: String,
+    },
+    /// A render target of zero width or height, or larger than the device allows.
+    #[error("render target {width}x{height} is outside 1..={limit} in each dimension")]
+    TargetSize { width: u32, height: u32, limit: u32 },
+    /// The target format has no fixed texel size (compressed, depth/stencil, ...).
+    #[error("render target format {0:?} cannot be read back by the harness")]
+    TargetFormat(wgpu::TextureFormat),
+    /// The named (or sole) vertex entry point is not in the module.
+    #[error("no vertex entry point {name:?} in the module")]
+    NoVertexEntryPoint { name: Option<String> },
+    /// A vertex output the probe cannot read back as floats.
+    #[error("vertex output at @location({location}) is {what}; the probe reads only f32 scalars and vectors")]
+    ProbeOutput { location: u32, what: String },
+    /// More vertices than fit in one row of the probe's target.
+    #[error("vertex probe of {count} vertices x instances exceeds {limit}")]
+    ProbeCount { count: u64, limit: u32 },
+    /// A probed vertex produced no fragment: its position was clipped (w <= 0, z outside 0..1, ...).
+    #[error("vertex {vertex} of instance {instance} was clipped: its position lies outside the clip volume")]
+    Clipped { vertex: u32, instance: u32 },
+    /// Mapping the readback buffer or waiting for the device failed.
+    #[error("reading back the render target failed: {0}")]
+    Readback(String),
+}

@@ -1,0 +1,529 @@
+//! One offscreen draw, read back to the CPU.
+
+use std::borrow::Cow;
+
+use wgpu::util::DeviceExt;
+
+use crate::{Gpu, GpuError};
+
+/// Shader code for one stage: a naga module (what the translator produces)
+/// or WGSL text.
+#[derive(Clone, Copy, Debug)]
+pub enum Shader<'a> {
+    /// WGSL source text.
+    Wgsl(&'a str),
+    /// A naga module; wgpu validates it like WGSL.
+    Naga(&'a naga::Module),
+}
+
+/// A shader and the entry point to run (`None`: the module's only entry
+/// point of that stage).
+#[derive(Clone, Copy, Debug)]
+pub struct ShaderStage<'a> {
+    pub shader: Shader<'a>,
+    pub entry_point: Option<&'a str>,
+}
+
+impl<'a> ShaderStage<'a> {
+    /// The only entry point of the stage in WGSL `source`.
+    pub fn wgsl(source: &'a str) -> Self {
+        Self {
+            shader: Shader::Wgsl(source),
+            entry_point: None,
+        }
+    }
+
+    /// The only entry point of the stage in `module`.
+    pub fn naga(module: &'a naga::Module) -> Self {
+        Self {
+            shader: Shader::Naga(module),
+            entry_point: None,
+        }
+    }
+
+    /// The same shader, running entry point `name`.
+    pub fn entry(self, name: &'a str) -> Self {
+        Self {
+            entry_point: Some(name),
+            ..self
+        }
+    }
+}
+
+/// One vertex stream: its bytes and how the vertex stage reads them.
+/// Buffer slot `i` of the draw is `vertex_buffers[i]`.
+#[derive(Clone, Debug)]
+pub struct VertexBuffer<'a> {
+    pub layout: wgpu::VertexBufferLayout<'a>,
+    pub data: &'a [u8],
+}
+
+/// A uniform buffer at `@group(group) @binding(binding)`, visible to both
+/// stages. `data` is padded with zeros to a multiple of 16 bytes.
+#[derive(Clone, Copy, Debug)]
+pub struct Uniform<'a> {
+    pub group: u32,
+    pub binding: u32,
+    pub data: &'a [u8],
+}
+
+/// An index buffer; the draw then covers all of its indices.
+#[derive(Clone, Copy, Debug)]
+pub enum Indices<'a> {
+    U16(&'a [u16]),
+    U32(&'a [u32]),
+}
+
+impl Indices<'_> {
+    /// The wgpu index format of these indices.
+    pub fn format(&self) -> wgpu::IndexFormat {
+        match self {
+            Indices::U16(_) => wgpu::IndexFormat::Uint16,
+            Indices::U32(_) => wgpu::IndexFormat::Uint32,
+        }
+    }
+}
+
+/// The colour target: format, size and the colour it is cleared to first.
+#[derive(Clone, Copy, Debug)]
+pub struct Target {
+    pub format: wgpu::TextureFormat,
+    pub width: u32,
+    pub height: u32,
+    pub clear: wgpu::Color,
+}
+
+impl Target {
+    /// An `Rgba8Unorm` target cleared to transparent black (Wine-style
+    /// colour tests use 640x480).
+    pub fn rgba8(width: u32, height: u32) -> Self {
+        Self {
+            format: wgpu::TextureFormat::Rgba8Unorm,
+            width,
+            height,
+            clear: wgpu::Color::TRANSPARENT,
+        }
+    }
+
+    /// An `Rgba32Float` target cleared to zero, for exact numeric tests.
+    pub fn rgba32f(width: u32, height: u32) -> Self {
+        Self {
+            format: wgpu::TextureFormat::Rgba32Float,
+            ..Self::rgba8(width, height)
+        }
+    }
+
+    /// The same target, cleared to `clear`.
+    pub fn cleared_to(self, clear: wgpu::Color) -> Self {
+        Self { clear, ..self }
+    }
+}
+
+/// Everything one draw needs. Build it with [`Draw::new`] and override
+/// fields with struct update syntax.
+#[derive(Clone, Debug)]
+pub struct Draw<'a> {
+    pub vertex: ShaderStage<'a>,
+    pub fragment: ShaderStage<'a>,
+    pub vertex_buffers: &'a [VertexBuffer<'a>],
+    pub uniforms: &'a [Uniform<'a>],
+    pub topology: wgpu::PrimitiveTopology,
+    /// With `Some`, the draw is indexed and `vertex_count` is ignored.
+    pub indices: Option<Indices<'a>>,
+    pub vertex_count: u32,
+    pub instance_count: u32,
+    pub target: Target,
+}
+
+impl<'a> Draw<'a> {
+    /// A non-indexed triangle list of `vertex_count` vertices, one instance,
+    /// no vertex buffers, no uniforms.
+    pub fn new(
+        vertex: ShaderStage<'a>,
+        fragment: ShaderStage<'a>,
+        vertex_count: u32,
+        target: Target,
+    ) -> Self {
+        Self {
+            vertex,
+            fragment,
+            vertex_buffers: &[],
+            uniforms: &[],
+            topology: wgpu::PrimitiveTopology::TriangleList,
+            indices: None,
+            vertex_count,
+            instance_count: 1,
+            target,
+        }
+    }
+}
+
+/// A read-back render target: rows top to bottom, tightly packed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Image {
+    pub format: wgpu::TextureFormat,
+    pub width: u32,
+    pub height: u32,
+    /// `width * height` texels of `format`'s size, no row padding.
+    pub data: Vec<u8>,
+}
+
+impl Image {
+    /// Bytes of one texel.
+    fn texel_size(&self) -> usize {
+        self.format.block_copy_size(None).unwrap_or(0) as usize
+    }
+
+    /// The raw bytes of texel (x, y); `None` outside the image.
+    pub fn texel(&self, x: u32, y: u32) -> Option<&[u8]> {
+        if x >= self.width || y >= self.height {
+            return None;
+        }
+        let size = self.texel_size();
+        let start = (y as usize * self.width as usize + x as usize) * size;
+        self.data.get(start..start + size)
+    }
+
+    /// Texel (x, y) of an `Rgba8Unorm` image as `[r, g, b, a]`; `None`
+    /// outside the image or for another format.
+    pub fn rgba8(&self, x: u32, y: u32) -> Option<[u8; 4]> {
+        if self.format != wgpu::TextureFormat::Rgba8Unorm {
+            return None;
+        }
+        self.texel(x, y)?.try_into().ok()
+    }
+
+    /// Texel (x, y) of an `Rgba32Float` image; `None` outside the image or
+    /// for another format.
+    pub fn rgba32f(&self, x: u32, y: u32) -> Option<[f32; 4]> {
+        if self.format != wgpu::TextureFormat::Rgba32Float {
+            return None;
+        }
+        let bytes: &[u8; 16] = self.texel(x, y)?.try_into().ok()?;
+        Some(bytemuck::cast(*bytes))
+    }
+}
+
+impl Gpu {
+    /// Creates a shader module, with wgpu's validation errors as [`GpuError::Wgpu`].
+    pub fn shader_module(&self, shader: Shader<'_>) -> Result<wgpu::ShaderModule, GpuError> {
+        self.capture("shader module", || Ok(self.create_module(shader)))
+    }
+
+    pub(crate) fn create_module(&self, shader: Shader<'_>) -> wgpu::ShaderModule {
+        let source = match shader {
+            Shader::Wgsl(text) => wgpu::ShaderSource::Wgsl(Cow::Borrowed(text)),
+            Shader::Naga(module) => wgpu::ShaderSource::Naga(Cow::Owned(module.clone())),
+        };
+        self.device
+            .create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: None,
+                source,
+            })
+    }
+
+    /// Clears `draw.target`, makes the one draw, and reads the target back.
+    /// Cull mode none, no depth buffer, no blending.
+    pub fn render(&self, draw: &Draw<'_>) -> Result<Image, GpuError> {
+        let target = draw.target;
+        let texture = self.target_texture(target.format, target.width, target.height)?;
+        self.capture("draw", || {
+            let vs = self.create_module(draw.vertex.shader);
+            let fs = self.create_module(draw.fragment.shader);
+            let bindings = UniformBindings::new(self, draw.uniforms);
+            let layouts: Vec<_> = draw
+                .vertex_buffers
+                .iter()
+                .map(|b| Some(b.layout.clone()))
+                .collect();
+            let pipeline = self
+                .device
+                .create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                    label: Some("harness draw"),
+                    layout: Some(&bindings.pipeline_layout),
+                    vertex: wgpu::VertexState {
+                        module: &vs,
+                        entry_point: draw.vertex.entry_point,
+                        compilation_options: Default::default(),
+                        buffers: &layouts,
+                    },
+                    primitive: wgpu::PrimitiveState {
+                        topology: draw.topology,
+                        strip_index_format: draw
+                            .indices
+                            .filter(|_| draw.topology.is_strip())
+                            .map(|i| i.format()),
+                        ..Default::default()
+                    },
+                    depth_stencil: None,
+                    multisample: Default::default(),
+                    fragment: Some(wgpu::FragmentState {
+                        module: &fs,
+                        entry_point: draw.fragment.entry_point,
+                        compilation_options: Default::default(),
+                        targets: &[Some(target.format.into())],
+                    }),
+                    multiview_mask: None,
+                    cache: None,
+                });
+            let buffers: Vec<_> = draw
+                .vertex_buffers
+                .iter()
+                .map(|b| self.init_buffer(b.data, wgpu::BufferUsages::VERTEX))
+                .collect();
+            let view = texture.create_view(&Default::default());
+            let mut encoder = self.device.create_command_encoder(&Default::default());
+            {
+                let mut pass = begin_pass(&mut encoder, &[(&view, target.clear)]);
+                pass.set_pipeline(&pipeline);
+                bindings.set(&mut pass);
+                for (slot, buffer) in (0u32..).zip(&buffers) {
+                    pass.set_vertex_buffer(slot, buffer.slice(..));
+                }
+                let instances = 0..draw.instance_count;
+                match draw.indices {
+                    None => pass.draw(0..draw.vertex_count, instances),
+                    Some(indices) => {
+                        let (bytes, count): (&[u8], usize) = match indices {
+                            Indices::U16(i) => (bytemuck::cast_slice(i), i.len()),
+                            Indices::U32(i) => (bytemuck::cast_slice(i), i.len()),
+                        };
+                        let buffer = self.init_buffer(bytes, wgpu::BufferUsages::INDEX);
+                        pass.set_index_buffer(buffer.slice(..), indices.format());
+                        let count = u32::try_from(count).unwrap_or(u32::MAX);
+                        pass.draw_indexed(0..count, 0, instances);
+                    }
+                }
+            }
+            self.queue.submit([encoder.finish()]);
+            Ok(())
+        })?;
+        self.read_texture(&texture, target.format, target.width, target.height)
+    }
+
+    /// A buffer holding `data`, zero-padded to a multiple of 16 bytes.
+    pub(crate) fn init_buffer(&self, data: &[u8], usage: wgpu::BufferUsages) -> wgpu::Buffer {
+        let mut contents = data.to_vec();
+        contents.resize(data.len().div_ceil(16).max(1) * 16, 0);
+        self.device
+            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: None,
+                contents: &contents,
+                usage,
+            })
+    }
+
+    /// A 2D render target that can be copied out.
+    pub(crate) fn target_texture(
+        &self,
+        format: wgpu::TextureFormat,
+        width: u32,
+        height: u32,
+    ) -> Result<wgpu::Texture, GpuError> {
+        let limit = self.device.limits().max_texture_dimension_2d;
+        if width == 0 || height == 0 || width > limit || height > limit {
+            return Err(GpuError::TargetSize {
+                width,
+                height,
+                limit,
+            });
+        }
+        if format.block_copy_size(None).is_none() || format.block_dimensions() != (1, 1) {
+            return Err(GpuError::TargetFormat(format));
+        }
+        self.capture("render target", || {
+            Ok(self.device.create_texture(&wgpu::TextureDescriptor {
+                label: Some("harness target"),
+                size: wgpu::Extent3d {
+                    width,
+                    height,
+                    depth_or_array_layers: 1,
+                },
+                mip_level_count: 1,
+                sample_count: 1,
+                dimension: wgpu::TextureDimension::D2,
+                format,
+                usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+                view_formats: &[],
+            }))
+        })
+    }
+
+    /// Copies `texture` into a mappable buffer (rows padded to
+    /// `COPY_BYTES_PER_ROW_ALIGNMENT`) and returns the unpadded texels.
+    pub(crate) fn read_texture(
+        &self,
+        texture: &wgpu::Texture,
+        format: wgpu::TextureFormat,
+        width: u32,
+        height: u32,
+    ) -> Result<Image, GpuError> {
+        let texel = format
+            .block_copy_size(None)
+            .ok_or(GpuError::TargetFormat(format))?;
+        let row = width * texel;
+        let padded_row =
+            row.div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
+        let buffer = self.capture("readback copy", || {
+            let buffer = self.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("harness readback"),
+                size: u64::from(padded_row) * u64::from(height),
+                usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+                mapped_at_creation: false,
+            });
+            let mut encoder = self.device.create_command_encoder(&Default::default());
+            encoder.copy_texture_to_buffer(
+                texture.as_image_copy(),
+                wgpu::TexelCopyBufferInfo {
+                    buffer: &buffer,
+                    layout: wgpu::TexelCopyBufferLayout {
+                        offset: 0,
+                        bytes_per_row: Some(padded_row),
+                        rows_per_image: Some(height),
+                    },
+                },
+                wgpu::Extent3d {
+                    width,
+                    height,
+                    depth_or_array_layers: 1,
+                },
+            );
+            self.queue.submit([encoder.finish()]);
+            Ok(buffer)
+        })?;
+        let (sender, receiver) = std::sync::mpsc::channel();
+        buffer
+            .slice(..)
+            .map_async(wgpu::MapMode::Read, move |result| {
+                // The receiver outlives the poll below; a send error cannot happen.
+                let _ = sender.send(result);
+            });
+        self.device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map_err(|e| GpuError::Readback(e.to_string()))?;
+        receiver
+            .recv()
+            .map_err(|e| GpuError::Readback(e.to_string()))?
+            .map_err(|e| GpuError::Readback(e.to_string()))?;
+        let mapped = buffer
+            .get_mapped_range(..)
+            .map_err(|e| GpuError::Readback(e.to_string()))?;
+        let mut data = Vec::with_capacity(row as usize * height as usize);
+        for chunk in mapped.chunks(padded_row as usize) {
+            data.extend_from_slice(chunk.get(..row as usize).unwrap_or(chunk));
+        }
+        drop(mapped);
+        buffer.unmap();
+        Ok(Image {
+            format,
+            width,
+            height,
+            data,
+        })
+    }
+}
+
+/// Starts a render pass clearing each `(view, colour)` attachment.
+pub(crate) fn begin_pass<'e>(
+    encoder: &'e mut wgpu::CommandEncoder,
+    targets: &[(&wgpu::TextureView, wgpu::Color)],
+) -> wgpu::RenderPass<'e> {
+    let attachments: Vec<_> = targets
+        .iter()
+        .map(|&(view, clear)| {
+            Some(wgpu::RenderPassColorAttachment {
+                view,
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(clear),
+                    store: wgpu::StoreOp::Store,
+                },
+            })
+        })
+        .collect();
+    encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+        label: Some("harness pass"),
+        color_attachments: &attachments,
+        depth_stencil_attachment: None,
+        timestamp_writes: None,
+        occlusion_query_set: None,
+        multiview_mask: None,
+    })
+}
+
+/// Uniform buffers grouped into explicit bind group layouts (groups with
+/// no uniform get an empty layout), visible to vertex and fragment stages.
+pub(crate) struct UniformBindings {
+    pub(crate) pipeline_layout: wgpu::PipelineLayout,
+    groups: Vec<wgpu::BindGroup>,
+}
+
+impl UniformBindings {
+    pub(crate) fn new(gpu: &Gpu, uniforms: &[Uniform<'_>]) -> Self {
+        let group_count = uniforms.iter().map(|u| u.group + 1).max().unwrap_or(0);
+        let buffers: Vec<_> = uniforms
+            .iter()
+            .map(|u| gpu.init_buffer(u.data, wgpu::BufferUsages::UNIFORM))
+            .collect();
+        let mut layouts = Vec::new();
+        let mut groups = Vec::new();
+        for group in 0..group_count {
+            let members: Vec<_> = uniforms
+                .iter()
+                .zip(&buffers)
+                .filter(|(u, _)| u.group == group)
+                .collect();
+            let layout_entries: Vec<_> = members
+                .iter()
+                .map(|(u, _)| wgpu::BindGroupLayoutEntry {
+                    binding: u.binding,
+                    visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
+                    ty: wgpu::BindingType::Buffer {
+                        ty: wgpu::BufferBindingType::Uniform,
+                        has_dynamic_offset: false,
+                        min_binding_size: None,
+                    },
+                    count: None,
+                })
+                .collect();
+            let layout = gpu
+                .device
+                .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                    label: None,
+                    entries: &layout_entries,
+                });
+            let entries: Vec<_> = members
+                .iter()
+                .map(|(u, buffer)| wgpu::BindGroupEntry {
+                    binding: u.binding,
+                    resource: buffer.as_entire_binding(),
+                })
+                .collect();
+            groups.push(gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: None,
+                layout: &layout,
+                entries: &entries,
+            }));
+            layouts.push(layout);
+        }
+        let layout_refs: Vec<_> = layouts.iter().map(Some).collect();
+        let pipeline_layout = gpu
+            .device
+            .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: None,
+                bind_group_layouts: &layout_refs,
+                immediate_size: 0,
+            });
+        Self {
+            pipeline_layout,
+            groups,
+        }
+    }
+
+    pub(crate) fn set(&self, pass: &mut wgpu::RenderPass<'_>) {
+        for (index, group) in (0u32..).zip(&self.groups) {
+            pass.set_bind_group(index, group, &[]);
+        }
+    }
+}
