@@ -6,6 +6,15 @@
 
 use wgpu_types::VertexFormat;
 
+/// The shader location of vertex input register `v#register`: the register index itself.
+///
+/// The one rule both sides use: the declaration side puts the attribute of `v#n` at
+/// `@location(n)`, and the lifter declares `v#n` as `@location(n)`. Registers are < 16, the
+/// number of vertex attributes WebGPU guarantees.
+pub fn shader_input_location(register: u32) -> u32 {
+    register
+}
+
 /// How the vertex shader reads input register `v#register`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct InputFetch {

@@ -2,6 +2,7 @@
 //! this file only parses the command line and dispatches.
 
 mod asm;
+mod decl;
 mod disasm;
 mod info;
 mod io;
@@ -25,6 +26,8 @@ enum Command {
     Asm(asm::Args),
     /// Summarise a shader: version, inputs, outputs, samplers, constants, registers.
     Info(info::Args),
+    /// Vertex declarations: elements, FVF and DX8 forms, and wgpu layouts for a vertex shader.
+    Decl(decl::Args),
 }
 
 fn main() -> ExitCode {
@@ -33,6 +36,7 @@ fn main() -> ExitCode {
         Command::Disasm(args) => disasm::run(&args),
         Command::Asm(args) => asm::run(&args),
         Command::Info(args) => info::run(&args),
+        Command::Decl(args) => decl::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

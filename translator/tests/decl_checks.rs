@@ -1,0 +1,506 @@
+//! CreateVertexDeclaration's checks, DX8 declarations, draw-time errors, and bad input.
+
+use d3d9_translator::bytecode::Usage;
+use d3d9_translator::decl::dx8::*;
+use d3d9_translator::decl::element::{read_elements, write_elements, DECL_END};
+use d3d9_translator::decl::{
+    bind, BindError, DeclError, DeclMethod, DeclType, Dx8Reason, FetchConversion, FetchSource,
+    RawElement, ShaderInput, StreamFrequency, StreamSource, VertexDeclaration, VertexElement,
+    VertexProcessing, DECL_TYPES,
+};
+use d3d9_translator::signature::Semantic;
+use proptest::prelude::*;
+use wgpu_types::VertexFormat;
+
+fn raw(stream: u16, offset: u16, ty: u8, method: u8, usage: u8, usage_index: u8) -> RawElement {
+    RawElement {
+        stream,
+        offset,
+        ty,
+        method,
+        usage,
+        usage_index,
+    }
+}
+
+fn create(elements: &[RawElement]) -> Result<VertexDeclaration, DeclError> {
+    VertexDeclaration::from_bytes(&write_elements(elements))
+}
+
+const POS: RawElement = RawElement {
+    stream: 0,
+    offset: 0,
+    ty: 2,
+    method: 0,
+    usage: 0,
+    usage_index: 0,
+};
+
+#[test]
+fn creation_checks_name_the_element() {
+    use DeclError::*;
+    assert_eq!(
+        create(&[POS, raw(0, 12, 18, 0, 10, 0)]),
+        Err(UnknownType {
+            element: 1,
+            raw: 18
+        })
+    );
+    assert_eq!(
+        create(&[POS, raw(0, 12, 17, 0, 10, 0)]),
+        Err(UnusedType { element: 1 })
+    );
+    assert_eq!(
+        create(&[POS, raw(0, 12, 4, 7, 10, 0)]),
+        Err(UnknownMethod { element: 1, raw: 7 })
+    );
+    assert_eq!(
+        create(&[POS, raw(0, 12, 4, 0, 14, 0)]),
+        Err(UnknownUsage {
+            element: 1,
+            raw: 14
+        })
+    );
+    assert_eq!(
+        create(&[POS, raw(16, 0, 4, 0, 10, 0)]),
+        Err(StreamOutOfRange {
+            element: 1,
+            stream: 16
+        })
+    );
+    assert_eq!(
+        create(&[POS, raw(0, 14, 4, 0, 10, 0)]),
+        Err(MisalignedOffset {
+            element: 1,
+            offset: 14
+        })
+    );
+    assert!(matches!(
+        create(&[POS, raw(1, 0, 2, 0, 0, 0)]),
+        Err(DuplicateSemantic {
+            element: 1,
+            first: 0,
+            ..
+        })
+    ));
+    assert_eq!(
+        create(&[POS, raw(0, 8, 4, 0, 10, 0)]),
+        Err(Overlap {
+            element: 1,
+            other: 0,
+            stream: 0
+        })
+    );
+    assert_eq!(
+        create(&[POS, raw(0, 12, 0, 0, 13, 0)]),
+        Err(SampleNeedsLookup {
+            element: 1,
+            method: DeclMethod::Default
+        })
+    );
+    assert!(matches!(
+        create(&[POS, raw(0, 12, 0, 5, 5, 0)]),
+        Err(LookupNeedsSample { element: 1, .. })
+    ));
+    let tess = create(&[POS, raw(0, 12, 2, 1, 3, 0)]);
+    assert_eq!(
+        tess,
+        Err(Tessellation {
+            element: 1,
+            method: DeclMethod::PartialU
+        })
+    );
+    assert!(tess.err().is_some_and(|e| e.is_unsupported()));
+    let lookup = create(&[POS, raw(0, 12, 0, 5, 13, 0)]);
+    assert_eq!(
+        lookup,
+        Err(Tessellation {
+            element: 1,
+            method: DeclMethod::Lookup
+        })
+    );
+    // Same offset on another stream is fine; so is an empty declaration.
+    assert!(create(&[POS, raw(1, 0, 4, 0, 10, 0)]).is_ok());
+    assert_eq!(create(&[]).map(|d| d.elements().len()), Ok(0));
+}
+
+#[test]
+fn reading_raw_bytes() {
+    let bytes = write_elements(&[POS]);
+    assert_eq!(bytes.len(), 16);
+    assert_eq!(&bytes[8..], &DECL_END);
+    assert_eq!(
+        read_elements(&bytes[..12]),
+        Err(DeclError::Truncated {
+            element: 1,
+            bytes: 4
+        })
+    );
+    assert_eq!(
+        read_elements(&bytes[..8]),
+        Err(DeclError::MissingEnd { elements: 1 })
+    );
+    assert_eq!(
+        read_elements(&[]),
+        Err(DeclError::MissingEnd { elements: 0 })
+    );
+    let long: Vec<RawElement> = (0..65).map(|i| raw(0, 4 * i, 0, 0, 5, i as u8)).collect();
+    assert_eq!(
+        read_elements(&write_elements(&long)),
+        Err(DeclError::TooManyElements { count: 65 })
+    );
+    // Trailing bytes after D3DDECL_END are never read.
+    let mut trailing = bytes.clone();
+    trailing.extend_from_slice(&[1, 2, 3]);
+    assert_eq!(read_elements(&trailing), Ok(vec![POS]));
+}
+
+#[test]
+fn one_table_gives_format_and_conversion() {
+    use FetchConversion as C;
+    use VertexFormat as F;
+    let want = [
+        (F::Float32, C::Float),
+        (F::Float32x2, C::Float),
+        (F::Float32x3, C::Float),
+        (F::Float32x4, C::Float),
+        (F::Unorm8x4Bgra, C::Float),
+        (F::Uint8x4, C::UnsignedToFloat),
+        (F::Sint16x2, C::SignedToFloat),
+        (F::Sint16x4, C::SignedToFloat),
+        (F::Unorm8x4, C::Float),
+        (F::Snorm16x2, C::Float),
+        (F::Snorm16x4, C::Float),
+        (F::Unorm16x2, C::Float),
+        (F::Unorm16x4, C::Float),
+        (F::Uint32, C::UDec3),
+        (F::Uint32, C::Dec3N),
+        (F::Float16x2, C::Float),
+        (F::Float16x4, C::Float),
+    ];
+    for (i, (row, (format, conversion))) in DECL_TYPES.iter().zip(want).enumerate() {
+        assert_eq!(row.ty.raw() as usize, i);
+        assert_eq!(
+            (row.format, row.conversion),
+            (format, conversion),
+            "{}",
+            row.name
+        );
+        assert_eq!(u64::from(row.size), row.format.size(), "{}", row.name);
+        assert_eq!(DeclType::from_name(row.name), Some(row.ty));
+    }
+}
+
+#[test]
+fn every_type_binds_through_the_table() {
+    for (i, row) in DECL_TYPES.iter().enumerate() {
+        let decl = VertexDeclaration::from_elements(&[VertexElement::new(
+            0,
+            0,
+            row.ty,
+            Usage::TexCoord,
+            0,
+        )])
+        .expect("valid");
+        let inputs = [ShaderInput {
+            register: 3,
+            semantic: Semantic::new(Usage::TexCoord, 0),
+        }];
+        let streams = [StreamSource {
+            stride: 16,
+            frequency: StreamFrequency::Vertex,
+        }];
+        let b = bind(&decl, &inputs, &streams, VertexProcessing::Hardware).expect("binds");
+        assert_eq!(
+            b.fetches()[0].source,
+            FetchSource::Attribute {
+                location: 3,
+                format: row.format,
+                conversion: row.conversion
+            },
+            "type {i}"
+        );
+        assert_eq!(b.streams[0].attributes[0].shader_location, 3);
+    }
+}
+
+#[test]
+fn dx8_declarations() {
+    let tokens = [
+        d3dvsd_stream(0),
+        d3dvsd_reg(0, 2), // v0 POSITION FLOAT3 @0
+        d3dvsd_skip(1),   // 4 bytes
+        d3dvsd_reg(5, 4), // v5 COLOR0 D3DCOLOR @16
+        d3dvsd_stream(1),
+        d3dvsd_reg(7, 1), // v7 TEXCOORD0 FLOAT2 @0
+        d3dvsd_skipbytes(8),
+        d3dvsd_reg(16, 2), // v16 NORMAL1 @16
+        D3DVSD_NOP,
+        d3dvsd_const(4, 1),
+        1,
+        2,
+        3,
+        4,
+        D3DVSD_END,
+    ];
+    let (decl, constants) = VertexDeclaration::from_dx8(&tokens).expect("valid");
+    assert_eq!(
+        decl.elements(),
+        &[
+            VertexElement::new(0, 0, DeclType::Float3, Usage::Position, 0),
+            VertexElement::new(0, 16, DeclType::D3DColor, Usage::Color, 0),
+            VertexElement::new(1, 0, DeclType::Float2, Usage::TexCoord, 0),
+            VertexElement::new(1, 16, DeclType::Float3, Usage::Normal, 1),
+        ]
+    );
+    assert_eq!(
+        constants,
+        vec![Dx8Constants {
+            address: 4,
+            values: vec![[1, 2, 3, 4]]
+        }]
+    );
+    // Back to DX8: SKIPBYTES(8) becomes SKIP(2), NOP and CONST are not elements.
+    let back = decl.dx8_tokens().expect("convertible");
+    assert_eq!(
+        back,
+        vec![
+            d3dvsd_stream(0),
+            d3dvsd_reg(0, 2),
+            d3dvsd_skip(1),
+            d3dvsd_reg(5, 4),
+            d3dvsd_stream(1),
+            d3dvsd_reg(7, 1),
+            d3dvsd_skip(2),
+            d3dvsd_reg(16, 2),
+            D3DVSD_END
+        ]
+    );
+    assert_eq!(VertexDeclaration::from_dx8(&back).map(|d| d.0), Ok(decl));
+}
+
+#[test]
+fn dx8_errors() {
+    let invalid = |t: &[u32]| {
+        matches!(
+            VertexDeclaration::from_dx8(t),
+            Err(DeclError::Dx8Invalid { .. })
+        )
+    };
+    let unsupported = |t: &[u32]| {
+        VertexDeclaration::from_dx8(t)
+            .err()
+            .is_some_and(|e| e.is_unsupported())
+    };
+    assert!(invalid(&[d3dvsd_stream(0), d3dvsd_reg(0, 2)]));
+    assert!(invalid(&[d3dvsd_stream(16), D3DVSD_END]));
+    assert!(invalid(&[d3dvsd_reg(17, 2), D3DVSD_END]));
+    assert!(invalid(&[d3dvsd_reg(0, 8), D3DVSD_END]));
+    assert!(invalid(&[d3dvsd_const(0, 2), 1, 2, 3, 4, D3DVSD_END]));
+    assert!(invalid(&[6 << 29, D3DVSD_END]));
+    assert!(unsupported(&[d3dvsd_stream(0) | (1 << 28), D3DVSD_END]));
+    assert!(unsupported(&[3 << 29, D3DVSD_END]));
+    assert!(unsupported(&[5 << 29, D3DVSD_END]));
+    // SKIPBYTES(2) misaligns the next element; a register twice is a duplicate semantic.
+    assert_eq!(
+        VertexDeclaration::from_dx8(&[d3dvsd_skipbytes(2), d3dvsd_reg(0, 2), D3DVSD_END]),
+        Err(DeclError::MisalignedOffset {
+            element: 0,
+            offset: 2
+        })
+    );
+    assert!(matches!(
+        VertexDeclaration::from_dx8(&[d3dvsd_reg(0, 2), d3dvsd_reg(0, 2), D3DVSD_END]),
+        Err(DeclError::DuplicateSemantic { element: 1, .. })
+    ));
+}
+
+#[test]
+fn dx9_declarations_without_a_dx8_form() {
+    let d = |e: &[VertexElement]| {
+        VertexDeclaration::from_elements(e)
+            .expect("valid")
+            .dx8_tokens()
+    };
+    let pos = VertexElement::new(0, 0, DeclType::Float3, Usage::Position, 0);
+    assert_eq!(
+        d(&[
+            pos,
+            VertexElement::new(0, 12, DeclType::UByte4N, Usage::Color, 0)
+        ]),
+        Err(Dx8Reason::Type {
+            element: 1,
+            ty: DeclType::UByte4N
+        })
+    );
+    assert!(matches!(
+        d(&[
+            pos,
+            VertexElement::new(0, 12, DeclType::Float3, Usage::Tangent, 0)
+        ]),
+        Err(Dx8Reason::NoRegister { element: 1, .. })
+    ));
+    assert!(matches!(
+        d(&[
+            pos,
+            VertexElement::new(0, 12, DeclType::Float2, Usage::TexCoord, 8)
+        ]),
+        Err(Dx8Reason::NoRegister { element: 1, .. })
+    ));
+    // Streams interleaved in the declaration still get one STREAM token each.
+    let tokens = d(&[
+        pos,
+        VertexElement::new(1, 0, DeclType::Float2, Usage::TexCoord, 0),
+        VertexElement::new(0, 12, DeclType::D3DColor, Usage::Color, 0),
+    ])
+    .expect("convertible");
+    assert_eq!(
+        tokens,
+        vec![
+            d3dvsd_stream(0),
+            d3dvsd_reg(0, 2),
+            d3dvsd_reg(5, 4),
+            d3dvsd_stream(1),
+            d3dvsd_reg(7, 1),
+            D3DVSD_END
+        ]
+    );
+}
+
+#[test]
+fn draw_time_errors() {
+    let decl = VertexDeclaration::from_elements(&[
+        VertexElement::new(0, 0, DeclType::Float3, Usage::Position, 0),
+        VertexElement::new(1, 0, DeclType::Float4, Usage::Color, 0),
+    ])
+    .expect("valid");
+    let inputs = [
+        ShaderInput {
+            register: 0,
+            semantic: Semantic::new(Usage::Position, 0),
+        },
+        ShaderInput {
+            register: 1,
+            semantic: Semantic::new(Usage::Color, 0),
+        },
+    ];
+    let s = |stride, raw| StreamSource {
+        stride,
+        frequency: StreamFrequency::from_raw(raw),
+    };
+    let hw = VertexProcessing::Hardware;
+    assert!(bind(&decl, &inputs, &[s(12, 0), s(16, 1)], hw).is_ok());
+    assert_eq!(
+        bind(&decl, &inputs, &[s(8, 0), s(16, 1)], hw),
+        Err(BindError::StrideTooSmall {
+            stream: 0,
+            stride: 8,
+            element: 0,
+            end: 12
+        })
+    );
+    // Stride 0: every vertex reads the same data.
+    assert!(bind(&decl, &inputs, &[s(0, 0), s(0, 1)], hw).is_ok());
+    assert_eq!(
+        bind(&decl, &inputs, &[s(12, 0)], hw),
+        Err(BindError::StreamNotSet {
+            stream: 1,
+            element: 1
+        })
+    );
+    let e = bind(&decl, &inputs, &[s(14, 0), s(16, 1)], hw);
+    assert_eq!(
+        e,
+        Err(BindError::StrideUnaligned {
+            stream: 0,
+            stride: 14
+        })
+    );
+    assert!(e.err().is_some_and(|e| e.is_unsupported()));
+    assert_eq!(
+        bind(&decl, &inputs, &[s(4096, 0), s(16, 1)], hw),
+        Err(BindError::StrideTooLarge {
+            stream: 0,
+            stride: 4096
+        })
+    );
+    assert_eq!(
+        bind(&decl, &inputs, &[s(12, 0), s(16, 0x8000_0002)], hw),
+        Err(BindError::InstanceDivisor {
+            stream: 1,
+            divisor: 2
+        })
+    );
+    let far = VertexDeclaration::from_elements(&[VertexElement::new(
+        0,
+        65532,
+        DeclType::Float1,
+        Usage::Position,
+        0,
+    )])
+    .expect("valid");
+    assert_eq!(
+        bind(&far, &inputs[..1], &[s(0, 0)], hw),
+        Err(BindError::OffsetTooLarge {
+            stream: 0,
+            element: 0,
+            end: 65536
+        })
+    );
+    assert_eq!(
+        bind(&far, &inputs[..1], &[s(16, 0)], hw),
+        Err(BindError::StrideTooSmall {
+            stream: 0,
+            stride: 16,
+            element: 0,
+            end: 65536
+        })
+    );
+    let dup = [
+        inputs[0],
+        ShaderInput {
+            register: 0,
+            semantic: Semantic::new(Usage::Color, 0),
+        },
+    ];
+    assert!(matches!(
+        bind(&decl, &dup, &[s(12, 0), s(16, 1)], hw),
+        Err(BindError::DuplicateRegister { register: 0, .. })
+    ));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2048))]
+
+    /// Arbitrary bytes never panic: they make a declaration or a typed error, and a created
+    /// declaration survives a byte round trip, an FVF/DX8 attempt and binding.
+    #[test]
+    fn garbage_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..200), stride in any::<u32>(), registers in prop::collection::vec((0u32..20, 0u32..14, any::<u8>()), 0..6)) {
+        if let Ok(d) = VertexDeclaration::from_bytes(&bytes) {
+            prop_assert_eq!(VertexDeclaration::from_bytes(&d.to_bytes()), Ok(d.clone()));
+            let _ = d.fvf();
+            let _ = d.dx8_tokens();
+            let inputs: Vec<ShaderInput> = registers.iter().filter_map(|&(r, u, i)| Some(ShaderInput { register: r, semantic: Semantic::new(Usage::from_raw(u)?, i) })).collect();
+            let streams = vec![StreamSource { stride, frequency: StreamFrequency::from_raw(stride) }; 3];
+            let _ = bind(&d, &inputs, &streams, VertexProcessing::Software);
+        }
+    }
+
+    /// Plausible elements (small fields) reach every check without panicking.
+    #[test]
+    fn plausible_elements_never_panic(elements in prop::collection::vec((0u16..18, 0u16..64, 0u8..19, 0u8..8, 0u8..15, 0u8..3), 0..10)) {
+        let raw: Vec<RawElement> = elements.iter().map(|&(s, o, t, m, u, i)| raw(s, o, t, m, u, i)).collect();
+        if let Ok(d) = create(&raw) {
+            prop_assert_eq!(d.elements().len(), raw.len());
+            if let Ok(tokens) = d.dx8_tokens() {
+                prop_assert_eq!(VertexDeclaration::from_dx8(&tokens).map(|x| x.0.elements().len()), Ok(raw.len()));
+            }
+        }
+    }
+
+    /// Arbitrary DX8 token streams never panic.
+    #[test]
+    fn garbage_dx8_never_panics(tokens in prop::collection::vec(any::<u32>(), 0..40)) {
+        let _ = VertexDeclaration::from_dx8(&tokens);
+    }
+}
