@@ -6,4 +6,5 @@
 pub mod asm;
 pub mod bytecode;
 pub mod decl;
+pub mod lift;
 pub mod signature;

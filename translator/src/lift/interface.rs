@@ -1,0 +1,163 @@
+//! What a translated vertex shader expects from its caller: bind groups and bindings,
+//! vertex inputs, inter-stage outputs and the constants the shader itself defines.
+//!
+//! Binding layout (all vertex-stage resources):
+//! - group [`VS_CONSTANTS_GROUP`]: float constants `c#` at [`FLOAT_CONSTANTS_BINDING`]
+//!   (`array<vec4<f32>, N + 1>`, a uniform buffer, or a read-only storage buffer in software
+//!   vertex processing where 8192 registers exceed the 64 KiB uniform limit), integer constants
+//!   `i#` at [`INT_CONSTANTS_BINDING`] (`array<vec4<i32>, 16>`), boolean constants `b#` at
+//!   [`BOOL_CONSTANTS_BINDING`] (one `u32`, bit n = `b#n`), and the position fix-up at
+//!   [`POSITION_FIXUP_BINDING`] (`vec4<f32>`; the shader adds `fixup.xy * position.w` to the
+//!   position, which is how the backend applies D3D9's half-pixel offset).
+//! - group [`VS_TEXTURES_GROUP`]: for vertex sampler `s#n`, the texture at
+//!   [`texture_binding`]`(n)` and the sampler at [`sampler_binding`]`(n)`.
+//!
+//! Only resources the shader uses are present; the interface says which.
+
+use crate::bytecode::{TextureType, WriteMask};
+use crate::decl::FetchConversion;
+use crate::signature::Semantic;
+
+/// Bind group of the vertex shader's constants.
+pub const VS_CONSTANTS_GROUP: u32 = 0;
+/// Binding of the float constants `c#`.
+pub const FLOAT_CONSTANTS_BINDING: u32 = 0;
+/// Binding of the integer constants `i#`.
+pub const INT_CONSTANTS_BINDING: u32 = 1;
+/// Binding of the boolean constants `b#` (a `u32` bit mask).
+pub const BOOL_CONSTANTS_BINDING: u32 = 2;
+/// Binding of the position fix-up (`vec4<f32>`, `.xy` used).
+pub const POSITION_FIXUP_BINDING: u32 = 3;
+/// Bind group of vertex textures and samplers.
+pub const VS_TEXTURES_GROUP: u32 = 1;
+/// Float constant registers in hardware vertex processing (`MaxVertexShaderConst`).
+pub const HW_FLOAT_CONSTANTS: u32 = 256;
+/// Float constant registers in software vertex processing.
+pub const SW_FLOAT_CONSTANTS: u32 = 8192;
+/// Integer constant registers `i#`.
+pub const INT_CONSTANTS: u32 = 16;
+/// Boolean constant registers `b#`.
+pub const BOOL_CONSTANTS: u32 = 16;
+/// Inter-stage variables WebGPU allows (`maxInterStageShaderVariables`).
+pub const MAX_INTER_STAGE_VARIABLES: usize = 16;
+
+/// The texture binding of vertex sampler `s#sampler`.
+pub const fn texture_binding(sampler: u32) -> u32 {
+    2 * sampler
+}
+
+/// The sampler binding of vertex sampler `s#sampler`.
+pub const fn sampler_binding(sampler: u32) -> u32 {
+    2 * sampler + 1
+}
+
+/// The float constant buffer: `array<vec4<f32>, registers + 1>`; element `registers` is the zero
+/// register that out-of-range relative reads hit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FloatConstants {
+    pub group: u32,
+    pub binding: u32,
+    /// Addressable registers (256, or 8192 in software vertex processing).
+    pub registers: u32,
+    /// Whether the buffer is a read-only storage buffer (software vertex processing) rather
+    /// than a uniform buffer.
+    pub storage: bool,
+}
+
+/// A uniform binding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct UniformBinding {
+    pub group: u32,
+    pub binding: u32,
+}
+
+/// A vertex texture fetched with `texldl` from sampler `s#register`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct VertexSampler {
+    pub register: u32,
+    /// From `dcl_2d` / `dcl_cube` / `dcl_volume`: a `texture_2d`, `texture_cube` or
+    /// `texture_3d` of `f32`.
+    pub texture_type: TextureType,
+    pub group: u32,
+    pub texture_binding: u32,
+    pub sampler_binding: u32,
+}
+
+/// One vertex input register.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct VertexInput {
+    /// The `v#` register.
+    pub register: u32,
+    /// Its semantic (declared, or the DX8 register table for undeclared vs_1_1 inputs).
+    pub semantic: Option<Semantic>,
+    /// The shader location it is fetched from; `None` when no element supplies it (it reads
+    /// (0, 0, 0, 0)).
+    pub location: Option<u32>,
+    /// The conversion applied after the fetch (`Float` = a plain `vec4<f32>` input).
+    pub conversion: FetchConversion,
+}
+
+/// One output of the vertex shader.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct VertexOutput {
+    pub semantic: Semantic,
+    /// The `o#` register (vs_3_0) holding it; `None` for the fixed outputs before 3.0 and for
+    /// outputs only the location map asks for.
+    pub register: Option<u32>,
+    /// The components of the register it occupies (declared mask in vs_3_0, written mask
+    /// before).
+    pub mask: WriteMask,
+    /// `@location`, or `None` for the position builtin and for outputs dropped by the map.
+    pub location: Option<u32>,
+    /// Components of the inter-stage variable (1 = `f32` … 4 = `vec4<f32>`).
+    pub components: u8,
+    /// Whether the shader writes it (false: it carries its default).
+    pub written: bool,
+}
+
+/// Everything a caller needs to bind and feed a translated vertex shader.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ShaderInterface {
+    pub float_constants: Option<FloatConstants>,
+    pub int_constants: Option<UniformBinding>,
+    pub bool_constants: Option<UniformBinding>,
+    pub position_fixup: Option<UniformBinding>,
+    pub samplers: Vec<VertexSampler>,
+    pub inputs: Vec<VertexInput>,
+    pub outputs: Vec<VertexOutput>,
+    /// `def c#` values (raw bits as f32): the backend writes them over the application's
+    /// constants so that relative reads see them; direct reads are already literals.
+    pub defined_floats: Vec<(u32, [f32; 4])>,
+    /// `defi i#` values (compiled in as literals).
+    pub defined_ints: Vec<(u32, [i32; 4])>,
+    /// `defb b#` values (compiled in as literals).
+    pub defined_bools: Vec<(u32, bool)>,
+    /// Float constant ranges read with relative addressing: `(base, count)` means registers
+    /// `base + addr .. base + addr + count` for a run-time address `addr` (a0 or aL).
+    pub relative_constant_reads: Vec<(u32, u32)>,
+    /// Whether the shader writes point size (`oPts` or a `psize` output). WebGPU has no point
+    /// size; the backend expands points itself.
+    pub writes_point_size: bool,
+}
+
+impl ShaderInterface {
+    /// The output with this semantic.
+    pub fn output(&self, semantic: Semantic) -> Option<&VertexOutput> {
+        self.outputs.iter().find(|o| o.semantic == semantic)
+    }
+
+    /// The input of register `v#register`.
+    pub fn input(&self, register: u32) -> Option<&VertexInput> {
+        self.inputs.iter().find(|i| i.register == register)
+    }
+}
+
+/// A (location, conversion) pair, for [`VertexInput`]s built from fetches.
+pub(super) fn plain_input(register: u32, semantic: Option<Semantic>) -> VertexInput {
+    VertexInput {
+        register,
+        semantic,
+        location: Some(register),
+        conversion: FetchConversion::Float,
+    }
+}

@@ -1,0 +1,340 @@
+//! Lifting D3D9 vertex shaders (vs_1_1 … vs_3_0) into validated naga modules and WGSL.
+//!
+//! [`translate_vertex_shader`] builds a `naga::Module` with one vertex entry point named
+//! [`ENTRY_POINT`], validates it with naga's validator (a failure is a translator bug and is
+//! returned as [`LiftError::Internal`], never handed out), and describes in
+//! [`ShaderInterface`] which bindings and locations a caller must feed and read.
+//!
+//! Module layout: `builder` (the lifter and its verbs), `registers` (register file, reads and
+//! writes), `numerics` (D3D9 float rules), `arith` (per-opcode lowering), `flow` (flow
+//! control), `texture` (texldl), `inputs` (vertex fetch conversions), `outputs` (output
+//! semantics and the entry point), `interface` (what callers bind).
+
+mod arith;
+mod builder;
+mod error;
+mod flow;
+mod inputs;
+pub mod interface;
+mod numerics;
+mod outputs;
+mod registers;
+mod texture;
+
+pub use error::LiftError;
+pub use interface::ShaderInterface;
+pub use outputs::ENTRY_POINT;
+
+/// The error of [`translate_vertex_shader`].
+pub type Error = LiftError;
+
+use crate::bytecode::{Declaration, Literal, Opcode, Program, RegisterFile, Stage};
+use crate::decl::InputFetch;
+use crate::signature::Semantic;
+use builder::{FnBuilder, Lifter};
+use std::collections::HashMap;
+
+/// How D3D9 float arithmetic is emulated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum FloatMode {
+    /// D3D9 hardware rules: `0 * x = 0` in multiplies, dot products, matrix ops, lit, dst and
+    /// pow; `rcp(0) = rsq(0) = FLT_MAX`; `log(0) = -FLT_MAX`; rsq, log and pow use |x|.
+    #[default]
+    Legacy,
+    /// Plain IEEE arithmetic (faster, for well-behaved content).
+    Ieee,
+}
+
+/// The location a linked pixel shader gives one vertex output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OutputLocation {
+    pub semantic: Semantic,
+    pub location: u32,
+    /// Components of the inter-stage variable (1–4); missing ones read the default.
+    pub components: u8,
+}
+
+/// Options of [`translate_vertex_shader`].
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct VertexShaderOptions {
+    /// How each `v#` is fetched, from the bound vertex declaration; `None`: every used input
+    /// is a plain `vec4<f32>` at `@location(n)` for `v#n`.
+    pub input_fetches: Option<Vec<InputFetch>>,
+    /// Output locations from linking with a pixel shader; `None`: outputs are numbered in
+    /// declaration (first-write) order. With a map, outputs it does not name are dropped and
+    /// named outputs the shader never writes carry their defaults.
+    pub output_locations: Option<Vec<OutputLocation>>,
+    pub float_mode: FloatMode,
+    /// Software vertex processing: 8192 float constants, in a read-only storage buffer
+    /// (8193 × 16 bytes exceeds WebGPU's 64 KiB uniform buffer limit).
+    pub software_vertex_processing: bool,
+    /// Add the position fix-up uniform (`position.xy += fixup.xy * position.w`), through
+    /// which the backend applies D3D9's half-pixel offset.
+    pub position_fixup: bool,
+}
+
+/// A translated vertex shader: a validated module, its validation info and its interface.
+#[derive(Debug, Clone)]
+pub struct TranslatedShader {
+    pub module: naga::Module,
+    pub info: naga::valid::ModuleInfo,
+    pub interface: ShaderInterface,
+}
+
+impl TranslatedShader {
+    /// The module as WGSL.
+    pub fn wgsl(&self) -> Result<String, LiftError> {
+        naga::back::wgsl::write_string(
+            &self.module,
+            &self.info,
+            naga::back::wgsl::WriterFlags::empty(),
+        )
+        .map_err(|e| LiftError::Internal(format!("WGSL output: {e}")))
+    }
+}
+
+/// Validate a module as every translated module is validated.
+pub fn validate(module: &naga::Module) -> Result<naga::valid::ModuleInfo, LiftError> {
+    naga::valid::Validator::new(
+        naga::valid::ValidationFlags::all(),
+        naga::valid::Capabilities::default(),
+    )
+    .validate(module)
+    .map_err(|e| LiftError::Internal(format!("generated module fails validation: {:?}", e.as_inner())))
+}
+
+/// Translate a vertex shader into a validated naga module.
+pub fn translate_vertex_shader(
+    program: &Program,
+    options: &VertexShaderOptions,
+) -> Result<TranslatedShader, LiftError> {
+    if program.stage() != Stage::Vertex {
+        return Err(LiftError::NotVertexShader {
+            version: program.version,
+        });
+    }
+    let mut l = Lifter::new(program, options);
+    let segments = l.prepass()?;
+
+    // Subroutines: callees first (naga requires a function to precede its callers).
+    let order = l.call_order(&segments)?;
+    let mut handles = Vec::new();
+    for &label in &order {
+        let h = l.module.functions.append(naga::Function::default(), naga::Span::UNDEFINED);
+        l.labels.insert(label, h);
+        handles.push((label, h));
+    }
+    for (label, h) in handles {
+        let range = segments.labels.get(&label).cloned().unwrap_or(0..0);
+        l.f = FnBuilder::new(&format!("l{label}"));
+        l.lift_range(range)?;
+        let function = l.finish_function();
+        l.module.functions[h] = function;
+    }
+    l.f = FnBuilder::new("d3d9_main");
+    l.lift_range(segments.main.clone())?;
+    let body = l.finish_function();
+    let main_body = l.module.functions.append(body, naga::Span::UNDEFINED);
+
+    let mut interface = l.build_entry(main_body)?;
+    l.fill_interface(&mut interface);
+    let info = validate(&l.module)?;
+    Ok(TranslatedShader {
+        module: l.module,
+        info,
+        interface,
+    })
+}
+
+/// Instruction ranges of `main` and of each `label`.
+struct Segments {
+    main: std::ops::Range<usize>,
+    labels: HashMap<u32, std::ops::Range<usize>>,
+}
+
+impl Lifter<'_> {
+    /// Collect `def`s, sampler declarations and subroutine ranges.
+    fn prepass(&mut self) -> Result<Segments, LiftError> {
+        let program = self.program;
+        let mut labels: HashMap<u32, std::ops::Range<usize>> = HashMap::new();
+        let mut current: Option<(u32, usize)> = None;
+        let mut main_end = program.instructions.len();
+        for (i, inst) in program.instructions.iter().enumerate() {
+            self.set_at(i, inst);
+            match inst.opcode {
+                Opcode::Def | Opcode::Defi | Opcode::Defb => {
+                    let dst = self.dst(inst)?;
+                    let n = dst.reg.index;
+                    match (dst.reg.file, inst.literal) {
+                        (RegisterFile::Const, Some(Literal::Float(v))) => {
+                            if n >= self.float_registers {
+                                return Err(self.invalid(format!("def c{n} is past the float constants")));
+                            }
+                            self.defs.floats.insert(n, v);
+                        }
+                        (RegisterFile::ConstInt, Some(Literal::Int(v))) if n < interface::INT_CONSTANTS => {
+                            self.defs.ints.insert(n, v);
+                        }
+                        (RegisterFile::ConstBool, Some(Literal::Bool(v))) if n < interface::BOOL_CONSTANTS => {
+                            self.defs.bools.insert(n, v != 0);
+                        }
+                        _ => return Err(self.invalid("def of the wrong register or value")),
+                    }
+                }
+                Opcode::Dcl => {
+                    if let (Some(dst), Some(Declaration::Sampler(tt))) = (inst.dst, inst.decl) {
+                        if dst.reg.file == RegisterFile::Sampler {
+                            self.samplers.insert(dst.reg.index, tt);
+                        }
+                    }
+                }
+                Opcode::Label => {
+                    let s = self.src_param(inst, 0)?;
+                    if s.reg.file != RegisterFile::Label {
+                        return Err(self.invalid("label operand is not l#"));
+                    }
+                    if let Some((l, start)) = current.take() {
+                        labels.insert(l, start..i);
+                    } else {
+                        main_end = i;
+                    }
+                    if labels.contains_key(&s.reg.index) {
+                        return Err(self.invalid(format!("label l{} defined twice", s.reg.index)));
+                    }
+                    current = Some((s.reg.index, i + 1));
+                }
+                _ => {}
+            }
+        }
+        if let Some((l, start)) = current {
+            if labels.contains_key(&l) {
+                return Err(self.invalid(format!("label l{l} defined twice")));
+            }
+            labels.insert(l, start..program.instructions.len());
+        }
+        Ok(Segments {
+            main: 0..main_end,
+            labels,
+        })
+    }
+
+    /// Labels in an order where every callee precedes its callers; recursion is invalid.
+    fn call_order(&mut self, segments: &Segments) -> Result<Vec<u32>, LiftError> {
+        let program = self.program;
+        let calls_in = |range: &std::ops::Range<usize>| -> Vec<(usize, u32)> {
+            program.instructions[range.clone()]
+                .iter()
+                .enumerate()
+                .filter(|(_, i)| matches!(i.opcode, Opcode::Call | Opcode::CallNz))
+                .filter_map(|(k, i)| {
+                    i.src
+                        .first()
+                        .filter(|s| s.reg.file == RegisterFile::Label)
+                        .map(|s| (range.start + k, s.reg.index))
+                })
+                .collect()
+        };
+        let mut labels: Vec<u32> = segments.labels.keys().copied().collect();
+        labels.sort_unstable();
+        let mut order = Vec::new();
+        // 0 = unvisited, 1 = on the stack, 2 = done.
+        let mut state: HashMap<u32, u8> = HashMap::new();
+        fn visit(
+            l: &mut Lifter<'_>,
+            label: u32,
+            segments: &Segments,
+            calls_in: &dyn Fn(&std::ops::Range<usize>) -> Vec<(usize, u32)>,
+            state: &mut HashMap<u32, u8>,
+            order: &mut Vec<u32>,
+        ) -> Result<(), LiftError> {
+            match state.get(&label) {
+                Some(2) => return Ok(()),
+                Some(1) => return Err(l.invalid(format!("recursive call of l{label}"))),
+                _ => {}
+            }
+            state.insert(label, 1);
+            let range = segments.labels.get(&label).cloned().unwrap_or(0..0);
+            for (i, callee) in calls_in(&range) {
+                if let Some(inst) = l.program.instructions.get(i) {
+                    l.set_at(i, inst);
+                }
+                if !segments.labels.contains_key(&callee) {
+                    return Err(l.invalid(format!("call to undefined label l{callee}")));
+                }
+                visit(l, callee, segments, calls_in, state, order)?;
+            }
+            state.insert(label, 2);
+            order.push(label);
+            Ok(())
+        }
+        for label in labels {
+            visit(self, label, segments, &calls_in, &mut state, &mut order)?;
+        }
+        Ok(order)
+    }
+
+    /// Lift the instructions in `range` into the current function.
+    fn lift_range(&mut self, range: std::ops::Range<usize>) -> Result<(), LiftError> {
+        let program = self.program;
+        for i in range.clone() {
+            let Some(inst) = program.instructions.get(i) else {
+                break;
+            };
+            self.set_at(i, inst);
+            self.instruction(inst)?;
+        }
+        if self.f.frames.len() != 1 {
+            return Err(self.invalid("if, loop or rep left open at the end of the function"));
+        }
+        Ok(())
+    }
+
+    /// Bindings, samplers and constants used.
+    fn fill_interface(&self, interface: &mut ShaderInterface) {
+        use registers::RegKey;
+        use interface::*;
+        if self.globals.contains_key(&RegKey::FloatConsts) {
+            interface.float_constants = Some(FloatConstants {
+                group: VS_CONSTANTS_GROUP,
+                binding: FLOAT_CONSTANTS_BINDING,
+                registers: self.float_registers,
+                storage: self.options.software_vertex_processing,
+            });
+        }
+        if self.globals.contains_key(&RegKey::IntConsts) {
+            interface.int_constants = Some(UniformBinding {
+                group: VS_CONSTANTS_GROUP,
+                binding: INT_CONSTANTS_BINDING,
+            });
+        }
+        if self.globals.contains_key(&RegKey::BoolConsts) {
+            interface.bool_constants = Some(UniformBinding {
+                group: VS_CONSTANTS_GROUP,
+                binding: BOOL_CONSTANTS_BINDING,
+            });
+        }
+        for (&n, &tt) in &self.samplers {
+            if self.globals.contains_key(&RegKey::Texture(n)) {
+                interface.samplers.push(VertexSampler {
+                    register: n,
+                    texture_type: tt,
+                    group: VS_TEXTURES_GROUP,
+                    texture_binding: texture_binding(n),
+                    sampler_binding: sampler_binding(n),
+                });
+            }
+        }
+        interface.defined_floats = self
+            .defs
+            .floats
+            .iter()
+            .map(|(&n, v)| (n, v.map(f32::from_bits)))
+            .collect();
+        interface.defined_ints = self.defs.ints.iter().map(|(&n, &v)| (n, v)).collect();
+        interface.defined_bools = self.defs.bools.iter().map(|(&n, &v)| (n, v)).collect();
+        let mut rel = self.relative_reads.clone();
+        rel.sort_unstable();
+        rel.dedup();
+        interface.relative_constant_reads = rel;
+    }
+}

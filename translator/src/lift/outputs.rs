@@ -1,0 +1,367 @@
+//! Outputs: declared (vs_3_0) or fixed (oPos, oFog, oPts, oD#, oT#) output semantics become
+//! the entry point's result struct: position as an invariant builtin, every other semantic
+//! its own inter-stage variable of its own width, at the location the link map gives (or in
+//! declaration order), with defaults for what is never written and colours clamped to [0, 1]
+//! before vs_3_0. More than 16 inter-stage variables is an error.
+
+use super::builder::{FnBuilder, Lifter};
+use super::error::LiftError;
+use super::interface::{
+    VertexOutput, MAX_INTER_STAGE_VARIABLES, POSITION_FIXUP_BINDING, VS_CONSTANTS_GROUP,
+};
+use super::registers::{output_default, RegKey};
+use crate::bytecode::{Register, RegisterFile, Usage, WriteMask};
+use crate::signature::{Semantic, Signature};
+use naga::{
+    AddressSpace, BinaryOperator as Bo, Binding, BuiltIn, EntryPoint, Expression, Function,
+    FunctionArgument, FunctionResult, Handle, Interpolation, Sampling, ShaderStage, Span,
+    Statement, StructMember, TypeInner, VectorSize,
+};
+
+/// Where an output's value comes from.
+#[derive(Debug, Clone, Copy)]
+enum Source {
+    /// A fixed pre-3.0 output register.
+    Fixed(Register),
+    /// `o#` in vs_3_0, with the declared components.
+    O(u32),
+    /// Nothing writes it: its default.
+    Default,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Planned {
+    info: VertexOutput,
+    source: Source,
+}
+
+/// The entry point's name.
+pub const ENTRY_POINT: &str = "main";
+
+impl Lifter<'_> {
+    /// Decide the outputs: position, and the located inter-stage variables.
+    fn plan_outputs(&self) -> Result<(Option<Source>, Vec<Planned>), LiftError> {
+        let sig = Signature::of(self.program);
+        let vs3 = self.program.version.major >= 3;
+        let mut position = None;
+        let mut written = Vec::new();
+        for out in &sig.outputs {
+            let is_position = out.semantic == Semantic::new(Usage::Position, 0)
+                || (vs3 && out.semantic == Semantic::new(Usage::PositionT, 0));
+            let (source, register, mask, components) = if vs3 {
+                if out.register.file != RegisterFile::Output {
+                    continue;
+                }
+                let n = out.mask.count().max(1) as u8;
+                (Source::O(out.register.index), Some(out.register.index), out.mask, n)
+            } else {
+                let n = match out.semantic.usage {
+                    Usage::Fog | Usage::PSize => 1,
+                    _ => 4,
+                };
+                let mask = if n == 1 { WriteMask(1) } else { WriteMask::ALL };
+                (Source::Fixed(out.register), None, mask, n)
+            };
+            if is_position {
+                if position.is_none() {
+                    position = Some(source);
+                }
+                continue;
+            }
+            written.push(Planned {
+                info: VertexOutput {
+                    semantic: out.semantic,
+                    register,
+                    mask,
+                    location: None,
+                    components,
+                    written: true,
+                },
+                source,
+            });
+        }
+        let planned = match &self.options.output_locations {
+            None => written
+                .into_iter()
+                .enumerate()
+                .map(|(i, mut p)| {
+                    p.info.location = Some(i as u32);
+                    p
+                })
+                .collect::<Vec<_>>(),
+            Some(map) => {
+                let mut out = Vec::new();
+                for m in map {
+                    if !(1..=4).contains(&m.components) {
+                        return Err(LiftError::Options(format!(
+                            "output {} has {} components",
+                            m.semantic, m.components
+                        )));
+                    }
+                    let found = written.iter().find(|p| p.info.semantic == m.semantic);
+                    let mut p = found.copied().unwrap_or(Planned {
+                        info: VertexOutput {
+                            semantic: m.semantic,
+                            register: None,
+                            mask: WriteMask::ALL,
+                            location: None,
+                            components: m.components,
+                            written: false,
+                        },
+                        source: Source::Default,
+                    });
+                    p.info.location = Some(m.location);
+                    p.info.components = m.components;
+                    out.push(p);
+                }
+                // Outputs the map does not name are dropped (listed without a location).
+                for p in written {
+                    if !map.iter().any(|m| m.semantic == p.info.semantic) {
+                        out.push(p);
+                    }
+                }
+                out
+            }
+        };
+        let count = planned.iter().filter(|p| p.info.location.is_some()).count();
+        if count > MAX_INTER_STAGE_VARIABLES {
+            return Err(LiftError::TooManyOutputs {
+                count,
+                limit: MAX_INTER_STAGE_VARIABLES,
+            });
+        }
+        let mut seen = std::collections::BTreeSet::new();
+        for p in &planned {
+            if let Some(l) = p.info.location {
+                if !seen.insert(l) {
+                    return Err(LiftError::Options(format!("location {l} given twice")));
+                }
+            }
+        }
+        Ok((position, planned))
+    }
+
+    /// The `vec4` value of an output source, loaded in the entry point.
+    fn load_source(&mut self, source: Source, semantic: Semantic) -> Result<Handle<Expression>, LiftError> {
+        Ok(match source {
+            Source::Fixed(reg) => {
+                let g = self.fixed_output_global(reg)?;
+                let p = self.global(g);
+                let v = self.load(p);
+                if self.program.version.major < 3 && semantic.usage == Usage::Color {
+                    self.math1(naga::MathFunction::Saturate, v)
+                } else {
+                    v
+                }
+            }
+            Source::O(n) => {
+                let g = self.outputs_global();
+                let base = self.global(g);
+                let p = self.emit(Expression::AccessIndex { base, index: n });
+                self.load(p)
+            }
+            Source::Default => self.const_vec4(output_default(semantic)),
+        })
+    }
+
+    /// Build the entry point: copy inputs into `v`, call `main_body`, return the outputs.
+    pub(super) fn build_entry(&mut self, main_body: Handle<Function>) -> Result<super::interface::ShaderInterface, LiftError> {
+        let inputs = self.plan_inputs();
+        let (position, planned) = self.plan_outputs()?;
+        self.f = FnBuilder::new(ENTRY_POINT);
+
+        // Inputs.
+        for input in &inputs {
+            let Some(location) = input.location else {
+                continue;
+            };
+            let ty = self.input_type(input.conversion);
+            let index = self.f.function.arguments.len() as u32;
+            self.f.function.arguments.push(FunctionArgument {
+                name: Some(format!("v{}", input.register)),
+                ty,
+                binding: Some(Binding::Location {
+                    location,
+                    interpolation: None,
+                    sampling: None,
+                    blend_src: None,
+                    per_primitive: false,
+                }),
+            });
+            let arg = self.emit(Expression::FunctionArgument(index));
+            let value = self.convert_input(arg, input.conversion)?;
+            let g = self.inputs_global();
+            let base = self.global(g);
+            let p = self.emit(Expression::AccessIndex {
+                base,
+                index: input.register,
+            });
+            self.store(p, value);
+        }
+
+        self.push(Statement::Call {
+            function: main_body,
+            arguments: Vec::new(),
+            result: None,
+        });
+
+        // Position.
+        let mut pos = match position {
+            Some(src) => self.load_source(src, Semantic::new(Usage::Position, 0))?,
+            None => self.const_vec4([0.0; 4]),
+        };
+        let mut position_fixup = None;
+        if self.options.position_fixup {
+            let ty = self.ty.vec4f;
+            let g = self.resource_global(
+                RegKey::PositionFixup,
+                "position_fixup",
+                ty,
+                AddressSpace::Uniform,
+                VS_CONSTANTS_GROUP,
+                POSITION_FIXUP_BINDING,
+            );
+            position_fixup = Some(super::interface::UniformBinding {
+                group: VS_CONSTANTS_GROUP,
+                binding: POSITION_FIXUP_BINDING,
+            });
+            let p = self.global(g);
+            let fix = self.load(p);
+            let w = self.comp(pos, 3);
+            let w4 = self.splat(w);
+            let off = self.bin(Bo::Multiply, fix, w4);
+            let moved = self.bin(Bo::Add, pos, off);
+            let x = self.comp(moved, 0);
+            let y = self.comp(moved, 1);
+            let z = self.comp(pos, 2);
+            pos = self.compose4([x, y, z, w]);
+        }
+
+        let mut members = vec![StructMember {
+            name: Some("position".into()),
+            ty: self.ty.vec4f,
+            binding: Some(Binding::BuiltIn(BuiltIn::Position { invariant: true })),
+            offset: 0,
+        }];
+        let mut values = vec![pos];
+        let mut offset: u32 = 16;
+        for p in planned.iter().filter(|p| p.info.location.is_some()) {
+            let location = p.info.location.unwrap_or_default();
+            let v = self.load_source(p.source, p.info.semantic)?;
+            let default = output_default(p.info.semantic);
+            let comps: Vec<usize> = (0..4).filter(|&c| p.info.mask.contains(c)).collect();
+            let n = usize::from(p.info.components);
+            let mut parts = Vec::with_capacity(n);
+            for j in 0..n {
+                parts.push(match comps.get(j) {
+                    Some(&c) => self.comp(v, c as u32),
+                    None => self.lit_f32(default[j]),
+                });
+            }
+            let (ty, size, align) = match n {
+                1 => (self.ty.f32, 4, 4),
+                2 => (self.vec_type(VectorSize::Bi), 8, 8),
+                3 => (self.vec_type(VectorSize::Tri), 12, 16),
+                _ => (self.ty.vec4f, 16, 16),
+            };
+            let value = if n == 1 {
+                parts[0]
+            } else {
+                self.emit(Expression::Compose {
+                    ty,
+                    components: parts,
+                })
+            };
+            offset = offset.div_ceil(align) * align;
+            members.push(StructMember {
+                name: Some(format!(
+                    "{}{}",
+                    p.info.semantic.usage.name(),
+                    p.info.semantic.index
+                )),
+                ty,
+                binding: Some(Binding::Location {
+                    location,
+                    interpolation: Some(Interpolation::Perspective),
+                    sampling: Some(Sampling::Center),
+                    blend_src: None,
+                    per_primitive: false,
+                }),
+                offset,
+            });
+            offset += size;
+            values.push(value);
+        }
+        let span = offset.div_ceil(16) * 16;
+        let out_ty = self.module.types.insert(
+            naga::Type {
+                name: Some("VertexOutput".into()),
+                inner: TypeInner::Struct { members, span },
+            },
+            Span::UNDEFINED,
+        );
+        let result = self.emit(Expression::Compose {
+            ty: out_ty,
+            components: values,
+        });
+        self.push(Statement::Return {
+            value: Some(result),
+        });
+        let mut function = self.finish_function();
+        function.result = Some(FunctionResult {
+            ty: out_ty,
+            binding: None,
+        });
+        self.module.entry_points.push(EntryPoint {
+            name: ENTRY_POINT.into(),
+            stage: ShaderStage::Vertex,
+            early_depth_test: None,
+            workgroup_size: [0; 3],
+            workgroup_size_overrides: None,
+            function,
+            mesh_info: None,
+            task_payload: None,
+            incoming_ray_payload: None,
+        });
+
+        let sig = Signature::of(self.program);
+        let writes_point_size = sig.outputs.iter().any(|o| o.semantic.usage == Usage::PSize);
+        let mut outputs = Vec::new();
+        if let Some(src) = position {
+            outputs.push(VertexOutput {
+                semantic: Semantic::new(Usage::Position, 0),
+                register: match src {
+                    Source::O(n) => Some(n),
+                    _ => None,
+                },
+                mask: WriteMask::ALL,
+                location: None,
+                components: 4,
+                written: true,
+            });
+        }
+        outputs.extend(planned.iter().map(|p| p.info));
+        Ok(super::interface::ShaderInterface {
+            inputs,
+            outputs,
+            position_fixup,
+            writes_point_size,
+            ..Default::default()
+        })
+    }
+
+    fn vec_type(&mut self, size: VectorSize) -> Handle<naga::Type> {
+        self.type_of(TypeInner::Vector {
+            size,
+            scalar: naga::Scalar::F32,
+        })
+    }
+
+    /// Close the current function and return it.
+    pub(super) fn finish_function(&mut self) -> Function {
+        let mut f = std::mem::replace(&mut self.f, FnBuilder::new(""));
+        let body = f.frames.pop().map(|fr| fr.block).unwrap_or_default();
+        f.function.body = body;
+        f.function
+    }
+}

@@ -1,0 +1,312 @@
+//! WGSL snapshots of representative vertex shaders: each version, relative addressing,
+//! loops (nested, with aL), rep, call/label/ret, predication, aL-indexed o#, packed outputs,
+//! texldl. Each snapshot is also re-parsed and validated by naga's WGSL front end.
+
+use d3d9_translator::bytecode::{
+    decode, Comparison, Control, Declaration, DstParam, Instruction, Literal, Opcode, Program,
+    Register, RegisterFile as F, RelativeAddress, SrcModifier, SrcParam, Stage, Swizzle,
+    TextureType, Usage, Version, WriteMask,
+};
+use d3d9_translator::lift::{translate_vertex_shader, FloatMode, VertexShaderOptions};
+use serde_json::Value;
+
+fn corpus(name: &str) -> Value {
+    let path = format!("{}/../../shared/corpus/{name}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    serde_json::from_str(&text).expect("corpus is JSON")
+}
+
+fn tokens(v: &Value) -> Vec<u32> {
+    v.as_array()
+        .expect("tokens")
+        .iter()
+        .map(|t| t.as_u64().expect("u32") as u32)
+        .collect()
+}
+
+fn wgsl_of(program: &Program, options: &VertexShaderOptions) -> String {
+    let t = translate_vertex_shader(program, options).expect("translates");
+    let wgsl = t.wgsl().expect("wgsl");
+    let module = naga::front::wgsl::parse_str(&wgsl).unwrap_or_else(|e| panic!("{}", e.emit_to_string(&wgsl)));
+    naga::valid::Validator::new(
+        naga::valid::ValidationFlags::all(),
+        naga::valid::Capabilities::default(),
+    )
+    .validate(&module)
+    .unwrap_or_else(|e| panic!("{}", e.emit_to_string(&wgsl)));
+    wgsl
+}
+
+fn visual(name: &str, version: u32) -> Program {
+    let v = corpus("d3d9_visual.json");
+    for key in ["shaders", "composed_shaders"] {
+        for s in v[key].as_array().expect("list") {
+            let t = tokens(&s["tokens"]);
+            if s["name"].as_str() == Some(name) && t.first() == Some(&version) {
+                return decode(&t).expect("decodes");
+            }
+        }
+    }
+    panic!("no visual shader {name}");
+}
+
+fn pair(index: usize) -> Program {
+    let v = corpus("asm_pairs.json");
+    decode(&tokens(&v[index]["tokens"])).expect("decodes")
+}
+
+// --- a tiny program builder for shapes the corpus lacks ---
+
+fn reg(file: F, index: u32) -> Register {
+    Register::new(file, index)
+}
+fn d(file: F, index: u32, mask: u8) -> DstParam {
+    DstParam {
+        mask: WriteMask(mask),
+        ..DstParam::new(reg(file, index))
+    }
+}
+fn s(file: F, index: u32) -> SrcParam {
+    SrcParam::new(reg(file, index))
+}
+fn sw(file: F, index: u32, c: [u8; 4]) -> SrcParam {
+    SrcParam {
+        swizzle: Swizzle::new(c),
+        ..s(file, index)
+    }
+}
+fn rel(mut p: SrcParam, file: F, component: u8) -> SrcParam {
+    p.reg.relative = Some(RelativeAddress {
+        file,
+        index: 0,
+        swizzle: Swizzle::replicate(component),
+    });
+    p
+}
+fn op(opcode: Opcode, dst: Option<DstParam>, src: Vec<SrcParam>) -> Instruction {
+    Instruction {
+        dst,
+        src,
+        ..Instruction::new(opcode)
+    }
+}
+fn dcl(file: F, index: u32, usage: Usage, n: u8, mask: u8) -> Instruction {
+    Instruction {
+        dst: Some(d(file, index, mask)),
+        decl: Some(Declaration::Semantic { usage, index: n }),
+        ..Instruction::new(Opcode::Dcl)
+    }
+}
+fn defi(n: u32, v: [i32; 4]) -> Instruction {
+    Instruction {
+        dst: Some(d(F::ConstInt, n, 0xF)),
+        literal: Some(Literal::Int(v)),
+        ..Instruction::new(Opcode::Defi)
+    }
+}
+fn def(n: u32, v: [f32; 4]) -> Instruction {
+    Instruction {
+        dst: Some(d(F::Const, n, 0xF)),
+        literal: Some(Literal::Float(v.map(f32::to_bits))),
+        ..Instruction::new(Opcode::Def)
+    }
+}
+fn program(major: u8, minor: u8, instructions: Vec<Instruction>) -> Program {
+    Program {
+        instructions,
+        ..Program::new(Version::new(Stage::Vertex, major, minor))
+    }
+}
+
+/// vs_3_0: nested loops, inner aL indexing c#, outer aL indexing o#.
+fn nested_loops() -> Program {
+    program(3, 0, vec![
+        dcl(F::Input, 0, Usage::Position, 0, 0xF),
+        dcl(F::Output, 0, Usage::Position, 0, 0xF),
+        dcl(F::Output, 1, Usage::TexCoord, 0, 0xF),
+        dcl(F::Output, 2, Usage::TexCoord, 1, 0xF),
+        defi(0, [2, 1, 1, 0]),
+        defi(1, [3, 0, 2, 0]),
+        op(Opcode::Mov, Some(d(F::Output, 0, 0xF)), vec![s(F::Input, 0)]),
+        op(Opcode::Loop, None, vec![s(F::Loop, 0), s(F::ConstInt, 0)]),
+        op(Opcode::Loop, None, vec![s(F::Loop, 0), s(F::ConstInt, 1)]),
+        op(Opcode::Add, Some(d(F::Temp, 0, 0xF)), vec![s(F::Temp, 0), rel(s(F::Const, 4), F::Loop, 0)]),
+        op(Opcode::EndLoop, None, vec![]),
+        {
+            let mut o = op(Opcode::Mov, Some(d(F::Output, 0, 0xF)), vec![s(F::Temp, 0)]);
+            if let Some(dst) = &mut o.dst {
+                dst.reg.relative = Some(RelativeAddress { file: F::Loop, index: 0, swizzle: Swizzle::replicate(0) });
+            }
+            o
+        },
+        op(Opcode::EndLoop, None, vec![]),
+    ])
+}
+
+/// vs_2_x: setp then predicated and negated-predicated writes, breakp inside rep.
+fn predication() -> Program {
+    let mut add = op(Opcode::Add, Some(d(F::Temp, 0, 0x3)), vec![s(F::Input, 0), s(F::Const, 0)]);
+    add.predicate = Some(sw(F::Predicate, 0, [0, 0, 0, 0]));
+    let mut mul = op(Opcode::Mul, Some(d(F::Temp, 0, 0xF)), vec![s(F::Temp, 0), s(F::Const, 1)]);
+    mul.predicate = Some(SrcParam { modifier: SrcModifier::Not, ..s(F::Predicate, 0) });
+    let mut setp = op(Opcode::Setp, Some(d(F::Predicate, 0, 0xF)), vec![s(F::Input, 0), s(F::Const, 2)]);
+    setp.control = Control::Comparison(Comparison::Gt);
+    program(2, 1, vec![
+        dcl(F::Input, 0, Usage::Position, 0, 0xF),
+        setp,
+        add,
+        mul,
+        op(Opcode::Rep, None, vec![s(F::ConstInt, 0)]),
+        op(Opcode::Add, Some(d(F::Temp, 0, 0xF)), vec![s(F::Temp, 0), s(F::Const, 3)]),
+        op(Opcode::Breakp, None, vec![sw(F::Predicate, 0, [3, 3, 3, 3])]),
+        op(Opcode::EndRep, None, vec![]),
+        op(Opcode::Mov, Some(d(F::RastOut, 0, 0xF)), vec![s(F::Temp, 0)]),
+    ])
+}
+
+/// vs_3_0: color4 / texcoord3 / fog packed into o3, psize on its own register.
+fn packed_outputs() -> Program {
+    program(3, 0, vec![
+        dcl(F::Input, 0, Usage::Position, 0, 0xF),
+        dcl(F::Output, 0, Usage::Position, 0, 0xF),
+        dcl(F::Output, 3, Usage::Color, 4, 0x1),
+        dcl(F::Output, 3, Usage::TexCoord, 3, 0x6),
+        dcl(F::Output, 3, Usage::Fog, 0, 0x8),
+        dcl(F::Output, 4, Usage::PSize, 0, 0xF),
+        op(Opcode::Mov, Some(d(F::Output, 0, 0xF)), vec![s(F::Input, 0)]),
+        op(Opcode::Mov, Some(d(F::Output, 3, 0x7)), vec![s(F::Input, 0)]),
+        op(Opcode::Mov, Some(d(F::Output, 4, 0x1)), vec![s(F::Const, 0)]),
+    ])
+}
+
+/// vs_3_0: texldl from a 2D and a cube texture.
+fn texldl() -> Program {
+    let sampler = |n: u32, tt: TextureType| Instruction {
+        dst: Some(d(F::Sampler, n, 0xF)),
+        decl: Some(Declaration::Sampler(tt)),
+        ..Instruction::new(Opcode::Dcl)
+    };
+    program(3, 0, vec![
+        dcl(F::Input, 0, Usage::Position, 0, 0xF),
+        dcl(F::Input, 1, Usage::TexCoord, 0, 0xF),
+        dcl(F::Output, 0, Usage::Position, 0, 0xF),
+        dcl(F::Output, 1, Usage::Color, 0, 0xF),
+        sampler(0, TextureType::TwoD),
+        sampler(2, TextureType::Cube),
+        op(Opcode::TexLdl, Some(d(F::Temp, 0, 0xF)), vec![s(F::Input, 1), s(F::Sampler, 0)]),
+        op(Opcode::TexLdl, Some(d(F::Temp, 1, 0xF)), vec![s(F::Input, 1), sw(F::Sampler, 2, [2, 1, 0, 3])]),
+        op(Opcode::Add, Some(d(F::Output, 1, 0xF)), vec![s(F::Temp, 0), s(F::Temp, 1)]),
+        op(Opcode::Add, Some(d(F::Output, 0, 0xF)), vec![s(F::Input, 0), s(F::Temp, 0)]),
+    ])
+}
+
+/// vs_2_0: call, callnz, a subroutine calling another, and ret inside an if of main.
+fn subroutines() -> Program {
+    program(2, 0, vec![
+        dcl(F::Input, 0, Usage::Position, 0, 0xF),
+        def(5, [2.0, 0.5, 0.0, 1.0]),
+        op(Opcode::Mov, Some(d(F::RastOut, 0, 0xF)), vec![s(F::Input, 0)]),
+        op(Opcode::Call, None, vec![s(F::Label, 1)]),
+        op(Opcode::If, None, vec![s(F::ConstBool, 0)]),
+        op(Opcode::Ret, None, vec![]),
+        op(Opcode::EndIf, None, vec![]),
+        op(Opcode::CallNz, None, vec![s(F::Label, 2), s(F::ConstBool, 1)]),
+        op(Opcode::Ret, None, vec![]),
+        op(Opcode::Label, None, vec![s(F::Label, 1)]),
+        op(Opcode::Mul, Some(d(F::AttrOut, 0, 0xF)), vec![s(F::Input, 0), s(F::Const, 5)]),
+        op(Opcode::Call, None, vec![s(F::Label, 2)]),
+        op(Opcode::Ret, None, vec![]),
+        op(Opcode::Label, None, vec![s(F::Label, 2)]),
+        op(Opcode::Mov, Some(d(F::TexCrdOut, 0, 0x3)), vec![s(F::Const, 0)]),
+        op(Opcode::Ret, None, vec![]),
+    ])
+}
+
+/// vs_1_1 arithmetic: every legacy-rule instruction.
+fn vs11_arith() -> Program {
+    let v = |n| s(F::Input, n);
+    let c = |n| s(F::Const, n);
+    let r = |n, m| Some(d(F::Temp, n, m));
+    program(1, 1, vec![
+        op(Opcode::M4x4, Some(d(F::RastOut, 0, 0xF)), vec![v(0), c(0)]),
+        op(Opcode::M3x3, r(0, 0x7), vec![v(3), c(4)]),
+        op(Opcode::Dp3, r(1, 0x1), vec![s(F::Temp, 0), s(F::Temp, 0)]),
+        op(Opcode::Rsq, r(1, 0x1), vec![sw(F::Temp, 1, [0, 0, 0, 0])]),
+        op(Opcode::Mul, r(0, 0x7), vec![s(F::Temp, 0), sw(F::Temp, 1, [0, 0, 0, 0])]),
+        op(Opcode::Dp3, r(2, 0x1), vec![s(F::Temp, 0), c(8)]),
+        op(Opcode::Dp3, r(2, 0x2), vec![s(F::Temp, 0), c(9)]),
+        op(Opcode::Mov, r(2, 0x8), vec![c(10)]),
+        op(Opcode::Lit, r(3, 0xF), vec![s(F::Temp, 2)]),
+        op(Opcode::Mad, Some(d(F::AttrOut, 0, 0xF)), vec![sw(F::Temp, 3, [1, 1, 1, 1]), c(11), c(12)]),
+        op(Opcode::Dst, r(4, 0xF), vec![s(F::Temp, 2), s(F::Temp, 3)]),
+        op(Opcode::Expp, r(5, 0xF), vec![sw(F::Temp, 4, [1, 1, 1, 1])]),
+        op(Opcode::Logp, r(6, 0xF), vec![sw(F::Temp, 4, [2, 2, 2, 2])]),
+        op(Opcode::Rcp, r(7, 0x1), vec![sw(F::Temp, 6, [3, 3, 3, 3])]),
+        op(Opcode::Frc, r(7, 0x2), vec![s(F::Temp, 5)]),
+        op(Opcode::Min, r(8, 0xF), vec![s(F::Temp, 7), c(13)]),
+        op(Opcode::Max, r(8, 0xF), vec![s(F::Temp, 8), c(14)]),
+        op(Opcode::Mov, Some(d(F::Addr, 0, 0x1)), vec![sw(F::Temp, 8, [0, 0, 0, 0])]),
+        op(Opcode::Mov, Some(d(F::TexCrdOut, 0, 0xF)), vec![rel(c(20), F::Addr, 0)]),
+        op(Opcode::Exp, Some(d(F::RastOut, 1, 0x1)), vec![sw(F::Temp, 8, [1, 1, 1, 1])]),
+    ])
+}
+
+macro_rules! snap {
+    ($name:ident, $program:expr) => {
+        snap!($name, $program, VertexShaderOptions::default());
+    };
+    ($name:ident, $program:expr, $options:expr) => {
+        #[test]
+        fn $name() {
+            insta::assert_snapshot!(wgsl_of(&$program, &$options));
+        }
+    };
+}
+
+fn ieee() -> VertexShaderOptions {
+    VertexShaderOptions {
+        float_mode: FloatMode::Ieee,
+        ..Default::default()
+    }
+}
+
+snap!(vs_1_1_passthrough, visual("vs1_code", 0xFFFE0101));
+snap!(vs_1_1_relative_constant, visual("mov_test", 0xFFFE0101));
+snap!(vs_1_1_fog, visual("vs_fog_code", 0xFFFE0101));
+snap!(vs_1_1_psize, visual("vshader_psize_code", 0xFFFE0101));
+snap!(vs_1_1_sge_vector, visual("shader_sge_vec_code", 0xFFFE0101));
+snap!(vs_1_1_arithmetic_legacy, vs11_arith());
+snap!(vs_1_1_arithmetic_ieee, vs11_arith(), ieee());
+snap!(vs_1_1_rcp, pair(30));
+snap!(vs_2_0_mova, visual("mova_test", 0xFFFE0200));
+snap!(vs_2_0_loop_index, visual("shader_code", 0xFFFE0200));
+snap!(vs_2_0_sincos, visual("sin_shader_code", 0xFFFE0200));
+snap!(vs_2_0_fp_special_log, visual("fp_special:log", 0xFFFE0200));
+snap!(vs_2_0_fp_special_pow, visual("fp_special:pow", 0xFFFE0200));
+snap!(vs_2_0_fp_special_nrm, visual("fp_special:nrm", 0xFFFE0200));
+snap!(vs_2_0_fp_special_def, visual("fp_special:def1", 0xFFFE0200));
+snap!(vs_2_0_rep, pair(100));
+snap!(vs_2_0_loop_al_constant, pair(111));
+snap!(vs_2_0_call_label_ret, pair(112));
+snap!(vs_2_0_callnz_not_bool, pair(114));
+snap!(vs_2_0_subroutines_and_ret_in_main, subroutines());
+snap!(vs_2_0_crs_sgn_pow, pair(104));
+snap!(vs_2_x_predication, predication());
+snap!(vs_2_x_ifc, pair(119));
+snap!(vs_2_x_breakc, pair(120));
+snap!(vs_2_x_callnz_predicate, pair(123));
+snap!(vs_3_0_passthrough, visual("vs3_code", 0xFFFE0300));
+snap!(vs_3_0_nested_loops_al_outputs, nested_loops());
+snap!(vs_3_0_packed_outputs, packed_outputs());
+snap!(vs_3_0_texldl, texldl());
+snap!(vs_3_0_relative_input, pair(168));
+snap!(vs_3_0_sincos_sat, pair(165));
+snap!(
+    vs_3_0_software_vertex_processing,
+    visual("vs3_code", 0xFFFE0300),
+    VertexShaderOptions {
+        software_vertex_processing: true,
+        position_fixup: true,
+        ..Default::default()
+    }
+);
