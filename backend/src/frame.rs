@@ -58,38 +58,38 @@ impl Gpu {
                     .iter()
                     .map(|b| Some(b.layout.clone()))
                     .collect();
-                let pipeline = self
-                    .device
-                    .create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                        label: Some("frame draw"),
-                        layout: Some(&bindings.pipeline_layout),
-                        vertex: wgpu::VertexState {
-                            module: &vs,
-                            entry_point: draw.vertex.entry_point,
-                            compilation_options: Default::default(),
-                            buffers: &layouts,
-                        },
-                        primitive: wgpu::PrimitiveState {
-                            topology: draw.topology,
-                            strip_index_format: draw
-                                .indices
-                                .filter(|_| draw.topology.is_strip())
-                                .map(|i| i.format()),
-                            front_face,
-                            cull_mode,
-                            ..Default::default()
-                        },
-                        depth_stencil: None,
-                        multisample: Default::default(),
-                        fragment: Some(wgpu::FragmentState {
-                            module: &fs,
-                            entry_point: draw.fragment.entry_point,
-                            compilation_options: Default::default(),
-                            targets: &[Some(target.format.into())],
-                        }),
-                        multiview_mask: None,
-                        cache: None,
-                    });
+                let pipeline =
+                    self.device
+                        .create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                            label: Some("frame draw"),
+                            layout: Some(&bindings.pipeline_layout),
+                            vertex: wgpu::VertexState {
+                                module: &vs,
+                                entry_point: draw.vertex.entry_point,
+                                compilation_options: Default::default(),
+                                buffers: &layouts,
+                            },
+                            primitive: wgpu::PrimitiveState {
+                                topology: draw.topology,
+                                strip_index_format: draw
+                                    .indices
+                                    .filter(|_| draw.topology.is_strip())
+                                    .map(|i| i.format()),
+                                front_face,
+                                cull_mode,
+                                ..Default::default()
+                            },
+                            depth_stencil: None,
+                            multisample: Default::default(),
+                            fragment: Some(wgpu::FragmentState {
+                                module: &fs,
+                                entry_point: draw.fragment.entry_point,
+                                compilation_options: Default::default(),
+                                targets: &[Some(target.format.into())],
+                            }),
+                            multiview_mask: None,
+                            cache: None,
+                        });
                 let buffers: Vec<_> = draw
                     .vertex_buffers
                     .iter()
@@ -101,7 +101,11 @@ impl Gpu {
                         Indices::U32(i) => (bytemuck::cast_slice(i), i.len()),
                     };
                     let buffer = self.init_buffer(bytes, wgpu::BufferUsages::INDEX);
-                    (buffer, indices.format(), u32::try_from(count).unwrap_or(u32::MAX))
+                    (
+                        buffer,
+                        indices.format(),
+                        u32::try_from(count).unwrap_or(u32::MAX),
+                    )
                 });
                 prepared.push((draw, pipeline, bindings, buffers, index));
             }

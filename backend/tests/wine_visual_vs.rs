@@ -47,6 +47,7 @@ fn test_compare_instructions() {
 }
 
 #[test]
+#[ignore = "needs pixel shader translation: fp_special_test maps each vertex result to a colour with a 22-instruction ps_2_0 shader (max, min, cmp, abs, mad), which only a pixel shader translator can run"]
 fn fp_special_test() {
     assert_passes("fp_special_test");
 }
@@ -90,4 +91,7 @@ fn wine_visual_vs_summary() {
 }
 
 /// Functions that do not pass yet, with the reason.
-const NOT_YET_PASSING: &[(&str, &str)] = &[];
+const NOT_YET_PASSING: &[(&str, &str)] = &[(
+    "fp_special_test",
+    "needs pixel shader translation (a 22-instruction ps_2_0 shader turns the results into colours)",
+)];

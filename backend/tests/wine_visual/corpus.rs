@@ -45,7 +45,9 @@ impl Corpus {
                 .find(|s| s["function"] == function && s["name"] == name)
             {
                 if s["complete"] == false {
-                    return Err(format!("shader {function}/{name} is incomplete in the corpus"));
+                    return Err(format!(
+                        "shader {function}/{name} is incomplete in the corpus"
+                    ));
                 }
                 return tokens(&s["tokens"])
                     .ok_or_else(|| format!("shader {function}/{name}: tokens are not u32s"));
@@ -64,7 +66,9 @@ impl Corpus {
             .find(|a| a["name"] == name)
             .ok_or_else(|| format!("{function}: no data array {name}"))?;
         if array["truncated"] == true {
-            return Err(format!("{function}: data array {name} is truncated in the corpus"));
+            return Err(format!(
+                "{function}: data array {name} is truncated in the corpus"
+            ));
         }
         array["text"]
             .as_str()
@@ -86,7 +90,10 @@ impl Corpus {
         self.initialiser(function, name)?
             .iter()
             .filter(|t| !matches!(t, CToken::Ident(_)))
-            .map(|t| t.f32().ok_or_else(|| format!("{function}/{name}: {t:?} is not a float")))
+            .map(|t| {
+                t.f32()
+                    .ok_or_else(|| format!("{function}/{name}: {t:?} is not a float"))
+            })
             .collect()
     }
 
@@ -216,7 +223,9 @@ pub fn tokenize(text: &str) -> Result<Vec<CToken>, String> {
                 i += 1;
             }
             out.push(CToken::Ident(chars[start..i].iter().collect()));
-        } else if c.is_ascii_digit() || ((c == '-' || c == '.') && (next.is_ascii_digit() || next == '.')) {
+        } else if c.is_ascii_digit()
+            || ((c == '-' || c == '.') && (next.is_ascii_digit() || next == '.'))
+        {
             let start = i;
             i += 1;
             if c == '0' && (next == 'x' || next == 'X') {
@@ -277,10 +286,13 @@ fn parse_elements(tokens: &[CToken]) -> Result<Vec<RawElement>, String> {
         let ty_name = t_ident(ty)?;
         let ty = DeclType::from_name(ty_name).ok_or_else(|| format!("unknown type {ty_name}"))?;
         if name(method, "D3DDECLMETHOD_")? != "DEFAULT" {
-            return Err(format!("method {method:?}: only DEFAULT appears in these tests"));
+            return Err(format!(
+                "method {method:?}: only DEFAULT appears in these tests"
+            ));
         }
         let usage_name = name(usage, "D3DDECLUSAGE_")?;
-        let usage = Usage::from_name(&usage_name).ok_or_else(|| format!("unknown usage {usage_name}"))?;
+        let usage =
+            Usage::from_name(&usage_name).ok_or_else(|| format!("unknown usage {usage_name}"))?;
         out.push(RawElement {
             stream: num(stream)?,
             offset: num(offset)?,
@@ -294,7 +306,8 @@ fn parse_elements(tokens: &[CToken]) -> Result<Vec<RawElement>, String> {
 }
 
 fn t_ident(t: &CToken) -> Result<&str, String> {
-    t.ident().ok_or_else(|| format!("{t:?} is not an identifier"))
+    t.ident()
+        .ok_or_else(|| format!("{t:?} is not an identifier"))
 }
 
 #[cfg(test)]

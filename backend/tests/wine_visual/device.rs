@@ -50,7 +50,6 @@ pub const HEIGHT: u32 = 480;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Primitive {
     PointList,
-    TriangleList,
     TriangleStrip,
 }
 
@@ -58,7 +57,6 @@ impl Primitive {
     fn vertices(self, primitives: u32) -> u32 {
         match self {
             Primitive::PointList => primitives,
-            Primitive::TriangleList => primitives * 3,
             Primitive::TriangleStrip => primitives + 2,
         }
     }
@@ -66,7 +64,6 @@ impl Primitive {
     fn topology(self) -> wgpu::PrimitiveTopology {
         match self {
             Primitive::PointList => wgpu::PrimitiveTopology::PointList,
-            Primitive::TriangleList => wgpu::PrimitiveTopology::TriangleList,
             Primitive::TriangleStrip => wgpu::PrimitiveTopology::TriangleStrip,
         }
     }
@@ -191,7 +188,14 @@ impl Device {
     }
 
     /// `DrawPrimitiveUP(primitive, count, data, stride)`.
-    pub fn draw_up(&mut self, label: &str, primitive: Primitive, count: u32, data: &[u8], stride: u32) {
+    pub fn draw_up(
+        &mut self,
+        label: &str,
+        primitive: Primitive,
+        count: u32,
+        data: &[u8],
+        stride: u32,
+    ) {
         let draw = self.prepare(primitive, count, data, stride);
         if let Err(e) = &draw {
             self.failures.push(format!("{label}: {e}"));
@@ -215,7 +219,13 @@ impl Device {
         self.draw_up(label, primitive, count, data, stride);
     }
 
-    fn prepare(&self, primitive: Primitive, count: u32, data: &[u8], stride: u32) -> Result<PreparedDraw, String> {
+    fn prepare(
+        &self,
+        primitive: Primitive,
+        count: u32,
+        data: &[u8],
+        stride: u32,
+    ) -> Result<PreparedDraw, String> {
         let program = match &self.vertex_shader {
             Some(Ok(p)) => p,
             Some(Err(e)) => return Err(e.clone()),
@@ -260,7 +270,9 @@ impl Device {
         let mut uniforms = Vec::new();
         if let Some(fc) = interface.float_constants {
             if fc.storage {
-                return Err("float constants in a storage buffer (software vertex processing)".into());
+                return Err(
+                    "float constants in a storage buffer (software vertex processing)".into(),
+                );
             }
             let mut values: Vec<[f32; 4]> = (0..fc.registers as usize)
                 .map(|i| self.float_constants.get(i).copied().unwrap_or([0.0; 4]))
@@ -280,7 +292,11 @@ impl Device {
                     *slot = *v;
                 }
             }
-            uniforms.push((b.group, b.binding, bytemuck::cast_slice(&values).to_vec()));
+            uniforms.push((
+                b.group,
+                b.binding,
+                bytemuck::cast_slice(&values[..]).to_vec(),
+            ));
         }
         if let Some(b) = interface.bool_constants {
             let mut values = self.bool_constants;
@@ -294,20 +310,34 @@ impl Device {
         }
         if let Some(b) = interface.position_fixup {
             let fixup = [1.0 / WIDTH as f32, -1.0 / HEIGHT as f32, 0.0, 0.0];
-            uniforms.push((b.group, b.binding, bytemuck::cast_slice(&fixup).to_vec()));
+            uniforms.push((
+                b.group,
+                b.binding,
+                bytemuck::cast_slice(&fixup[..]).to_vec(),
+            ));
         }
         if !interface.samplers.is_empty() {
             return Err("vertex texture fetch is not part of these tests".into());
         }
         let (stride, attributes, has_stream) = match binding.streams.as_slice() {
             [] => (0, Vec::new(), false),
-            [layout] if layout.stream == 0 => (layout.array_stride, layout.attributes.clone(), true),
-            other => return Err(format!("{} streams; these tests use stream 0 only", other.len())),
+            [layout] if layout.stream == 0 => {
+                (layout.array_stride, layout.attributes.clone(), true)
+            }
+            other => {
+                return Err(format!(
+                    "{} streams; these tests use stream 0 only",
+                    other.len()
+                ))
+            }
         };
         let vertex_count = primitive.vertices(count);
         let needed = u64::from(vertex_count) * stride;
         if has_stream && (data.len() as u64) < needed {
-            return Err(format!("{vertex_count} vertices of {stride} bytes exceed the {} bytes given", data.len()));
+            return Err(format!(
+                "{vertex_count} vertices of {stride} bytes exceed the {} bytes given",
+                data.len()
+            ));
         }
         Ok(PreparedDraw {
             module: shader.module,
@@ -336,15 +366,24 @@ impl Device {
     }
 
     fn render(&self) -> Result<Image, String> {
-        let failed: Vec<String> = self
+        let failed: Vec<&str> = self
             .draws
             .iter()
-            .filter_map(|(label, d)| d.as_ref().err().map(|e| format!("{label}: {e}")))
+            .filter(|(_, d)| d.is_err())
+            .map(|(label, _)| label.as_str())
             .collect();
         if !failed.is_empty() {
-            return Err(format!("the frame contains draws that could not be made: {}", failed.join("; ")));
+            return Err(format!(
+                "the frame has {} draw(s) that could not be made ({}; reasons above)",
+                failed.len(),
+                failed.join(", ")
+            ));
         }
-        let prepared: Vec<&PreparedDraw> = self.draws.iter().filter_map(|(_, d)| d.as_ref().ok()).collect();
+        let prepared: Vec<&PreparedDraw> = self
+            .draws
+            .iter()
+            .filter_map(|(_, d)| d.as_ref().ok())
+            .collect();
         let buffers: Vec<Vec<VertexBuffer<'_>>> = prepared
             .iter()
             .map(|d| {
@@ -420,7 +459,10 @@ impl Device {
                 let want: Vec<String> = accepted.iter().map(|c| format!("0x{c:08x}")).collect();
                 (
                     passed,
-                    format!("({x}, {y}) is 0x{colour:08x}, expected {} ±{tolerance}", want.join(" or ")),
+                    format!(
+                        "({x}, {y}) is 0x{colour:08x}, expected {} ±{tolerance}",
+                        want.join(" or ")
+                    ),
                 )
             }
             Err(e) => (false, format!("({x}, {y}) not rendered: {e}")),
@@ -439,9 +481,9 @@ impl Device {
                 let mut first_bad = None;
                 'rows: for y in 0..HEIGHT {
                     for x in 0..WIDTH {
-                        let colour = image
-                            .rgba8(x, y)
-                            .map(|[r, g, b, _]| u32::from(r) << 16 | u32::from(g) << 8 | u32::from(b));
+                        let colour = image.rgba8(x, y).map(|[r, g, b, _]| {
+                            u32::from(r) << 16 | u32::from(g) << 8 | u32::from(b)
+                        });
                         if colour != Some(expected) {
                             first_bad = Some((x, y, colour));
                             break 'rows;
@@ -452,7 +494,9 @@ impl Device {
                     None => (true, format!("every pixel is 0x{expected:08x}")),
                     Some((x, y, c)) => (
                         false,
-                        format!("pixel ({x}, {y}) is {c:08x?}, expected every pixel 0x{expected:08x}"),
+                        format!(
+                            "pixel ({x}, {y}) is {c:08x?}, expected every pixel 0x{expected:08x}"
+                        ),
                     ),
                 }
             }
@@ -572,7 +616,10 @@ mod tests {
             "ps_1_1\nmov r0, v0\n",
         ] {
             let err = recognise(text).expect_err(text);
-            assert!(err.starts_with("needs pixel shader translation"), "{text}: {err}");
+            assert!(
+                err.starts_with("needs pixel shader translation"),
+                "{text}: {err}"
+            );
         }
     }
 

@@ -29,7 +29,12 @@ const D3DFVF_TEXCOORDSIZE1_0: u32 = 3 << 16;
 
 /// `D3DSINCOSCONST1` and `D3DSINCOSCONST2` of the DirectX SDK headers (sincos_test passes
 /// them by macro name; the values are the SDK's, not the test's).
-const D3DSINCOSCONST1: [f32; 4] = [-1.550_099_2e-6, -2.170_138_9e-5, 0.002_604_166_7, 0.000_260_416_68];
+const D3DSINCOSCONST1: [f32; 4] = [
+    -1.550_099_2e-6,
+    -2.170_138_9e-5,
+    0.002_604_166_7,
+    0.000_260_416_68,
+];
 const D3DSINCOSCONST2: [f32; 4] = [-0.020_833_334, -0.125, 1.0, 0.5];
 
 /// What one function's replay gave.
@@ -140,32 +145,54 @@ fn vec4(corpus: &Corpus, function: &str, name: &str) -> Result<[f32; 4], String>
 /// The 32-bit words of a vertex array whose fields are floats (`FN`) or DWORDs (`U`), in
 /// declaration order.
 fn words(tokens: &[CToken], fields: &[Field]) -> Result<Vec<u32>, String> {
-    let numbers: Vec<&CToken> = tokens.iter().filter(|t| !matches!(t, CToken::Ident(_))).collect();
+    let numbers: Vec<&CToken> = tokens
+        .iter()
+        .filter(|t| !matches!(t, CToken::Ident(_)))
+        .collect();
     if fields.is_empty() || numbers.len() % fields.len() != 0 {
-        return Err(format!("{} values do not fill records of {} fields", numbers.len(), fields.len()));
+        return Err(format!(
+            "{} values do not fill records of {} fields",
+            numbers.len(),
+            fields.len()
+        ));
     }
     numbers
         .iter()
         .zip(fields.iter().cycle())
-        .map(|(t, f)| match f {
-            Field::F => t.f32().map(f32::to_bits),
-            Field::U => t.u32(),
-        }
-        .ok_or_else(|| format!("{t:?} is not a {f:?}")))
+        .map(|(t, f)| {
+            match f {
+                Field::Float => t.f32().map(f32::to_bits),
+                Field::Dword => t.u32(),
+            }
+            .ok_or_else(|| format!("{t:?} is not a {f:?}"))
+        })
         .collect()
 }
 
 #[derive(Debug, Clone, Copy)]
 enum Field {
-    FN,
-    U,
+    /// A `float`.
+    Float,
+    /// A `DWORD` / `D3DCOLOR` / `int`.
+    Dword,
 }
 
 /// The function's structured pixel checks, in source order.
-fn literal_checks(corpus: &Corpus, dev: &mut Device, function: &str, lines: std::ops::Range<u64>) -> Result<(), String> {
+fn literal_checks(
+    corpus: &Corpus,
+    dev: &mut Device,
+    function: &str,
+    lines: std::ops::Range<u64>,
+) -> Result<(), String> {
     for c in corpus.pixel_checks(function)? {
         if lines.contains(&c.line) {
-            dev.check(&format!("visual.c:{}", c.line), c.x, c.y, &[c.expected], c.tolerance);
+            dev.check(
+                &format!("visual.c:{}", c.line),
+                c.x,
+                c.y,
+                &[c.expected],
+                c.tolerance,
+            );
         }
     }
     Ok(())
@@ -179,7 +206,16 @@ fn test_mova(corpus: &Corpus, dev: &mut Device) -> Result<(), String> {
     let mov = corpus.shader(FN, "mov_test")?;
     let decl = corpus.declaration(FN, "decl_elements")?;
     let quad = f32_bytes(&corpus.floats(FN, "quad")?);
-    let data = words(&corpus.initialiser(FN, "test_data")?, &[Field::F, Field::F, Field::F, Field::F, Field::U])?;
+    let data = words(
+        &corpus.initialiser(FN, "test_data")?,
+        &[
+            Field::Float,
+            Field::Float,
+            Field::Float,
+            Field::Float,
+            Field::Dword,
+        ],
+    )?;
     if data.len() != 2 * 6 * 5 {
         return Err(format!("test_data has {} words, expected 60", data.len()));
     }
@@ -188,10 +224,27 @@ fn test_mova(corpus: &Corpus, dev: &mut Device) -> Result<(), String> {
     for (j, table) in data.chunks(30).enumerate() {
         let name = if j == 0 { "mov" } else { "mova" };
         for row in table.chunks(5) {
-            let input = [f32::from_bits(row[0]), f32::from_bits(row[1]), f32::from_bits(row[2]), f32::from_bits(row[3])];
+            let input = [
+                f32::from_bits(row[0]),
+                f32::from_bits(row[1]),
+                f32::from_bits(row[2]),
+                f32::from_bits(row[3]),
+            ];
             dev.set_vs_const_f(7, &[input]);
-            dev.draw_up(&format!("{name} {}", input[0]), Primitive::TriangleStrip, 2, &quad, 12);
-            dev.check(&format!("{name} input {}", input[0]), 320, 240, &[row[4]], 0);
+            dev.draw_up(
+                &format!("{name} {}", input[0]),
+                Primitive::TriangleStrip,
+                2,
+                &quad,
+                12,
+            );
+            dev.check(
+                &format!("{name} input {}", input[0]),
+                320,
+                240,
+                &[row[4]],
+                0,
+            );
             dev.clear(0);
         }
         dev.set_vertex_shader(&mova);
@@ -207,7 +260,10 @@ fn sincos_test(corpus: &Corpus, dev: &mut Device) -> Result<(), String> {
     let sin = corpus.shader(FN, "sin_shader_code")?;
     let cos = corpus.shader(FN, "cos_shader_code")?;
     // The data arrays only name the SDK macros; check that they still do.
-    for (name, mac) in [("sincosc1", "D3DSINCOSCONST1"), ("sincosc2", "D3DSINCOSCONST2")] {
+    for (name, mac) in [
+        ("sincosc1", "D3DSINCOSCONST1"),
+        ("sincosc2", "D3DSINCOSCONST2"),
+    ] {
         if !corpus.data_array(FN, name)?.contains(mac) {
             return Err(format!("{FN}/{name} no longer is {{{mac}}}"));
         }
@@ -241,7 +297,9 @@ fn loop_index_test(corpus: &Corpus, dev: &mut Device) -> Result<(), String> {
         .iter()
         .map(|t| t.u32().map(|v| v as i32).ok_or(format!("{FN}/i0: {t:?}")))
         .collect::<Result<_, _>>()?;
-    let i0: [i32; 4] = i0.try_into().map_err(|_| format!("{FN}/i0 is not 4 ints"))?;
+    let i0: [i32; 4] = i0
+        .try_into()
+        .map_err(|_| format!("{FN}/i0 is not 4 ints"))?;
     dev.set_vertex_shader(&shader);
     dev.set_fvf(D3DFVF_XYZ)?;
     dev.clear(0x00ff_0000);
@@ -290,7 +348,13 @@ fn test_constant_clamp_vs(corpus: &Corpus, dev: &mut Device) -> Result<(), Strin
     ] {
         dev.set_vertex_shader(&corpus.shader(FN, shader)?);
         let data = f32_bytes(&corpus.floats(FN, quad)?);
-        dev.draw_up(&format!("{shader} {quad}"), Primitive::TriangleStrip, 2, &data, 12);
+        dev.draw_up(
+            &format!("{shader} {quad}"),
+            Primitive::TriangleStrip,
+            2,
+            &data,
+            12,
+        );
     }
     literal_checks(corpus, dev, FN, 0..u64::MAX)
 }
@@ -318,7 +382,13 @@ fn test_compare_instructions(corpus: &Corpus, dev: &mut Device) -> Result<(), St
         }
         dev.set_vertex_shader(&corpus.shader(FN, shader)?);
         let data = f32_bytes(&corpus.floats(FN, quad)?);
-        dev.draw_up(&format!("{shader} {quad}"), Primitive::TriangleStrip, 2, &data, 12);
+        dev.draw_up(
+            &format!("{shader} {quad}"),
+            Primitive::TriangleStrip,
+            2,
+            &data,
+            12,
+        );
     }
     literal_checks(corpus, dev, FN, 0..u64::MAX)
 }
@@ -338,11 +408,18 @@ fn fp_special_test(corpus: &Corpus, dev: &mut Device) -> Result<(), String> {
         rest
     {
         let colour = |t: &CToken| t.u32().ok_or(format!("{FN}/vs_body: {t:?}"));
-        bodies.push((name.clone(), [colour(r500)?, colour(r600)?, colour(nv40)?, colour(nv50)?]));
+        bodies.push((
+            name.clone(),
+            [colour(r500)?, colour(r600)?, colour(nv40)?, colour(nv50)?],
+        ));
         rest = tail;
     }
     if bodies.len() != 11 || !rest.is_empty() {
-        return Err(format!("{FN}/vs_body: read {} rows, {} tokens left", bodies.len(), rest.len()));
+        return Err(format!(
+            "{FN}/vs_body: read {} rows, {} tokens left",
+            bodies.len(),
+            rest.len()
+        ));
     }
     dev.set_fvf(D3DFVF_XYZ | D3DFVF_TEX1 | D3DFVF_TEXCOORDSIZE1_0)?;
     dev.set_pixel_shader(Some(&ps));
@@ -350,7 +427,13 @@ fn fp_special_test(corpus: &Corpus, dev: &mut Device) -> Result<(), String> {
     for (name, accepted) in bodies {
         let vs = corpus.shader(FN, &format!("fp_special:{name}"))?;
         dev.set_vertex_shader(&vs);
-        dev.draw_up(&format!("{name} quad"), Primitive::TriangleStrip, 2, &quad, 16);
+        dev.draw_up(
+            &format!("{name} quad"),
+            Primitive::TriangleStrip,
+            2,
+            &quad,
+            16,
+        );
         dev.check(&format!("instruction {name}"), 320, 240, &accepted, 1);
     }
     Ok(())
@@ -365,23 +448,36 @@ fn fp_special_test(corpus: &Corpus, dev: &mut Device) -> Result<(), String> {
 fn test_default_attribute_components(corpus: &Corpus, dev: &mut Device) -> Result<(), String> {
     const FN: &str = "test_default_attribute_components";
     let decl = corpus.declaration(FN, "decl_elements")?;
-    let quad = bytes_of(&words(&corpus.initialiser(FN, "quad")?, &[Field::F])?);
+    let quad = bytes_of(&words(&corpus.initialiser(FN, "quad")?, &[Field::Float])?);
     let stride = 15 * 4;
     let tokens = corpus.initialiser(FN, "tests")?;
     let mut cases = Vec::new();
     let mut rest = tokens.as_slice();
     while let [CToken::Ident(shader), colour, tail @ ..] = rest {
-        cases.push((shader.clone(), colour.u32().ok_or(format!("{FN}/tests: {colour:?}"))?));
+        cases.push((
+            shader.clone(),
+            colour.u32().ok_or(format!("{FN}/tests: {colour:?}"))?,
+        ));
         rest = tail;
     }
     if cases.len() != 6 || !rest.is_empty() {
-        return Err(format!("{FN}/tests: read {} rows, {} tokens left", cases.len(), rest.len()));
+        return Err(format!(
+            "{FN}/tests: read {} rows, {} tokens left",
+            cases.len(),
+            rest.len()
+        ));
     }
     dev.set_vertex_declaration(&decl);
     for (shader, colour) in cases {
         dev.set_vertex_shader(&corpus.shader(FN, &shader)?);
         dev.clear(0xffff_0000);
-        dev.draw_up(&format!("{shader} quad"), Primitive::TriangleStrip, 2, &quad, stride);
+        dev.draw_up(
+            &format!("{shader} quad"),
+            Primitive::TriangleStrip,
+            2,
+            &quad,
+            stride,
+        );
         dev.check_whole_target(&format!("{shader}: check_rt_color"), colour);
     }
     Ok(())
@@ -392,20 +488,42 @@ fn test_vshader_float16(corpus: &Corpus, dev: &mut Device) -> Result<(), String>
     const FN: &str = "test_vshader_float16";
     let decl = corpus.declaration(FN, "decl_elements")?;
     let shader = corpus.shader(FN, "shader_code")?;
-    let quad = bytes_of(&words(&corpus.initialiser(FN, "quad")?, &[Field::F, Field::F, Field::F, Field::U, Field::U])?);
+    let quad = bytes_of(&words(
+        &corpus.initialiser(FN, "quad")?,
+        &[
+            Field::Float,
+            Field::Float,
+            Field::Float,
+            Field::Dword,
+            Field::Dword,
+        ],
+    )?);
     let stride = 20;
     dev.clear(0xff10_2030);
     dev.set_vertex_shader(&shader);
     dev.set_vertex_declaration(&decl);
     for start in [0u32, 4, 8, 12] {
         let data = quad.get((start * stride) as usize..).unwrap_or(&[]);
-        dev.draw_up(&format!("DrawPrimitiveUP quad + {start}"), Primitive::TriangleStrip, 2, data, stride);
+        dev.draw_up(
+            &format!("DrawPrimitiveUP quad + {start}"),
+            Primitive::TriangleStrip,
+            2,
+            data,
+            stride,
+        );
     }
     literal_checks(corpus, dev, FN, 0..9790)?;
     // The second half: the same vertices in a vertex buffer, DrawPrimitive(start 0, 4, 8, 12).
     dev.clear(0xff10_2030);
     for start in [0u32, 4, 8, 12] {
-        dev.draw(&format!("DrawPrimitive start {start}"), Primitive::TriangleStrip, &quad, stride, start, 2);
+        dev.draw(
+            &format!("DrawPrimitive start {start}"),
+            Primitive::TriangleStrip,
+            &quad,
+            stride,
+            start,
+            2,
+        );
     }
     literal_checks(corpus, dev, FN, 9790..u64::MAX)
 }
@@ -420,22 +538,35 @@ fn test_position_index(corpus: &Corpus, dev: &mut Device) -> Result<(), String> 
     let ps = corpus.shader(FN, "ps_code")?;
     let ps2 = corpus.shader(FN, "ps_code_2")?;
     // expected_colors[] = {{{x, y}, expected, broken}, ...}; broken() colours are not accepted.
-    let expected: Vec<(u32, u32, u32)> = words(&corpus.initialiser(FN, "expected_colors")?, &[Field::U, Field::U, Field::U, Field::U])?
-        .chunks(4)
-        .map(|r| (r[0], r[1], r[2]))
-        .collect();
+    let expected: Vec<(u32, u32, u32)> = words(
+        &corpus.initialiser(FN, "expected_colors")?,
+        &[Field::Dword, Field::Dword, Field::Dword, Field::Dword],
+    )?
+    .chunks(4)
+    .map(|r| (r[0], r[1], r[2]))
+    .collect();
     dev.set_vertex_declaration(&decl);
     dev.set_vertex_shader(&vs);
-    for (pass, (vs_name, ps_name)) in [("vs_code", "ps_code"), ("vs_code", "ps_code_2"), ("vs_code_2", "ps_code_2")]
-        .into_iter()
-        .enumerate()
+    for (pass, (vs_name, ps_name)) in [
+        ("vs_code", "ps_code"),
+        ("vs_code", "ps_code_2"),
+        ("vs_code_2", "ps_code_2"),
+    ]
+    .into_iter()
+    .enumerate()
     {
         if pass == 2 {
             dev.set_vertex_shader(&vs2);
         }
         dev.set_pixel_shader(Some(if ps_name == "ps_code" { &ps } else { &ps2 }));
         dev.clear(0x00ff_00ff);
-        dev.draw_up(&format!("{vs_name} + {ps_name}"), Primitive::TriangleStrip, 2, &quad, 24);
+        dev.draw_up(
+            &format!("{vs_name} + {ps_name}"),
+            Primitive::TriangleStrip,
+            2,
+            &quad,
+            24,
+        );
         for &(x, y, colour) in &expected {
             dev.check(&format!("{vs_name} + {ps_name}"), x, y, &[colour], 1);
         }
