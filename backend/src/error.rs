@@ -1,7 +1,10 @@
 //! The harness's one error type.
 
 /// Everything that can go wrong while opening the GPU, drawing or reading back.
-#[derive(Debug, thiserror::Error)]
+///
+/// `Debug` prints the same message as `Display`, so a test returning
+/// `Result<(), GpuError>` fails with the readable reason.
+#[derive(thiserror::Error)]
 pub enum GpuError {
     /// `request_adapter` found nothing usable.
     #[error(
@@ -53,4 +56,10 @@ pub enum GpuError {
     /// Mapping the readback buffer or waiting for the device failed.
     #[error("reading back the render target failed: {0}")]
     Readback(String),
+}
+
+impl std::fmt::Debug for GpuError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(self, f)
+    }
 }
