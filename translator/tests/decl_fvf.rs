@@ -55,7 +55,8 @@ fn xyzb4_lastbeta_ubyte4() {
 fn position_and_blend_rows() {
     use DeclType::*;
     use Usage::{BlendIndices as BI, BlendWeight as BW};
-    let rows: Vec<(u32, Vec<(DeclType, Usage)>, u32)> = vec![
+    type Row = (u32, Vec<(DeclType, Usage)>, u32);
+    let rows: Vec<Row> = vec![
         (D3DFVF_XYZ, vec![], 12),
         (D3DFVF_XYZB1, vec![(Float1, BW)], 16),
         (

@@ -329,7 +329,7 @@ fn stream_layout(
             element: index,
         })?;
     let stride = source.stride;
-    if stride % 4 != 0 {
+    if !stride.is_multiple_of(4) {
         return Err(BindError::StrideUnaligned { stream, stride });
     }
     if stride > MAX_STRIDE {

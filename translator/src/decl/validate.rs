@@ -36,7 +36,7 @@ pub fn validate(raw: &[RawElement]) -> Result<Vec<VertexElement>, DeclError> {
                 stream: r.stream,
             });
         }
-        if r.offset % 4 != 0 {
+        if !r.offset.is_multiple_of(4) {
             return Err(DeclError::MisalignedOffset {
                 element,
                 offset: r.offset,

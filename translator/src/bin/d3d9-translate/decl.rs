@@ -69,7 +69,7 @@ pub fn run(args: &Args) -> Result<(), CliError> {
         )
     } else if let Some(path) = &args.dx8 {
         let bytes = read_bytes(path)?;
-        if bytes.len() % 4 != 0 {
+        if !bytes.len().is_multiple_of(4) {
             return Err(input_error(
                 path,
                 format!("{} bytes is not a whole number of tokens", bytes.len()),
