@@ -43,6 +43,7 @@ pub fn fixed_function_pixel_wgsl(diffuse_location: Option<u32>) -> String {
 }
 
 #[cfg(test)]
+#[allow(clippy::panic)] // a failing test prints the WGSL error
 mod tests {
     use super::*;
 

@@ -316,7 +316,8 @@ mod tests {
 
     #[test]
     fn tokenizes_c_initialisers() {
-        let t = tokenize("{{-2.4f, 0.0f}, 0x00ff0000}, /* c */ {vs_code, 1e-3, -3}").unwrap();
+        let t = tokenize("{{-2.4f, 0.0f}, 0x00ff0000}, /* c */ {vs_code, 1e-3, -3}")
+            .expect("tokenizes");
         assert_eq!(
             t,
             vec![

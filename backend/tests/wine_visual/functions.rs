@@ -29,6 +29,7 @@ const D3DFVF_TEXCOORDSIZE1_0: u32 = 3 << 16;
 
 /// `D3DSINCOSCONST1` and `D3DSINCOSCONST2` of the DirectX SDK headers (sincos_test passes
 /// them by macro name; the values are the SDK's, not the test's).
+#[allow(clippy::excessive_precision)] // the digits of the SDK header
 const D3DSINCOSCONST1: [f32; 4] = [
     -1.550_099_2e-6,
     -2.170_138_9e-5,
@@ -149,7 +150,7 @@ fn words(tokens: &[CToken], fields: &[Field]) -> Result<Vec<u32>, String> {
         .iter()
         .filter(|t| !matches!(t, CToken::Ident(_)))
         .collect();
-    if fields.is_empty() || numbers.len() % fields.len() != 0 {
+    if fields.is_empty() || !numbers.len().is_multiple_of(fields.len()) {
         return Err(format!(
             "{} values do not fill records of {} fields",
             numbers.len(),
