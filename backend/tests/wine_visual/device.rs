@@ -582,6 +582,7 @@ fn pass_through_input(ps: &Program) -> Result<Semantic, String> {
 }
 
 #[cfg(test)]
+#[allow(clippy::panic)] // a failing test says why
 mod tests {
     use super::*;
     use d3d9_translator::asm::assemble;
@@ -621,6 +622,37 @@ mod tests {
                 "{text}: {err}"
             );
         }
+    }
+
+    /// D3D9 samples pixel (x, y) at integer coordinates: a quad whose left edge is at
+    /// x = 10.25 and top edge at y = 20.25 covers column 11 and row 21 but not column 10 or
+    /// row 20 (WebGPU's own centres, at +0.5, would cover both; without the position fix-up
+    /// this test fails on column 10).
+    #[test]
+    fn gpu_pixel_centres_are_d3d9s() {
+        let mut dev = Device::new().unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"));
+        let vs = d3d9_translator::asm::assemble_tokens(
+            "vs_1_1\ndcl_position v0\nmov oPos, v0\nmov oD0, c0\n",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let left = 10.25 / (WIDTH as f32 / 2.0) - 1.0;
+        let top = 1.0 - 20.25 / (HEIGHT as f32 / 2.0);
+        let quad: Vec<u8> = [
+            left, -1.0, 0.5, left, top, 0.5, 1.0, -1.0, 0.5, 1.0, top, 0.5,
+        ]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
+        dev.set_fvf(0x002).unwrap_or_else(|e| panic!("{e}"));
+        dev.set_vertex_shader(&vs);
+        dev.set_vs_const_f(0, &[[1.0; 4]]);
+        dev.clear(0);
+        dev.draw_up("quad", Primitive::TriangleStrip, 2, &quad, 12);
+        assert_eq!(dev.failures, Vec::<String>::new());
+        assert_eq!(dev.pixel(10, 100), Ok(0), "column 10");
+        assert_eq!(dev.pixel(11, 100), Ok(0x00ff_ffff), "column 11");
+        assert_eq!(dev.pixel(100, 20), Ok(0), "row 20");
+        assert_eq!(dev.pixel(100, 21), Ok(0x00ff_ffff), "row 21");
     }
 
     #[test]
