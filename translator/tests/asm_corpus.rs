@@ -4,24 +4,12 @@
 
 #![allow(clippy::panic)] // corpus tests name the failing entry
 
+mod common;
+use common::{corpus, tokens};
+
 use d3d9_translator::asm::{assemble, assemble_tokens};
 use d3d9_translator::bytecode::decode;
 use proptest::prelude::*;
-use serde_json::Value;
-
-fn corpus(name: &str) -> Value {
-    let path = format!("{}/../../shared/corpus/{name}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    serde_json::from_str(&text).expect("corpus is JSON")
-}
-
-fn tokens(v: &Value) -> Vec<u32> {
-    v.as_array()
-        .expect("tokens array")
-        .iter()
-        .map(|t| t.as_u64().expect("u32") as u32)
-        .collect()
-}
 
 fn pairs() -> Vec<(String, Vec<u32>)> {
     corpus("asm_pairs.json")

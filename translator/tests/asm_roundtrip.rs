@@ -5,23 +5,12 @@
 
 #![allow(clippy::panic)] // corpus tests name the failing entry
 
+mod common;
+use common::{corpus, tokens};
+
 use d3d9_translator::asm::{assemble, disassemble, AsmErrorKind};
 use d3d9_translator::bytecode::{decode, encode};
 use serde_json::Value;
-
-fn corpus(name: &str) -> Value {
-    let path = format!("{}/../../shared/corpus/{name}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    serde_json::from_str(&text).expect("corpus is JSON")
-}
-
-fn tokens(v: &Value) -> Vec<u32> {
-    v.as_array()
-        .expect("tokens array")
-        .iter()
-        .map(|t| t.as_u64().expect("u32") as u32)
-        .collect()
-}
 
 /// A corpus shader: name, tokens, and whether its source says the native assembler rejects it
 /// (Wine's `test_unsupported_shaders` hand-edits bytecode to out-of-range registers because

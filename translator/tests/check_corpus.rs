@@ -2,23 +2,12 @@
 //! rejections and 11 d3d8 validation cases of `invalid_shaders.json`, and every complete shader
 //! of `d3d9_visual.json` and `other_shaders.json`.
 
+mod common;
+use common::{corpus, tokens};
+
 use d3d9_translator::bytecode::Stage;
 use d3d9_translator::check::{check_tokens, Api, CheckError, DeviceCaps, VertexProcessing};
 use serde_json::Value;
-
-fn corpus(name: &str) -> Value {
-    let path = format!("{}/../../shared/corpus/{name}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    serde_json::from_str(&text).expect("corpus is JSON")
-}
-
-fn tokens(v: &Value) -> Vec<u32> {
-    v.as_array()
-        .expect("tokens array")
-        .iter()
-        .map(|t| t.as_u64().expect("u32") as u32)
-        .collect()
-}
 
 fn str_of<'a>(v: &'a Value, key: &str) -> &'a str {
     v.get(key).and_then(Value::as_str).unwrap_or("")

@@ -1,25 +1,14 @@
 //! `d3d9-translate` end to end: the built binary on files made from corpus tokens.
 
+mod common;
+use common::{corpus, tokens};
+
 use serde_json::Value;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
 const BIN: &str = env!("CARGO_BIN_EXE_d3d9-translate");
-
-fn corpus(name: &str) -> Value {
-    let path = format!("{}/../../shared/corpus/{name}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(path).expect("corpus file readable");
-    serde_json::from_str(&text).expect("corpus is JSON")
-}
-
-fn tokens(v: &Value) -> Vec<u32> {
-    v.as_array()
-        .expect("tokens array")
-        .iter()
-        .map(|t| t.as_u64().expect("u32") as u32)
-        .collect()
-}
 
 fn bytes(tokens: &[u32]) -> Vec<u8> {
     tokens.iter().flat_map(|t| t.to_le_bytes()).collect()

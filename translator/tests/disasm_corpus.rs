@@ -3,23 +3,12 @@
 //! line; every other complete corpus shader must at least disassemble to one line per
 //! instruction and comment block.
 
+mod common;
+use common::{corpus, tokens};
+
 use d3d9_translator::asm::disassemble;
 use d3d9_translator::bytecode::decode;
 use serde_json::Value;
-
-fn corpus(name: &str) -> Value {
-    let path = format!("{}/../../shared/corpus/{name}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(path).expect("corpus file readable");
-    serde_json::from_str(&text).expect("corpus is JSON")
-}
-
-fn tokens(v: &Value) -> Vec<u32> {
-    v.as_array()
-        .expect("tokens array")
-        .iter()
-        .map(|t| t.as_u64().expect("u32") as u32)
-        .collect()
-}
 
 /// (function, shader name) in `d3d9_visual.json` whose listing comments are canonical text.
 const CANONICAL_VISUAL: &[(&str, &str)] = &[

@@ -4,27 +4,15 @@
 
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+use common::{corpus, tokens};
+
 use d3d9_translator::bytecode::{
     decode, Comparison, Control, Declaration, DstParam, Instruction, Literal, Opcode, Program,
     Register, RegisterFile as F, RelativeAddress, SrcModifier, SrcParam, Stage, Swizzle,
     TextureType, Usage, Version, WriteMask,
 };
 use d3d9_translator::lift::{translate_vertex_shader, FloatMode, VertexShaderOptions};
-use serde_json::Value;
-
-fn corpus(name: &str) -> Value {
-    let path = format!("{}/../../shared/corpus/{name}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    serde_json::from_str(&text).expect("corpus is JSON")
-}
-
-fn tokens(v: &Value) -> Vec<u32> {
-    v.as_array()
-        .expect("tokens")
-        .iter()
-        .map(|t| t.as_u64().expect("u32") as u32)
-        .collect()
-}
 
 fn wgsl_of(program: &Program, options: &VertexShaderOptions) -> String {
     let t = translate_vertex_shader(program, options).expect("translates");
