@@ -41,9 +41,13 @@ pub enum FetchSource {
 /// The shader-side conversion after the fixed-function fetch.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum FetchConversion {
-    /// The format yields floats (FLOATn, D3DCOLOR via `Unorm8x4Bgra`, UBYTE4N, SHORTnN,
-    /// USHORTnN, FLOAT16_n): the input is declared `vec4<f32>` and read as is.
+    /// The format yields floats (FLOATn, D3DCOLOR via `Unorm8x4Bgra`, UBYTE4N, USHORTnN,
+    /// FLOAT16_n): the input is declared `vec4<f32>` and read as is.
     Float,
+    /// SHORT2N / SHORT4N (`Snorm16x2` / `Snorm16x4`): declared `vec4<f32>` and clamped to −1 in
+    /// the shader, so that −32768 reads −1 as D3D9 defines. WebGPU's snorm fetch clamps too, but
+    /// not every driver does (lavapipe's per-instance fetch returns −32768/32767).
+    SignedNormalized,
     /// UBYTE4 (`Uint8x4`): declared `vec4<u32>`, each component converted to float unscaled.
     UnsignedToFloat,
     /// SHORT2 / SHORT4 (`Sint16x2` / `Sint16x4`): declared `vec4<i32>` (missing components
@@ -59,7 +63,7 @@ impl FetchConversion {
     /// The WGSL scalar kind of the declared `vec4` input for this conversion.
     pub fn input_scalar(self) -> naga::Scalar {
         match self {
-            FetchConversion::Float => naga::Scalar::F32,
+            FetchConversion::Float | FetchConversion::SignedNormalized => naga::Scalar::F32,
             FetchConversion::UnsignedToFloat | FetchConversion::UDec3 | FetchConversion::Dec3N => {
                 naga::Scalar::U32
             }

@@ -80,6 +80,12 @@ impl Lifter<'_> {
         debug_assert!(self.program.version.stage == Stage::Vertex);
         Ok(match conversion {
             FetchConversion::Float => arg,
+            FetchConversion::SignedNormalized => {
+                // The padding (0, 0, 1) of SHORT2N is unchanged by the clamp.
+                let lo = self.lit_f32(-1.0);
+                let lo = self.splat(lo);
+                self.math2(naga::MathFunction::Max, arg, lo)
+            }
             FetchConversion::UnsignedToFloat | FetchConversion::SignedToFloat => {
                 self.cast(arg, ScalarKind::Float, Some(4))
             }
