@@ -126,8 +126,16 @@ impl Lifter<'_> {
                 self.result(inst, r)
             }
             O::Sgn => {
+                // SDK: -1 if x < 0, else 0 if x == 0, else 1 (so NaN gives 1; WGSL's
+                // sign(NaN) is unspecified and lavapipe returns 0).
                 let a = self.src(inst, 0)?;
-                let r = self.math1(Mf::Sign, a);
+                let zero = self.const_vec4([0.0; 4]);
+                let one = self.const_vec4([1.0; 4]);
+                let minus_one = self.const_vec4([-1.0; 4]);
+                let is_zero = self.bin(Bo::Equal, a, zero);
+                let non_negative = self.select(is_zero, zero, one);
+                let negative = self.bin(Bo::Less, a, zero);
+                let r = self.select(negative, minus_one, non_negative);
                 self.result(inst, r)
             }
             O::Pow => {

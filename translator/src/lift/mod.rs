@@ -38,10 +38,11 @@ use std::collections::HashMap;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum FloatMode {
     /// D3D9 hardware rules: `0 * x = 0` in multiplies, dot products, matrix ops, lit, dst and
-    /// pow; `rcp(0) = rsq(0) = FLT_MAX`; `log(0) = -FLT_MAX`; rsq, log and pow use |x|.
+    /// pow; `rcp(0) = rsq(0) = FLT_MAX`; `log(0) = -FLT_MAX`.
     #[default]
     Legacy,
-    /// Plain IEEE arithmetic (faster, for well-behaved content).
+    /// Plain IEEE arithmetic (faster, for well-behaved content). rsq, log and pow still take
+    /// |x| in both modes: that is the SDK's definition of those instructions.
     Ieee,
 }
 

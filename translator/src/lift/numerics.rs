@@ -2,10 +2,13 @@
 //!
 //! `Legacy` (what D3D9 hardware does):
 //! - `0 * x = 0` for any x, inf and NaN included, in mul, mad, dp2/3/4, m#x#, lit, dst, pow;
-//! - `rcp(0) = rsq(0) = +FLT_MAX`, `log(0) = -FLT_MAX`; rsq and log use |x|;
+//! - `rcp(0) = rsq(0) = +FLT_MAX`, `log(0) = -FLT_MAX`;
 //! - `pow(a, b) = |a|^b`, computed as `exp2(b * log2|a|)` with the legacy multiply.
 //!
-//! `Ieee` is plain arithmetic. The zero test of the legacy multiply is emitted only where it
+//! In both modes rsq, log and pow take |x| (|a| for pow): that is the SDK's definition of
+//! those instructions, not a float rule, so `rsq(-4) = 0.5` and `pow(-2, 2) = 4` everywhere.
+//!
+//! `Ieee` is plain arithmetic otherwise. The zero test of the legacy multiply is emitted only where it
 //! can matter: not when an operand is a known finite non-zero value (a literal or `def`),
 //! folded to a constant mask when an operand is a known finite value, and a single test
 //! when both operands are the same expression. A cheaper mode that clamps the sources of
@@ -148,23 +151,23 @@ impl Lifter<'_> {
         self.zero_gives(x, r, f32::MAX)
     }
 
-    /// `rsq`: 1/sqrt(|x|); Legacy gives +FLT_MAX for ±0. Ieee: `inverseSqrt(x)`.
+    /// `rsq`: 1/sqrt(|x|); Legacy gives +FLT_MAX for ±0, Ieee +inf.
     pub(super) fn rsq_d3d9(&mut self, x: Handle<Expression>) -> Handle<Expression> {
-        if !self.legacy() {
-            return self.math1(Mf::InverseSqrt, x);
-        }
         let a = self.math1(Mf::Abs, x);
         let r = self.math1(Mf::InverseSqrt, a);
+        if !self.legacy() {
+            return r;
+        }
         self.zero_gives(x, r, f32::MAX)
     }
 
-    /// `log`: log2(|x|); Legacy gives -FLT_MAX for ±0. Ieee: `log2(x)`.
+    /// `log`: log2(|x|); Legacy gives -FLT_MAX for ±0, Ieee -inf.
     pub(super) fn log_d3d9(&mut self, x: Handle<Expression>) -> Handle<Expression> {
-        if !self.legacy() {
-            return self.math1(Mf::Log2, x);
-        }
         let a = self.math1(Mf::Abs, x);
         let r = self.math1(Mf::Log2, a);
+        if !self.legacy() {
+            return r;
+        }
         self.zero_gives(x, r, -f32::MAX)
     }
 
@@ -174,16 +177,16 @@ impl Lifter<'_> {
     }
 
     /// `pow`: Legacy `|a|^b` as `exp2(b * log2|a|)` with the legacy multiply (so `pow(x, 0) = 1`
-    /// for every x, and `pow(0, b) = 0` for b > 0); Ieee `pow(a, b)`.
+    /// for every x, and `pow(0, b) = 0` for b > 0); Ieee `pow(|a|, b)`.
     pub(super) fn pow_d3d9(
         &mut self,
         a: Handle<Expression>,
         b: Handle<Expression>,
     ) -> Handle<Expression> {
-        if !self.legacy() {
-            return self.math2(Mf::Pow, a, b);
-        }
         let abs = self.math1(Mf::Abs, a);
+        if !self.legacy() {
+            return self.math2(Mf::Pow, abs, b);
+        }
         let l = self.math1(Mf::Log2, abs);
         let m = self.mul_d3d9(b, l);
         self.math1(Mf::Exp2, m)
