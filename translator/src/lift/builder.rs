@@ -143,6 +143,10 @@ pub(super) struct Lifter<'a> {
     pub relative_reads: Vec<(u32, u32)>,
     /// Float constant registers addressable (256 or 8192).
     pub float_registers: u32,
+    /// `i#` registers: 16, or 2048 in software vertex processing.
+    pub int_registers: u32,
+    /// `b#` registers: 16, or 2048 in software vertex processing.
+    pub bool_registers: u32,
 }
 
 impl<'a> Lifter<'a> {
@@ -169,6 +173,16 @@ impl<'a> Lifter<'a> {
                 super::interface::SW_FLOAT_CONSTANTS
             } else {
                 super::interface::HW_FLOAT_CONSTANTS
+            },
+            int_registers: if options.software_vertex_processing {
+                super::interface::SW_INT_CONSTANTS
+            } else {
+                super::interface::INT_CONSTANTS
+            },
+            bool_registers: if options.software_vertex_processing {
+                super::interface::SW_BOOL_CONSTANTS
+            } else {
+                super::interface::BOOL_CONSTANTS
             },
         }
     }

@@ -24,7 +24,9 @@ pub const VS_CONSTANTS_GROUP: u32 = 0;
 pub const FLOAT_CONSTANTS_BINDING: u32 = 0;
 /// Binding of the integer constants `i#`.
 pub const INT_CONSTANTS_BINDING: u32 = 1;
-/// Binding of the boolean constants `b#` (a `u32` bit mask).
+/// Binding of the boolean constants `b#`: a `u32` bit mask (bit n = `b#n`) in hardware vertex
+/// processing; in software vertex processing `array<vec4<u32>, 16>`, 2048 bits, `b#n` being bit
+/// `n % 32` of word `n / 32` (word w = element `w / 4`, component `w % 4`).
 pub const BOOL_CONSTANTS_BINDING: u32 = 2;
 /// Binding of the position fix-up (`vec4<f32>`, `.xy` used).
 pub const POSITION_FIXUP_BINDING: u32 = 3;
@@ -34,10 +36,14 @@ pub const VS_TEXTURES_GROUP: u32 = 1;
 pub const HW_FLOAT_CONSTANTS: u32 = 256;
 /// Float constant registers in software vertex processing.
 pub const SW_FLOAT_CONSTANTS: u32 = 8192;
-/// Integer constant registers `i#`.
+/// Integer constant registers `i#` in hardware vertex processing.
 pub const INT_CONSTANTS: u32 = 16;
-/// Boolean constant registers `b#`.
+/// Boolean constant registers `b#` in hardware vertex processing.
 pub const BOOL_CONSTANTS: u32 = 16;
+/// Integer constant registers `i#` in software vertex processing (`array<vec4<i32>, 2048>`).
+pub const SW_INT_CONSTANTS: u32 = 2048;
+/// Boolean constant registers `b#` in software vertex processing.
+pub const SW_BOOL_CONSTANTS: u32 = 2048;
 /// Inter-stage variables WebGPU allows (`maxInterStageShaderVariables`).
 pub const MAX_INTER_STAGE_VARIABLES: usize = 16;
 

@@ -187,12 +187,12 @@ impl Lifter<'_> {
                             self.defs.floats.insert(n, v);
                         }
                         (RegisterFile::ConstInt, Some(Literal::Int(v)))
-                            if n < interface::INT_CONSTANTS =>
+                            if n < self.int_registers =>
                         {
                             self.defs.ints.insert(n, v);
                         }
                         (RegisterFile::ConstBool, Some(Literal::Bool(v)))
-                            if n < interface::BOOL_CONSTANTS =>
+                            if n < self.bool_registers =>
                         {
                             self.defs.bools.insert(n, v != 0);
                         }

@@ -9,8 +9,7 @@
 use super::builder::Lifter;
 use super::error::LiftError;
 use super::interface::{
-    BOOL_CONSTANTS, BOOL_CONSTANTS_BINDING, FLOAT_CONSTANTS_BINDING, INT_CONSTANTS,
-    INT_CONSTANTS_BINDING, VS_CONSTANTS_GROUP,
+    BOOL_CONSTANTS_BINDING, FLOAT_CONSTANTS_BINDING, INT_CONSTANTS_BINDING, VS_CONSTANTS_GROUP,
 };
 use crate::bytecode::{
     DstParam, Register, RegisterFile, RelativeAddress, SrcModifier, SrcParam, WriteMask,
@@ -492,7 +491,7 @@ impl Lifter<'_> {
 
     /// Read `i#n` as `vec4<i32>` (a literal when `defi`'d).
     pub(super) fn read_int(&mut self, reg: &Register) -> Result<Handle<Expression>, LiftError> {
-        if reg.file != RegisterFile::ConstInt || reg.index >= INT_CONSTANTS {
+        if reg.file != RegisterFile::ConstInt || reg.index >= self.int_registers {
             return Err(self.invalid(format!(
                 "expected an integer constant i#, found {}{}",
                 reg.file.prefix(),
@@ -507,7 +506,7 @@ impl Lifter<'_> {
             }));
         }
         let vec4i = self.ty.vec4i;
-        let ty = self.array_of(vec4i, INT_CONSTANTS);
+        let ty = self.array_of(vec4i, self.int_registers);
         let g = self.resource_global(
             RegKey::IntConsts,
             "i",
@@ -527,7 +526,7 @@ impl Lifter<'_> {
     /// Read `b#n` as `bool` (a literal when `defb`'d), honouring a `!` modifier.
     pub(super) fn read_bool(&mut self, src: &SrcParam) -> Result<Handle<Expression>, LiftError> {
         let reg = src.reg;
-        if reg.file != RegisterFile::ConstBool || reg.index >= BOOL_CONSTANTS {
+        if reg.file != RegisterFile::ConstBool || reg.index >= self.bool_registers {
             return Err(self.invalid(format!(
                 "expected a boolean constant b#, found {}{}",
                 reg.file.prefix(),
@@ -537,7 +536,17 @@ impl Lifter<'_> {
         let value = if let Some(v) = self.defs.bools.get(&reg.index).copied() {
             self.lit_bool(v)
         } else {
-            let ty = self.ty.u32;
+            // Hardware: one u32 mask. Software (2048 b#): `array<vec4<u32>, 16>`, word n / 32.
+            let software = self.bool_registers > 32;
+            let ty = if software {
+                let vec4u = self.type_of(TypeInner::Vector {
+                    size: naga::VectorSize::Quad,
+                    scalar: naga::Scalar::U32,
+                });
+                self.array_of(vec4u, self.bool_registers / 128)
+            } else {
+                self.ty.u32
+            };
             let g = self.resource_global(
                 RegKey::BoolConsts,
                 "b",
@@ -546,9 +555,20 @@ impl Lifter<'_> {
                 VS_CONSTANTS_GROUP,
                 BOOL_CONSTANTS_BINDING,
             );
-            let p = self.global(g);
+            let mut p = self.global(g);
+            if software {
+                let word = reg.index / 32;
+                p = self.emit(Expression::AccessIndex {
+                    base: p,
+                    index: word / 4,
+                });
+                p = self.emit(Expression::AccessIndex {
+                    base: p,
+                    index: word % 4,
+                });
+            }
             let bits = self.load(p);
-            let bit = self.lit_u32(1 << reg.index);
+            let bit = self.lit_u32(1 << (reg.index % 32));
             let and = self.bin(Bo::And, bits, bit);
             let zero = self.lit_u32(0);
             self.bin(Bo::NotEqual, and, zero)
