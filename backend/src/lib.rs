@@ -13,13 +13,21 @@
 //! - [`Gpu::vertex_outputs`]: runs a vertex stage over a few vertices and
 //!   returns the exact `f32` values of its inter-stage outputs, for
 //!   per-instruction numeric tests.
+//! - [`Gpu::render_frame`]: several draws into one cleared target, with
+//!   D3D9's cull mode ([`Frame`], [`CullMode`]).
+//! - [`fixed_function_pixel_wgsl`]: the default D3D9 fixed-function pixel
+//!   stage (diffuse colour, clamped) for draws without a pixel shader.
 
 mod error;
+mod fixed_function;
+mod frame;
 mod gpu;
 mod probe;
 mod render;
 
 pub use error::GpuError;
+pub use fixed_function::{fixed_function_pixel_wgsl, FIXED_FUNCTION_ENTRY_POINT};
+pub use frame::{CullMode, Frame};
 pub use gpu::{Gpu, ALLOW_NO_GPU_ENV};
 pub use probe::{OutputValues, VertexProbe};
 pub use render::{Draw, Image, Indices, Shader, ShaderStage, Target, Uniform, VertexBuffer};
