@@ -202,7 +202,10 @@ mod tests {
             ],
         });
         let p = m.transform_point([1.0, 0.0, 0.0]);
-        assert!((p[0] - 5.0).abs() < 1e-6 && (p[1] - 1.0).abs() < 1e-6, "{p:?}");
+        assert!(
+            (p[0] - 5.0).abs() < 1e-6 && (p[1] - 1.0).abs() < 1e-6,
+            "{p:?}"
+        );
     }
 
     #[test]

@@ -52,11 +52,7 @@ fn project(view: &Mat4, point: [f32; 3]) -> (u32, u32) {
         0.5,
         50.0,
     );
-    let (x, y) = to_pixel(
-        view.then(&projection).transform_point(point),
-        WIDTH,
-        HEIGHT,
-    );
+    let (x, y) = to_pixel(view.then(&projection).transform_point(point), WIDTH, HEIGHT);
     (x as u32, y as u32)
 }
 
@@ -115,7 +111,10 @@ fn gpu_lit_cube_faces_follow_the_light() {
         "front {front:?} right {right:?}"
     );
     // The lit faces carry the material's hue: red over green over blue.
-    assert!(top[0] > 200 && top[0] > top[1] && top[1] > top[2], "{top:?}");
+    assert!(
+        top[0] > 200 && top[0] > top[1] && top[1] > top[2],
+        "{top:?}"
+    );
     // The unlit face is the ambient colour (0.08, 0.08, 0.12).
     let [r, g, b, a] = right;
     assert!(r < 30 && g < 30 && b < 40 && a == 255, "{right:?}");

@@ -12,7 +12,8 @@ use crate::pipeline::{FloatConstants, PipelineError, Primitive, SceneDraw};
 
 pub(super) const SCENE: Scene = Scene {
     name: "lit_cube",
-    description: "rotated cube, directional per-vertex diffuse light (vs_1_1, FVF XYZ | NORMAL, indexed)",
+    description:
+        "rotated cube, directional per-vertex diffuse light (vs_1_1, FVF XYZ | NORMAL, indexed)",
     setup,
 };
 
