@@ -147,6 +147,10 @@ pub fn translate(draw: &SceneDraw) -> Result<Translated, PipelineError> {
         &streams,
         VertexProcessing::Hardware,
     )?;
+    // The draw binds stream 0 only.
+    if binding.streams.iter().any(|s| s.stream != 0) {
+        return Err(PipelineError::Unsupported("streams other than 0"));
+    }
     if binding.pretransformed {
         return Err(PipelineError::Unsupported(
             "pre-transformed vertices (POSITIONT)",
@@ -164,10 +168,6 @@ pub fn translate(draw: &SceneDraw) -> Result<Translated, PipelineError> {
         position_fixup: true,
     };
     let shader = translate_vertex_shader(checked.program(), &options)?;
-    // Stream 0 only: the layout the binding made must be that of stream 0.
-    if binding.streams.iter().any(|s| s.stream != 0) {
-        return Err(PipelineError::Unsupported("streams other than 0"));
-    }
     Ok(Translated { shader, binding })
 }
 
@@ -211,6 +211,7 @@ fn uniforms(
         out.push((b.group, b.binding, bytemuck::cast_slice(&values).to_vec()));
     }
     if let Some(b) = interface.bool_constants {
+        // The scenes set no `b#`: all FALSE but for the shader's `defb`s.
         let mask = interface
             .defined_bools
             .iter()
