@@ -1,13 +1,17 @@
-//! D3D9 sample scenes rendered headless through `d3d9-backend` and
-//! written as PNG files.
+//! D3D9 sample scenes rendered headless through the translator and
+//! `d3d9-backend`, written as PNG files.
 //!
-//! For now the scenes use hand-written WGSL; they move to translated D3D9
-//! shaders from `shaders/` as the translator grows.
+//! Each scene is a D3D9 vertex shader from `shaders/` (assembly text), its
+//! vertex data, declaration and CPU-computed constants. [`pipeline`] makes
+//! the draw as D3D9 would: assemble → check → bind the declaration → lift
+//! to a naga module → draw with the fixed-function pixel stage.
 
 use std::path::{Path, PathBuf};
 
-use d3d9_backend::{Gpu, GpuError, Image};
+use d3d9_backend::{Gpu, Image};
 
+pub mod math;
+pub mod pipeline;
 mod png_out;
 mod scenes;
 
@@ -17,10 +21,10 @@ pub use scenes::{Scene, SCENES};
 /// Why a scene could not be rendered or written.
 #[derive(Debug, thiserror::Error)]
 pub enum SampleError {
-    #[error("rendering scene {scene:?}: {source}")]
-    Render {
+    #[error("scene {scene:?}: {source}")]
+    Scene {
         scene: &'static str,
-        source: GpuError,
+        source: pipeline::PipelineError,
     },
     #[error("writing {path}: {source}")]
     Io {
@@ -36,12 +40,14 @@ pub enum SampleError {
     Format(wgpu::TextureFormat),
 }
 
-/// Renders one scene.
+/// Renders one scene (640x480, `Rgba8Unorm`).
 pub fn render_scene(gpu: &Gpu, scene: &Scene) -> Result<Image, SampleError> {
-    (scene.render)(gpu).map_err(|source| SampleError::Render {
-        scene: scene.name,
-        source,
-    })
+    (scene.setup)()
+        .and_then(|draw| pipeline::render_draw(gpu, &draw))
+        .map_err(|source| SampleError::Scene {
+            scene: scene.name,
+            source,
+        })
 }
 
 /// Renders every scene of [`SCENES`] into `out/<name>.png` (creating `out`)

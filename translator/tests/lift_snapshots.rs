@@ -639,10 +639,19 @@ fn software_vertex_processing_has_2048_integer_and_boolean_constants() {
                 rep i20\nadd r0, r0, c0\nendrep\nif b1000\nmov r0, c1\nendif\nmov o0, r0\n";
     let program = d3d9_translator::asm::assemble(text).expect("assembles");
     let hardware = translate(&program);
-    assert!(hardware.is_err_and(|e| e.is_invalid()), "i20/b1000 need software VP");
-    let options = VertexShaderOptions { software_vertex_processing: true, ..Default::default() };
+    assert!(
+        hardware.is_err_and(|e| e.is_invalid()),
+        "i20/b1000 need software VP"
+    );
+    let options = VertexShaderOptions {
+        software_vertex_processing: true,
+        ..Default::default()
+    };
     let wgsl = wgsl_of(&program, &options);
-    assert!(wgsl.contains("var<uniform> b: array<vec4<u32>, 16>"), "{wgsl}");
+    assert!(
+        wgsl.contains("var<uniform> b: array<vec4<u32>, 16>"),
+        "{wgsl}"
+    );
     // b1000 is bit 1000 % 32 = 8 of word 31 = element 7, component w.
     assert!(wgsl.contains("b[7].w"), "{wgsl}");
 }

@@ -1,18 +1,21 @@
 //! The classic first D3D9 sample: one triangle with a D3DCOLOR per vertex
-//! (red top, green bottom left, blue bottom right) on a dark blue clear,
-//! 640x480.
+//! (red top, blue bottom right, green bottom left, clockwise as D3D9's
+//! default culling wants) through `shaders/triangle.asm`, with FVF
+//! `D3DFVF_XYZ | D3DFVF_DIFFUSE` and an identity transform.
 
-use d3d9_backend::{Draw, Gpu, GpuError, Image, ShaderStage, Target, VertexBuffer};
+use d3d9_backend::CullMode;
+use d3d9_translator::decl::fvf::{D3DFVF_DIFFUSE, D3DFVF_XYZ};
+use d3d9_translator::decl::VertexDeclaration;
 
 use super::Scene;
+use crate::math::Mat4;
+use crate::pipeline::{FloatConstants, PipelineError, Primitive, SceneDraw};
 
 pub(super) const SCENE: Scene = Scene {
     name: "triangle",
-    description: "one triangle, D3DCOLOR per vertex (XYZ | DIFFUSE)",
-    render,
+    description: "one triangle, D3DCOLOR per vertex (vs_1_1, FVF XYZ | DIFFUSE)",
+    setup,
 };
-
-const SHADER: &str = include_str!("triangle.wgsl");
 
 /// D3DFVF_XYZ | D3DFVF_DIFFUSE.
 #[repr(C)]
@@ -23,59 +26,36 @@ struct Vertex {
     diffuse: u32,
 }
 
-const ATTRIBUTES: [wgpu::VertexAttribute; 2] = [
-    wgpu::VertexAttribute {
-        format: wgpu::VertexFormat::Float32x3,
-        offset: 0,
-        shader_location: 0,
-    },
-    wgpu::VertexAttribute {
-        format: wgpu::VertexFormat::Unorm8x4Bgra,
-        offset: 12,
-        shader_location: 1,
-    },
-];
-
 const VERTICES: [Vertex; 3] = [
     Vertex {
         position: [0.0, 0.8, 0.5],
         diffuse: 0xFFFF_0000,
     },
     Vertex {
-        position: [-0.8, -0.8, 0.5],
-        diffuse: 0xFF00_FF00,
-    },
-    Vertex {
         position: [0.8, -0.8, 0.5],
         diffuse: 0xFF00_00FF,
     },
+    Vertex {
+        position: [-0.8, -0.8, 0.5],
+        diffuse: 0xFF00_FF00,
+    },
 ];
 
-/// The D3D9 SDK tutorials clear to D3DCOLOR_XRGB(0, 0, 64).
-const CLEAR: wgpu::Color = wgpu::Color {
-    r: 0.0,
-    g: 0.0,
-    b: 64.0 / 255.0,
-    a: 1.0,
-};
-
-fn render(gpu: &Gpu) -> Result<Image, GpuError> {
-    let buffers = [VertexBuffer {
-        layout: wgpu::VertexBufferLayout {
-            array_stride: std::mem::size_of::<Vertex>() as u64,
-            step_mode: wgpu::VertexStepMode::Vertex,
-            attributes: &ATTRIBUTES,
-        },
-        data: bytemuck::cast_slice(&VERTICES),
-    }];
-    let stage = ShaderStage::wgsl(SHADER);
-    gpu.render(&Draw {
-        vertex_buffers: &buffers,
-        ..Draw::new(
-            stage.entry("vs"),
-            stage.entry("fs"),
-            3,
-            Target::rgba8(640, 480).cleared_to(CLEAR),
-        )
+fn setup() -> Result<SceneDraw, PipelineError> {
+    let mut constants = FloatConstants::default();
+    constants.set(0, &Mat4::IDENTITY.columns());
+    Ok(SceneDraw {
+        shader: include_str!("../../../shaders/triangle.asm"),
+        declaration: VertexDeclaration::from_fvf(D3DFVF_XYZ | D3DFVF_DIFFUSE)?,
+        stream: bytemuck::cast_slice(&VERTICES).to_vec(),
+        stride: std::mem::size_of::<Vertex>() as u32,
+        indices: None,
+        vertex_count: 3,
+        primitive: Primitive::TriangleList,
+        float_constants: constants,
+        int_constants: [[0; 4]; 16],
+        cull: CullMode::Ccw,
+        // The D3D9 SDK tutorials clear to D3DCOLOR_XRGB(0, 0, 64).
+        clear: 0xFF00_0040,
     })
 }

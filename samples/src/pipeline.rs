@@ -1,0 +1,285 @@
+//! One D3D9 draw made through the translator, as a D3D9 application makes
+//! it: `CreateVertexShader` (assemble, then check against the device caps),
+//! `SetVertexDeclaration` / `SetFVF`, `SetStreamSource`,
+//! `SetVertexShaderConstantF/I`, `Clear`, `DrawIndexedPrimitive`, with no
+//! pixel shader (the default fixed-function pixel stage shows COLOR0).
+//!
+//! Per draw: assemble → check (hardware device caps) → bind the
+//! declaration to the shader's inputs → lift with those input fetches and
+//! COLOR0 linked to the fixed-function stage → render with the backend.
+
+use d3d9_backend::{
+    fixed_function_pixel_wgsl, CullMode, Draw, Frame, Gpu, GpuError, Image, Indices, ShaderStage,
+    Target, Uniform, VertexBuffer, FIXED_FUNCTION_ENTRY_POINT,
+};
+use d3d9_translator::asm::{assemble, AsmError};
+use d3d9_translator::bytecode::{Stage, Usage};
+use d3d9_translator::check::{check, CheckError, DeviceCaps};
+use d3d9_translator::decl::{
+    bind_program, BindError, DeclError, StreamSource, VertexBinding, VertexDeclaration,
+    VertexProcessing,
+};
+use d3d9_translator::lift::{
+    translate_vertex_shader, FloatMode, LiftError, OutputLocation, TranslatedShader,
+    VertexShaderOptions, ENTRY_POINT,
+};
+use d3d9_translator::signature::Semantic;
+
+/// Width of every gallery image (the D3D9 SDK samples' 640x480 window).
+pub const WIDTH: u32 = 640;
+/// Height of every gallery image.
+pub const HEIGHT: u32 = 480;
+
+/// `MaxVertexShaderConst` of the hardware device the scenes target.
+const FLOAT_REGISTERS: usize = 256;
+/// `i#` registers.
+const INT_REGISTERS: usize = 16;
+
+/// Why a draw could not be made; each variant is one step of the pipeline.
+#[derive(Debug, thiserror::Error)]
+pub enum PipelineError {
+    #[error("assembling the vertex shader: {0}")]
+    Assemble(#[from] AsmError),
+    #[error("CreateVertexShader refuses it: {0}")]
+    Check(#[from] CheckError),
+    #[error("vertex declaration: {0}")]
+    Declaration(#[from] DeclError),
+    #[error("binding the declaration to the shader: {0}")]
+    Bind(#[from] BindError),
+    #[error("translating the vertex shader: {0}")]
+    Lift(#[from] LiftError),
+    #[error("the draw needs {0}, which the gallery does not set up")]
+    Unsupported(&'static str),
+    #[error("rendering: {0}")]
+    Gpu(#[from] GpuError),
+}
+
+/// The float constants `c0`–`c255`, as `SetVertexShaderConstantF` leaves them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FloatConstants(Vec<[f32; 4]>);
+
+impl Default for FloatConstants {
+    fn default() -> Self {
+        FloatConstants(vec![[0.0; 4]; FLOAT_REGISTERS])
+    }
+}
+
+impl FloatConstants {
+    /// `SetVertexShaderConstantF(start, values, values.len())`; registers
+    /// past `c255` are ignored.
+    pub fn set(&mut self, start: usize, values: &[[f32; 4]]) -> &mut Self {
+        for (slot, value) in self.0.iter_mut().skip(start).zip(values) {
+            *slot = *value;
+        }
+        self
+    }
+
+    /// The value of `c#register` (zero past `c255`).
+    pub fn get(&self, register: usize) -> [f32; 4] {
+        self.0.get(register).copied().unwrap_or([0.0; 4])
+    }
+}
+
+/// The primitives of a draw (`D3DPRIMITIVETYPE`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Primitive {
+    /// `D3DPT_TRIANGLELIST`.
+    TriangleList,
+}
+
+/// Everything one D3D9 draw of a scene sets on the device.
+#[derive(Clone, Debug)]
+pub struct SceneDraw {
+    /// Vertex shader assembly text (the source of `fxc /Fo`-style bytecode).
+    pub shader: &'static str,
+    /// `SetVertexDeclaration` (or the declaration `SetFVF` installs).
+    pub declaration: VertexDeclaration,
+    /// `SetStreamSource(0, .., stride)`: the bytes of stream 0 and its stride.
+    pub stream: Vec<u8>,
+    pub stride: u32,
+    /// `SetIndices` (16-bit); `None`: `DrawPrimitive` over `vertex_count`.
+    pub indices: Option<Vec<u16>>,
+    pub vertex_count: u32,
+    pub primitive: Primitive,
+    pub float_constants: FloatConstants,
+    /// `SetVertexShaderConstantI`: `i0`–`i15`.
+    pub int_constants: [[i32; 4]; INT_REGISTERS],
+    /// `D3DRS_CULLMODE`.
+    pub cull: CullMode,
+    /// `Clear(.., D3DCLEAR_TARGET, colour, ..)`: a D3DCOLOR, 0xAARRGGBB.
+    pub clear: u32,
+}
+
+/// A D3DCOLOR (0xAARRGGBB) as the wgpu colour the back buffer is cleared to.
+pub fn d3dcolor(argb: u32) -> wgpu::Color {
+    let channel = |shift: u32| f64::from((argb >> shift) & 0xFF) / 255.0;
+    wgpu::Color {
+        r: channel(16),
+        g: channel(8),
+        b: channel(0),
+        a: channel(24),
+    }
+}
+
+/// A draw's vertex shader after translation, with the declaration binding
+/// it was specialised for.
+#[derive(Clone, Debug)]
+pub struct Translated {
+    pub shader: TranslatedShader,
+    /// The vertex buffer layouts (one per stream the shader reads).
+    pub binding: VertexBinding,
+}
+
+/// `CreateVertexShader` + draw-time pairing: the shader assembled, checked
+/// for a hardware-vertex-processing SM3 device, bound to the declaration,
+/// and lifted with the declaration's input fetches, COLOR0 at location 0
+/// for the fixed-function pixel stage and the half-pixel position fix-up.
+pub fn translate(draw: &SceneDraw) -> Result<Translated, PipelineError> {
+    let program = assemble(draw.shader)?;
+    let checked = check(&program, Stage::Vertex, &DeviceCaps::default())?;
+    let streams = [StreamSource {
+        stride: draw.stride,
+        ..StreamSource::default()
+    }];
+    let binding = bind_program(
+        &draw.declaration,
+        checked.program(),
+        &streams,
+        VertexProcessing::Hardware,
+    )?;
+    // The draw binds stream 0 only.
+    if binding.streams.iter().any(|s| s.stream != 0) {
+        return Err(PipelineError::Unsupported("streams other than 0"));
+    }
+    if binding.pretransformed {
+        return Err(PipelineError::Unsupported(
+            "pre-transformed vertices (POSITIONT)",
+        ));
+    }
+    let options = VertexShaderOptions {
+        input_fetches: Some(binding.fetches()),
+        output_locations: Some(vec![OutputLocation {
+            semantic: Semantic::new(Usage::Color, 0),
+            location: 0,
+            components: 4,
+        }]),
+        float_mode: FloatMode::Legacy,
+        software_vertex_processing: false,
+        position_fixup: true,
+    };
+    let shader = translate_vertex_shader(checked.program(), &options)?;
+    Ok(Translated { shader, binding })
+}
+
+/// The uniform buffers a translated shader reads, filled from the draw's
+/// constants (with the shader's own `def`s written over them, so relative
+/// reads see them) as `(group, binding, bytes)`.
+fn uniforms(
+    shader: &TranslatedShader,
+    draw: &SceneDraw,
+) -> Result<Vec<(u32, u32, Vec<u8>)>, PipelineError> {
+    let interface = &shader.interface;
+    if !interface.samplers.is_empty() {
+        return Err(PipelineError::Unsupported("vertex textures"));
+    }
+    let mut out = Vec::new();
+    if let Some(fc) = interface.float_constants {
+        if fc.storage {
+            return Err(PipelineError::Unsupported(
+                "software vertex processing constants",
+            ));
+        }
+        let mut values: Vec<[f32; 4]> = (0..fc.registers as usize)
+            .map(|r| draw.float_constants.get(r))
+            .collect();
+        // The zero register out-of-range relative reads land on.
+        values.push([0.0; 4]);
+        for (register, value) in &interface.defined_floats {
+            if let Some(slot) = values.get_mut(*register as usize) {
+                *slot = *value;
+            }
+        }
+        out.push((fc.group, fc.binding, bytemuck::cast_slice(&values).to_vec()));
+    }
+    if let Some(b) = interface.int_constants {
+        let mut values = draw.int_constants;
+        for (register, value) in &interface.defined_ints {
+            if let Some(slot) = values.get_mut(*register as usize) {
+                *slot = *value;
+            }
+        }
+        out.push((b.group, b.binding, bytemuck::cast_slice(&values).to_vec()));
+    }
+    if let Some(b) = interface.bool_constants {
+        // The scenes set no `b#`: all FALSE but for the shader's `defb`s.
+        let mask = interface
+            .defined_bools
+            .iter()
+            .filter(|(register, value)| *value && *register < 32)
+            .fold(0u32, |mask, (register, _)| mask | 1 << register);
+        out.push((b.group, b.binding, mask.to_le_bytes().to_vec()));
+    }
+    if let Some(b) = interface.position_fixup {
+        // D3D9 pixel centres lie on integer coordinates, WebGPU's half a
+        // pixel further: move clip-space x right and y down by half a pixel.
+        let fixup = [1.0 / WIDTH as f32, -1.0 / HEIGHT as f32, 0.0, 0.0];
+        out.push((b.group, b.binding, bytemuck::cast_slice(&fixup).to_vec()));
+    }
+    Ok(out)
+}
+
+/// Makes the draw into a cleared `WIDTH` x `HEIGHT` back buffer and reads
+/// it back (`Rgba8Unorm`).
+pub fn render_draw(gpu: &Gpu, draw: &SceneDraw) -> Result<Image, PipelineError> {
+    let Translated { shader, binding } = translate(draw)?;
+    let diffuse = shader
+        .interface
+        .output(Semantic::new(Usage::Color, 0))
+        .and_then(|o| o.location);
+    let fragment = fixed_function_pixel_wgsl(diffuse);
+    let uniform_data = uniforms(&shader, draw)?;
+    let uniforms: Vec<Uniform<'_>> = uniform_data
+        .iter()
+        .map(|(group, binding, data)| Uniform {
+            group: *group,
+            binding: *binding,
+            data,
+        })
+        .collect();
+    let buffers: Vec<VertexBuffer<'_>> = binding
+        .streams
+        .iter()
+        .map(|layout| {
+            let (array_stride, step_mode, attributes) = layout.as_layout();
+            VertexBuffer {
+                layout: wgpu::VertexBufferLayout {
+                    array_stride,
+                    step_mode,
+                    attributes,
+                },
+                data: &draw.stream,
+            }
+        })
+        .collect();
+    let topology = match draw.primitive {
+        Primitive::TriangleList => wgpu::PrimitiveTopology::TriangleList,
+    };
+    let target = Target::rgba8(WIDTH, HEIGHT).cleared_to(d3dcolor(draw.clear));
+    let draws = [Draw {
+        vertex_buffers: &buffers,
+        uniforms: &uniforms,
+        topology,
+        indices: draw.indices.as_deref().map(Indices::U16),
+        ..Draw::new(
+            ShaderStage::naga(&shader.module).entry(ENTRY_POINT),
+            ShaderStage::wgsl(&fragment).entry(FIXED_FUNCTION_ENTRY_POINT),
+            draw.vertex_count,
+            target,
+        )
+    }];
+    Ok(gpu.render_frame(&Frame {
+        target,
+        draws: &draws,
+        cull: draw.cull,
+    })?)
+}

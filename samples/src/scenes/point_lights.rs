@@ -1,0 +1,103 @@
+//! A floor lit per vertex by four coloured point lights, summed in a
+//! `loop aL, i0` with `c[aL + n]` reads, through `shaders/point_lights.asm`
+//! (vs_2_0), FVF `D3DFVF_XYZ | D3DFVF_NORMAL`, indexed.
+
+use d3d9_backend::CullMode;
+use d3d9_translator::decl::fvf::{D3DFVF_NORMAL, D3DFVF_XYZ};
+use d3d9_translator::decl::VertexDeclaration;
+
+use super::{projection, rgba, Scene};
+use crate::math::{front_facing, Mat4, Vec3};
+use crate::pipeline::{FloatConstants, PipelineError, Primitive, SceneDraw};
+
+pub(super) const SCENE: Scene = Scene {
+    name: "point_lights",
+    description: "floor lit by four coloured point lights summed in loop aL, i0 (vs_2_0)",
+    setup,
+};
+
+/// D3DFVF_XYZ | D3DFVF_NORMAL.
+#[repr(C)]
+#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+struct Vertex {
+    position: Vec3,
+    normal: Vec3,
+}
+
+/// Quads along each side of the floor.
+const CELLS: u16 = 48;
+/// The floor spans [-HALF, HALF] in x and z, at y = 0.
+const HALF: f32 = 4.0;
+
+/// (position, colour) of each light: red near left, green near right,
+/// blue far left, yellow far right, 0.6 above the floor.
+const LIGHTS: [(Vec3, [f32; 4]); 4] = [
+    ([-1.8, 0.6, -1.0], [1.6, 0.15, 0.1, 1.0]),
+    ([1.8, 0.6, -1.0], [0.15, 1.5, 0.2, 1.0]),
+    ([-1.8, 0.6, 2.2], [0.2, 0.35, 1.8, 1.0]),
+    ([1.8, 0.6, 2.2], [1.5, 1.3, 0.2, 1.0]),
+];
+
+/// The camera: above and behind the near edge, looking down at the floor.
+fn view() -> Mat4 {
+    Mat4::look_at_lh([0.0, 4.5, -6.0], [0.0, 0.0, 0.6], [0.0, 1.0, 0.0])
+}
+
+/// A (CELLS + 1)² grid of vertices on y = 0 facing up.
+fn floor() -> (Vec<Vertex>, Vec<u16>) {
+    let n = CELLS + 1;
+    let mut vertices = Vec::new();
+    for row in 0..n {
+        for col in 0..n {
+            let x = -HALF + 2.0 * HALF * f32::from(col) / f32::from(CELLS);
+            let z = -HALF + 2.0 * HALF * f32::from(row) / f32::from(CELLS);
+            vertices.push(Vertex {
+                position: [x, 0.0, z],
+                normal: [0.0, 1.0, 0.0],
+            });
+        }
+    }
+    let positions: Vec<Vec3> = vertices.iter().map(|v| v.position).collect();
+    let mut indices = Vec::new();
+    for row in 0..CELLS {
+        for col in 0..CELLS {
+            let i = row * n + col;
+            for tri in [[i, i + 1, i + n + 1], [i, i + n + 1, i + n]] {
+                indices.extend(front_facing(&positions, tri, [0.0, 1.0, 0.0]));
+            }
+        }
+    }
+    (vertices, indices)
+}
+
+fn setup() -> Result<SceneDraw, PipelineError> {
+    let (vertices, indices) = floor();
+    let world = Mat4::IDENTITY;
+    let wvp = world.then(&view()).then(&projection());
+    let mut c = FloatConstants::default();
+    c.set(0, &wvp.columns())
+        .set(4, &world.columns()[..3])
+        .set(9, &[rgba(0.9, 0.9, 0.9, 1.0)])
+        .set(10, &[rgba(0.06, 0.06, 0.08, 1.0)])
+        .set(11, &[[0.0, 1.2, 1.0, 0.0]]);
+    for (i, (position, colour)) in LIGHTS.iter().enumerate() {
+        c.set(12 + i, &[[position[0], position[1], position[2], 1.0]]);
+        c.set(20 + i, &[*colour]);
+    }
+    let mut int_constants = [[0; 4]; 16];
+    // i0: loop count, first aL, aL step.
+    int_constants[0] = [LIGHTS.len() as i32, 0, 1, 0];
+    Ok(SceneDraw {
+        shader: include_str!("../../../shaders/point_lights.asm"),
+        declaration: VertexDeclaration::from_fvf(D3DFVF_XYZ | D3DFVF_NORMAL)?,
+        stream: bytemuck::cast_slice(&vertices).to_vec(),
+        stride: std::mem::size_of::<Vertex>() as u32,
+        vertex_count: vertices.len() as u32,
+        indices: Some(indices),
+        primitive: Primitive::TriangleList,
+        float_constants: c,
+        int_constants,
+        cull: CullMode::Ccw,
+        clear: 0xFF10_1018,
+    })
+}

@@ -1,0 +1,123 @@
+//! A tube bent at its middle by two-bone matrix-palette skinning through
+//! `shaders/skinned_arm.asm` (vs_2_0: `mova`, `m4x3` from `c[a0.x + 20]`),
+//! with a declaration of FLOAT3 POSITION and NORMAL, FLOAT1 BLENDWEIGHT and
+//! UBYTE4 BLENDINDICES. The left half follows bone 0, the right half
+//! (blend indices (1, 0)) follows bone 1, the joint blends both.
+
+use d3d9_backend::CullMode;
+use d3d9_translator::bytecode::Usage;
+use d3d9_translator::decl::{DeclType, VertexDeclaration, VertexElement};
+
+use super::{direction, projection, rgba, Scene};
+use crate::math::{front_facing, Mat4, Vec3};
+use crate::pipeline::{FloatConstants, PipelineError, Primitive, SceneDraw};
+
+pub(super) const SCENE: Scene = Scene {
+    name: "skinned_arm",
+    description: "tube bent by two-bone palette skinning, c[a0.x + n], UBYTE4 indices (vs_2_0)",
+    setup,
+};
+
+#[repr(C)]
+#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+struct Vertex {
+    position: Vec3,
+    normal: Vec3,
+    /// Weight of the bone named by `indices[0]`; `indices[1]` gets the rest.
+    weight: f32,
+    /// D3DDECLTYPE_UBYTE4 blend indices.
+    indices: [u8; 4],
+}
+
+/// The tube runs along x from -LENGTH to LENGTH.
+const LENGTH: f32 = 2.2;
+const RADIUS: f32 = 0.35;
+const RINGS: u16 = 45;
+const SIDES: u16 = 20;
+/// The joint blends the two bones over x in [-BLEND, BLEND].
+const BLEND: f32 = 0.45;
+/// Bone 0 tilts the left half down by 15°; bone 1 bends the right half up by 40°.
+const BONE_ANGLES: [f32; 2] = [-15.0, 40.0];
+
+fn view() -> Mat4 {
+    Mat4::look_at_lh([0.0, 0.6, -6.0], [0.0, 0.6, 0.0], [0.0, 1.0, 0.0])
+}
+
+fn tube() -> (Vec<Vertex>, Vec<u16>) {
+    let mut vertices = Vec::new();
+    for ring in 0..=RINGS {
+        let x = -LENGTH + 2.0 * LENGTH * f32::from(ring) / f32::from(RINGS);
+        let w = ((BLEND - x) / (2.0 * BLEND)).clamp(0.0, 1.0);
+        // Bone 1 only: name it first, with weight 1.
+        let (weight, indices) = if w == 0.0 {
+            (1.0, [1, 0, 0, 0])
+        } else {
+            (w, [0, 1, 0, 0])
+        };
+        for side in 0..SIDES {
+            let angle = std::f32::consts::TAU * f32::from(side) / f32::from(SIDES);
+            let (s, c) = angle.sin_cos();
+            vertices.push(Vertex {
+                position: [x, RADIUS * c, RADIUS * s],
+                normal: [0.0, c, s],
+                weight,
+                indices,
+            });
+        }
+    }
+    let positions: Vec<Vec3> = vertices.iter().map(|v| v.position).collect();
+    let mut indices = Vec::new();
+    for ring in 0..RINGS {
+        for side in 0..SIDES {
+            let next = (side + 1) % SIDES;
+            let a = ring * SIDES + side;
+            let b = ring * SIDES + next;
+            let (c, d) = (a + SIDES, b + SIDES);
+            let outward = vertices[usize::from(a)].normal;
+            for tri in [[a, b, d], [a, d, c]] {
+                indices.extend(front_facing(&positions, tri, outward));
+            }
+        }
+    }
+    (vertices, indices)
+}
+
+/// The skinning palette: bone `i` as three registers (a transposed 4x3).
+fn palette() -> Vec<[f32; 4]> {
+    BONE_ANGLES
+        .iter()
+        .flat_map(|a| {
+            let columns = Mat4::rotation_z(a.to_radians()).columns();
+            [columns[0], columns[1], columns[2]]
+        })
+        .collect()
+}
+
+fn setup() -> Result<SceneDraw, PipelineError> {
+    let (vertices, indices) = tube();
+    let mut c = FloatConstants::default();
+    c.set(0, &view().then(&projection()).columns())
+        .set(8, &[direction([-0.3, 0.6, -0.8])])
+        .set(9, &[rgba(0.35, 0.8, 0.4, 1.0)])
+        .set(10, &[rgba(0.1, 0.1, 0.12, 0.0)])
+        .set(20, &palette());
+    let declaration = VertexDeclaration::from_elements(&[
+        VertexElement::new(0, 0, DeclType::Float3, Usage::Position, 0),
+        VertexElement::new(0, 12, DeclType::Float3, Usage::Normal, 0),
+        VertexElement::new(0, 24, DeclType::Float1, Usage::BlendWeight, 0),
+        VertexElement::new(0, 28, DeclType::UByte4, Usage::BlendIndices, 0),
+    ])?;
+    Ok(SceneDraw {
+        shader: include_str!("../../../shaders/skinned_arm.asm"),
+        declaration,
+        stream: bytemuck::cast_slice(&vertices).to_vec(),
+        stride: std::mem::size_of::<Vertex>() as u32,
+        vertex_count: vertices.len() as u32,
+        indices: Some(indices),
+        primitive: Primitive::TriangleList,
+        float_constants: c,
+        int_constants: [[0; 4]; 16],
+        cull: CullMode::Ccw,
+        clear: 0xFF18_1818,
+    })
+}
