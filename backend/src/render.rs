@@ -223,82 +223,13 @@ impl Gpu {
     }
 
     /// Clears `draw.target`, makes the one draw, and reads the target back.
-    /// Cull mode none, no depth buffer, no blending.
+    /// Cull mode none, no depth buffer, no blending: a one-draw [`Frame`](crate::Frame).
     pub fn render(&self, draw: &Draw<'_>) -> Result<Image, GpuError> {
-        let target = draw.target;
-        let texture = self.target_texture(target.format, target.width, target.height)?;
-        self.capture("draw", || {
-            let vs = self.create_module(draw.vertex.shader);
-            let fs = self.create_module(draw.fragment.shader);
-            let bindings = UniformBindings::new(self, draw.uniforms);
-            let layouts: Vec<_> = draw
-                .vertex_buffers
-                .iter()
-                .map(|b| Some(b.layout.clone()))
-                .collect();
-            let pipeline = self
-                .device
-                .create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                    label: Some("harness draw"),
-                    layout: Some(&bindings.pipeline_layout),
-                    vertex: wgpu::VertexState {
-                        module: &vs,
-                        entry_point: draw.vertex.entry_point,
-                        compilation_options: Default::default(),
-                        buffers: &layouts,
-                    },
-                    primitive: wgpu::PrimitiveState {
-                        topology: draw.topology,
-                        strip_index_format: draw
-                            .indices
-                            .filter(|_| draw.topology.is_strip())
-                            .map(|i| i.format()),
-                        ..Default::default()
-                    },
-                    depth_stencil: None,
-                    multisample: Default::default(),
-                    fragment: Some(wgpu::FragmentState {
-                        module: &fs,
-                        entry_point: draw.fragment.entry_point,
-                        compilation_options: Default::default(),
-                        targets: &[Some(target.format.into())],
-                    }),
-                    multiview_mask: None,
-                    cache: None,
-                });
-            let buffers: Vec<_> = draw
-                .vertex_buffers
-                .iter()
-                .map(|b| self.init_buffer(b.data, wgpu::BufferUsages::VERTEX))
-                .collect();
-            let view = texture.create_view(&Default::default());
-            let mut encoder = self.device.create_command_encoder(&Default::default());
-            {
-                let mut pass = begin_pass(&mut encoder, &[(&view, target.clear)]);
-                pass.set_pipeline(&pipeline);
-                bindings.set(&mut pass);
-                for (slot, buffer) in (0u32..).zip(&buffers) {
-                    pass.set_vertex_buffer(slot, buffer.slice(..));
-                }
-                let instances = 0..draw.instance_count;
-                match draw.indices {
-                    None => pass.draw(0..draw.vertex_count, instances),
-                    Some(indices) => {
-                        let (bytes, count): (&[u8], usize) = match indices {
-                            Indices::U16(i) => (bytemuck::cast_slice(i), i.len()),
-                            Indices::U32(i) => (bytemuck::cast_slice(i), i.len()),
-                        };
-                        let buffer = self.init_buffer(bytes, wgpu::BufferUsages::INDEX);
-                        pass.set_index_buffer(buffer.slice(..), indices.format());
-                        let count = u32::try_from(count).unwrap_or(u32::MAX);
-                        pass.draw_indexed(0..count, 0, instances);
-                    }
-                }
-            }
-            self.queue.submit([encoder.finish()]);
-            Ok(())
-        })?;
-        self.read_texture(&texture, target.format, target.width, target.height)
+        self.render_frame(&crate::Frame {
+            target: draw.target,
+            draws: std::slice::from_ref(draw),
+            cull: crate::CullMode::None,
+        })
     }
 
     /// A buffer holding `data`, zero-padded to a multiple of 16 bytes.
