@@ -457,6 +457,74 @@ fn source_modifiers_per_version() {
     );
 }
 
+#[test]
+fn saturate_in_vs_3_0_and_every_pixel_shader() {
+    use crate::bytecode::ResultModifier;
+    let sat = |i: usize| {
+        move |p: &mut Program| {
+            p.instructions[i].dst.as_mut().unwrap().modifier =
+                ResultModifier(ResultModifier::SATURATE)
+        }
+    };
+    // vs: only vs_3_0 (SDK "Instruction Modifiers (vs)").
+    accepts(&format!("{VS3}mov_sat r0, v0\nmov o0, r0\n"));
+    refuses_patched(
+        "vs_2_0\ndcl_position v0\nmov r0, v0\nmov oPos, r0\n",
+        sat(1),
+        "the _sat result modifier (vs_3_0 only) is not allowed in vs_2_0",
+    );
+    refuses_patched(
+        "vs_1_1\ndcl_position v0\nmov r0, v0\nmov oPos, r0\n",
+        sat(1),
+        "the _sat result modifier (vs_3_0 only) is not allowed in vs_1_1",
+    );
+    refuses_patched(
+        &format!("{VS3}frc r0, v0\nmov o0, r0\n"),
+        sat(2),
+        "_sat on frc",
+    );
+    // ps_1_x: allowed.
+    accepts("ps_1_1\nmov_sat r0, c0\n");
+    // ps_2_0+: not on tex*, not on oC# before ps_3_0.
+    accepts("ps_2_0\nmov_sat r0, c0\nmov oC0, r0\n");
+    accepts("ps_3_0\nmov_sat oC0, c0\n");
+    refuses_patched(
+        "ps_2_0\nmov oC0, c0\n",
+        sat(0),
+        "_sat on a write to oC#/oDepth",
+    );
+    refuses_patched(
+        "ps_2_0\ndcl t0\ndcl_2d s0\ntexld r0, t0, s0\nmov oC0, r0\n",
+        sat(2),
+        "_sat on tex is not allowed",
+    );
+}
+
+#[test]
+fn pp_and_centroid_in_pixel_shaders_2_0_and_later() {
+    use crate::bytecode::ResultModifier;
+    let with = |i: usize, m: u8| {
+        move |p: &mut Program| p.instructions[i].dst.as_mut().unwrap().modifier = ResultModifier(m)
+    };
+    accepts("ps_2_0\ndcl_centroid t0\ndcl_2d s0\ntexld_pp r0, t0, s0\nmov_pp oC0, r0\n");
+    refuses_patched(
+        "ps_1_4\nmov r0, c0\n",
+        with(0, ResultModifier::PARTIAL_PRECISION),
+        "_pp / _centroid is not allowed in ps_1_4",
+    );
+    refuses_patched(
+        &format!("{VS3}mov r0, v0\nmov o0, r0\n"),
+        with(2, ResultModifier::PARTIAL_PRECISION),
+        "_pp / _centroid is not allowed in vs_3_0",
+    );
+    // _centroid: dcl, texld*, dsx, dsy only (SDK "Instruction Modifiers (Pixel Shader)").
+    refuses_patched(
+        "ps_2_0\nmov r0, c0\nmov oC0, r0\n",
+        with(0, ResultModifier::CENTROID),
+        "_centroid on mov",
+    );
+}
+
 // --- flow control -------------------------------------------------------------------------
 
 #[test]
