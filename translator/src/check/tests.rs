@@ -525,6 +525,122 @@ fn pp_and_centroid_in_pixel_shaders_2_0_and_later() {
     );
 }
 
+// --- instruction slots ----------------------------------------------------------------
+
+/// `n` copies of `line`.
+fn lines(line: &str, n: usize) -> String {
+    line.repeat(n)
+}
+
+#[test]
+fn vs_1_1_has_128_slots_and_macros_count_several() {
+    let head = "vs_1_1\ndcl_position v0\n";
+    accepts(&format!("{head}{}", lines("mov oPos, v0\n", 128)));
+    refuses(
+        &format!("{head}{}", lines("mov oPos, v0\n", 129)),
+        "129 instruction slots; vs_1_1 allows 128",
+    );
+    // m4x4 takes 4 slots: 32 of them fill vs_1_1, one more mov is over.
+    accepts(&format!("{head}{}", lines("m4x4 oPos, v0, c0\n", 32)));
+    refuses(
+        &format!("{head}{}mov oD0, v0\n", lines("m4x4 oPos, v0, c0\n", 32)),
+        "129 instruction slots",
+    );
+    // def and dcl take none.
+    accepts(&format!(
+        "{head}def c0, 1, 1, 1, 1\n{}",
+        lines("mov oPos, v0\n", 128)
+    ));
+}
+
+#[test]
+fn vs_2_0_has_256_slots_vs_3_0_the_caps() {
+    let head = "vs_2_0\ndcl_position v0\n";
+    accepts(&format!("{head}{}", lines("mov oPos, v0\n", 256)));
+    refuses(
+        &format!("{head}{}", lines("mov oPos, v0\n", 257)),
+        "257 instruction slots; vs_2_0 allows 256",
+    );
+    // sincos takes 8 slots in vs_2_0.
+    refuses(
+        &format!("{head}{}", lines("sincos r0.xy, v0.x, c0, c1\n", 33)),
+        "264 instruction slots",
+    );
+    let body = format!("{VS3}{}", lines("mov o0, v0\n", 513));
+    accepts(&body);
+    let caps = DeviceCaps {
+        max_vertex_shader_30_instruction_slots: 512,
+        ..DeviceCaps::default()
+    };
+    refuses_on(&body, &caps, "513 instruction slots; vs_3_0 allows 512");
+}
+
+#[test]
+fn ps_1_x_has_8_arithmetic_and_4_or_6_texture_slots() {
+    accepts(&format!("ps_1_1\n{}", lines("mov r0, v0\n", 8)));
+    refuses(
+        &format!("ps_1_1\n{}", lines("mov r0, v0\n", 9)),
+        "9 arithmetic instruction slots; ps_1_1 allows 8",
+    );
+    // A co-issued pair takes one slot.
+    accepts(&format!(
+        "ps_1_1\n{}",
+        lines("mov r0.rgb, v0\n+mov r0.a, v0\n", 8)
+    ));
+    // ps_1_4: 8 arithmetic per phase.
+    let phase = lines("mov r0, c0\n", 8);
+    accepts(&format!("ps_1_4\n{phase}phase\n{phase}"));
+    refuses(
+        &format!("ps_1_4\n{phase}phase\n{phase}mov r0, c0\n"),
+        "9 arithmetic instruction slots (phase 2); ps_1_4 allows 8",
+    );
+    accepts("ps_1_4\ntexld r0, t0\ntexld r1, t1\ntexld r2, t2\ntexld r3, t3\ntexld r4, t4\ntexld r5, t5\nmov r0, r0\n");
+    refuses_patched(
+        "ps_1_4\ntexld r0, t0\ntexld r1, t1\ntexld r2, t2\ntexld r3, t3\ntexld r4, t4\ntexld r5, t5\nmov r0, r0\n",
+        |p| {
+            let t = p.instructions[0].clone();
+            p.instructions.insert(0, t);
+        },
+        "7 texture instruction slots; ps_1_4 allows 6",
+    );
+}
+
+#[test]
+fn ps_2_0_has_64_arithmetic_and_32_texture_slots() {
+    accepts(&format!(
+        "ps_2_0\n{}mov oC0, r0\n",
+        lines("mov r0, c0\n", 63)
+    ));
+    refuses(
+        &format!("ps_2_0\n{}mov oC0, r0\n", lines("mov r0, c0\n", 64)),
+        "65 arithmetic instruction slots; ps_2_0 allows 64",
+    );
+    let tex = "dcl t0\ndcl_2d s0\n";
+    accepts(&format!(
+        "ps_2_0\n{tex}{}mov oC0, r0\n",
+        lines("texld r0, t0, s0\n", 32)
+    ));
+    refuses(
+        &format!(
+            "ps_2_0\n{tex}{}mov oC0, r0\n",
+            lines("texld r0, t0, s0\n", 33)
+        ),
+        "33 texture instruction slots; ps_2_0 allows 32",
+    );
+    // ps_2_x: PS20Caps.NumInstructionSlots for all instructions together.
+    let body = format!("ps_2_x\n{}mov oC0, r0\n", lines("mov r0, c0\n", 95));
+    let caps = DeviceCaps {
+        ps_num_instruction_slots: 96,
+        ..DeviceCaps::default()
+    };
+    accepts_on(&body, &caps);
+    refuses_on(
+        &format!("{body}mov oC0, r0\n"),
+        &caps,
+        "97 instruction slots; ps_2_x allows 96",
+    );
+}
+
 // --- flow control -------------------------------------------------------------------------
 
 #[test]
