@@ -220,6 +220,8 @@ pub enum InvalidShader {
     Recursion { site: Site, label: u32 },
     #[error("{site}: instruction after ret is not inside any subroutine (label)")]
     CodeAfterReturn { site: Site },
+    #[error("{site}: {what} (ps_1_x texture-addressing rules)")]
+    TextureRule { site: Site, what: String },
     #[error("{site} goes over the limit: {used} {what}; {version} allows {limit}")]
     TooManySlots {
         site: Site,

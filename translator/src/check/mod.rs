@@ -20,6 +20,7 @@
 //! - [`ports`]: the number of distinct registers of one file an instruction may read;
 //! - [`declarations`]: `dcl` placement, declared inputs/outputs/samplers, semantics and masks;
 //! - [`flow`]: block balance, subroutines and labels, `aL` scope, nesting limits;
+//! - [`texture_ops`]: the ps_1_x texture-addressing order, `t#` and `texm3x*` chain rules;
 //! - [`slots`]: instruction slot limits per version, counted as the SDK counts.
 
 mod declarations;
@@ -28,6 +29,7 @@ mod flow;
 mod ports;
 mod registers;
 mod slots;
+mod texture_ops;
 mod version;
 
 #[cfg(test)]
@@ -198,6 +200,7 @@ pub fn check(
     }
     declarations::check(&ctx)?;
     flow::check(&ctx)?;
+    texture_ops::check(&ctx)?;
     slots::check(&ctx)?;
     Ok(CheckedProgram {
         program: program.clone(),

@@ -525,6 +525,72 @@ fn pp_and_centroid_in_pixel_shaders_2_0_and_later() {
     );
 }
 
+// --- ps_1_x texture addressing ---------------------------------------------------------
+
+#[test]
+fn ps_1_x_texture_instructions_before_arithmetic() {
+    accepts("ps_1_1\ntex t0\nmov r0, t0\n");
+    refuses(
+        "ps_1_1\nmov r0, v0\ntex t0\n",
+        "a texture instruction after an arithmetic instruction",
+    );
+    accepts("ps_1_4\ntexld r0, t0\nmov r0, r0\nphase\ntexld r1, r0\nmov r0, r1\n");
+    refuses(
+        "ps_1_4\nmov r0, c0\ntexld r1, t0\n",
+        "a texture instruction after an arithmetic instruction",
+    );
+}
+
+#[test]
+fn ps_1_x_one_texture_instruction_per_t_register() {
+    accepts("ps_1_1\ntex t0\ntexkill t0\nmov r0, t0\n");
+    refuses(
+        "ps_1_1\ntex t0\ntexbem t0, t0\nmov r0, t0\n",
+        "a second texture instruction writing the same t#",
+    );
+}
+
+#[test]
+fn ps_1_x_texm3x2_and_texm3x3_chains() {
+    accepts("ps_1_1\ntex t0\ntexm3x2pad t1, t0\ntexm3x2tex t2, t0\nmov r0, t2\n");
+    refuses(
+        "ps_1_1\ntex t0\ntexm3x2pad t1, t0\nmov r0, t0\n",
+        "texm3x2pad must be followed by texm3x2tex",
+    );
+    refuses(
+        "ps_1_1\ntex t0\ntexm3x2pad t1, t0\ntexm3x2tex t3, t0\nmov r0, t3\n",
+        "on the next register",
+    );
+    accepts(
+        "ps_1_1\ntex t0\ntexm3x3pad t1, t0\ntexm3x3pad t2, t0\ntexm3x3tex t3, t0\nmov r0, t3\n",
+    );
+    refuses(
+        "ps_1_1\ntex t0\ntexm3x3pad t1, t0\ntexm3x3tex t2, t0\nmov r0, t2\n",
+        "texm3x3pad must be followed by a second texm3x3pad",
+    );
+    refuses(
+        "ps_1_1\ntex t0\ntexm3x3pad t1, t0\ntexm3x3pad t2, t0\nmov r0, t0\n",
+        "texm3x3pad, texm3x3pad must be followed by texm3x3tex",
+    );
+}
+
+#[test]
+fn ps_1_4_one_phase_and_texdepth_in_phase_2() {
+    accepts("ps_1_4\ntexld r0, t0\nphase\ntexdepth r5\nmov r0, r0\n");
+    refuses(
+        "ps_1_4\ntexdepth r5\nmov r0, c0\n",
+        "texdepth outside phase 2",
+    );
+    refuses_patched(
+        "ps_1_4\ntexld r0, t0\nphase\nmov r0, r0\n",
+        |p| {
+            let ph = p.instructions[1].clone();
+            p.instructions.insert(1, ph);
+        },
+        "a second phase",
+    );
+}
+
 // --- instruction slots ----------------------------------------------------------------
 
 /// `n` copies of `line`.
