@@ -525,6 +525,13 @@ fn pp_and_centroid_in_pixel_shaders_2_0_and_later() {
     );
 }
 
+#[test]
+fn components_outside_the_declared_mask_are_accepted() {
+    // Declarations are per register (see `declarations`): D3D9 has no per-component rule.
+    accepts("ps_3_0\ndcl_texcoord0 v0.xy\nmov oC0, v0.z\n");
+    accepts("ps_3_0\ndcl_texcoord0 v0.xy\ndcl_2d s0\ntexld r0, v0, s0\nmov oC0, r0\n");
+}
+
 // --- ps_1_x texture addressing ---------------------------------------------------------
 
 #[test]

@@ -6,6 +6,10 @@
 //! device caps, vs_2_0/ps_2_0 under D3D8, `rep`/`if`/`defb`/`defi` in ps_2_0). Where the SDK
 //! leaves a modifier unstated, Wine's port of the native assembler decides
 //! (`check_legacy_srcmod`, `check_abs_srcmod`, `check_shift_dstmod`, `check_ps_dstmod`).
+//! Result modifiers: `_sat` per the SDK's "Instruction Modifiers (vs)" (vs_3_0 only) and
+//! "Modifiers for ps_2_0 and Above" (not on frc/sincos/tex*, not on oC#/oDepth before
+//! ps_3_0); `_centroid` only on `dcl`, `texld*`, `dsx`, `dsy` (SDK "Instruction Modifiers
+//! (Pixel Shader)").
 
 use super::{Api, Ctx, InvalidShader, Site, UnsupportedShader};
 use crate::bytecode::{
