@@ -259,7 +259,8 @@ fn complete_corpus_shaders_pass() {
 }
 
 /// vkd3d's own HLSL compiler output (SM2/SM3) passes, except the one shader that uses r12 in
-/// ps_2_0 (which has 12 temporaries; Windows' compiler would not emit it).
+/// ps_2_0 (which has 12 temporaries; Windows' compiler would not emit it) and the ps_2_0
+/// shaders over ps_2_0's 64 arithmetic instruction slots.
 #[test]
 fn vkd3d_compiled_shaders_pass() {
     let data = corpus("vkd3d/vkd3d_sm23.json");
@@ -281,10 +282,25 @@ fn vkd3d_compiled_shaders_pass() {
             }
         }
     }
-    assert_eq!(refused.len(), 1, "{}", refused.join("\n"));
+    // vkd3d's compiler does not enforce ps_2_0's 64 arithmetic slots (it targets Vulkan);
+    // Windows' compiler refuses such HLSL for ps_2_0, so these never reach a D3D9 runtime.
+    let (slots, other): (Vec<_>, Vec<_>) = refused
+        .iter()
+        .partition(|r| r.contains("arithmetic instruction slots; ps_2_0 allows 64"));
+    assert_eq!(other.len(), 1, "{}", refused.join("\n"));
     assert!(
-        refused[0].starts_with("determinant.shader_test") && refused[0].contains("r12"),
+        other[0].starts_with("determinant.shader_test") && other[0].contains("r12"),
         "{refused:?}"
     );
-    assert_eq!(passed, 1570);
+    assert_eq!(
+        slots.len(),
+        29,
+        "{}",
+        slots
+            .iter()
+            .map(|s| s.as_str())
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    assert_eq!(passed, 1570 - 29);
 }

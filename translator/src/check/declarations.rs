@@ -10,7 +10,11 @@
 //! Choices where the SDK is silent:
 //! - Declarations are matched per register, not per component: reading `v0.w` after
 //!   `dcl_texcoord v0.xy` is accepted (the missing components read their defaults), and so is
-//!   writing outside the declared mask of an `o#` (the write is dropped by linkage).
+//!   writing outside the declared mask of an `o#` (the write is dropped by linkage). The SDK
+//!   states no per-component rule, and Microsoft's own compiler emits such shaders (`texld r0,
+//!   v0, s0` after `dcl_texcoord v0.xy` reads all four components): vkd3d-shader's IR
+//!   normalises "SM1-3 write masks that exceed the signature element masks" (vkd3d commit
+//!   321fda9c, `ir.c`) instead of refusing them.
 //! - A relatively addressed `v[aL + n]` / `o[aL + n]` needs no declaration of its own: its
 //!   target is only known at run time and reads/writes undeclared registers as defaults.
 //! - Under Direct3D 8, vertex inputs are bound by the separate declaration, so undeclared `v#`

@@ -220,6 +220,16 @@ pub enum InvalidShader {
     Recursion { site: Site, label: u32 },
     #[error("{site}: instruction after ret is not inside any subroutine (label)")]
     CodeAfterReturn { site: Site },
+    #[error("{site}: {what} (ps_1_x texture-addressing rules)")]
+    TextureRule { site: Site, what: String },
+    #[error("{site} goes over the limit: {used} {what}; {version} allows {limit}")]
+    TooManySlots {
+        site: Site,
+        what: &'static str,
+        used: u32,
+        limit: u32,
+        version: Version,
+    },
 }
 
 /// Legal Direct3D 9 that this project does not handle yet.

@@ -19,13 +19,17 @@
 //! - [`registers`]: register files, index ranges, read/write access, relative addressing;
 //! - [`ports`]: the number of distinct registers of one file an instruction may read;
 //! - [`declarations`]: `dcl` placement, declared inputs/outputs/samplers, semantics and masks;
-//! - [`flow`]: block balance, subroutines and labels, `aL` scope, nesting limits.
+//! - [`flow`]: block balance, subroutines and labels, `aL` scope, nesting limits;
+//! - [`texture_ops`]: the ps_1_x texture-addressing order, `t#` and `texm3x*` chain rules;
+//! - [`slots`]: instruction slot limits per version, counted as the SDK counts.
 
 mod declarations;
 mod error;
 mod flow;
 mod ports;
 mod registers;
+mod slots;
+mod texture_ops;
 mod version;
 
 #[cfg(test)]
@@ -96,6 +100,12 @@ pub struct DeviceCaps {
     pub ps_dynamic_flow_control_depth: u32,
     /// `MaxVertexShaderConst`: float constants under hardware vertex processing.
     pub max_vertex_shader_const: u32,
+    /// `PS20Caps.NumInstructionSlots` (96..=512): the slot limit of ps_2_x.
+    pub ps_num_instruction_slots: u32,
+    /// `MaxVertexShader30InstructionSlots` (512..=32768): the slot limit of vs_3_0.
+    pub max_vertex_shader_30_instruction_slots: u32,
+    /// `MaxPixelShader30InstructionSlots` (512..=32768): the slot limit of ps_3_0.
+    pub max_pixel_shader_30_instruction_slots: u32,
 }
 
 impl Default for DeviceCaps {
@@ -114,6 +124,9 @@ impl Default for DeviceCaps {
             ps_static_flow_control_depth: 4,
             ps_dynamic_flow_control_depth: 24,
             max_vertex_shader_const: 256,
+            ps_num_instruction_slots: 512,
+            max_vertex_shader_30_instruction_slots: 32768,
+            max_pixel_shader_30_instruction_slots: 32768,
         }
     }
 }
@@ -187,6 +200,8 @@ pub fn check(
     }
     declarations::check(&ctx)?;
     flow::check(&ctx)?;
+    texture_ops::check(&ctx)?;
+    slots::check(&ctx)?;
     Ok(CheckedProgram {
         program: program.clone(),
         caps: *caps,

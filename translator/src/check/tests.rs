@@ -457,6 +457,263 @@ fn source_modifiers_per_version() {
     );
 }
 
+#[test]
+fn saturate_in_vs_3_0_and_every_pixel_shader() {
+    use crate::bytecode::ResultModifier;
+    let sat = |i: usize| {
+        move |p: &mut Program| {
+            p.instructions[i].dst.as_mut().unwrap().modifier =
+                ResultModifier(ResultModifier::SATURATE)
+        }
+    };
+    // vs: only vs_3_0 (SDK "Instruction Modifiers (vs)").
+    accepts(&format!("{VS3}mov_sat r0, v0\nmov o0, r0\n"));
+    refuses_patched(
+        "vs_2_0\ndcl_position v0\nmov r0, v0\nmov oPos, r0\n",
+        sat(1),
+        "the _sat result modifier (vs_3_0 only) is not allowed in vs_2_0",
+    );
+    refuses_patched(
+        "vs_1_1\ndcl_position v0\nmov r0, v0\nmov oPos, r0\n",
+        sat(1),
+        "the _sat result modifier (vs_3_0 only) is not allowed in vs_1_1",
+    );
+    refuses_patched(
+        &format!("{VS3}frc r0, v0\nmov o0, r0\n"),
+        sat(2),
+        "_sat on frc",
+    );
+    // ps_1_x: allowed.
+    accepts("ps_1_1\nmov_sat r0, c0\n");
+    // ps_2_0+: not on tex*, not on oC# before ps_3_0.
+    accepts("ps_2_0\nmov_sat r0, c0\nmov oC0, r0\n");
+    accepts("ps_3_0\nmov_sat oC0, c0\n");
+    refuses_patched(
+        "ps_2_0\nmov oC0, c0\n",
+        sat(0),
+        "_sat on a write to oC#/oDepth",
+    );
+    refuses_patched(
+        "ps_2_0\ndcl t0\ndcl_2d s0\ntexld r0, t0, s0\nmov oC0, r0\n",
+        sat(2),
+        "_sat on tex is not allowed",
+    );
+}
+
+#[test]
+fn pp_and_centroid_in_pixel_shaders_2_0_and_later() {
+    use crate::bytecode::ResultModifier;
+    let with = |i: usize, m: u8| {
+        move |p: &mut Program| p.instructions[i].dst.as_mut().unwrap().modifier = ResultModifier(m)
+    };
+    accepts("ps_2_0\ndcl_centroid t0\ndcl_2d s0\ntexld_pp r0, t0, s0\nmov_pp oC0, r0\n");
+    refuses_patched(
+        "ps_1_4\nmov r0, c0\n",
+        with(0, ResultModifier::PARTIAL_PRECISION),
+        "_pp / _centroid is not allowed in ps_1_4",
+    );
+    refuses_patched(
+        &format!("{VS3}mov r0, v0\nmov o0, r0\n"),
+        with(2, ResultModifier::PARTIAL_PRECISION),
+        "_pp / _centroid is not allowed in vs_3_0",
+    );
+    // _centroid: dcl, texld*, dsx, dsy only (SDK "Instruction Modifiers (Pixel Shader)").
+    refuses_patched(
+        "ps_2_0\nmov r0, c0\nmov oC0, r0\n",
+        with(0, ResultModifier::CENTROID),
+        "_centroid on mov",
+    );
+}
+
+#[test]
+fn components_outside_the_declared_mask_are_accepted() {
+    // Declarations are per register (see `declarations`): D3D9 has no per-component rule.
+    accepts("ps_3_0\ndcl_texcoord0 v0.xy\nmov oC0, v0.z\n");
+    accepts("ps_3_0\ndcl_texcoord0 v0.xy\ndcl_2d s0\ntexld r0, v0, s0\nmov oC0, r0\n");
+}
+
+// --- ps_1_x texture addressing ---------------------------------------------------------
+
+#[test]
+fn ps_1_x_texture_instructions_before_arithmetic() {
+    accepts("ps_1_1\ntex t0\nmov r0, t0\n");
+    refuses(
+        "ps_1_1\nmov r0, v0\ntex t0\n",
+        "a texture instruction after an arithmetic instruction",
+    );
+    accepts("ps_1_4\ntexld r0, t0\nmov r0, r0\nphase\ntexld r1, r0\nmov r0, r1\n");
+    refuses(
+        "ps_1_4\nmov r0, c0\ntexld r1, t0\n",
+        "a texture instruction after an arithmetic instruction",
+    );
+}
+
+#[test]
+fn ps_1_x_one_texture_instruction_per_t_register() {
+    accepts("ps_1_1\ntex t0\ntexkill t0\nmov r0, t0\n");
+    refuses(
+        "ps_1_1\ntex t0\ntexbem t0, t0\nmov r0, t0\n",
+        "a second texture instruction writing the same t#",
+    );
+}
+
+#[test]
+fn ps_1_x_texm3x2_and_texm3x3_chains() {
+    accepts("ps_1_1\ntex t0\ntexm3x2pad t1, t0\ntexm3x2tex t2, t0\nmov r0, t2\n");
+    refuses(
+        "ps_1_1\ntex t0\ntexm3x2pad t1, t0\nmov r0, t0\n",
+        "texm3x2pad must be followed by texm3x2tex",
+    );
+    refuses(
+        "ps_1_1\ntex t0\ntexm3x2pad t1, t0\ntexm3x2tex t3, t0\nmov r0, t3\n",
+        "on the next register",
+    );
+    accepts(
+        "ps_1_1\ntex t0\ntexm3x3pad t1, t0\ntexm3x3pad t2, t0\ntexm3x3tex t3, t0\nmov r0, t3\n",
+    );
+    refuses(
+        "ps_1_1\ntex t0\ntexm3x3pad t1, t0\ntexm3x3tex t2, t0\nmov r0, t2\n",
+        "texm3x3pad must be followed by a second texm3x3pad",
+    );
+    refuses(
+        "ps_1_1\ntex t0\ntexm3x3pad t1, t0\ntexm3x3pad t2, t0\nmov r0, t0\n",
+        "texm3x3pad, texm3x3pad must be followed by texm3x3tex",
+    );
+}
+
+#[test]
+fn ps_1_4_one_phase_and_texdepth_in_phase_2() {
+    accepts("ps_1_4\ntexld r0, t0\nphase\ntexdepth r5\nmov r0, r0\n");
+    refuses(
+        "ps_1_4\ntexdepth r5\nmov r0, c0\n",
+        "texdepth outside phase 2",
+    );
+    refuses_patched(
+        "ps_1_4\ntexld r0, t0\nphase\nmov r0, r0\n",
+        |p| {
+            let ph = p.instructions[1].clone();
+            p.instructions.insert(1, ph);
+        },
+        "a second phase",
+    );
+}
+
+// --- instruction slots ----------------------------------------------------------------
+
+/// `n` copies of `line`.
+fn lines(line: &str, n: usize) -> String {
+    line.repeat(n)
+}
+
+#[test]
+fn vs_1_1_has_128_slots_and_macros_count_several() {
+    let head = "vs_1_1\ndcl_position v0\n";
+    accepts(&format!("{head}{}", lines("mov oPos, v0\n", 128)));
+    refuses(
+        &format!("{head}{}", lines("mov oPos, v0\n", 129)),
+        "129 instruction slots; vs_1_1 allows 128",
+    );
+    // m4x4 takes 4 slots: 32 of them fill vs_1_1, one more mov is over.
+    accepts(&format!("{head}{}", lines("m4x4 oPos, v0, c0\n", 32)));
+    refuses(
+        &format!("{head}{}mov oD0, v0\n", lines("m4x4 oPos, v0, c0\n", 32)),
+        "129 instruction slots",
+    );
+    // def and dcl take none.
+    accepts(&format!(
+        "{head}def c0, 1, 1, 1, 1\n{}",
+        lines("mov oPos, v0\n", 128)
+    ));
+}
+
+#[test]
+fn vs_2_0_has_256_slots_vs_3_0_the_caps() {
+    let head = "vs_2_0\ndcl_position v0\n";
+    accepts(&format!("{head}{}", lines("mov oPos, v0\n", 256)));
+    refuses(
+        &format!("{head}{}", lines("mov oPos, v0\n", 257)),
+        "257 instruction slots; vs_2_0 allows 256",
+    );
+    // sincos takes 8 slots in vs_2_0.
+    refuses(
+        &format!("{head}{}", lines("sincos r0.xy, v0.x, c0, c1\n", 33)),
+        "264 instruction slots",
+    );
+    let body = format!("{VS3}{}", lines("mov o0, v0\n", 513));
+    accepts(&body);
+    let caps = DeviceCaps {
+        max_vertex_shader_30_instruction_slots: 512,
+        ..DeviceCaps::default()
+    };
+    refuses_on(&body, &caps, "513 instruction slots; vs_3_0 allows 512");
+}
+
+#[test]
+fn ps_1_x_has_8_arithmetic_and_4_or_6_texture_slots() {
+    accepts(&format!("ps_1_1\n{}", lines("mov r0, v0\n", 8)));
+    refuses(
+        &format!("ps_1_1\n{}", lines("mov r0, v0\n", 9)),
+        "9 arithmetic instruction slots; ps_1_1 allows 8",
+    );
+    // A co-issued pair takes one slot.
+    accepts(&format!(
+        "ps_1_1\n{}",
+        lines("mov r0.rgb, v0\n+mov r0.a, v0\n", 8)
+    ));
+    // ps_1_4: 8 arithmetic per phase.
+    let phase = lines("mov r0, c0\n", 8);
+    accepts(&format!("ps_1_4\n{phase}phase\n{phase}"));
+    refuses(
+        &format!("ps_1_4\n{phase}phase\n{phase}mov r0, c0\n"),
+        "9 arithmetic instruction slots (phase 2); ps_1_4 allows 8",
+    );
+    accepts("ps_1_4\ntexld r0, t0\ntexld r1, t1\ntexld r2, t2\ntexld r3, t3\ntexld r4, t4\ntexld r5, t5\nmov r0, r0\n");
+    refuses_patched(
+        "ps_1_4\ntexld r0, t0\ntexld r1, t1\ntexld r2, t2\ntexld r3, t3\ntexld r4, t4\ntexld r5, t5\nmov r0, r0\n",
+        |p| {
+            let t = p.instructions[0].clone();
+            p.instructions.insert(0, t);
+        },
+        "7 texture instruction slots; ps_1_4 allows 6",
+    );
+}
+
+#[test]
+fn ps_2_0_has_64_arithmetic_and_32_texture_slots() {
+    accepts(&format!(
+        "ps_2_0\n{}mov oC0, r0\n",
+        lines("mov r0, c0\n", 63)
+    ));
+    refuses(
+        &format!("ps_2_0\n{}mov oC0, r0\n", lines("mov r0, c0\n", 64)),
+        "65 arithmetic instruction slots; ps_2_0 allows 64",
+    );
+    let tex = "dcl t0\ndcl_2d s0\n";
+    accepts(&format!(
+        "ps_2_0\n{tex}{}mov oC0, r0\n",
+        lines("texld r0, t0, s0\n", 32)
+    ));
+    refuses(
+        &format!(
+            "ps_2_0\n{tex}{}mov oC0, r0\n",
+            lines("texld r0, t0, s0\n", 33)
+        ),
+        "33 texture instruction slots; ps_2_0 allows 32",
+    );
+    // ps_2_x: PS20Caps.NumInstructionSlots for all instructions together.
+    let body = format!("ps_2_x\n{}mov oC0, r0\n", lines("mov r0, c0\n", 95));
+    let caps = DeviceCaps {
+        ps_num_instruction_slots: 96,
+        ..DeviceCaps::default()
+    };
+    accepts_on(&body, &caps);
+    refuses_on(
+        &format!("{body}mov oC0, r0\n"),
+        &caps,
+        "97 instruction slots; ps_2_x allows 96",
+    );
+}
+
 // --- flow control -------------------------------------------------------------------------
 
 #[test]

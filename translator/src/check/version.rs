@@ -6,6 +6,10 @@
 //! device caps, vs_2_0/ps_2_0 under D3D8, `rep`/`if`/`defb`/`defi` in ps_2_0). Where the SDK
 //! leaves a modifier unstated, Wine's port of the native assembler decides
 //! (`check_legacy_srcmod`, `check_abs_srcmod`, `check_shift_dstmod`, `check_ps_dstmod`).
+//! Result modifiers: `_sat` per the SDK's "Instruction Modifiers (vs)" (vs_3_0 only) and
+//! "Modifiers for ps_2_0 and Above" (not on frc/sincos/tex*, not on oC#/oDepth before
+//! ps_3_0); `_centroid` only on `dcl`, `texld*`, `dsx`, `dsy` (SDK "Instruction Modifiers
+//! (Pixel Shader)").
 
 use super::{Api, Ctx, InvalidShader, Site, UnsupportedShader};
 use crate::bytecode::{
@@ -175,9 +179,30 @@ pub(super) fn check_instruction(
         {
             return Err(not_in(format!("result modifier bits {:#x}", m.0)));
         }
-        // _pp and _centroid: pixel shaders 2.0 and later (Wine `check_ps_dstmod`).
+        // _pp and _centroid: pixel shaders 2.0 and later (Wine `check_ps_dstmod`; SDK
+        // "Modifiers for ps_2_0 and Above": "not supported on any vertex shader instructions").
         if (m.partial_precision() || m.centroid()) && (ctx.is_vs() || v.major < 2) {
             return Err(not_in("_pp / _centroid".into()));
+        }
+        // _centroid: only on `dcl` (an input declaration), the texld* instructions, dsx and
+        // dsy (SDK "Instruction Modifiers (Pixel Shader)", DirectX 9.0: "supported on
+        // dcl_usage ... and on texture lookup instructions ... also on the texld*
+        // instructions, dsx and dsy").
+        if m.centroid()
+            && !matches!(
+                inst.opcode,
+                Opcode::Dcl
+                    | Opcode::Tex
+                    | Opcode::TexLdd
+                    | Opcode::TexLdl
+                    | Opcode::Dsx
+                    | Opcode::Dsy
+            )
+        {
+            return Err(not_in(format!("_centroid on {}", inst.opcode)));
+        }
+        if m.saturate() {
+            check_saturate(ctx, inst.opcode, dst.reg.file).map_err(not_in)?;
         }
         // Result shift (_x2, _d2, ...): ps_1_x only (Wine `check_shift_dstmod`); the SDK
         // allows shifts up to x8/d8 in ps_1_4 and x4/d2 in ps_1_1–1_3, D3D9 accepts the
@@ -194,6 +219,39 @@ pub(super) fn check_instruction(
     for src in inst.src.iter().chain(inst.predicate.iter()) {
         check_src_modifier(ctx, inst.opcode, src.modifier, src.reg.file)
             .map_err(|what| not_in(what.to_string()))?;
+    }
+    Ok(())
+}
+
+/// Where the `_sat` result modifier is allowed.
+///
+/// - Vertex shaders: vs_3_0 (and vs_3_sw) only, never on `frc`, `sincos` or `texldl` (SDK
+///   "Instruction Modifiers (vs)": the `_sat` row of its version table is marked for 3_0 and
+///   3_sw only; HLSL's `saturate` compiles to `max`/`min` in vs_1_1/vs_2_0).
+/// - ps_1_x: every instruction (SDK "Instruction Modifiers (ps_1_x)").
+/// - ps_2_0 and later: never on `frc`, `sincos` or any `tex*` instruction; in ps_2_0/ps_2_x
+///   not on an instruction writing `oC#` or `oDepth` ("This restriction does not apply to
+///   ps_3_0") (SDK "Modifiers for ps_2_0 and Above").
+fn check_saturate(ctx: &Ctx<'_>, op: Opcode, dst: RegisterFile) -> Result<(), String> {
+    use Opcode::*;
+    let v = ctx.version;
+    if ctx.is_vs() {
+        if v.major < 3 {
+            return Err("the _sat result modifier (vs_3_0 only)".into());
+        }
+        if matches!(op, Frc | SinCos | TexLdl) {
+            return Err(format!("_sat on {op}"));
+        }
+        return Ok(());
+    }
+    if v.major < 2 {
+        return Ok(());
+    }
+    if matches!(op, Frc | SinCos | Tex | TexLdd | TexLdl | TexKill) {
+        return Err(format!("_sat on {op}"));
+    }
+    if v.major == 2 && matches!(dst, RegisterFile::ColorOut | RegisterFile::DepthOut) {
+        return Err("_sat on a write to oC#/oDepth (ps_3_0 and later only)".into());
     }
     Ok(())
 }
