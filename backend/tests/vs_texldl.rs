@@ -821,3 +821,43 @@ fn gpu_wine_test_vertex_texture() -> TestResult {
     );
     Ok(())
 }
+
+/// Swizzles and masks: the coordinate's swizzle picks (u, v, lod) from the register, the
+/// sampler's swizzle reorders the fetched texel, the write mask keeps the other components.
+#[test]
+fn gpu_texldl_swizzles_and_write_mask() -> TestResult {
+    let Some(gpu) = gpu()? else { return Ok(()) };
+    let text = "vs_3_0
+dcl_position o0
+dcl_texcoord0 o1
+dcl_texcoord0 v0
+dcl_2d s0
+def c95, 0.0, 0.0, 0.5, 1.0
+def c1, -7.0, -8.0, -9.0, -10.0
+mov o0, c95
+mov r0, c1
+texldl r0.xz, v0.yxwz, s0.wzyx
+mov o1, r0
+";
+    let program = assemble(text).map_err(|e| format!("{e}\n{text}"))?;
+    let texture = two_d();
+    let states = SamplerBinding {
+        mip_filter: MipFilter::Point,
+        ..SamplerBinding::new(0, 0)
+    };
+    // v0 = (v, u, lod, 0): u = texel 3, v = texel 0, LOD 1 → level 1 texel (1, 0).
+    let v0 = [centre(0, 4), centre(3, 4), 1.0, 0.0];
+    let got = fetch(
+        &gpu,
+        &program,
+        0,
+        TextureType::TwoD,
+        &texture,
+        states,
+        &[v0],
+    )?;
+    let texel = reference::sample(&texture, &states, [v0[1], v0[0], v0[3], v0[2]]);
+    assert_eq!(texel, [1.0, 0.0, 1.0, 18.0]);
+    assert_eq!(got, vec![[texel[3], -8.0, texel[1], -10.0]]);
+    Ok(())
+}
