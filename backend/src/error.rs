@@ -53,6 +53,23 @@ pub enum GpuError {
     /// A probed vertex produced no fragment: its position was clipped (w <= 0, z outside 0..1, ...).
     #[error("vertex {vertex} of instance {instance} was clipped: its position lies outside the clip volume")]
     Clipped { vertex: u32, instance: u32 },
+    /// A texture format the harness cannot upload or bind as a float texture
+    /// (compressed, depth/stencil, integer, ...).
+    #[error("texture at @binding({binding}) has format {format:?}, which the harness cannot bind as a sampled float texture")]
+    TextureFormat {
+        binding: u32,
+        format: wgpu::TextureFormat,
+    },
+    /// A mip level's data is not the size its extent and format require.
+    #[error(
+        "texture at @binding({binding}) mip level {level} holds {got} bytes, expected {expected}"
+    )]
+    TextureData {
+        binding: u32,
+        level: u32,
+        expected: u64,
+        got: usize,
+    },
     /// Mapping the readback buffer or waiting for the device failed.
     #[error("reading back the render target failed: {0}")]
     Readback(String),

@@ -1,7 +1,7 @@
 //! Several draws into one cleared target, in order, as a D3D9 frame between
 //! `Clear` and the read-back: later draws cover earlier ones.
 
-use crate::render::{begin_pass, UniformBindings};
+use crate::render::{begin_pass, Bindings};
 use crate::{Draw, Gpu, GpuError, Image, Indices, Target};
 
 /// `D3DRS_CULLMODE`: which triangles D3D9 discards. Winding is judged as
@@ -52,7 +52,7 @@ impl Gpu {
             for draw in frame.draws {
                 let vs = self.create_module(draw.vertex.shader);
                 let fs = self.create_module(draw.fragment.shader);
-                let bindings = UniformBindings::new(self, draw.uniforms);
+                let bindings = Bindings::new(self, draw.uniforms, draw.textures, draw.samplers)?;
                 let layouts: Vec<_> = draw
                     .vertex_buffers
                     .iter()

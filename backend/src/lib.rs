@@ -15,6 +15,8 @@
 //!   per-instruction numeric tests.
 //! - [`Gpu::render_frame`]: several draws into one cleared target, with
 //!   D3D9's cull mode ([`Frame`], [`CullMode`]).
+//! - [`TextureBinding`] / [`SamplerBinding`]: textures and D3D9 sampler
+//!   states bound to a [`Draw`] or [`VertexProbe`], for `texldl`.
 //! - [`fixed_function_pixel_wgsl`]: the default D3D9 fixed-function pixel
 //!   stage (diffuse colour, clamped) for draws without a pixel shader.
 
@@ -24,6 +26,7 @@ mod frame;
 mod gpu;
 mod probe;
 mod render;
+mod texture;
 
 pub use error::GpuError;
 pub use fixed_function::{fixed_function_pixel_wgsl, FIXED_FUNCTION_ENTRY_POINT};
@@ -31,3 +34,6 @@ pub use frame::{CullMode, Frame};
 pub use gpu::{Gpu, ALLOW_NO_GPU_ENV};
 pub use probe::{OutputValues, VertexProbe};
 pub use render::{Draw, Image, Indices, Shader, ShaderStage, Target, Uniform, VertexBuffer};
+pub use texture::{
+    MipFilter, SamplerBinding, TextureAddress, TextureBinding, TextureFilter, TextureKind,
+};

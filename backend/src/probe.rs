@@ -11,8 +11,10 @@
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
-use crate::render::{begin_pass, UniformBindings};
-use crate::{Gpu, GpuError, Shader, ShaderStage, Uniform, VertexBuffer};
+use crate::render::{begin_pass, Bindings};
+use crate::{
+    Gpu, GpuError, SamplerBinding, Shader, ShaderStage, TextureBinding, Uniform, VertexBuffer,
+};
 
 /// One vertex's float outputs: `@location` → components (1 to 4, as many
 /// as the output variable has).
@@ -25,17 +27,24 @@ pub struct VertexProbe<'a> {
     pub vertex: ShaderStage<'a>,
     pub vertex_buffers: &'a [VertexBuffer<'a>],
     pub uniforms: &'a [Uniform<'a>],
+    /// Textures the vertex stage samples (`texldl`); none by default.
+    pub textures: &'a [TextureBinding<'a>],
+    /// Their samplers; none by default.
+    pub samplers: &'a [SamplerBinding],
     pub vertex_count: u32,
     pub instance_count: u32,
 }
 
 impl<'a> VertexProbe<'a> {
-    /// `vertex_count` vertices of one instance, no buffers, no uniforms.
+    /// `vertex_count` vertices of one instance, no buffers, no uniforms, no
+    /// textures or samplers.
     pub fn new(vertex: ShaderStage<'a>, vertex_count: u32) -> Self {
         Self {
             vertex,
             vertex_buffers: &[],
             uniforms: &[],
+            textures: &[],
+            samplers: &[],
             vertex_count,
             instance_count: 1,
         }
@@ -91,7 +100,7 @@ impl Gpu {
         let covered = self.target_texture(covered_format, columns, rows)?;
         self.capture("vertex probe", || {
             let vs = self.create_module(Shader::Naga(&module));
-            let bindings = UniformBindings::new(self, probe.uniforms);
+            let bindings = Bindings::new(self, probe.uniforms, probe.textures, probe.samplers)?;
             let layouts: Vec<_> = probe
                 .vertex_buffers
                 .iter()

@@ -4,7 +4,7 @@ use std::borrow::Cow;
 
 use wgpu::util::DeviceExt;
 
-use crate::{Gpu, GpuError};
+use crate::{Gpu, GpuError, SamplerBinding, TextureBinding};
 
 /// Shader code for one stage: a naga module (what the translator produces)
 /// or WGSL text.
@@ -127,6 +127,10 @@ pub struct Draw<'a> {
     pub fragment: ShaderStage<'a>,
     pub vertex_buffers: &'a [VertexBuffer<'a>],
     pub uniforms: &'a [Uniform<'a>],
+    /// Textures, visible to both stages (none by default).
+    pub textures: &'a [TextureBinding<'a>],
+    /// Samplers, visible to both stages (none by default).
+    pub samplers: &'a [SamplerBinding],
     pub topology: wgpu::PrimitiveTopology,
     /// With `Some`, the draw is indexed and `vertex_count` is ignored.
     pub indices: Option<Indices<'a>>,
@@ -137,7 +141,7 @@ pub struct Draw<'a> {
 
 impl<'a> Draw<'a> {
     /// A non-indexed triangle list of `vertex_count` vertices, one instance,
-    /// no vertex buffers, no uniforms.
+    /// no vertex buffers, no uniforms, no textures or samplers.
     pub fn new(
         vertex: ShaderStage<'a>,
         fragment: ShaderStage<'a>,
@@ -149,6 +153,8 @@ impl<'a> Draw<'a> {
             fragment,
             vertex_buffers: &[],
             uniforms: &[],
+            textures: &[],
+            samplers: &[],
             topology: wgpu::PrimitiveTopology::TriangleList,
             indices: None,
             vertex_count,
@@ -383,41 +389,62 @@ pub(crate) fn begin_pass<'e>(
     })
 }
 
-/// Uniform buffers grouped into explicit bind group layouts (groups with
-/// no uniform get an empty layout), visible to vertex and fragment stages.
-pub(crate) struct UniformBindings {
+/// Uniform buffers, textures and samplers grouped into explicit bind group
+/// layouts (groups with none get an empty layout), visible to vertex and
+/// fragment stages.
+pub(crate) struct Bindings {
     pub(crate) pipeline_layout: wgpu::PipelineLayout,
     groups: Vec<wgpu::BindGroup>,
 }
 
-impl UniformBindings {
-    pub(crate) fn new(gpu: &Gpu, uniforms: &[Uniform<'_>]) -> Self {
-        let group_count = uniforms.iter().map(|u| u.group + 1).max().unwrap_or(0);
+impl Bindings {
+    pub(crate) fn new(
+        gpu: &Gpu,
+        uniforms: &[Uniform<'_>],
+        textures: &[TextureBinding<'_>],
+        samplers: &[SamplerBinding],
+    ) -> Result<Self, GpuError> {
+        // (group, layout entry, resource) for every binding.
         let buffers: Vec<_> = uniforms
             .iter()
             .map(|u| gpu.init_buffer(u.data, wgpu::BufferUsages::UNIFORM))
             .collect();
+        let bound_textures = textures
+            .iter()
+            .map(|t| gpu.bind_texture(t))
+            .collect::<Result<Vec<_>, _>>()?;
+        let bound_samplers = samplers
+            .iter()
+            .map(|s| gpu.bind_sampler(s))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut all: Vec<(u32, wgpu::BindGroupLayoutEntry, wgpu::BindingResource<'_>)> = Vec::new();
+        for (u, buffer) in uniforms.iter().zip(&buffers) {
+            let entry = wgpu::BindGroupLayoutEntry {
+                binding: u.binding,
+                visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
+                ty: wgpu::BindingType::Buffer {
+                    ty: wgpu::BufferBindingType::Uniform,
+                    has_dynamic_offset: false,
+                    min_binding_size: None,
+                },
+                count: None,
+            };
+            all.push((u.group, entry, buffer.as_entire_binding()));
+        }
+        for (t, bound) in textures.iter().zip(&bound_textures) {
+            let resource = wgpu::BindingResource::TextureView(&bound.view);
+            all.push((t.group, bound.layout, resource));
+        }
+        for (s, bound) in samplers.iter().zip(&bound_samplers) {
+            let resource = wgpu::BindingResource::Sampler(&bound.sampler);
+            all.push((s.group, bound.layout, resource));
+        }
+        let group_count = all.iter().map(|(g, ..)| g + 1).max().unwrap_or(0);
         let mut layouts = Vec::new();
         let mut groups = Vec::new();
         for group in 0..group_count {
-            let members: Vec<_> = uniforms
-                .iter()
-                .zip(&buffers)
-                .filter(|(u, _)| u.group == group)
-                .collect();
-            let layout_entries: Vec<_> = members
-                .iter()
-                .map(|(u, _)| wgpu::BindGroupLayoutEntry {
-                    binding: u.binding,
-                    visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
-                    ty: wgpu::BindingType::Buffer {
-                        ty: wgpu::BufferBindingType::Uniform,
-                        has_dynamic_offset: false,
-                        min_binding_size: None,
-                    },
-                    count: None,
-                })
-                .collect();
+            let members: Vec<_> = all.iter().filter(|(g, ..)| *g == group).collect();
+            let layout_entries: Vec<_> = members.iter().map(|(_, entry, _)| *entry).collect();
             let layout = gpu
                 .device
                 .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
@@ -426,9 +453,9 @@ impl UniformBindings {
                 });
             let entries: Vec<_> = members
                 .iter()
-                .map(|(u, buffer)| wgpu::BindGroupEntry {
-                    binding: u.binding,
-                    resource: buffer.as_entire_binding(),
+                .map(|(_, entry, resource)| wgpu::BindGroupEntry {
+                    binding: entry.binding,
+                    resource: resource.clone(),
                 })
                 .collect();
             groups.push(gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
@@ -446,10 +473,10 @@ impl UniformBindings {
                 bind_group_layouts: &layout_refs,
                 immediate_size: 0,
             });
-        Self {
+        Ok(Self {
             pipeline_layout,
             groups,
-        }
+        })
     }
 
     pub(crate) fn set(&self, pass: &mut wgpu::RenderPass<'_>) {
