@@ -53,6 +53,10 @@ pub enum GpuError {
     /// A probed vertex produced no fragment: its position was clipped (w <= 0, z outside 0..1, ...).
     #[error("vertex {vertex} of instance {instance} was clipped: its position lies outside the clip volume")]
     Clipped { vertex: u32, instance: u32 },
+    /// Constants that need a storage buffer (software vertex processing's 8192 `c#`); the
+    /// harness binds uniform buffers only.
+    #[error("the constants at @group({group}) @binding({binding}) are a storage buffer; the harness binds uniform buffers only")]
+    StorageConstants { group: u32, binding: u32 },
     /// Mapping the readback buffer or waiting for the device failed.
     #[error("reading back the render target failed: {0}")]
     Readback(String),
