@@ -19,7 +19,10 @@
 //!   states bound to a [`Draw`] or [`VertexProbe`], for `texldl`.
 //! - [`fixed_function_pixel_wgsl`]: the default D3D9 fixed-function pixel
 //!   stage (diffuse colour, clamped) for draws without a pixel shader.
+//! - [`VertexConstants`]: `SetVertexShaderConstantF/I/B` state, turned into
+//!   the constant buffers a translated shader's interface names.
 
+mod constants;
 mod error;
 mod fixed_function;
 mod frame;
@@ -28,6 +31,7 @@ mod probe;
 mod render;
 mod texture;
 
+pub use constants::{ConstantBuffer, ProcessingMismatch, VertexConstants};
 pub use error::GpuError;
 pub use fixed_function::{fixed_function_pixel_wgsl, FIXED_FUNCTION_ENTRY_POINT};
 pub use frame::{CullMode, Frame};

@@ -2,6 +2,7 @@
 
 use std::borrow::Cow;
 
+use d3d9_translator::decl::StreamLayout;
 use wgpu::util::DeviceExt;
 
 use crate::{Gpu, GpuError, SamplerBinding, TextureBinding};
@@ -56,6 +57,22 @@ impl<'a> ShaderStage<'a> {
 pub struct VertexBuffer<'a> {
     pub layout: wgpu::VertexBufferLayout<'a>,
     pub data: &'a [u8],
+}
+
+impl<'a> VertexBuffer<'a> {
+    /// Stream `layout.stream` of a declaration bound to a shader, reading `data` (what
+    /// `SetStreamSource` gave for that stream).
+    pub fn stream(layout: &'a StreamLayout, data: &'a [u8]) -> Self {
+        let (array_stride, step_mode, attributes) = layout.as_layout();
+        Self {
+            layout: wgpu::VertexBufferLayout {
+                array_stride,
+                step_mode,
+                attributes,
+            },
+            data,
+        }
+    }
 }
 
 /// A uniform buffer at `@group(group) @binding(binding)`, visible to both

@@ -420,17 +420,7 @@ fn run(
     let buffers: Vec<VertexBuffer<'_>> = binding
         .streams
         .iter()
-        .map(|layout| {
-            let (array_stride, step_mode, attributes) = layout.as_layout();
-            VertexBuffer {
-                layout: wgpu::VertexBufferLayout {
-                    array_stride,
-                    step_mode,
-                    attributes,
-                },
-                data: &streams[usize::from(layout.stream)].data,
-            }
-        })
+        .map(|layout| VertexBuffer::stream(layout, &streams[usize::from(layout.stream)].data))
         .collect();
     let wgsl = flat_outputs(&translated.wgsl()?)?;
     let outputs: Vec<OutputValues> = gpu.vertex_outputs(&VertexProbe {

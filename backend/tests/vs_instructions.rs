@@ -25,7 +25,7 @@
 
 use std::error::Error;
 
-use d3d9_backend::{Gpu, ShaderStage, Uniform, VertexBuffer, VertexProbe};
+use d3d9_backend::{ConstantBuffer, Gpu, ShaderStage, VertexBuffer, VertexConstants, VertexProbe};
 use d3d9_translator::asm::assemble;
 use d3d9_translator::bytecode::{Literal, Opcode, RegisterFile, Usage};
 use d3d9_translator::lift::{translate_vertex_shader, FloatMode, VertexShaderOptions};
@@ -286,6 +286,20 @@ impl Default for Env {
     }
 }
 
+impl Env {
+    /// The device's constants: `c#` from `floats`, `i#` from `ints`, `b#n` from bit n of
+    /// `bools`.
+    fn constants(&self) -> VertexConstants {
+        let bools: Vec<bool> = (0..32).map(|n| self.bools >> n & 1 != 0).collect();
+        let mut constants = VertexConstants::default();
+        constants
+            .set_f(0, &self.floats)
+            .set_i(0, &self.ints)
+            .set_b(0, &bools);
+        constants
+    }
+}
+
 fn gpu() -> Result<Option<Gpu>, Box<dyn Error>> {
     Ok(Gpu::for_tests()?)
 }
@@ -320,36 +334,12 @@ fn run(
     )?;
     let iface = &shader.interface;
 
-    let mut floats = env.floats.clone();
-    let registers = iface.float_constants.map_or(256, |f| f.registers as usize);
-    floats.resize(registers + 1, [0.0; 4]);
-    for &(n, v) in &iface.defined_floats {
-        floats[n as usize] = v;
-    }
-    floats[registers] = [0.0; 4];
-    let bools = [env.bools, 0, 0, 0];
-    let mut uniforms = Vec::new();
-    if let Some(f) = iface.float_constants {
-        uniforms.push(Uniform {
-            group: f.group,
-            binding: f.binding,
-            data: bytemuck::cast_slice(&floats),
-        });
-    }
-    if let Some(b) = iface.int_constants {
-        uniforms.push(Uniform {
-            group: b.group,
-            binding: b.binding,
-            data: bytemuck::cast_slice(&env.ints),
-        });
-    }
-    if let Some(b) = iface.bool_constants {
-        uniforms.push(Uniform {
-            group: b.group,
-            binding: b.binding,
-            data: bytemuck::cast_slice(&bools),
-        });
-    }
+    // No position fix-up is asked for, so the target size is not used.
+    let constants = env.constants().buffers(iface, (1, 1))?;
+    let uniforms = constants
+        .iter()
+        .map(ConstantBuffer::uniform)
+        .collect::<Result<Vec<_>, _>>()?;
 
     let attributes: Vec<wgpu::VertexAttribute> = iface
         .inputs
@@ -416,25 +406,28 @@ def c94, 7.0, 7.0, 7.0, 7.0
 mov o0, c95
 ";
 
-/// vs_2_0 header: results in oT0..oT2.
-const VS2: &str = "vs_2_0
+/// A header before vs_3_0: v0..v2 = texcoord0..2 inputs, fixed position, results in oT0..oT2.
+macro_rules! pre_3_0_header {
+    ($version:literal) => {
+        concat!(
+            $version,
+            "
 dcl_texcoord0 v0
 dcl_texcoord1 v1
 dcl_texcoord2 v2
 def c95, 0.0, 0.0, 0.5, 1.0
 def c94, 7.0, 7.0, 7.0, 7.0
 mov oPos, c95
-";
+"
+        )
+    };
+}
+
+/// vs_2_0 header: results in oT0..oT2.
+const VS2: &str = pre_3_0_header!("vs_2_0");
 
 /// vs_1_1 header: results in oT0..oT2.
-const VS1: &str = "vs_1_1
-dcl_texcoord0 v0
-dcl_texcoord1 v1
-dcl_texcoord2 v2
-def c95, 0.0, 0.0, 0.5, 1.0
-def c94, 7.0, 7.0, 7.0, 7.0
-mov oPos, c95
-";
+const VS1: &str = pre_3_0_header!("vs_1_1");
 
 fn shader(header: &str, body: &str) -> String {
     format!("{header}{body}\n")

@@ -1,7 +1,7 @@
 //! One D3D9 draw made through the translator, as a D3D9 application makes
 //! it: `CreateVertexShader` (assemble, then check against the device caps),
 //! `SetVertexDeclaration` / `SetFVF`, `SetStreamSource`,
-//! `SetVertexShaderConstantF/I`, `Clear`, `DrawIndexedPrimitive`, with no
+//! `SetVertexShaderConstantF/I/B`, `Clear`, `DrawIndexedPrimitive`, with no
 //! pixel shader (the default fixed-function pixel stage shows COLOR0).
 //!
 //! Per draw: assemble → check (hardware device caps) → bind the
@@ -9,8 +9,8 @@
 //! COLOR0 linked to the fixed-function stage → render with the backend.
 
 use d3d9_backend::{
-    fixed_function_pixel_wgsl, CullMode, Draw, Frame, Gpu, GpuError, Image, Indices, ShaderStage,
-    Target, Uniform, VertexBuffer, FIXED_FUNCTION_ENTRY_POINT,
+    fixed_function_pixel_wgsl, ConstantBuffer, CullMode, Draw, Frame, Gpu, GpuError, Image,
+    Indices, ShaderStage, Target, VertexBuffer, VertexConstants, FIXED_FUNCTION_ENTRY_POINT,
 };
 use d3d9_translator::asm::{assemble, AsmError};
 use d3d9_translator::bytecode::{Stage, Usage};
@@ -30,11 +30,6 @@ pub const WIDTH: u32 = 640;
 /// Height of every gallery image.
 pub const HEIGHT: u32 = 480;
 
-/// `MaxVertexShaderConst` of the hardware device the scenes target.
-const FLOAT_REGISTERS: usize = 256;
-/// `i#` registers.
-const INT_REGISTERS: usize = 16;
-
 /// Why a draw could not be made; each variant is one step of the pipeline.
 #[derive(Debug, thiserror::Error)]
 pub enum PipelineError {
@@ -52,32 +47,6 @@ pub enum PipelineError {
     Unsupported(&'static str),
     #[error("rendering: {0}")]
     Gpu(#[from] GpuError),
-}
-
-/// The float constants `c0`–`c255`, as `SetVertexShaderConstantF` leaves them.
-#[derive(Clone, Debug, PartialEq)]
-pub struct FloatConstants(Vec<[f32; 4]>);
-
-impl Default for FloatConstants {
-    fn default() -> Self {
-        FloatConstants(vec![[0.0; 4]; FLOAT_REGISTERS])
-    }
-}
-
-impl FloatConstants {
-    /// `SetVertexShaderConstantF(start, values, values.len())`; registers
-    /// past `c255` are ignored.
-    pub fn set(&mut self, start: usize, values: &[[f32; 4]]) -> &mut Self {
-        for (slot, value) in self.0.iter_mut().skip(start).zip(values) {
-            *slot = *value;
-        }
-        self
-    }
-
-    /// The value of `c#register` (zero past `c255`).
-    pub fn get(&self, register: usize) -> [f32; 4] {
-        self.0.get(register).copied().unwrap_or([0.0; 4])
-    }
 }
 
 /// The primitives of a draw (`D3DPRIMITIVETYPE`).
@@ -101,13 +70,38 @@ pub struct SceneDraw {
     pub indices: Option<Vec<u16>>,
     pub vertex_count: u32,
     pub primitive: Primitive,
-    pub float_constants: FloatConstants,
-    /// `SetVertexShaderConstantI`: `i0`–`i15`.
-    pub int_constants: [[i32; 4]; INT_REGISTERS],
+    /// `SetVertexShaderConstantF/I/B` on the hardware-vertex-processing device.
+    pub constants: VertexConstants,
     /// `D3DRS_CULLMODE`.
     pub cull: CullMode,
     /// `Clear(.., D3DCLEAR_TARGET, colour, ..)`: a D3DCOLOR, 0xAARRGGBB.
     pub clear: u32,
+}
+
+impl SceneDraw {
+    /// `DrawIndexedPrimitive(D3DPT_TRIANGLELIST, ..)` over `vertices` in stream 0 (stride:
+    /// the size of `V`) after `Clear` to `clear`, with D3D9's default `D3DCULL_CCW`.
+    pub fn indexed_triangles<V: bytemuck::Pod>(
+        shader: &'static str,
+        declaration: VertexDeclaration,
+        vertices: &[V],
+        indices: Vec<u16>,
+        constants: VertexConstants,
+        clear: u32,
+    ) -> Self {
+        SceneDraw {
+            shader,
+            declaration,
+            stream: bytemuck::cast_slice(vertices).to_vec(),
+            stride: std::mem::size_of::<V>() as u32,
+            vertex_count: vertices.len() as u32,
+            indices: Some(indices),
+            primitive: Primitive::TriangleList,
+            constants,
+            cull: CullMode::Ccw,
+            clear,
+        }
+    }
 }
 
 /// A D3DCOLOR (0xAARRGGBB) as the wgpu colour the back buffer is cleared to.
@@ -171,63 +165,6 @@ pub fn translate(draw: &SceneDraw) -> Result<Translated, PipelineError> {
     Ok(Translated { shader, binding })
 }
 
-/// The uniform buffers a translated shader reads, filled from the draw's
-/// constants (with the shader's own `def`s written over them, so relative
-/// reads see them) as `(group, binding, bytes)`.
-fn uniforms(
-    shader: &TranslatedShader,
-    draw: &SceneDraw,
-) -> Result<Vec<(u32, u32, Vec<u8>)>, PipelineError> {
-    let interface = &shader.interface;
-    if !interface.samplers.is_empty() {
-        return Err(PipelineError::Unsupported("vertex textures"));
-    }
-    let mut out = Vec::new();
-    if let Some(fc) = interface.float_constants {
-        if fc.storage {
-            return Err(PipelineError::Unsupported(
-                "software vertex processing constants",
-            ));
-        }
-        let mut values: Vec<[f32; 4]> = (0..fc.registers as usize)
-            .map(|r| draw.float_constants.get(r))
-            .collect();
-        // The zero register out-of-range relative reads land on.
-        values.push([0.0; 4]);
-        for (register, value) in &interface.defined_floats {
-            if let Some(slot) = values.get_mut(*register as usize) {
-                *slot = *value;
-            }
-        }
-        out.push((fc.group, fc.binding, bytemuck::cast_slice(&values).to_vec()));
-    }
-    if let Some(b) = interface.int_constants {
-        let mut values = draw.int_constants;
-        for (register, value) in &interface.defined_ints {
-            if let Some(slot) = values.get_mut(*register as usize) {
-                *slot = *value;
-            }
-        }
-        out.push((b.group, b.binding, bytemuck::cast_slice(&values).to_vec()));
-    }
-    if let Some(b) = interface.bool_constants {
-        // The scenes set no `b#`: all FALSE but for the shader's `defb`s.
-        let mask = interface
-            .defined_bools
-            .iter()
-            .filter(|(register, value)| *value && *register < 32)
-            .fold(0u32, |mask, (register, _)| mask | 1 << register);
-        out.push((b.group, b.binding, mask.to_le_bytes().to_vec()));
-    }
-    if let Some(b) = interface.position_fixup {
-        // D3D9 pixel centres lie on integer coordinates, WebGPU's half a
-        // pixel further: move clip-space x right and y down by half a pixel.
-        let fixup = [1.0 / WIDTH as f32, -1.0 / HEIGHT as f32, 0.0, 0.0];
-        out.push((b.group, b.binding, bytemuck::cast_slice(&fixup).to_vec()));
-    }
-    Ok(out)
-}
-
 /// Makes the draw into a cleared `WIDTH` x `HEIGHT` back buffer and reads
 /// it back (`Rgba8Unorm`).
 pub fn render_draw(gpu: &Gpu, draw: &SceneDraw) -> Result<Image, PipelineError> {
@@ -237,29 +174,23 @@ pub fn render_draw(gpu: &Gpu, draw: &SceneDraw) -> Result<Image, PipelineError> 
         .output(Semantic::new(Usage::Color, 0))
         .and_then(|o| o.location);
     let fragment = fixed_function_pixel_wgsl(diffuse);
-    let uniform_data = uniforms(&shader, draw)?;
-    let uniforms: Vec<Uniform<'_>> = uniform_data
+    if !shader.interface.samplers.is_empty() {
+        return Err(PipelineError::Unsupported("vertex textures"));
+    }
+    // The draw's constants, the shader's `def`s written over them, and the half-pixel
+    // position fix-up for the back buffer.
+    let constants = draw
+        .constants
+        .buffers(&shader.interface, (WIDTH, HEIGHT))
+        .map_err(|_| PipelineError::Unsupported("software vertex processing constants"))?;
+    let uniforms = constants
         .iter()
-        .map(|(group, binding, data)| Uniform {
-            group: *group,
-            binding: *binding,
-            data,
-        })
-        .collect();
+        .map(ConstantBuffer::uniform)
+        .collect::<Result<Vec<_>, _>>()?;
     let buffers: Vec<VertexBuffer<'_>> = binding
         .streams
         .iter()
-        .map(|layout| {
-            let (array_stride, step_mode, attributes) = layout.as_layout();
-            VertexBuffer {
-                layout: wgpu::VertexBufferLayout {
-                    array_stride,
-                    step_mode,
-                    attributes,
-                },
-                data: &draw.stream,
-            }
-        })
+        .map(|layout| VertexBuffer::stream(layout, &draw.stream))
         .collect();
     let topology = match draw.primitive {
         Primitive::TriangleList => wgpu::PrimitiveTopology::TriangleList,

@@ -3,10 +3,9 @@
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
-use common::{corpus, tokens};
+use common::{complete_shaders, corpus, tokens};
 
 use d3d9_translator::bytecode::{decode, encode};
-use serde_json::Value;
 
 #[test]
 fn asm_pairs_decode_and_reencode() {
@@ -38,30 +37,6 @@ fn asm_pairs_decode_and_reencode() {
         failures.join("\n")
     );
     assert_eq!(ok, 184);
-}
-
-/// Every complete shader of `d3d9_visual.json` (arrays and composed) and `other_shaders.json`.
-fn complete_shaders() -> Vec<(String, Vec<u32>)> {
-    let mut out = Vec::new();
-    let visual = corpus("d3d9_visual.json");
-    for key in ["shaders", "composed_shaders"] {
-        for s in visual[key].as_array().expect("shader list") {
-            if s.get("complete").and_then(Value::as_bool) == Some(false) {
-                continue;
-            }
-            out.push((format!("visual {}", s["name"]), tokens(&s["tokens"])));
-        }
-    }
-    let other = corpus("other_shaders.json");
-    for (file, f) in other["files"].as_object().expect("files") {
-        for s in f["shaders"].as_array().expect("shaders") {
-            if s.get("complete").and_then(Value::as_bool) == Some(false) {
-                continue;
-            }
-            out.push((format!("{file} {}", s["name"]), tokens(&s["tokens"])));
-        }
-    }
-    out
 }
 
 #[test]

@@ -4,11 +4,10 @@
 //! instruction and comment block.
 
 mod common;
-use common::{corpus, tokens};
+use common::{complete_shaders, corpus, tokens};
 
 use d3d9_translator::asm::disassemble;
 use d3d9_translator::bytecode::decode;
-use serde_json::Value;
 
 /// (function, shader name) in `d3d9_visual.json` whose listing comments are canonical text.
 const CANONICAL_VISUAL: &[(&str, &str)] = &[
@@ -110,22 +109,7 @@ fn every_complete_shader_prints_one_line_per_instruction() {
     for p in corpus("asm_pairs.json").as_array().expect("array") {
         shaders.push(tokens(&p["tokens"]));
     }
-    let visual = corpus("d3d9_visual.json");
-    for key in ["shaders", "composed_shaders"] {
-        for s in visual[key].as_array().expect("list") {
-            if s.get("complete").and_then(Value::as_bool) != Some(false) {
-                shaders.push(tokens(&s["tokens"]));
-            }
-        }
-    }
-    let other = corpus("other_shaders.json");
-    for f in other["files"].as_object().expect("files").values() {
-        for s in f["shaders"].as_array().expect("shaders") {
-            if s.get("complete").and_then(Value::as_bool) != Some(false) {
-                shaders.push(tokens(&s["tokens"]));
-            }
-        }
-    }
+    shaders.extend(complete_shaders().into_iter().map(|(_, t)| t));
     for t in &shaders {
         let program = decode(t).expect("decodes");
         let text = disassemble(&program);

@@ -4,35 +4,16 @@
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
-use common::{corpus, tokens};
+use common::{complete_shaders, corpus, tokens};
 
 use d3d9_translator::bytecode::{decode, Stage};
 use d3d9_translator::check::{check, DeviceCaps};
 use d3d9_translator::lift::{translate_vertex_shader, FloatMode, VertexShaderOptions};
-use serde_json::Value;
 
 /// Every complete vertex shader: Wine's visual.c (arrays and composed), other_shaders.json,
 /// and vkd3d's compiled vertex shaders (plus its default vertex shader).
 fn vertex_shaders() -> Vec<(String, Vec<u32>)> {
-    let mut out = Vec::new();
-    let visual = corpus("d3d9_visual.json");
-    for key in ["shaders", "composed_shaders"] {
-        for s in visual[key].as_array().expect("shader list") {
-            if s.get("complete").and_then(Value::as_bool) == Some(false) {
-                continue;
-            }
-            out.push((format!("visual {}", s["name"]), tokens(&s["tokens"])));
-        }
-    }
-    let other = corpus("other_shaders.json");
-    for (file, f) in other["files"].as_object().expect("files") {
-        for s in f["shaders"].as_array().expect("shaders") {
-            if s.get("complete").and_then(Value::as_bool) == Some(false) {
-                continue;
-            }
-            out.push((format!("{file} {}", s["name"]), tokens(&s["tokens"])));
-        }
-    }
+    let mut out = complete_shaders();
     let vkd3d = corpus("vkd3d/vkd3d_sm23.json");
     for (profile, b) in vkd3d["default_vertex_shader"]["bytecode"]
         .as_object()

@@ -10,7 +10,8 @@
 //! - Each draw is bound at draw time: the current declaration paired with the current vertex
 //!   shader (`decl::bind_program`), the shader translated with those input fetches, the
 //!   current `SetVertexShaderConstantF/I/B` values written into the bindings the shader's
-//!   interface names, with its `def c#` values written over them.
+//!   interface names, with its `def c#` values written over them
+//!   (`d3d9_backend::VertexConstants`).
 //! - Viewport: the whole target. D3D9 pixel centres lie on integer coordinates, half a pixel
 //!   up-left of WebGPU's: every draw gets the translator's position fix-up
 //!   `(1/640, -1/480)` (clip-space x right and y down by half a pixel), so pixel (x, y) is
@@ -28,8 +29,8 @@
 //! before the first `Clear` reads as black.
 
 use d3d9_backend::{
-    fixed_function_pixel_wgsl, CullMode, Draw, Frame, Gpu, Image, ShaderStage, Target, Uniform,
-    VertexBuffer, FIXED_FUNCTION_ENTRY_POINT,
+    fixed_function_pixel_wgsl, ConstantBuffer, CullMode, Draw, Frame, Gpu, Image, ShaderStage,
+    Target, Uniform, VertexBuffer, VertexConstants, FIXED_FUNCTION_ENTRY_POINT,
 };
 use d3d9_translator::bytecode::{
     decode, Declaration, Opcode, Program, RegisterFile, SrcModifier, Stage, Swizzle, WriteMask,
@@ -77,7 +78,7 @@ struct PreparedDraw {
     stride: u64,
     attributes: Vec<wgpu::VertexAttribute>,
     has_stream: bool,
-    uniforms: Vec<(u32, u32, Vec<u8>)>,
+    constants: Vec<ConstantBuffer>,
     topology: wgpu::PrimitiveTopology,
     vertex_count: u32,
 }
@@ -100,9 +101,7 @@ enum PixelStage {
 /// The replayed device.
 pub struct Device {
     gpu: Gpu,
-    float_constants: Vec<[f32; 4]>,
-    int_constants: [[i32; 4]; 16],
-    bool_constants: [bool; 16],
+    constants: VertexConstants,
     declaration: Option<VertexDeclaration>,
     vertex_shader: Option<Result<Program, String>>,
     pixel_stage: Result<PixelStage, String>,
@@ -120,9 +119,7 @@ impl Device {
         let gpu = Gpu::new().map_err(|e| e.to_string())?;
         Ok(Device {
             gpu,
-            float_constants: vec![[0.0; 4]; 256],
-            int_constants: [[0; 4]; 16],
-            bool_constants: [false; 16],
+            constants: VertexConstants::default(),
             declaration: None,
             vertex_shader: None,
             pixel_stage: Ok(PixelStage::FixedFunction),
@@ -164,20 +161,12 @@ impl Device {
 
     /// `SetVertexShaderConstantF(start, values, count)`.
     pub fn set_vs_const_f(&mut self, start: usize, values: &[[f32; 4]]) {
-        for (i, v) in values.iter().enumerate() {
-            if let Some(slot) = self.float_constants.get_mut(start + i) {
-                *slot = *v;
-            }
-        }
+        self.constants.set_f(start, values);
     }
 
     /// `SetVertexShaderConstantI(start, values, count)`.
     pub fn set_vs_const_i(&mut self, start: usize, values: &[[i32; 4]]) {
-        for (i, v) in values.iter().enumerate() {
-            if let Some(slot) = self.int_constants.get_mut(start + i) {
-                *slot = *v;
-            }
-        }
+        self.constants.set_i(start, values);
     }
 
     /// `Clear(D3DCLEAR_TARGET, colour)`: the draws made so far are covered.
@@ -267,54 +256,12 @@ impl Device {
         let location = interface.output(semantic).and_then(|o| o.location);
         let fragment = fixed_function_pixel_wgsl(location);
 
-        let mut uniforms = Vec::new();
-        if let Some(fc) = interface.float_constants {
-            if fc.storage {
-                return Err(
-                    "float constants in a storage buffer (software vertex processing)".into(),
-                );
-            }
-            let mut values: Vec<[f32; 4]> = (0..fc.registers as usize)
-                .map(|i| self.float_constants.get(i).copied().unwrap_or([0.0; 4]))
-                .collect();
-            values.push([0.0; 4]); // the zero register of out-of-range relative reads
-            for (reg, v) in &interface.defined_floats {
-                if let Some(slot) = values.get_mut(*reg as usize) {
-                    *slot = *v;
-                }
-            }
-            uniforms.push((fc.group, fc.binding, bytemuck::cast_slice(&values).to_vec()));
-        }
-        if let Some(b) = interface.int_constants {
-            let mut values = self.int_constants;
-            for (reg, v) in &interface.defined_ints {
-                if let Some(slot) = values.get_mut(*reg as usize) {
-                    *slot = *v;
-                }
-            }
-            uniforms.push((
-                b.group,
-                b.binding,
-                bytemuck::cast_slice(&values[..]).to_vec(),
-            ));
-        }
-        if let Some(b) = interface.bool_constants {
-            let mut values = self.bool_constants;
-            for (reg, v) in &interface.defined_bools {
-                if let Some(slot) = values.get_mut(*reg as usize) {
-                    *slot = *v;
-                }
-            }
-            let mask: u32 = (0..16).filter(|&i| values[i]).map(|i| 1u32 << i).sum();
-            uniforms.push((b.group, b.binding, mask.to_le_bytes().to_vec()));
-        }
-        if let Some(b) = interface.position_fixup {
-            let fixup = [1.0 / WIDTH as f32, -1.0 / HEIGHT as f32, 0.0, 0.0];
-            uniforms.push((
-                b.group,
-                b.binding,
-                bytemuck::cast_slice(&fixup[..]).to_vec(),
-            ));
+        let constants = self
+            .constants
+            .buffers(interface, (WIDTH, HEIGHT))
+            .map_err(|e| format!("vertex shader constants: {e}"))?;
+        if constants.iter().any(|c| c.storage) {
+            return Err("float constants in a storage buffer (software vertex processing)".into());
         }
         if !interface.samplers.is_empty() {
             return Err("vertex texture fetch is not part of these tests".into());
@@ -346,7 +293,7 @@ impl Device {
             stride,
             attributes,
             has_stream,
-            uniforms,
+            constants,
             topology: primitive.topology(),
             vertex_count,
         })
@@ -403,17 +350,9 @@ impl Device {
             .collect();
         let uniforms: Vec<Vec<Uniform<'_>>> = prepared
             .iter()
-            .map(|d| {
-                d.uniforms
-                    .iter()
-                    .map(|(group, binding, data)| Uniform {
-                        group: *group,
-                        binding: *binding,
-                        data,
-                    })
-                    .collect()
-            })
-            .collect();
+            .map(|d| d.constants.iter().map(ConstantBuffer::uniform).collect())
+            .collect::<Result<_, _>>()
+            .map_err(|e| format!("binding the constants: {e}"))?;
         let target = Target::rgba8(WIDTH, HEIGHT).cleared_to(d3dcolor(self.clear));
         let draws: Vec<Draw<'_>> = prepared
             .iter()

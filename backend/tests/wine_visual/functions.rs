@@ -332,6 +332,27 @@ fn sgn_test(corpus: &Corpus, dev: &mut Device) -> Result<(), String> {
     literal_checks(corpus, dev, FN, 0..u64::MAX)
 }
 
+/// `SetVertexShader(FN/shader)` + `DrawPrimitiveUP(D3DPT_TRIANGLESTRIP, 2, FN/quad, 12)`: a
+/// quad of XYZ vertices, both from the corpus.
+fn draw_corpus_quad(
+    corpus: &Corpus,
+    dev: &mut Device,
+    function: &str,
+    shader: &str,
+    quad: &str,
+) -> Result<(), String> {
+    dev.set_vertex_shader(&corpus.shader(function, shader)?);
+    let data = f32_bytes(&corpus.floats(function, quad)?);
+    dev.draw_up(
+        &format!("{shader} {quad}"),
+        Primitive::TriangleStrip,
+        2,
+        &data,
+        12,
+    );
+    Ok(())
+}
+
 /// test_constant_clamp_vs: constants outside [0, 1] (set or `def`'d) are not clamped; only
 /// the colour output is.
 fn test_constant_clamp_vs(corpus: &Corpus, dev: &mut Device) -> Result<(), String> {
@@ -347,15 +368,7 @@ fn test_constant_clamp_vs(corpus: &Corpus, dev: &mut Device) -> Result<(), Strin
         ("shader_code_20", "quad3"),
         ("shader_code_20_2", "quad4"),
     ] {
-        dev.set_vertex_shader(&corpus.shader(FN, shader)?);
-        let data = f32_bytes(&corpus.floats(FN, quad)?);
-        dev.draw_up(
-            &format!("{shader} {quad}"),
-            Primitive::TriangleStrip,
-            2,
-            &data,
-            12,
-        );
+        draw_corpus_quad(corpus, dev, FN, shader, quad)?;
     }
     literal_checks(corpus, dev, FN, 0..u64::MAX)
 }
@@ -381,15 +394,7 @@ fn test_compare_instructions(corpus: &Corpus, dev: &mut Device) -> Result<(), St
         if i == 3 {
             dev.set_vs_const_f(0, &[const0]);
         }
-        dev.set_vertex_shader(&corpus.shader(FN, shader)?);
-        let data = f32_bytes(&corpus.floats(FN, quad)?);
-        dev.draw_up(
-            &format!("{shader} {quad}"),
-            Primitive::TriangleStrip,
-            2,
-            &data,
-            12,
-        );
+        draw_corpus_quad(corpus, dev, FN, shader, quad)?;
     }
     literal_checks(corpus, dev, FN, 0..u64::MAX)
 }

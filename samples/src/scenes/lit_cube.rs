@@ -2,13 +2,13 @@
 //! `shaders/lit_cube.asm` (vs_1_1: `m4x4` transform, `dp3`/`max` diffuse),
 //! FVF `D3DFVF_XYZ | D3DFVF_NORMAL`, indexed, D3D9's default culling.
 
-use d3d9_backend::CullMode;
+use d3d9_backend::VertexConstants;
 use d3d9_translator::decl::fvf::{D3DFVF_NORMAL, D3DFVF_XYZ};
 use d3d9_translator::decl::VertexDeclaration;
 
 use super::{direction, projection, rgba, Scene};
 use crate::math::{cross, front_facing, scale, Mat4, Vec3};
-use crate::pipeline::{FloatConstants, PipelineError, Primitive, SceneDraw};
+use crate::pipeline::{PipelineError, SceneDraw};
 
 pub(super) const SCENE: Scene = Scene {
     name: "lit_cube",
@@ -83,24 +83,19 @@ fn setup() -> Result<SceneDraw, PipelineError> {
     let (vertices, indices) = cube();
     let world = world();
     let wvp = world.then(&view()).then(&projection());
-    let mut c = FloatConstants::default();
-    c.set(0, &wvp.columns())
-        .set(4, &world.columns()[..3])
-        .set(8, &[direction(TO_LIGHT)])
-        .set(9, &[rgba(1.0, 0.55, 0.15, 1.0)])
-        .set(10, &[rgba(0.08, 0.08, 0.12, 0.0)])
-        .set(11, &[[0.0; 4]]);
-    Ok(SceneDraw {
-        shader: include_str!("../../../shaders/lit_cube.asm"),
-        declaration: VertexDeclaration::from_fvf(D3DFVF_XYZ | D3DFVF_NORMAL)?,
-        stream: bytemuck::cast_slice(&vertices).to_vec(),
-        stride: std::mem::size_of::<Vertex>() as u32,
-        vertex_count: vertices.len() as u32,
-        indices: Some(indices),
-        primitive: Primitive::TriangleList,
-        float_constants: c,
-        int_constants: [[0; 4]; 16],
-        cull: CullMode::Ccw,
-        clear: 0xFF20_2030,
-    })
+    let mut c = VertexConstants::default();
+    c.set_f(0, &wvp.columns())
+        .set_f(4, &world.columns()[..3])
+        .set_f(8, &[direction(TO_LIGHT)])
+        .set_f(9, &[rgba(1.0, 0.55, 0.15, 1.0)])
+        .set_f(10, &[rgba(0.08, 0.08, 0.12, 0.0)])
+        .set_f(11, &[[0.0; 4]]);
+    Ok(SceneDraw::indexed_triangles(
+        include_str!("../../../shaders/lit_cube.asm"),
+        VertexDeclaration::from_fvf(D3DFVF_XYZ | D3DFVF_NORMAL)?,
+        &vertices,
+        indices,
+        c,
+        0xFF20_2030,
+    ))
 }

@@ -2,13 +2,13 @@
 //! `loop aL, i0` with `c[aL + n]` reads, through `shaders/point_lights.asm`
 //! (vs_2_0), FVF `D3DFVF_XYZ | D3DFVF_NORMAL`, indexed.
 
-use d3d9_backend::CullMode;
+use d3d9_backend::VertexConstants;
 use d3d9_translator::decl::fvf::{D3DFVF_NORMAL, D3DFVF_XYZ};
 use d3d9_translator::decl::VertexDeclaration;
 
 use super::{projection, rgba, Scene};
 use crate::math::{front_facing, Mat4, Vec3};
-use crate::pipeline::{FloatConstants, PipelineError, Primitive, SceneDraw};
+use crate::pipeline::{PipelineError, SceneDraw};
 
 pub(super) const SCENE: Scene = Scene {
     name: "point_lights",
@@ -74,30 +74,24 @@ fn setup() -> Result<SceneDraw, PipelineError> {
     let (vertices, indices) = floor();
     let world = Mat4::IDENTITY;
     let wvp = world.then(&view()).then(&projection());
-    let mut c = FloatConstants::default();
-    c.set(0, &wvp.columns())
-        .set(4, &world.columns()[..3])
-        .set(9, &[rgba(0.9, 0.9, 0.9, 1.0)])
-        .set(10, &[rgba(0.06, 0.06, 0.08, 1.0)])
-        .set(11, &[[0.0, 1.2, 1.0, 0.0]]);
+    let mut c = VertexConstants::default();
+    c.set_f(0, &wvp.columns())
+        .set_f(4, &world.columns()[..3])
+        .set_f(9, &[rgba(0.9, 0.9, 0.9, 1.0)])
+        .set_f(10, &[rgba(0.06, 0.06, 0.08, 1.0)])
+        .set_f(11, &[[0.0, 1.2, 1.0, 0.0]]);
     for (i, (position, colour)) in LIGHTS.iter().enumerate() {
-        c.set(12 + i, &[[position[0], position[1], position[2], 1.0]]);
-        c.set(20 + i, &[*colour]);
+        c.set_f(12 + i, &[[position[0], position[1], position[2], 1.0]]);
+        c.set_f(20 + i, &[*colour]);
     }
-    let mut int_constants = [[0; 4]; 16];
     // i0: loop count, first aL, aL step.
-    int_constants[0] = [LIGHTS.len() as i32, 0, 1, 0];
-    Ok(SceneDraw {
-        shader: include_str!("../../../shaders/point_lights.asm"),
-        declaration: VertexDeclaration::from_fvf(D3DFVF_XYZ | D3DFVF_NORMAL)?,
-        stream: bytemuck::cast_slice(&vertices).to_vec(),
-        stride: std::mem::size_of::<Vertex>() as u32,
-        vertex_count: vertices.len() as u32,
-        indices: Some(indices),
-        primitive: Primitive::TriangleList,
-        float_constants: c,
-        int_constants,
-        cull: CullMode::Ccw,
-        clear: 0xFF10_1018,
-    })
+    c.set_i(0, &[[LIGHTS.len() as i32, 0, 1, 0]]);
+    Ok(SceneDraw::indexed_triangles(
+        include_str!("../../../shaders/point_lights.asm"),
+        VertexDeclaration::from_fvf(D3DFVF_XYZ | D3DFVF_NORMAL)?,
+        &vertices,
+        indices,
+        c,
+        0xFF10_1018,
+    ))
 }

@@ -4,13 +4,13 @@
 //! UBYTE4 BLENDINDICES. The left half follows bone 0, the right half
 //! (blend indices (1, 0)) follows bone 1, the joint blends both.
 
-use d3d9_backend::CullMode;
+use d3d9_backend::VertexConstants;
 use d3d9_translator::bytecode::Usage;
 use d3d9_translator::decl::{DeclType, VertexDeclaration, VertexElement};
 
 use super::{direction, projection, rgba, Scene};
 use crate::math::{front_facing, Mat4, Vec3};
-use crate::pipeline::{FloatConstants, PipelineError, Primitive, SceneDraw};
+use crate::pipeline::{PipelineError, SceneDraw};
 
 pub(super) const SCENE: Scene = Scene {
     name: "skinned_arm",
@@ -95,29 +95,24 @@ fn palette() -> Vec<[f32; 4]> {
 
 fn setup() -> Result<SceneDraw, PipelineError> {
     let (vertices, indices) = tube();
-    let mut c = FloatConstants::default();
-    c.set(0, &view().then(&projection()).columns())
-        .set(8, &[direction([-0.3, 0.6, -0.8])])
-        .set(9, &[rgba(0.35, 0.8, 0.4, 1.0)])
-        .set(10, &[rgba(0.1, 0.1, 0.12, 0.0)])
-        .set(20, &palette());
+    let mut c = VertexConstants::default();
+    c.set_f(0, &view().then(&projection()).columns())
+        .set_f(8, &[direction([-0.3, 0.6, -0.8])])
+        .set_f(9, &[rgba(0.35, 0.8, 0.4, 1.0)])
+        .set_f(10, &[rgba(0.1, 0.1, 0.12, 0.0)])
+        .set_f(20, &palette());
     let declaration = VertexDeclaration::from_elements(&[
         VertexElement::new(0, 0, DeclType::Float3, Usage::Position, 0),
         VertexElement::new(0, 12, DeclType::Float3, Usage::Normal, 0),
         VertexElement::new(0, 24, DeclType::Float1, Usage::BlendWeight, 0),
         VertexElement::new(0, 28, DeclType::UByte4, Usage::BlendIndices, 0),
     ])?;
-    Ok(SceneDraw {
-        shader: include_str!("../../../shaders/skinned_arm.asm"),
+    Ok(SceneDraw::indexed_triangles(
+        include_str!("../../../shaders/skinned_arm.asm"),
         declaration,
-        stream: bytemuck::cast_slice(&vertices).to_vec(),
-        stride: std::mem::size_of::<Vertex>() as u32,
-        vertex_count: vertices.len() as u32,
-        indices: Some(indices),
-        primitive: Primitive::TriangleList,
-        float_constants: c,
-        int_constants: [[0; 4]; 16],
-        cull: CullMode::Ccw,
-        clear: 0xFF18_1818,
-    })
+        &vertices,
+        indices,
+        c,
+        0xFF18_1818,
+    ))
 }

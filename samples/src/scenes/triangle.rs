@@ -3,13 +3,13 @@
 //! default culling wants) through `shaders/triangle.asm`, with FVF
 //! `D3DFVF_XYZ | D3DFVF_DIFFUSE` and an identity transform.
 
-use d3d9_backend::CullMode;
+use d3d9_backend::{CullMode, VertexConstants};
 use d3d9_translator::decl::fvf::{D3DFVF_DIFFUSE, D3DFVF_XYZ};
 use d3d9_translator::decl::VertexDeclaration;
 
 use super::Scene;
 use crate::math::Mat4;
-use crate::pipeline::{FloatConstants, PipelineError, Primitive, SceneDraw};
+use crate::pipeline::{PipelineError, Primitive, SceneDraw};
 
 pub(super) const SCENE: Scene = Scene {
     name: "triangle",
@@ -42,8 +42,8 @@ const VERTICES: [Vertex; 3] = [
 ];
 
 fn setup() -> Result<SceneDraw, PipelineError> {
-    let mut constants = FloatConstants::default();
-    constants.set(0, &Mat4::IDENTITY.columns());
+    let mut constants = VertexConstants::default();
+    constants.set_f(0, &Mat4::IDENTITY.columns());
     Ok(SceneDraw {
         shader: include_str!("../../../shaders/triangle.asm"),
         declaration: VertexDeclaration::from_fvf(D3DFVF_XYZ | D3DFVF_DIFFUSE)?,
@@ -52,8 +52,7 @@ fn setup() -> Result<SceneDraw, PipelineError> {
         indices: None,
         vertex_count: 3,
         primitive: Primitive::TriangleList,
-        float_constants: constants,
-        int_constants: [[0; 4]; 16],
+        constants,
         cull: CullMode::Ccw,
         // The D3D9 SDK tutorials clear to D3DCOLOR_XRGB(0, 0, 64).
         clear: 0xFF00_0040,

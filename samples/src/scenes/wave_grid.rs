@@ -4,13 +4,13 @@
 //! has one FLOAT2 POSITION element (x, z); triangles are sent far rows
 //! first so nearer waves cover farther ones without a depth buffer.
 
-use d3d9_backend::CullMode;
+use d3d9_backend::VertexConstants;
 use d3d9_translator::bytecode::Usage;
 use d3d9_translator::decl::{DeclType, VertexDeclaration, VertexElement};
 
 use super::{direction, projection, rgba, Scene};
 use crate::math::{front_facing, Mat4, Vec3};
-use crate::pipeline::{FloatConstants, PipelineError, Primitive, SceneDraw};
+use crate::pipeline::{PipelineError, SceneDraw};
 
 pub(super) const SCENE: Scene = Scene {
     name: "wave_grid",
@@ -62,16 +62,16 @@ fn grid() -> (Vec<[f32; 2]>, Vec<u16>) {
 fn setup() -> Result<SceneDraw, PipelineError> {
     let (vertices, indices) = grid();
     let tau = std::f32::consts::TAU;
-    let mut c = FloatConstants::default();
-    c.set(0, &view().then(&projection()).columns())
-        .set(4, &[[K[0], K[1], PHASE[0], PHASE[1]]])
-        .set(5, &[[AMPLITUDE[0], AMPLITUDE[1], 0.0, 1.0]])
-        .set(6, &[[1.0 / tau, 0.5, tau, -std::f32::consts::PI]])
-        .set(7, &[direction([-0.5, 0.8, -0.4])])
-        .set(8, &[rgba(0.02, 0.12, 0.45, 1.0)])
-        .set(9, &[rgba(0.75, 0.95, 1.0, 1.0)])
-        .set(10, &[[0.8, 0.2, 0.0, 0.0]])
-        .set(11, &[[0.5 / (AMPLITUDE[0] + AMPLITUDE[1]), 0.5, 0.0, 0.0]]);
+    let mut c = VertexConstants::default();
+    c.set_f(0, &view().then(&projection()).columns())
+        .set_f(4, &[[K[0], K[1], PHASE[0], PHASE[1]]])
+        .set_f(5, &[[AMPLITUDE[0], AMPLITUDE[1], 0.0, 1.0]])
+        .set_f(6, &[[1.0 / tau, 0.5, tau, -std::f32::consts::PI]])
+        .set_f(7, &[direction([-0.5, 0.8, -0.4])])
+        .set_f(8, &[rgba(0.02, 0.12, 0.45, 1.0)])
+        .set_f(9, &[rgba(0.75, 0.95, 1.0, 1.0)])
+        .set_f(10, &[[0.8, 0.2, 0.0, 0.0]])
+        .set_f(11, &[[0.5 / (AMPLITUDE[0] + AMPLITUDE[1]), 0.5, 0.0, 0.0]]);
     let declaration = VertexDeclaration::from_elements(&[VertexElement::new(
         0,
         0,
@@ -79,17 +79,12 @@ fn setup() -> Result<SceneDraw, PipelineError> {
         Usage::Position,
         0,
     )])?;
-    Ok(SceneDraw {
-        shader: include_str!("../../../shaders/wave_grid.asm"),
+    Ok(SceneDraw::indexed_triangles(
+        include_str!("../../../shaders/wave_grid.asm"),
         declaration,
-        stream: bytemuck::cast_slice(&vertices).to_vec(),
-        stride: std::mem::size_of::<[f32; 2]>() as u32,
-        vertex_count: vertices.len() as u32,
-        indices: Some(indices),
-        primitive: Primitive::TriangleList,
-        float_constants: c,
-        int_constants: [[0; 4]; 16],
-        cull: CullMode::Ccw,
-        clear: 0xFF08_0810,
-    })
+        &vertices,
+        indices,
+        c,
+        0xFF08_0810,
+    ))
 }

@@ -19,3 +19,27 @@ pub fn tokens(v: &Value) -> Vec<u32> {
         .map(|t| u32::try_from(t.as_u64().expect("token is an integer")).expect("token fits u32"))
         .collect()
 }
+
+/// Every complete shader of `d3d9_visual.json` (arrays and composed) and `other_shaders.json`.
+pub fn complete_shaders() -> Vec<(String, Vec<u32>)> {
+    let mut out = Vec::new();
+    let visual = corpus("d3d9_visual.json");
+    for key in ["shaders", "composed_shaders"] {
+        for s in visual[key].as_array().expect("shader list") {
+            if s.get("complete").and_then(Value::as_bool) == Some(false) {
+                continue;
+            }
+            out.push((format!("visual {}", s["name"]), tokens(&s["tokens"])));
+        }
+    }
+    let other = corpus("other_shaders.json");
+    for (file, f) in other["files"].as_object().expect("files") {
+        for s in f["shaders"].as_array().expect("shaders") {
+            if s.get("complete").and_then(Value::as_bool) == Some(false) {
+                continue;
+            }
+            out.push((format!("{file} {}", s["name"]), tokens(&s["tokens"])));
+        }
+    }
+    out
+}

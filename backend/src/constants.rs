@@ -1,0 +1,398 @@
+//! D3D9's vertex-shader constant registers, as the buffers a translated shader binds.
+//!
+//! An application sets `c#`, `i#` and `b#` with `SetVertexShaderConstantF/I/B`; the values
+//! stay on the device across shaders. A translated shader names, in its
+//! [`ShaderInterface`], the bindings it reads; [`VertexConstants::buffers`] fills them:
+//! - `c#`: `array<vec4<f32>, N + 1>`, N = 256 (8192 under software vertex processing, in a
+//!   read-only storage buffer). Element N is zero: the register out-of-range relative reads
+//!   land on. The shader's `def c#` values are written over the application's values, because
+//!   in D3D9 a `def` takes precedence over `SetVertexShaderConstantF` for that shader, and
+//!   relative reads must see it too (direct reads are literals already).
+//! - `i#`: `array<vec4<i32>, 16>` (2048 under software vertex processing), `defi` values over
+//!   the application's.
+//! - `b#`: one `u32`, bit n = `b#n` (hardware); under software vertex processing 2048 bits in
+//!   `array<vec4<u32>, 16>`, `b#n` being bit `n % 32` of word `n / 32`, word w = element
+//!   `w / 4`, component `w % 4`. `defb` values over the application's.
+//! - the position fix-up `vec4<f32>` `(1/width, -1/height, 0, 0)`: D3D9 pixel centres lie on
+//!   integer coordinates, half a pixel up-left of WebGPU's, so clip-space x moves right and y
+//!   down by half a pixel (the shader adds `fixup.xy * position.w`).
+
+use d3d9_translator::decl::VertexProcessing;
+use d3d9_translator::lift::interface::{
+    BOOL_CONSTANTS, HW_FLOAT_CONSTANTS, INT_CONSTANTS, SW_BOOL_CONSTANTS, SW_FLOAT_CONSTANTS,
+    SW_INT_CONSTANTS,
+};
+use d3d9_translator::lift::ShaderInterface;
+
+use crate::{GpuError, Uniform};
+
+/// The vertex-shader constant registers of one device, as `SetVertexShaderConstantF/I/B`
+/// leave them. Registers past the ends are never read; writes past them are dropped.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VertexConstants {
+    /// `c0`…: 256 registers, 8192 under software vertex processing.
+    pub floats: Vec<[f32; 4]>,
+    /// `i0`…: 16 registers, 2048 under software vertex processing.
+    pub ints: Vec<[i32; 4]>,
+    /// `b0`…: 16 registers, 2048 under software vertex processing.
+    pub bools: Vec<bool>,
+    processing: VertexProcessing,
+}
+
+impl Default for VertexConstants {
+    /// A hardware-vertex-processing device's constants, all zero / FALSE.
+    fn default() -> Self {
+        Self::new(VertexProcessing::Hardware)
+    }
+}
+
+/// One buffer of constants for `@group(group) @binding(binding)`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConstantBuffer {
+    pub group: u32,
+    pub binding: u32,
+    /// A read-only storage buffer (software vertex processing's 8192 `c#`) rather than a
+    /// uniform buffer.
+    pub storage: bool,
+    /// The bytes of the WGSL type, little-endian.
+    pub data: Vec<u8>,
+}
+
+impl ConstantBuffer {
+    /// The buffer as the harness's [`Uniform`]; a storage buffer is
+    /// [`GpuError::StorageConstants`] (the harness binds uniform buffers only).
+    pub fn uniform(&self) -> Result<Uniform<'_>, GpuError> {
+        if self.storage {
+            return Err(GpuError::StorageConstants {
+                group: self.group,
+                binding: self.binding,
+            });
+        }
+        Ok(Uniform {
+            group: self.group,
+            binding: self.binding,
+            data: &self.data,
+        })
+    }
+}
+
+/// The shader and the constants disagree on the vertex processing mode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "the shader reads {shader} float constants, the device's constants are for {processing:?} \
+     vertex processing ({device} registers)"
+)]
+pub struct ProcessingMismatch {
+    pub shader: u32,
+    pub device: u32,
+    pub processing: VertexProcessing,
+}
+
+impl VertexConstants {
+    /// All-zero / FALSE constants of a device created with `processing`
+    /// (`D3DCREATE_HARDWARE_VERTEXPROCESSING` or `_SOFTWARE_`).
+    pub fn new(processing: VertexProcessing) -> Self {
+        let (floats, ints, bools) = Self::counts(processing);
+        Self {
+            floats: vec![[0.0; 4]; floats],
+            ints: vec![[0; 4]; ints],
+            bools: vec![false; bools],
+            processing,
+        }
+    }
+
+    /// The device's vertex processing mode.
+    pub fn processing(&self) -> VertexProcessing {
+        self.processing
+    }
+
+    /// Register counts `(c#, i#, b#)` of `processing`.
+    fn counts(processing: VertexProcessing) -> (usize, usize, usize) {
+        let (f, i, b) = match processing {
+            VertexProcessing::Hardware => (HW_FLOAT_CONSTANTS, INT_CONSTANTS, BOOL_CONSTANTS),
+            VertexProcessing::Software => (SW_FLOAT_CONSTANTS, SW_INT_CONSTANTS, SW_BOOL_CONSTANTS),
+        };
+        (f as usize, i as usize, b as usize)
+    }
+
+    /// `SetVertexShaderConstantF(start, values, values.len())`.
+    pub fn set_f(&mut self, start: usize, values: &[[f32; 4]]) -> &mut Self {
+        write(&mut self.floats, start, values);
+        self
+    }
+
+    /// `SetVertexShaderConstantI(start, values, values.len())`.
+    pub fn set_i(&mut self, start: usize, values: &[[i32; 4]]) -> &mut Self {
+        write(&mut self.ints, start, values);
+        self
+    }
+
+    /// `SetVertexShaderConstantB(start, values, values.len())`.
+    pub fn set_b(&mut self, start: usize, values: &[bool]) -> &mut Self {
+        write(&mut self.bools, start, values);
+        self
+    }
+
+    /// `c#register` (zero past the last register).
+    pub fn f(&self, register: usize) -> [f32; 4] {
+        self.floats.get(register).copied().unwrap_or([0.0; 4])
+    }
+
+    /// The buffers `interface` names, in the order float, int, bool, position fix-up (those
+    /// the shader uses), filled from these constants with the shader's `def`s written over
+    /// them; `target` is the render target's (width, height) for the half-pixel fix-up.
+    pub fn buffers(
+        &self,
+        interface: &ShaderInterface,
+        target: (u32, u32),
+    ) -> Result<Vec<ConstantBuffer>, ProcessingMismatch> {
+        let (float_count, int_count, bool_count) = Self::counts(self.processing);
+        let mut out = Vec::new();
+        if let Some(fc) = interface.float_constants {
+            if fc.registers as usize != float_count {
+                return Err(ProcessingMismatch {
+                    shader: fc.registers,
+                    device: float_count as u32,
+                    processing: self.processing,
+                });
+            }
+            let mut values = sized(&self.floats, float_count, [0.0; 4]);
+            overwrite(&mut values, &interface.defined_floats);
+            // The zero register out-of-range relative reads land on.
+            values.push([0.0; 4]);
+            out.push(ConstantBuffer {
+                group: fc.group,
+                binding: fc.binding,
+                storage: fc.storage,
+                data: bytemuck::cast_slice(&values).to_vec(),
+            });
+        }
+        if let Some(b) = interface.int_constants {
+            let mut values = sized(&self.ints, int_count, [0; 4]);
+            overwrite(&mut values, &interface.defined_ints);
+            out.push(ConstantBuffer {
+                group: b.group,
+                binding: b.binding,
+                storage: false,
+                data: bytemuck::cast_slice(&values).to_vec(),
+            });
+        }
+        if let Some(b) = interface.bool_constants {
+            let mut values = sized(&self.bools, bool_count, false);
+            overwrite(&mut values, &interface.defined_bools);
+            out.push(ConstantBuffer {
+                group: b.group,
+                binding: b.binding,
+                storage: false,
+                data: bool_words(&values),
+            });
+        }
+        if let Some(b) = interface.position_fixup {
+            let (width, height) = target;
+            let fixup = [1.0 / width as f32, -1.0 / height as f32, 0.0, 0.0];
+            out.push(ConstantBuffer {
+                group: b.group,
+                binding: b.binding,
+                storage: false,
+                data: bytemuck::cast_slice(&fixup).to_vec(),
+            });
+        }
+        Ok(out)
+    }
+}
+
+/// Writes `values` from register `start`, dropping those past the end.
+fn write<T: Copy>(registers: &mut [T], start: usize, values: &[T]) {
+    for (slot, value) in registers.iter_mut().skip(start).zip(values) {
+        *slot = *value;
+    }
+}
+
+/// `values` cut or zero-extended to `count` registers.
+fn sized<T: Copy>(values: &[T], count: usize, zero: T) -> Vec<T> {
+    let mut out: Vec<T> = values.iter().take(count).copied().collect();
+    out.resize(count, zero);
+    out
+}
+
+/// The shader's `def`s written over the application's values.
+fn overwrite<T: Copy>(values: &mut [T], defined: &[(u32, T)]) {
+    for &(register, value) in defined {
+        if let Some(slot) = values.get_mut(register as usize) {
+            *slot = value;
+        }
+    }
+}
+
+/// `b#` as little-endian `u32` words, bit n % 32 of word n / 32 (one word for 16 registers).
+fn bool_words(values: &[bool]) -> Vec<u8> {
+    let mut words = vec![0u32; values.len().div_ceil(32)];
+    for (n, _) in values.iter().enumerate().filter(|(_, &set)| set) {
+        if let Some(word) = words.get_mut(n / 32) {
+            *word |= 1 << (n % 32);
+        }
+    }
+    bytemuck::cast_slice(&words).to_vec()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use d3d9_translator::lift::interface::{
+        FloatConstants, UniformBinding, BOOL_CONSTANTS_BINDING, FLOAT_CONSTANTS_BINDING,
+        INT_CONSTANTS_BINDING, POSITION_FIXUP_BINDING, VS_CONSTANTS_GROUP,
+    };
+
+    fn binding(binding: u32) -> Option<UniformBinding> {
+        Some(UniformBinding {
+            group: VS_CONSTANTS_GROUP,
+            binding,
+        })
+    }
+
+    /// An interface reading every constant file, as the lifter makes it for `software`.
+    fn interface(software: bool) -> ShaderInterface {
+        ShaderInterface {
+            float_constants: Some(FloatConstants {
+                group: VS_CONSTANTS_GROUP,
+                binding: FLOAT_CONSTANTS_BINDING,
+                registers: if software { 8192 } else { 256 },
+                storage: software,
+            }),
+            int_constants: binding(INT_CONSTANTS_BINDING),
+            bool_constants: binding(BOOL_CONSTANTS_BINDING),
+            position_fixup: binding(POSITION_FIXUP_BINDING),
+            ..ShaderInterface::default()
+        }
+    }
+
+    fn le<const N: usize, T>(data: &[u8], from: fn([u8; N]) -> T) -> Vec<T> {
+        data.chunks_exact(N)
+            .map(|c| from(c.try_into().unwrap()))
+            .collect()
+    }
+
+    fn f32s(data: &[u8]) -> Vec<f32> {
+        le(data, f32::from_le_bytes)
+    }
+
+    fn words(data: &[u8]) -> Vec<u32> {
+        le(data, u32::from_le_bytes)
+    }
+
+    fn i32s(data: &[u8]) -> Vec<i32> {
+        le(data, i32::from_le_bytes)
+    }
+
+    #[test]
+    fn hardware_layouts_with_defs_over_the_application_values() {
+        let mut constants = VertexConstants::default();
+        constants
+            .set_f(0, &[[1.0, 2.0, 3.0, 4.0], [5.0; 4]])
+            .set_f(255, &[[9.0; 4], [10.0; 4]]) // c256 is past the end: dropped
+            .set_i(15, &[[1, -2, 3, -4]])
+            .set_b(0, &[true, false, true])
+            .set_b(15, &[true]);
+        let mut iface = interface(false);
+        iface.defined_floats = vec![(1, [7.0; 4])];
+        iface.defined_ints = vec![(0, [8, 0, 1, 0])];
+        iface.defined_bools = vec![(2, false), (4, true)];
+        let buffers = constants.buffers(&iface, (640, 480)).unwrap();
+        assert_eq!(
+            buffers
+                .iter()
+                .map(|b| (b.group, b.binding, b.storage))
+                .collect::<Vec<_>>(),
+            [(0, 0, false), (0, 1, false), (0, 2, false), (0, 3, false)]
+        );
+
+        let floats = f32s(&buffers[0].data);
+        assert_eq!(floats.len(), 257 * 4);
+        assert_eq!(&floats[0..4], [1.0, 2.0, 3.0, 4.0]);
+        assert_eq!(
+            &floats[4..8],
+            [7.0; 4],
+            "def c1 wins over SetVertexShaderConstantF"
+        );
+        assert_eq!(&floats[255 * 4..256 * 4], [9.0; 4]);
+        assert_eq!(&floats[256 * 4..], [0.0; 4], "the zero element");
+
+        let ints = i32s(&buffers[1].data);
+        assert_eq!(ints.len(), 16 * 4);
+        assert_eq!(&ints[0..4], [8, 0, 1, 0], "defi i0");
+        assert_eq!(&ints[60..64], [1, -2, 3, -4]);
+
+        // b0, b15 set; b2 set by the application but `defb b2, false`; `defb b4, true`.
+        assert_eq!(words(&buffers[2].data), [1 | 1 << 4 | 1 << 15]);
+
+        assert_eq!(
+            f32s(&buffers[3].data),
+            [1.0 / 640.0, -1.0 / 480.0, 0.0, 0.0]
+        );
+    }
+
+    #[test]
+    fn software_layouts() {
+        let mut constants = VertexConstants::new(VertexProcessing::Software);
+        constants
+            .set_f(8191, &[[3.0; 4]])
+            .set_i(2047, &[[5; 4]])
+            .set_b(0, &[true])
+            .set_b(33, &[true])
+            .set_b(200, &[true])
+            .set_b(2047, &[true]);
+        let buffers = constants.buffers(&interface(true), (4, 2)).unwrap();
+        assert!(buffers[0].storage);
+        let floats = f32s(&buffers[0].data);
+        assert_eq!(floats.len(), 8193 * 4);
+        assert_eq!(&floats[8191 * 4..8192 * 4], [3.0; 4]);
+        assert_eq!(&floats[8192 * 4..], [0.0; 4], "the zero element");
+        let ints = i32s(&buffers[1].data);
+        assert_eq!(ints.len(), 2048 * 4);
+        assert_eq!(&ints[2047 * 4..], [5; 4]);
+        // 64 words = array<vec4<u32>, 16>; b200 is bit 8 of word 6 (element 1, .z).
+        let bools = words(&buffers[2].data);
+        assert_eq!(bools.len(), 64);
+        let mut want = [0u32; 64];
+        want[0] = 1;
+        want[1] = 1 << 1;
+        want[6] = 1 << 8;
+        want[63] = 1 << 31;
+        assert_eq!(bools, want);
+        assert_eq!(f32s(&buffers[3].data), [0.25, -0.5, 0.0, 0.0]);
+        assert!(matches!(
+            buffers[0].uniform(),
+            Err(GpuError::StorageConstants {
+                group: 0,
+                binding: 0
+            })
+        ));
+    }
+
+    #[test]
+    fn only_the_bindings_the_shader_reads() {
+        let iface = ShaderInterface {
+            bool_constants: binding(BOOL_CONSTANTS_BINDING),
+            ..ShaderInterface::default()
+        };
+        let buffers = VertexConstants::default().buffers(&iface, (1, 1)).unwrap();
+        assert_eq!(buffers.len(), 1);
+        assert_eq!(buffers[0].binding, BOOL_CONSTANTS_BINDING);
+        assert_eq!(words(&buffers[0].data), [0]);
+    }
+
+    #[test]
+    fn shader_and_device_processing_must_agree() {
+        let err = VertexConstants::default()
+            .buffers(&interface(true), (1, 1))
+            .unwrap_err();
+        assert_eq!(
+            err,
+            ProcessingMismatch {
+                shader: 8192,
+                device: 256,
+                processing: VertexProcessing::Hardware
+            }
+        );
+    }
+}
