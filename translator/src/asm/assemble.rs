@@ -191,30 +191,26 @@ impl<'a> Cursor<'a> {
 
     /// The next token if it is an identifier.
     fn ident(&mut self) -> Option<(&'a str, Pos)> {
-        match self.toks.get(self.i) {
-            Some(Token {
-                tok: Tok::Ident(s),
-                pos,
-            }) => {
-                self.i += 1;
-                Some((s.as_str(), *pos))
-            }
+        self.take(|t| match t {
+            Tok::Ident(s) => Some(s),
             _ => None,
-        }
+        })
     }
 
     /// The next token if it is a number.
     fn number(&mut self) -> Option<(&'a str, Pos)> {
-        match self.toks.get(self.i) {
-            Some(Token {
-                tok: Tok::Number(s),
-                pos,
-            }) => {
-                self.i += 1;
-                Some((s.as_str(), *pos))
-            }
+        self.take(|t| match t {
+            Tok::Number(s) => Some(s),
             _ => None,
-        }
+        })
+    }
+
+    /// The next token's text, if `pick` accepts the token.
+    fn take(&mut self, pick: fn(&Tok) -> Option<&String>) -> Option<(&'a str, Pos)> {
+        let token = self.toks.get(self.i)?;
+        let text = pick(&token.tok)?;
+        self.i += 1;
+        Some((text.as_str(), token.pos))
     }
 }
 

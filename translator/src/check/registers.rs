@@ -239,56 +239,41 @@ fn check_register(
         }
         .into());
     }
-    match reg.relative {
-        None => {
-            if reg.index >= limit {
-                return Err(InvalidShader::RegisterOutOfRange {
-                    site,
-                    reg: RegName(*reg),
-                    file: reg.file,
-                    limit,
-                    version: v,
-                    mode,
-                }
-                .into());
+    if let Some(rel) = reg.relative {
+        let by_loop = rel.file == Loop;
+        let ok = match (v.stage, reg.file) {
+            (Stage::Vertex, Const) => !by_loop || v.major >= 2,
+            (Stage::Vertex, Input | Output) => v.major >= 3 && by_loop,
+            (Stage::Pixel, Input) => v.major >= 3 && by_loop,
+            (Stage::Pixel, Const) => v.major >= 3 && by_loop,
+            _ => false,
+        };
+        // The address register itself must exist: a0 in vertex shaders, aL from 2.0.
+        let addr_ok = match rel.file {
+            Addr => v.stage == Stage::Vertex && rel.index == 0,
+            Loop => v.major >= 2 && rel.index == 0,
+            _ => false,
+        };
+        if !ok || !addr_ok {
+            return Err(InvalidShader::RelativeAddressing {
+                site,
+                reg: RegName(*reg),
+                version: v,
             }
+            .into());
         }
-        Some(rel) => {
-            let by_loop = rel.file == Loop;
-            let ok = match (v.stage, reg.file) {
-                (Stage::Vertex, Const) => !by_loop || v.major >= 2,
-                (Stage::Vertex, Input | Output) => v.major >= 3 && by_loop,
-                (Stage::Pixel, Input) => v.major >= 3 && by_loop,
-                (Stage::Pixel, Const) => v.major >= 3 && by_loop,
-                _ => false,
-            };
-            // The address register itself must exist: a0 in vertex shaders, aL from 2.0.
-            let addr_ok = match rel.file {
-                Addr => v.stage == Stage::Vertex && rel.index == 0,
-                Loop => v.major >= 2 && rel.index == 0,
-                _ => false,
-            };
-            if !ok || !addr_ok {
-                return Err(InvalidShader::RelativeAddressing {
-                    site,
-                    reg: RegName(*reg),
-                    version: v,
-                }
-                .into());
-            }
-            // The base index must still name a register of the file.
-            if reg.index >= limit {
-                return Err(InvalidShader::RegisterOutOfRange {
-                    site,
-                    reg: RegName(*reg),
-                    file: reg.file,
-                    limit,
-                    version: v,
-                    mode,
-                }
-                .into());
-            }
+    }
+    // The index (with relative addressing: the base index) must name a register of the file.
+    if reg.index >= limit {
+        return Err(InvalidShader::RegisterOutOfRange {
+            site,
+            reg: RegName(*reg),
+            file: reg.file,
+            limit,
+            version: v,
+            mode,
         }
+        .into());
     }
     Ok(())
 }
