@@ -24,7 +24,7 @@ use d3d9_translator::lift::interface::{
 };
 use d3d9_translator::lift::ShaderInterface;
 
-use crate::{GpuError, Uniform};
+use crate::Uniform;
 
 /// The vertex-shader constant registers of one device, as `SetVertexShaderConstantF/I/B`
 /// leave them. Registers past the ends are never read; writes past them are dropped.
@@ -59,20 +59,14 @@ pub struct ConstantBuffer {
 }
 
 impl ConstantBuffer {
-    /// The buffer as the harness's [`Uniform`]; a storage buffer is
-    /// [`GpuError::StorageConstants`] (the harness binds uniform buffers only).
-    pub fn uniform(&self) -> Result<Uniform<'_>, GpuError> {
-        if self.storage {
-            return Err(GpuError::StorageConstants {
-                group: self.group,
-                binding: self.binding,
-            });
-        }
-        Ok(Uniform {
+    /// The buffer as the harness's [`Uniform`] (a read-only storage buffer when `storage`).
+    pub fn uniform(&self) -> Uniform<'_> {
+        Uniform {
             group: self.group,
             binding: self.binding,
             data: &self.data,
-        })
+            storage: self.storage,
+        }
     }
 }
 
@@ -360,13 +354,8 @@ mod tests {
         want[63] = 1 << 31;
         assert_eq!(bools, want);
         assert_eq!(f32s(&buffers[3].data), [0.25, -0.5, 0.0, 0.0]);
-        assert!(matches!(
-            buffers[0].uniform(),
-            Err(GpuError::StorageConstants {
-                group: 0,
-                binding: 0
-            })
-        ));
+        assert!(buffers[0].uniform().storage);
+        assert!(!buffers[1].uniform().storage);
     }
 
     #[test]

@@ -70,10 +70,6 @@ pub enum GpuError {
         expected: u64,
         got: usize,
     },
-    /// Constants that need a storage buffer (software vertex processing's 8192 `c#`); the
-    /// harness binds uniform buffers only.
-    #[error("the constants at @group({group}) @binding({binding}) are a storage buffer; the harness binds uniform buffers only")]
-    StorageConstants { group: u32, binding: u32 },
     /// Mapping the readback buffer or waiting for the device failed.
     #[error("reading back the render target failed: {0}")]
     Readback(String),

@@ -6,7 +6,10 @@
 //! the clip volume. A generated pass-through fragment stage copies one
 //! `@location` per row to an `Rgba32Float` target and marks coverage in a
 //! second target, so a clipped vertex is reported, never read as zero.
-//! Points are not interpolated: the values are the vertex's own.
+//! The probe runs a copy of the vertex module whose `@location` outputs are
+//! `@interpolate(flat, first)`, as are the pass-through inputs, so the values
+//! are the vertex's own bit for bit (perspective interpolation of a point may
+//! still turn −0 into +0, as lavapipe does).
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -75,6 +78,8 @@ impl Gpu {
                     },
                 )?),
             };
+        let mut module = module;
+        flatten_outputs(module.to_mut(), probe.vertex.entry_point);
         let outputs = vertex_outputs_of(&module, probe.vertex.entry_point)?;
         let count = u64::from(probe.vertex_count) * u64::from(probe.instance_count);
         let limit = self.device.limits().max_texture_dimension_2d;
@@ -256,9 +261,69 @@ fn vertex_outputs_of(module: &naga::Module, name: Option<&str>) -> Result<Vec<Ou
     Ok(outputs)
 }
 
+/// `binding` with flat interpolation (sampling `first`); built-ins unchanged.
+fn flat(binding: &naga::Binding) -> naga::Binding {
+    match binding {
+        naga::Binding::Location {
+            location,
+            blend_src,
+            per_primitive,
+            ..
+        } => naga::Binding::Location {
+            location: *location,
+            interpolation: Some(naga::Interpolation::Flat),
+            sampling: Some(naga::Sampling::First),
+            blend_src: *blend_src,
+            per_primitive: *per_primitive,
+        },
+        other => other.clone(),
+    }
+}
+
+/// Makes every `@location` output of the vertex entry point `name` (or each one) flat.
+/// A result struct that cannot be rewritten in place (an identical flat struct already
+/// exists) is left as it is; the pass-through copies whatever binding the output has.
+fn flatten_outputs(module: &mut naga::Module, name: Option<&str>) {
+    let mut structs = Vec::new();
+    for entry in &mut module.entry_points {
+        if entry.stage != naga::ShaderStage::Vertex || name.is_some_and(|n| entry.name != n) {
+            continue;
+        }
+        if let Some(result) = &mut entry.function.result {
+            match &mut result.binding {
+                Some(binding) => *binding = flat(binding),
+                None => structs.push(result.ty),
+            }
+        }
+    }
+    for ty in structs {
+        let old = module.types[ty].clone();
+        let naga::TypeInner::Struct { members, span } = &old.inner else {
+            continue;
+        };
+        let members = members
+            .iter()
+            .map(|m| naga::StructMember {
+                binding: m.binding.as_ref().map(flat),
+                ..m.clone()
+            })
+            .collect();
+        let new = naga::Type {
+            name: old.name.clone(),
+            inner: naga::TypeInner::Struct {
+                members,
+                span: *span,
+            },
+        };
+        if new != old && module.types.get(&new).is_none() {
+            module.types.replace(ty, new);
+        }
+    }
+}
+
 /// A fragment stage writing `output` (zero-extended to vec4) to target 0
-/// and 1.0 to target 1. Its input binding is a copy of the vertex output's,
-/// so interpolation and sampling match exactly.
+/// and 1.0 to target 1. Its input binding is a copy of the (flattened)
+/// vertex output's, so interpolation and sampling match exactly.
 fn pass_through(output: Option<&Output>) -> Result<naga::Module, GpuError> {
     let (input, value) = match output {
         None => (String::new(), "vec4<f32>(0.0)".to_owned()),

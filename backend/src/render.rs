@@ -75,13 +75,37 @@ impl<'a> VertexBuffer<'a> {
     }
 }
 
-/// A uniform buffer at `@group(group) @binding(binding)`, visible to both
-/// stages. `data` is padded with zeros to a multiple of 16 bytes.
+/// A buffer at `@group(group) @binding(binding)`: a uniform buffer visible to both stages,
+/// or, with `storage`, a read-only storage buffer visible to the vertex stage (software vertex
+/// processing's 8192 `c#`, past WebGPU's 64 KiB uniform limit). `data` is padded with zeros
+/// to a multiple of 16 bytes. Build it with [`Uniform::new`] or [`Uniform::storage`].
 #[derive(Clone, Copy, Debug)]
 pub struct Uniform<'a> {
     pub group: u32,
     pub binding: u32,
     pub data: &'a [u8],
+    /// `var<storage, read>` rather than `var<uniform>`.
+    pub storage: bool,
+}
+
+impl<'a> Uniform<'a> {
+    /// A uniform buffer (`var<uniform>`) holding `data`.
+    pub fn new(group: u32, binding: u32, data: &'a [u8]) -> Self {
+        Self {
+            group,
+            binding,
+            data,
+            storage: false,
+        }
+    }
+
+    /// A read-only storage buffer (`var<storage, read>`) holding `data`.
+    pub fn storage(group: u32, binding: u32, data: &'a [u8]) -> Self {
+        Self {
+            storage: true,
+            ..Self::new(group, binding, data)
+        }
+    }
 }
 
 /// An index buffer; the draw then covers all of its indices.
@@ -406,9 +430,9 @@ pub(crate) fn begin_pass<'e>(
     })
 }
 
-/// Uniform buffers, textures and samplers grouped into explicit bind group
-/// layouts (groups with none get an empty layout), visible to vertex and
-/// fragment stages.
+/// Uniform and read-only storage buffers, textures and samplers grouped into explicit bind
+/// group layouts (groups with none get an empty layout), visible to vertex and fragment
+/// stages (storage buffers to the vertex stage only).
 pub(crate) struct Bindings {
     pub(crate) pipeline_layout: wgpu::PipelineLayout,
     groups: Vec<wgpu::BindGroup>,
@@ -424,7 +448,13 @@ impl Bindings {
         // (group, layout entry, resource) for every binding.
         let buffers: Vec<_> = uniforms
             .iter()
-            .map(|u| gpu.init_buffer(u.data, wgpu::BufferUsages::UNIFORM))
+            .map(|u| {
+                let usage = match u.storage {
+                    true => wgpu::BufferUsages::STORAGE,
+                    false => wgpu::BufferUsages::UNIFORM,
+                };
+                gpu.init_buffer(u.data, usage)
+            })
             .collect();
         let bound_textures = textures
             .iter()
@@ -436,11 +466,21 @@ impl Bindings {
             .collect::<Result<Vec<_>, _>>()?;
         let mut all: Vec<(u32, wgpu::BindGroupLayoutEntry, wgpu::BindingResource<'_>)> = Vec::new();
         for (u, buffer) in uniforms.iter().zip(&buffers) {
+            let (visibility, ty) = match u.storage {
+                true => (
+                    wgpu::ShaderStages::VERTEX,
+                    wgpu::BufferBindingType::Storage { read_only: true },
+                ),
+                false => (
+                    wgpu::ShaderStages::VERTEX_FRAGMENT,
+                    wgpu::BufferBindingType::Uniform,
+                ),
+            };
             let entry = wgpu::BindGroupLayoutEntry {
                 binding: u.binding,
-                visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
+                visibility,
                 ty: wgpu::BindingType::Buffer {
-                    ty: wgpu::BufferBindingType::Uniform,
+                    ty,
                     has_dynamic_offset: false,
                     min_binding_size: None,
                 },

@@ -147,11 +147,7 @@ struct VsOut { @builtin(position) position: vec4<f32>, @location(0) @interpolate
 @fragment fn fs(input: VsOut) -> @location(0) vec4<f32> { return input.value; }
 ";
     let constants: [f32; 8] = [1.0e30, -0.5, 3.25, 1.0 / 3.0, 2.0, 0.0, 0.0, 0.0];
-    let uniforms = [Uniform {
-        group: 0,
-        binding: 0,
-        data: bytemuck::cast_slice(&constants),
-    }];
+    let uniforms = [Uniform::new(0, 0, bytemuck::cast_slice(&constants))];
     let stage = ShaderStage::wgsl(shader);
     let image = gpu.render(&Draw {
         uniforms: &uniforms,
@@ -250,11 +246,7 @@ struct VsOut {
         data: bytemuck::cast_slice(&inputs),
     }];
     let constants: [[f32; 4]; 3] = [[2.0; 4], [-4.0; 4], [10.0; 4]];
-    let uniforms = [Uniform {
-        group: 0,
-        binding: 0,
-        data: bytemuck::cast_slice(&constants),
-    }];
+    let uniforms = [Uniform::new(0, 0, bytemuck::cast_slice(&constants))];
     let outputs = gpu.vertex_outputs(&VertexProbe {
         vertex_buffers: &buffers,
         uniforms: &uniforms,

@@ -336,10 +336,7 @@ fn run(
 
     // No position fix-up is asked for, so the target size is not used.
     let constants = env.constants().buffers(iface, (1, 1))?;
-    let uniforms = constants
-        .iter()
-        .map(ConstantBuffer::uniform)
-        .collect::<Result<Vec<_>, _>>()?;
+    let uniforms: Vec<_> = constants.iter().map(ConstantBuffer::uniform).collect();
 
     let attributes: Vec<wgpu::VertexAttribute> = iface
         .inputs

@@ -246,11 +246,11 @@ fn fetch(
     let floats = float_constants(&shader);
     let mut uniforms = Vec::new();
     if let Some(f) = iface.float_constants {
-        uniforms.push(Uniform {
-            group: f.group,
-            binding: f.binding,
-            data: bytemuck::cast_slice(&floats),
-        });
+        uniforms.push(Uniform::new(
+            f.group,
+            f.binding,
+            bytemuck::cast_slice(&floats),
+        ));
     }
     let attributes = [wgpu::VertexAttribute {
         format: wgpu::VertexFormat::Float32x4,
@@ -628,11 +628,7 @@ mov o1, r0
         .interface
         .float_constants
         .iter()
-        .map(|f| Uniform {
-            group: f.group,
-            binding: f.binding,
-            data: bytemuck::cast_slice(&floats),
-        })
+        .map(|f| Uniform::new(f.group, f.binding, bytemuck::cast_slice(&floats)))
         .collect();
     let location = shader
         .interface
@@ -765,18 +761,18 @@ fn gpu_wine_test_vertex_texture() -> TestResult {
     let fixup = [1.0 / 640.0, -1.0 / 480.0, 0.0, 0.0f32];
     let mut uniforms = Vec::new();
     if let Some(f) = iface.float_constants {
-        uniforms.push(Uniform {
-            group: f.group,
-            binding: f.binding,
-            data: bytemuck::cast_slice(&floats),
-        });
+        uniforms.push(Uniform::new(
+            f.group,
+            f.binding,
+            bytemuck::cast_slice(&floats),
+        ));
     }
     if let Some(b) = iface.position_fixup {
-        uniforms.push(Uniform {
-            group: b.group,
-            binding: b.binding,
-            data: bytemuck::cast_slice(&fixup),
-        });
+        uniforms.push(Uniform::new(
+            b.group,
+            b.binding,
+            bytemuck::cast_slice(&fixup),
+        ));
     }
     let quad: [[f32; 3]; 4] = [
         [-1.0, -1.0, 0.0],

@@ -351,8 +351,7 @@ impl Device {
         let uniforms: Vec<Vec<Uniform<'_>>> = prepared
             .iter()
             .map(|d| d.constants.iter().map(ConstantBuffer::uniform).collect())
-            .collect::<Result<_, _>>()
-            .map_err(|e| format!("binding the constants: {e}"))?;
+            .collect();
         let target = Target::rgba8(WIDTH, HEIGHT).cleared_to(d3dcolor(self.clear));
         let draws: Vec<Draw<'_>> = prepared
             .iter()
