@@ -183,10 +183,7 @@ pub fn render_draw(gpu: &Gpu, draw: &SceneDraw) -> Result<Image, PipelineError> 
         .constants
         .buffers(&shader.interface, (WIDTH, HEIGHT))
         .map_err(|_| PipelineError::Unsupported("software vertex processing constants"))?;
-    let uniforms = constants
-        .iter()
-        .map(ConstantBuffer::uniform)
-        .collect::<Result<Vec<_>, _>>()?;
+    let uniforms: Vec<_> = constants.iter().map(ConstantBuffer::uniform).collect();
     let buffers: Vec<VertexBuffer<'_>> = binding
         .streams
         .iter()
