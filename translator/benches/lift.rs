@@ -8,36 +8,25 @@
 use criterion::{criterion_group, criterion_main, Criterion};
 use d3d9_translator::bytecode::decode;
 use d3d9_translator::lift::{translate_vertex_shader, validate, VertexShaderOptions};
-use serde_json::Value;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
+#[path = "../tests/common/mod.rs"]
+mod common;
+
+/// The corpus vertex shaders that translate (the benchmark times the successful path).
 fn shaders() -> Vec<Vec<u32>> {
-    let path = format!(
-        "{}/../../shared/corpus/d3d9_visual.json",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let v: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap_or_default())
-        .unwrap_or(Value::Null);
-    let mut out = Vec::new();
-    for key in ["shaders", "composed_shaders"] {
-        for s in v[key].as_array().into_iter().flatten() {
-            let t: Vec<u32> = s["tokens"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(Value::as_u64)
-                .map(|x| x as u32)
-                .collect();
-            let ok = decode(&t)
+    let shaders: Vec<Vec<u32>> = common::visual_vertex_shaders()
+        .into_iter()
+        .filter(|t| {
+            decode(t)
                 .ok()
-                .and_then(|p| translate_vertex_shader(&p, &VertexShaderOptions::default()).ok());
-            if t.first().is_some_and(|v| v >> 16 == 0xFFFE) && ok.is_some() {
-                out.push(t);
-            }
-        }
-    }
-    out
+                .and_then(|p| translate_vertex_shader(&p, &VertexShaderOptions::default()).ok())
+                .is_some()
+        })
+        .collect();
+    assert!(!shaders.is_empty(), "no corpus vertex shader translated");
+    shaders
 }
 
 fn median_of(mut f: impl FnMut()) -> Duration {

@@ -6,32 +6,9 @@
 use d3d9_translator::bytecode::decode;
 use d3d9_translator::lift::{translate_vertex_shader, validate, FloatMode, VertexShaderOptions};
 use proptest::prelude::*;
-use serde_json::Value;
 
-fn vertex_shaders() -> Vec<Vec<u32>> {
-    let path = format!(
-        "{}/../../shared/corpus/d3d9_visual.json",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let v: Value =
-        serde_json::from_str(&std::fs::read_to_string(path).expect("corpus")).expect("json");
-    let mut out = Vec::new();
-    for key in ["shaders", "composed_shaders"] {
-        for s in v[key].as_array().into_iter().flatten() {
-            let t: Vec<u32> = s["tokens"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(Value::as_u64)
-                .map(|x| x as u32)
-                .collect();
-            if t.first().is_some_and(|v| v >> 16 == 0xFFFE) {
-                out.push(t);
-            }
-        }
-    }
-    out
-}
+mod common;
+use common::visual_vertex_shaders as vertex_shaders;
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
