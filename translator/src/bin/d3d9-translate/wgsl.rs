@@ -35,7 +35,7 @@ pub struct WgslArgs {
 /// Run `wgsl`.
 pub fn run(args: &WgslArgs) -> ExitCode {
     if args.ps.is_some() {
-        eprintln!("unsupported: --ps needs the VS/PS linker, not merged yet");
+        eprintln!("unsupported: --ps needs pixel-shader translation and VS/PS linking, which this project does not have yet");
         return ExitCode::FAILURE;
     }
     let bytes = match std::fs::read(&args.file) {

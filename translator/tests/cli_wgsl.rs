@@ -1,0 +1,138 @@
+//! `d3d9-translate wgsl` end to end: float modes, software vertex processing, a bound
+//! declaration, and the errors.
+
+use d3d9_translator::asm::assemble_tokens;
+use d3d9_translator::bytecode::Usage;
+use d3d9_translator::decl::{DeclType, VertexDeclaration, VertexElement};
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+const BIN: &str = env!("CARGO_BIN_EXE_d3d9-translate");
+
+const SHADER: &str = "vs_2_0
+dcl_position v0
+dcl_texcoord0 v1
+m4x4 oPos, v0, c0
+mul oT0, v1, c4
+";
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("cli_wgsl_{}_{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+fn shader_file(dir: &std::path::Path) -> String {
+    let bytes: Vec<u8> = assemble_tokens(SHADER)
+        .expect("assembles")
+        .iter()
+        .flat_map(|t| t.to_le_bytes())
+        .collect();
+    let path = dir.join("vs.bin");
+    std::fs::write(&path, bytes).expect("write");
+    path.to_str().expect("utf8").to_owned()
+}
+
+fn run(args: &[&str]) -> Output {
+    Command::new(BIN).args(args).output().expect("runs")
+}
+
+/// The printed WGSL, which naga's WGSL front end must parse and validate.
+fn wgsl(out: &Output) -> String {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "stderr: {stderr}");
+    let text = String::from_utf8(out.stdout.clone()).expect("utf8");
+    let module = naga::front::wgsl::parse_str(&text).expect("WGSL parses");
+    naga::valid::Validator::new(
+        naga::valid::ValidationFlags::all(),
+        naga::valid::Capabilities::default(),
+    )
+    .validate(&module)
+    .expect("WGSL validates");
+    text
+}
+
+#[test]
+fn float_modes_differ_only_in_the_legacy_zero_test() {
+    let dir = scratch("modes");
+    let file = shader_file(&dir);
+    let legacy = wgsl(&run(&["wgsl", &file]));
+    let ieee = wgsl(&run(&["wgsl", &file, "--float-mode", "ieee"]));
+    assert!(
+        legacy.contains("select("),
+        "legacy 0·x rule missing:\n{legacy}"
+    );
+    assert!(!ieee.contains("select("), "ieee has a zero test:\n{ieee}");
+    assert!(legacy.contains("array<vec4<f32>, 257>"));
+}
+
+#[test]
+fn swvp_puts_8192_constants_in_a_storage_buffer() {
+    let dir = scratch("swvp");
+    let file = shader_file(&dir);
+    let text = wgsl(&run(&["wgsl", &file, "--swvp"]));
+    assert!(
+        text.contains("var<storage> c: array<vec4<f32>, 8193>"),
+        "{text}"
+    );
+}
+
+#[test]
+fn decl_specialises_the_input_fetch() {
+    let dir = scratch("decl");
+    let file = shader_file(&dir);
+    let decl = VertexDeclaration::from_elements(&[
+        VertexElement::new(0, 0, DeclType::Float3, Usage::Position, 0),
+        VertexElement::new(0, 12, DeclType::UByte4, Usage::TexCoord, 0),
+    ])
+    .expect("valid");
+    let elements = dir.join("decl.bin");
+    std::fs::write(&elements, decl.to_bytes()).expect("write");
+    let plain = wgsl(&run(&["wgsl", &file]));
+    let bound = wgsl(&run(&[
+        "wgsl",
+        &file,
+        "--decl",
+        elements.to_str().expect("utf8"),
+    ]));
+    // UBYTE4 has no float wgpu format: it is fetched as integers and converted.
+    assert!(!plain.contains("vec4<u32>"), "{plain}");
+    assert!(bound.contains("@location(1) v1_: vec4<u32>"), "{bound}");
+}
+
+#[test]
+fn errors_exit_non_zero_with_a_message() {
+    let dir = scratch("errors");
+    let file = shader_file(&dir);
+    // No element for TEXCOORD0 under software vertex processing: the draw is refused.
+    let decl = VertexDeclaration::from_elements(&[VertexElement::new(
+        0,
+        0,
+        DeclType::Float3,
+        Usage::Position,
+        0,
+    )])
+    .expect("valid");
+    let elements = dir.join("decl.bin");
+    std::fs::write(&elements, decl.to_bytes()).expect("write");
+    let elements = elements.to_str().expect("utf8");
+    let garbage = dir.join("garbage.bin");
+    std::fs::write(&garbage, [1u8, 2, 3]).expect("write");
+    for (args, says) in [
+        (
+            vec!["wgsl", garbage.to_str().expect("utf8")],
+            "not a whole number",
+        ),
+        (
+            vec!["wgsl", &file, "--decl", elements, "--swvp"],
+            "has no element",
+        ),
+        (vec!["wgsl", &file, "--ps", &file], "unsupported"),
+        (vec!["wgsl", "/nonexistent/vs.bin"], "nonexistent"),
+    ] {
+        let out = run(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?} succeeded");
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+    }
+}
