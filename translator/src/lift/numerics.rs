@@ -20,7 +20,10 @@ use naga::{BinaryOperator as Bo, Expression, Handle, MathFunction as Mf};
 
 impl Lifter<'_> {
     fn legacy(&self) -> bool {
-        self.options.float_mode == FloatMode::Legacy
+        matches!(
+            self.options.float_mode,
+            FloatMode::Legacy | FloatMode::LegacyStrict
+        )
     }
 
     /// A float literal of the same width as `like` (scalar or `vec4`).

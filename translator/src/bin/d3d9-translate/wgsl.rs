@@ -10,6 +10,7 @@ use std::process::ExitCode;
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum FloatModeArg {
     Legacy,
+    LegacyStrict,
     Ieee,
 }
 
@@ -18,7 +19,7 @@ pub enum FloatModeArg {
 pub struct WgslArgs {
     /// Shader bytecode file (little-endian tokens).
     pub file: PathBuf,
-    /// D3D9 float rules (legacy) or plain IEEE arithmetic.
+    /// D3D9 float rules (legacy: cheap form; legacy-strict: exact) or plain IEEE arithmetic.
     #[arg(long, value_enum, default_value = "legacy")]
     pub float_mode: FloatModeArg,
     /// Software vertex processing (8192 float constants in a storage buffer).
@@ -66,6 +67,7 @@ pub fn run(args: &WgslArgs) -> ExitCode {
         input_fetches,
         float_mode: match args.float_mode {
             FloatModeArg::Legacy => FloatMode::Legacy,
+            FloatModeArg::LegacyStrict => FloatMode::LegacyStrict,
             FloatModeArg::Ieee => FloatMode::Ieee,
         },
         software_vertex_processing: args.swvp,
