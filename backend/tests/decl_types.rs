@@ -16,6 +16,8 @@
 use d3d9_backend::{Gpu, OutputValues, ShaderStage, VertexBuffer, VertexProbe};
 use d3d9_translator::asm::assemble;
 use d3d9_translator::bytecode::Usage;
+use d3d9_translator::bytecode::Stage;
+use d3d9_translator::check::{check, DeviceCaps};
 use d3d9_translator::decl::{
     bind_program, BindError, DeclType, RawElement, StreamFrequency, StreamSource,
     VertexDeclaration, VertexProcessing,
@@ -410,8 +412,9 @@ fn run(
     let program = assemble(shader)?;
     let sources: Vec<StreamSource> = streams.iter().map(|s| s.source).collect();
     let binding = bind_program(decl, &program, &sources, VertexProcessing::Hardware)?;
+    let checked = check(&program, Stage::Vertex, &DeviceCaps::default())?;
     let translated = translate_vertex_shader(
-        &program,
+        &checked,
         &VertexShaderOptions {
             input_fetches: Some(binding.fetches()),
             ..Default::default()

@@ -1,5 +1,5 @@
 //! Per-instruction GPU tests of the vertex-shader lifter: each vs_1_1 … vs_3_0 instruction is
-//! assembled into a tiny shader, lifted under `FloatMode::Legacy` and `FloatMode::Ieee`, run
+//! assembled into a tiny shader, lifted under `Legacy`, `LegacyStrict` and `Ieee`, run
 //! on the GPU (lavapipe is enough) through [`Gpu::vertex_outputs`], and compared with a CPU
 //! reference written from the SDK's definitions (module [`reference`]).
 //!
@@ -28,6 +28,8 @@ use std::error::Error;
 use d3d9_backend::{ConstantBuffer, Gpu, ShaderStage, VertexBuffer, VertexConstants, VertexProbe};
 use d3d9_translator::asm::assemble;
 use d3d9_translator::bytecode::{Literal, Opcode, RegisterFile, Usage};
+use d3d9_translator::bytecode::Stage;
+use d3d9_translator::check::{check, DeviceCaps};
 use d3d9_translator::lift::{translate_vertex_shader, FloatMode, VertexShaderOptions};
 use d3d9_translator::signature::Semantic;
 
@@ -40,17 +42,18 @@ type Out = [[f32; 4]; 3];
 const INF: f32 = f32::INFINITY;
 const NAN: f32 = f32::NAN;
 const MAX: f32 = f32::MAX;
-const MODES: [FloatMode; 2] = [FloatMode::Legacy, FloatMode::Ieee];
+const MODES: [FloatMode; 3] = [FloatMode::Legacy, FloatMode::LegacyStrict, FloatMode::Ieee];
 /// An expected value meaning "any result": used for the NaN that plain IEEE arithmetic would
-/// give in `FloatMode::Ieee` (0 * inf, pow(0, 0), ...). Vulkan only preserves inf and NaN
+/// give in `FloatMode::Ieee` and in `Legacy`'s plain multiplies (0 * inf, pow(0, 0) in Ieee,
+/// ...). Vulkan only preserves inf and NaN
 /// under `SignedZeroInfNanPreserve`, which neither naga nor the lifter asks for, so a driver
 /// may fold `x * 0` to 0 (lavapipe does for a literal 0) and its exp2/log2 of inf/NaN
-/// arguments are undefined. Legacy expectations never use it.
+/// arguments are undefined. `LegacyStrict` expectations never use it.
 const ANY: f32 = f32::from_bits(0x7fc0_dead);
 
-/// The Ieee expectation: NaN means undefined on a Vulkan driver (see [`ANY`]).
+/// The Ieee and Legacy expectation: NaN means undefined on a Vulkan driver (see [`ANY`]).
 fn relax(mode: FloatMode, want: [f32; 4]) -> [f32; 4] {
-    if mode == FloatMode::Ieee {
+    if mode != FloatMode::LegacyStrict {
         want.map(|x| if x.is_nan() { ANY } else { x })
     } else {
         want
@@ -58,17 +61,34 @@ fn relax(mode: FloatMode, want: [f32; 4]) -> [f32; 4] {
 }
 
 /// CPU references, written from the SDK's instruction pages (the "operations performed"
-/// fragments of `learn.microsoft.com/.../direct3dhlsl/<op>---vs`) and the D3D9 float rules
-/// of `FloatMode::Legacy`; `Ieee` is the same formula in plain IEEE arithmetic.
+/// fragments of `learn.microsoft.com/.../direct3dhlsl/<op>---vs`) and the D3D9 float rules:
+/// `LegacyStrict` applies every rule; `Legacy` keeps the rcp/rsq/log/pow rules and multiplies
+/// plainly (the documented difference, `docs/decisions.md`); `Ieee` is the same formulas in
+/// plain IEEE arithmetic.
 mod reference {
     use super::FloatMode;
 
+    /// rcp/rsq/log give ±FLT_MAX for 0 and pow keeps `0 * x = 0` (Legacy and LegacyStrict).
     pub fn legacy(mode: FloatMode) -> bool {
-        mode == FloatMode::Legacy
+        mode != FloatMode::Ieee
     }
 
-    /// `a * b`; Legacy: `0 * x = 0` for every x (inf and NaN included).
+    /// `0 * x = 0` in every multiply (LegacyStrict).
+    pub fn strict(mode: FloatMode) -> bool {
+        mode == FloatMode::LegacyStrict
+    }
+
+    /// `a * b`; LegacyStrict: `0 * x = 0` for every x (inf and NaN included).
     pub fn mul(mode: FloatMode, a: f32, b: f32) -> f32 {
+        if strict(mode) && (a == 0.0 || b == 0.0) {
+            0.0
+        } else {
+            a * b
+        }
+    }
+
+    /// The multiply inside pow: `0 * x = 0` in both legacy modes.
+    fn pow_mul(mode: FloatMode, a: f32, b: f32) -> f32 {
         if legacy(mode) && (a == 0.0 || b == 0.0) {
             0.0
         } else {
@@ -119,7 +139,7 @@ mod reference {
     /// pow: `|a|^b`, as `exp2(b * log2|a|)` with the legacy multiply (so `pow(x, 0) = 1` and
     /// `pow(0, b > 0) = 0` in Legacy, and NaN for `pow(0, 0)` / `pow(inf, 0)` in Ieee).
     pub fn pow(mode: FloatMode, a: f32, b: f32) -> f32 {
-        exp(mul(mode, b, a.abs().log2()))
+        exp(pow_mul(mode, b, a.abs().log2()))
     }
 
     /// lit (SDK): x = w = 1; y = src.x if src.x > 0; z = pow(src.y, clamp(src.w, ±127.9961))
@@ -188,13 +208,12 @@ mod reference {
         s.map(|v| mul(mode, v, q))
     }
 
-    /// vs_2_0+ mova: round to nearest (SDK `RoundToNearest`). The SDK does not say which way
-    /// halves go and Wine's Windows-verified `test_mova` only uses ±0.4, ±1.6 and ±2.4; the
-    /// lifter rounds halves up (`floor(x + 0.5)`), which is what is pinned here for ±0.5,
-    /// ±1.5 and ±2.5. wined3d's non-GLSL-1.30 path rounds halves away from zero and DXVK uses
-    /// SPIR-V `Round` (direction unspecified), so no implementation agrees on halves.
+    /// vs_2_0+ mova: round to nearest (SDK `RoundToNearest`), halves away from zero as
+    /// wined3d does (`floor(abs(x) + 0.5) * sign(x)`; Wine's Windows-verified `test_mova`
+    /// uses ±0.4, ±1.6 and ±2.4, which every rounding agrees on). Rust's `f32::round` is
+    /// exactly that rule, independently of the lifter's formula.
     pub fn mova(x: f32) -> i32 {
-        (x + 0.5).floor() as i32
+        x.round() as i32
     }
 
     /// vs_1_1 `mov a0.x` floors (Wine `test_mova`, verified on Windows, contradicting the
@@ -325,8 +344,10 @@ fn run(
             .ok_or_else(|| format!("no def c{n} to patch"))?;
         def.literal = Some(Literal::Float(v.map(f32::to_bits)));
     }
+    let checked = check(&program, Stage::Vertex, &DeviceCaps::default())
+        .map_err(|e| format!("{e}\n{text}"))?;
     let shader = translate_vertex_shader(
-        &program,
+        &checked,
         &VertexShaderOptions {
             float_mode: mode,
             ..Default::default()
@@ -389,7 +410,8 @@ fn run(
         .collect())
 }
 
-/// vs_3_0 header: o1..o3 = texcoord0..2, v0..v2 = texcoord0..2 inputs, fixed position.
+/// vs_3_0 header: o1..o3 = texcoord0..2, v0..v2 = texcoord0..2 inputs, fixed position; v1
+/// and v2 are copied to r10 and r11, since one instruction reads one `v#` register.
 const VS3: &str = "vs_3_0
 dcl_position o0
 dcl_texcoord0 o1
@@ -401,9 +423,12 @@ dcl_texcoord2 v2
 def c95, 0.0, 0.0, 0.5, 1.0
 def c94, 7.0, 7.0, 7.0, 7.0
 mov o0, c95
+mov r10, v1
+mov r11, v2
 ";
 
-/// A header before vs_3_0: v0..v2 = texcoord0..2 inputs, fixed position, results in oT0..oT2.
+/// A header before vs_3_0: v0..v2 = texcoord0..2 inputs, fixed position, results in oT0..oT2;
+/// v1 and v2 copied to r10 and r11.
 macro_rules! pre_3_0_header {
     ($version:literal) => {
         concat!(
@@ -415,6 +440,8 @@ dcl_texcoord2 v2
 def c95, 0.0, 0.0, 0.5, 1.0
 def c94, 7.0, 7.0, 7.0, 7.0
 mov oPos, c95
+mov r10, v1
+mov r11, v2
 "
         )
     };
@@ -515,13 +542,13 @@ fn gpu_mov_add_sub_are_exact() -> TestResult {
     componentwise(VS3, "mov o1, -v0.wzyx", &inputs, Tol::Exact, |_, i| {
         [-i[0][3], -i[0][2], -i[0][1], -i[0][0]]
     })?;
-    componentwise(VS3, "add o1, v0, v1", &inputs, Tol::Exact, |_, i| {
+    componentwise(VS3, "add o1, v0, r10", &inputs, Tol::Exact, |_, i| {
         map2(i[0], i[1], |a, b| a + b)
     })?;
-    componentwise(VS2, "sub oT0, v0, v1", &inputs, Tol::Exact, |_, i| {
+    componentwise(VS2, "sub oT0, v0, r10", &inputs, Tol::Exact, |_, i| {
         map2(i[0], i[1], |a, b| a - b)
     })?;
-    componentwise(VS1, "add oT0, v0, -v1", &inputs, Tol::Exact, |_, i| {
+    componentwise(VS1, "add oT0, v0, -r10", &inputs, Tol::Exact, |_, i| {
         map2(i[0], i[1], |a, b| a - b)
     })
 }
@@ -532,10 +559,10 @@ fn gpu_min_max_follow_the_sdk_comparisons() -> TestResult {
         v([1.0, -2.0, NAN, 1.0], [2.0, -3.0, 1.0, NAN]),
         v([INF, -INF, 0.0, -0.0], [MAX, -MAX, -0.0, 0.0]),
     ];
-    componentwise(VS3, "min o1, v0, v1", &inputs, Tol::Exact, |_, i| {
+    componentwise(VS3, "min o1, v0, r10", &inputs, Tol::Exact, |_, i| {
         map2(i[0], i[1], reference::min)
     })?;
-    componentwise(VS2, "max oT0, v0, v1", &inputs, Tol::Exact, |_, i| {
+    componentwise(VS2, "max oT0, v0, r10", &inputs, Tol::Exact, |_, i| {
         map2(i[0], i[1], reference::max)
     })
 }
@@ -547,10 +574,10 @@ fn gpu_slt_sge_give_one_or_zero() -> TestResult {
         v([NAN, 1.0, -INF, INF], [1.0, NAN, -MAX, MAX]),
     ];
     let b = |x: bool| if x { 1.0 } else { 0.0 };
-    componentwise(VS3, "slt o1, v0, v1", &inputs, Tol::Exact, |_, i| {
+    componentwise(VS3, "slt o1, v0, r10", &inputs, Tol::Exact, |_, i| {
         map2(i[0], i[1], |x, y| b(x < y))
     })?;
-    componentwise(VS1, "sge oT0, v0, v1", &inputs, Tol::Exact, |_, i| {
+    componentwise(VS1, "sge oT0, v0, r10", &inputs, Tol::Exact, |_, i| {
         map2(i[0], i[1], |x, y| b(x >= y))
     })
 }
@@ -592,21 +619,21 @@ fn gpu_mul_mad_zero_times_inf_and_nan() -> TestResult {
         .into_iter()
         .map(|[a, b, _]| [a, b, [1.0, -2.0, 0.5, 3.0]])
         .collect();
-    float_rules(VS3, "mul o1, v0, v1", &inputs, REL_ARITH, |m, i| {
+    float_rules(VS3, "mul o1, v0, r10", &inputs, REL_ARITH, |m, i| {
         map2(i[0], i[1], |a, b| reference::mul(m, a, b))
     })?;
-    float_rules(VS1, "mul oT0, v0, v1", &inputs, REL_ARITH, |m, i| {
+    float_rules(VS1, "mul oT0, v0, r10", &inputs, REL_ARITH, |m, i| {
         map2(i[0], i[1], |a, b| reference::mul(m, a, b))
     })?;
     // Same operand twice: a single zero test.
     float_rules(VS3, "mul o1, v0, v0", &inputs, REL_ARITH, |m, i| {
         map2(i[0], i[0], |a, b| reference::mul(m, a, b))
     })?;
-    float_rules(VS3, "mad o1, v0, v1, v2", &inputs, REL_ARITH, |m, i| {
+    float_rules(VS3, "mad o1, v0, r10, r11", &inputs, REL_ARITH, |m, i| {
         let p = map2(i[0], i[1], |a, b| reference::mul(m, a, b));
         map2(p, i[2], |a, b| a + b)
     })?;
-    float_rules(VS2, "mad oT0, v0, v1, v2", &inputs, REL_ARITH, |m, i| {
+    float_rules(VS2, "mad oT0, v0, r10, r11", &inputs, REL_ARITH, |m, i| {
         let p = map2(i[0], i[1], |a, b| reference::mul(m, a, b));
         map2(p, i[2], |a, b| a + b)
     })
@@ -665,13 +692,13 @@ fn gpu_dp3_dp4_zero_times_inf() -> TestResult {
         v([1.0, 2.0, 3.0, INF], [1.0, 1.0, 1.0, 0.0]),
         v([INF, 1.0, 0.0, 0.0], [1.0, 1.0, 1.0, 1.0]),
     ];
-    float_rules(VS3, "dp3 o1, v0, v1", &inputs, REL_ARITH, |m, i| {
+    float_rules(VS3, "dp3 o1, v0, r10", &inputs, REL_ARITH, |m, i| {
         splat(reference::dot(m, i[0], i[1], 3))
     })?;
-    float_rules(VS3, "dp4 o1, v0, v1", &inputs, REL_ARITH, |m, i| {
+    float_rules(VS3, "dp4 o1, v0, r10", &inputs, REL_ARITH, |m, i| {
         splat(reference::dot(m, i[0], i[1], 4))
     })?;
-    float_rules(VS1, "dp4 oT0, v0, v1", &inputs, REL_ARITH, |m, i| {
+    float_rules(VS1, "dp4 oT0, v0, r10", &inputs, REL_ARITH, |m, i| {
         splat(reference::dot(m, i[0], i[1], 4))
     })
 }
@@ -747,11 +774,11 @@ fn gpu_lrp_and_crs() -> TestResult {
             [-1.0, 0.5, 2.0, 4.0],
         ),
     ];
-    componentwise(VS3, "lrp o1, v0, v1, v2", &inputs, REL_ARITH, |_, i| {
+    componentwise(VS3, "lrp o1, v0, r10, r11", &inputs, REL_ARITH, |_, i| {
         std::array::from_fn(|k| i[0][k] * (i[1][k] - i[2][k]) + i[2][k])
     })?;
     // crs writes .xyz only; .w keeps what was there.
-    let body = "mov r0, c94\ncrs r0.xyz, v0, v1\nmov o1, r0";
+    let body = "mov r0, c94\ncrs r0.xyz, v0, r10\nmov o1, r0";
     componentwise(VS3, body, &inputs, REL_ARITH, |_, i| {
         let (a, b) = (i[0], i[1]);
         [
@@ -896,10 +923,10 @@ fn gpu_pow_uses_absolute_base() -> TestResult {
         v([NAN, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0]),
         v([3.0, 0.0, 0.0, 0.0], [NAN, 0.0, 0.0, 0.0]),
     ];
-    float_rules(VS3, "pow o1, v0.x, v1.x", &inputs, REL_POW, |m, i| {
+    float_rules(VS3, "pow o1, v0.x, r10.x", &inputs, REL_POW, |m, i| {
         splat(reference::pow(m, i[0][0], i[1][0]))
     })?;
-    float_rules(VS2, "pow oT0, v0.x, v1.x", &inputs, REL_POW, |m, i| {
+    float_rules(VS2, "pow oT0, v0.x, r10.x", &inputs, REL_POW, |m, i| {
         splat(reference::pow(m, i[0][0], i[1][0]))
     })
 }
@@ -961,10 +988,10 @@ fn gpu_dst_zero_times_inf() -> TestResult {
         v([9.0, 0.0, 3.0, 9.0], [9.0, INF, 9.0, 5.0]),
         v([9.0, NAN, -1.0, 9.0], [9.0, 0.0, 9.0, NAN]),
     ];
-    float_rules(VS3, "dst o1, v0, v1", &inputs, REL_ARITH, |m, i| {
+    float_rules(VS3, "dst o1, v0, r10", &inputs, REL_ARITH, |m, i| {
         reference::dst(m, i[0], i[1])
     })?;
-    float_rules(VS1, "dst oT0, v0, v1", &inputs, REL_ARITH, |m, i| {
+    float_rules(VS1, "dst oT0, v0, r10", &inputs, REL_ARITH, |m, i| {
         reference::dst(m, i[0], i[1])
     })
 }
@@ -1245,7 +1272,7 @@ fn gpu_setp_and_predication() -> TestResult {
     let cmps = COMPARISONS;
     for (name, f) in cmps {
         let body = format!(
-            "def c90, 1, 1, 1, 1\ndef c91, -1, -1, -1, -1\nmov r0, c94\nsetp_{name} p0, v0, v1\n(p0) mov r0, c90\n(!p0) add r0, r0, c91\nmov o1, r0"
+            "def c90, 1, 1, 1, 1\ndef c91, -1, -1, -1, -1\nmov r0, c94\nsetp_{name} p0, v0, r10\n(p0) mov r0, c90\n(!p0) add r0, r0, c91\nmov o1, r0"
         );
         let got = flow(&gpu, header, &body, &Env::default(), input)?;
         let want = map2(input[0], input[1], |a, b| if f(a, b) { 1.0 } else { 6.0 });
@@ -1253,13 +1280,13 @@ fn gpu_setp_and_predication() -> TestResult {
     }
     // Replicated predicate component: (p0.y) applies p0.y to every component.
     let body =
-        "def c90, 1, 1, 1, 1\nmov r0, c94\nsetp_gt p0, v0, v1\n(p0.z) mov r0, c90\nmov o1, r0";
+        "def c90, 1, 1, 1, 1\nmov r0, c94\nsetp_gt p0, v0, r10\n(p0.z) mov r0, c90\nmov o1, r0";
     let got = flow(&gpu, header, body, &Env::default(), input)?;
     report.check("(p0.z) mov", &got, &splat(1.0), Tol::Exact);
     // vs_2_x has predication too.
     let vs2x = VS2.replace("vs_2_0", "vs_2_x");
     let body =
-        "def c90, 1, 1, 1, 1\nmov r0, c94\nsetp_lt p0, v0, v1\n(!p0) mov r0, c90\nmov oT0, r0";
+        "def c90, 1, 1, 1, 1\nmov r0, c94\nsetp_lt p0, v0, r10\n(!p0) mov r0, c90\nmov oT0, r0";
     let got = flow(&gpu, &vs2x, body, &Env::default(), input)?;
     report.check("vs_2_x (!p0) mov", &got, &[7.0, 1.0, 1.0, 1.0], Tol::Exact);
     report.finish();
@@ -1296,7 +1323,7 @@ fn gpu_if_ifc_else() -> TestResult {
     for (a, b) in [(1.0, 2.0), (2.0, 2.0), (3.0, 2.0), (NAN, 1.0)] {
         for (name, f) in cmps {
             let body = format!(
-                "def c90, 1, 1, 1, 1\ndef c91, 2, 2, 2, 2\nmov r0, c94\nif_{name} v0.x, v1.x\nmov r0, c90\nif_gt v0.x, v0.x\nmov r0, c94\nendif\nelse\nmov r0, c91\nendif\nmov oT0, r0"
+                "def c90, 1, 1, 1, 1\ndef c91, 2, 2, 2, 2\nmov r0, c94\nif_{name} v0.x, r10.x\nmov r0, c90\nif_gt v0.x, v0.x\nmov r0, c94\nendif\nelse\nmov r0, c91\nendif\nmov oT0, r0"
             );
             let got = flow(&gpu, &vs2x, &body, &Env::default(), v(splat(a), splat(b)))?;
             let want = if f(a, b) { 1.0 } else { 2.0 };
@@ -1425,8 +1452,8 @@ fn gpu_loop_rep_al_and_breaks() -> TestResult {
 fn gpu_call_callnz_ret() -> TestResult {
     let Some(gpu) = gpu()? else { return Ok(()) };
     let mut report = Report::default();
-    // call l1 twice (r0 += 1 each), callnz l2 on b2, callnz l3 on p0.x, early ret in l1
-    // after the add.
+    // call l1 twice (r0 += 1 each), callnz l2 on b2, callnz l3 on p0.x and on !p0.y. (Code
+    // after a subroutine's `ret` before the next label is refused by D3D9's checker.)
     let body = "def c90, 0, 0, 0, 0
 def c91, 1, 1, 1, 1
 def c92, 10, 10, 10, 10
@@ -1434,15 +1461,13 @@ mov r0, c90
 call l1
 call l1
 callnz l2, b2
-setp_gt p0, v0, v1
+setp_gt p0, v0, r10
 callnz l3, p0.x
 callnz l3, !p0.y
 mov o1, r0
 ret
 label l1
 add r0, r0, c91
-ret
-add r0, r0, c92
 ret
 label l2
 add r0, r0, c92

@@ -13,6 +13,8 @@ use std::error::Error;
 use d3d9_backend::{ConstantBuffer, Gpu, ShaderStage, VertexBuffer, VertexConstants, VertexProbe};
 use d3d9_translator::asm::assemble;
 use d3d9_translator::bytecode::{RegisterFile, Usage};
+use d3d9_translator::bytecode::Stage;
+use d3d9_translator::check::{check, DeviceCaps};
 use d3d9_translator::decl::VertexProcessing;
 use d3d9_translator::lift::{translate_vertex_shader, VertexShaderOptions};
 use d3d9_translator::signature::Semantic;
@@ -98,13 +100,8 @@ fn software_vertex_processing_constants() -> Result<(), Box<dyn Error>> {
             (_, index) => index,
         };
     }
-    let shader = translate_vertex_shader(
-        &program,
-        &VertexShaderOptions {
-            software_vertex_processing: true,
-            ..Default::default()
-        },
-    )?;
+    let checked = check(&program, Stage::Vertex, &DeviceCaps::software())?;
+    let shader = translate_vertex_shader(&checked, &VertexShaderOptions::default())?;
     let iface = &shader.interface;
     let floats = iface.float_constants.ok_or("the shader reads no c#")?;
     assert!(floats.storage, "8192 c# live in a storage buffer");

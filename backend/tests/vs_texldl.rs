@@ -23,11 +23,17 @@ use d3d9_backend::{
     FIXED_FUNCTION_ENTRY_POINT,
 };
 use d3d9_translator::asm::assemble;
-use d3d9_translator::bytecode::{decode, Program, TextureType, Usage};
+use d3d9_translator::bytecode::{decode, Program, Stage, TextureType, Usage};
+use d3d9_translator::check::{self as d3d9_check, CheckedProgram, DeviceCaps};
 use d3d9_translator::lift::{
     translate_vertex_shader, OutputLocation, TranslatedShader, VertexShaderOptions,
 };
 use d3d9_translator::signature::Semantic;
+
+/// CreateVertexShader on a hardware device: the checked program translation takes.
+fn checked(program: &Program) -> Result<CheckedProgram, Box<dyn Error>> {
+    Ok(d3d9_check::check(program, Stage::Vertex, &DeviceCaps::default())?)
+}
 
 type TestResult = Result<(), Box<dyn Error>>;
 type Texel = [f32; 4];
@@ -220,7 +226,7 @@ fn fetch(
     states: SamplerBinding,
     coords: &[[f32; 4]],
 ) -> Result<Vec<Texel>, Box<dyn Error>> {
-    let shader = translate_vertex_shader(program, &VertexShaderOptions::default())?;
+    let shader = translate_vertex_shader(&checked(program)?, &VertexShaderOptions::default())?;
     let iface = &shader.interface;
     let sampler = iface
         .samplers
@@ -603,7 +609,7 @@ texldl r0, c0, s3
 mov o1, r0
 ";
     let program = assemble(text).map_err(|e| format!("{e}\n{text}"))?;
-    let shader = translate_vertex_shader(&program, &VertexShaderOptions::default())?;
+    let shader = translate_vertex_shader(&checked(&program)?, &VertexShaderOptions::default())?;
     let sampler = shader.interface.samplers.first().ok_or("no sampler")?;
     assert_eq!((sampler.register, sampler.texture_binding), (3, 6));
     // 4x4 texels, texel (x, y) = (16x, 16y, 255 - x - y, 200 + x).
@@ -655,7 +661,7 @@ mov o1, r0
 fn gpu_texture_data_size_is_checked() -> TestResult {
     let Some(gpu) = gpu()? else { return Ok(()) };
     let shader = translate_vertex_shader(
-        &assemble(&attribute_shader("2d", 0))?,
+        &checked(&assemble(&attribute_shader("2d", 0))?)?,
         &VertexShaderOptions::default(),
     )?;
     let short = [0u8; 12];
@@ -725,7 +731,7 @@ fn gpu_wine_test_vertex_texture() -> TestResult {
     let vs = decode(&tokens("vs_code")?)?;
     let color0 = Semantic::new(Usage::Color, 0);
     let shader = translate_vertex_shader(
-        &vs,
+        &checked(&vs)?,
         &VertexShaderOptions {
             output_locations: Some(vec![OutputLocation {
                 semantic: color0,

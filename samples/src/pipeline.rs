@@ -158,10 +158,9 @@ pub fn translate(draw: &SceneDraw) -> Result<Translated, PipelineError> {
             components: 4,
         }]),
         float_mode: FloatMode::Legacy,
-        software_vertex_processing: false,
         position_fixup: true,
     };
-    let shader = translate_vertex_shader(checked.program(), &options)?;
+    let shader = translate_vertex_shader(&checked, &options)?;
     Ok(Translated { shader, binding })
 }
 

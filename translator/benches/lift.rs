@@ -6,7 +6,8 @@
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use d3d9_translator::bytecode::decode;
+use d3d9_translator::bytecode::{decode, Stage};
+use d3d9_translator::check::{check, CheckedProgram, DeviceCaps};
 use d3d9_translator::lift::{translate_vertex_shader, validate, VertexShaderOptions};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -19,14 +20,20 @@ fn shaders() -> Vec<Vec<u32>> {
     let shaders: Vec<Vec<u32>> = common::visual_vertex_shaders()
         .into_iter()
         .filter(|t| {
-            decode(t)
-                .ok()
+            checked(t)
                 .and_then(|p| translate_vertex_shader(&p, &VertexShaderOptions::default()).ok())
                 .is_some()
         })
         .collect();
     assert!(!shaders.is_empty(), "no corpus vertex shader translated");
     shaders
+}
+
+/// Decode and check as a software-vertex-processing device (the most permissive) would.
+fn checked(t: &[u32]) -> Option<CheckedProgram> {
+    decode(t)
+        .ok()
+        .and_then(|p| check(&p, Stage::Vertex, &DeviceCaps::software()).ok())
 }
 
 fn median_of(mut f: impl FnMut()) -> Duration {
@@ -59,7 +66,7 @@ fn bench(c: &mut Criterion) {
     let opts = VertexShaderOptions::default();
     let (mut dec, mut tr, mut val, mut lift, mut emit) = (vec![], vec![], vec![], vec![], vec![]);
     for t in &all {
-        let Ok(p) = decode(t) else { continue };
+        let Some(p) = checked(t) else { continue };
         let Ok(s) = translate_vertex_shader(&p, &opts) else {
             continue;
         };
@@ -86,7 +93,7 @@ fn bench(c: &mut Criterion) {
     report("translate", tr);
     report("emit", emit);
 
-    let programs: Vec<_> = all.iter().filter_map(|t| decode(t).ok()).collect();
+    let programs: Vec<_> = all.iter().filter_map(|t| checked(t)).collect();
     let translated: Vec<_> = programs
         .iter()
         .filter_map(|p| translate_vertex_shader(p, &opts).ok())

@@ -28,6 +28,18 @@ impl Semantic {
     pub const fn new(usage: Usage, index: u8) -> Self {
         Semantic { usage, index }
     }
+
+    /// What a pixel stage reads for this vertex output when the vertex shader never writes
+    /// it: COLOR0 = (1,1,1,1), other COLOR = (0,0,0,1), FOG = 1, everything else 0. One
+    /// definition, read by the lifter and the linker.
+    pub fn unwritten_value(self) -> [f32; 4] {
+        match self.usage {
+            Usage::Color if self.index == 0 => [1.0; 4],
+            Usage::Color => [0.0, 0.0, 0.0, 1.0],
+            Usage::Fog => [1.0, 0.0, 0.0, 0.0],
+            _ => [0.0; 4],
+        }
+    }
 }
 
 impl fmt::Display for Semantic {

@@ -13,7 +13,8 @@ const SHADER: &str = "vs_2_0
 dcl_position v0
 dcl_texcoord0 v1
 m4x4 oPos, v0, c0
-mul oT0, v1, c4
+rcp r0.w, v1.w
+mul oT0, v1, r0.w
 ";
 
 fn scratch(name: &str) -> PathBuf {
@@ -53,14 +54,23 @@ fn wgsl(out: &Output) -> String {
 }
 
 #[test]
-fn float_modes_differ_only_in_the_legacy_zero_test() {
+fn float_modes_differ_in_the_legacy_rules() {
     let dir = scratch("modes");
     let file = shader_file(&dir);
     let legacy = wgsl(&run(&["wgsl", &file]));
+    let strict = wgsl(&run(&["wgsl", &file, "--float-mode", "legacy-strict"]));
     let ieee = wgsl(&run(&["wgsl", &file, "--float-mode", "ieee"]));
+    // rcp(0) = FLT_MAX in both legacy modes; only the strict one tests every multiply.
+    let flt_max = "340282350000000000000000000000000000000f";
     assert!(
-        legacy.contains("select("),
-        "legacy 0·x rule missing:\n{legacy}"
+        legacy.contains(flt_max),
+        "legacy rcp rule missing:\n{legacy}"
+    );
+    assert_eq!(legacy.matches("select(").count(), 1, "{legacy}");
+    assert!(strict.contains(flt_max), "{strict}");
+    assert!(
+        strict.matches("select(").count() > 1,
+        "legacy-strict 0·x rule missing:\n{strict}"
     );
     assert!(!ieee.contains("select("), "ieee has a zero test:\n{ieee}");
     assert!(legacy.contains("array<vec4<f32>, 257>"));

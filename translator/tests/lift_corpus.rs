@@ -75,29 +75,25 @@ fn every_corpus_vertex_shader_that_passes_check_translates_and_reparses() {
         } else {
             DeviceCaps::default()
         };
-        let hardware = check(&program, Stage::Vertex, &device).is_ok();
-        let software = check(&program, Stage::Vertex, &DeviceCaps::software()).is_ok();
-        let swvp = match (hardware, software) {
-            (true, _) => false,
-            (false, true) => {
+        let hardware = check(&program, Stage::Vertex, &device);
+        let software = check(&program, Stage::Vertex, &DeviceCaps::software());
+        let checked = match (hardware, software) {
+            (Ok(c), _) => c,
+            (Err(_), Ok(c)) => {
                 software_only += 1;
-                true
+                c
             }
-            (false, false) => {
-                // Not creatable anywhere: the translator must still either refuse it or
-                // produce a valid module, never panic.
-                let _ = translate_vertex_shader(&program, &VertexShaderOptions::default());
+            (Err(_), Err(_)) => {
                 refused.push(name.clone());
                 continue;
             }
         };
-        for mode in [FloatMode::Legacy, FloatMode::Ieee] {
+        for mode in [FloatMode::Legacy, FloatMode::LegacyStrict, FloatMode::Ieee] {
             let options = VertexShaderOptions {
                 float_mode: mode,
-                software_vertex_processing: swvp,
                 ..Default::default()
             };
-            match translate_vertex_shader(&program, &options) {
+            match translate_vertex_shader(&checked, &options) {
                 Ok(t) => match t
                     .wgsl()
                     .map_err(|e| e.to_string())
@@ -126,5 +122,5 @@ fn every_corpus_vertex_shader_that_passes_check_translates_and_reparses() {
     assert_eq!(shaders.len(), 174);
     assert!(refused.is_empty(), "refused: {refused:?}");
     assert_eq!(software_only, 11);
-    assert_eq!(translated, 2 * (shaders.len() - refused.len()));
+    assert_eq!(translated, 3 * (shaders.len() - refused.len()));
 }

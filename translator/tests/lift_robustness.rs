@@ -1,9 +1,12 @@
-//! Bad input never panics: mutated corpus vertex shaders either fail to decode, translate to a
-//! module that re-validates, or return a typed error.
+//! Bad input never panics: mutated corpus vertex shaders either fail to decode or check, or
+//! translate to WGSL that naga's own WGSL front end parses and validates, or return a typed
+//! error. (Re-running the validator the translator already ran could not fail; re-reading the
+//! text can.)
 
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
 
-use d3d9_translator::bytecode::decode;
+use d3d9_translator::bytecode::{decode, Stage};
+use d3d9_translator::check::{check, DeviceCaps};
 use d3d9_translator::lift::{translate_vertex_shader, validate, FloatMode, VertexShaderOptions};
 use proptest::prelude::*;
 
@@ -16,7 +19,8 @@ proptest! {
     fn mutated_vertex_shaders_never_panic(
         pick in any::<prop::sample::Index>(),
         edits in prop::collection::vec((any::<prop::sample::Index>(), any::<u32>(), 0u8..4), 1..6),
-        ieee in any::<bool>(),
+        mode in 0u8..3,
+        software in any::<bool>(),
     ) {
         let shaders = vertex_shaders();
         let mut t = pick.get(&shaders).clone();
@@ -30,14 +34,26 @@ proptest! {
                 _ => t[i] = (t[i] & !0x000F_0000) | ((value & 0xF) << 16),
             }
         }
-        if let Ok(program) = decode(&t) {
+        let caps = if software { DeviceCaps::software() } else { DeviceCaps::default() };
+        let checked = decode(&t).ok().and_then(|p| check(&p, Stage::Vertex, &caps).ok());
+        if let Some(checked) = checked {
             let options = VertexShaderOptions {
-                float_mode: if ieee { FloatMode::Ieee } else { FloatMode::Legacy },
+                float_mode: [FloatMode::Legacy, FloatMode::LegacyStrict, FloatMode::Ieee]
+                    [usize::from(mode)],
                 ..Default::default()
             };
-            if let Ok(shader) = translate_vertex_shader(&program, &options) {
-                prop_assert!(validate(&shader.module).is_ok());
-                prop_assert!(shader.wgsl().is_ok());
+            match translate_vertex_shader(&checked, &options) {
+                Ok(shader) => {
+                    let wgsl = shader.wgsl();
+                    prop_assert!(wgsl.is_ok(), "{:?}", wgsl.err());
+                    let text = wgsl.unwrap_or_default();
+                    let reparsed = naga::front::wgsl::parse_str(&text);
+                    prop_assert!(reparsed.is_ok(), "{text}\n{:?}", reparsed.err());
+                    let module = reparsed.unwrap();
+                    prop_assert!(validate(&module).is_ok(), "{text}");
+                }
+                // A checked program may only be refused as unsupported.
+                Err(e) => prop_assert!(e.is_unsupported(), "{e}"),
             }
         }
     }

@@ -12,9 +12,25 @@ use d3d9_translator::bytecode::{
     Register, RegisterFile as F, RelativeAddress, SrcModifier, SrcParam, Stage, Swizzle,
     TextureType, Usage, Version, WriteMask,
 };
+use d3d9_translator::check::{check, CheckedProgram, DeviceCaps};
 use d3d9_translator::lift::{translate_vertex_shader, FloatMode, VertexShaderOptions};
 
-fn wgsl_of(program: &Program, options: &VertexShaderOptions) -> String {
+/// Check a program as a D3D9 device would (software vertex processing when `software`);
+/// panics with the checker's reason, so every snapshot is of a shader D3D9 accepts.
+fn checked_on(program: &Program, software: bool) -> CheckedProgram {
+    let caps = if software {
+        DeviceCaps::software()
+    } else {
+        DeviceCaps::default()
+    };
+    check(program, Stage::Vertex, &caps).unwrap_or_else(|e| panic!("check: {e}"))
+}
+
+fn checked(program: &Program) -> CheckedProgram {
+    checked_on(program, false)
+}
+
+fn wgsl_of(program: &CheckedProgram, options: &VertexShaderOptions) -> String {
     let t = translate_vertex_shader(program, options).expect("translates");
     let wgsl = t.wgsl().expect("wgsl");
     let module = naga::front::wgsl::parse_str(&wgsl)
@@ -44,6 +60,10 @@ fn visual(name: &str, version: u32) -> Program {
 fn pair(index: usize) -> Program {
     let v = corpus("asm_pairs.json");
     decode(&tokens(&v[index]["tokens"])).expect("decodes")
+}
+
+fn asm(text: &str) -> Program {
+    d3d9_translator::asm::assemble(text).unwrap_or_else(|e| panic!("{e}"))
 }
 
 // --- a tiny program builder for shapes the corpus lacks ---
@@ -278,7 +298,7 @@ fn texldl() -> Program {
 fn subroutines() -> Program {
     program(
         2,
-        0,
+        1,
         vec![
             dcl(F::Input, 0, Usage::Position, 0, 0xF),
             def(5, [2.0, 0.5, 0.0, 1.0]),
@@ -288,9 +308,6 @@ fn subroutines() -> Program {
                 vec![s(F::Input, 0)],
             ),
             op(Opcode::Call, None, vec![s(F::Label, 1)]),
-            op(Opcode::If, None, vec![s(F::ConstBool, 0)]),
-            op(Opcode::Ret, None, vec![]),
-            op(Opcode::EndIf, None, vec![]),
             op(
                 Opcode::CallNz,
                 None,
@@ -325,6 +342,8 @@ fn vs11_arith() -> Program {
         1,
         1,
         vec![
+            dcl(F::Input, 0, Usage::Position, 0, 0xF),
+            dcl(F::Input, 3, Usage::Normal, 0, 0xF),
             op(Opcode::M4x4, Some(d(F::RastOut, 0, 0xF)), vec![v(0), c(0)]),
             op(Opcode::M3x3, r(0, 0x7), vec![v(3), c(4)]),
             op(Opcode::Dp3, r(1, 0x1), vec![s(F::Temp, 0), s(F::Temp, 0)]),
@@ -341,7 +360,7 @@ fn vs11_arith() -> Program {
             op(
                 Opcode::Mad,
                 Some(d(F::AttrOut, 0, 0xF)),
-                vec![sw(F::Temp, 3, [1, 1, 1, 1]), c(11), c(12)],
+                vec![sw(F::Temp, 3, [1, 1, 1, 1]), c(11), s(F::Temp, 2)],
             ),
             op(Opcode::Dst, r(4, 0xF), vec![s(F::Temp, 2), s(F::Temp, 3)]),
             op(Opcode::Expp, r(5, 0xF), vec![sw(F::Temp, 4, [1, 1, 1, 1])]),
@@ -376,7 +395,13 @@ macro_rules! snap {
     ($name:ident, $program:expr, $options:expr) => {
         #[test]
         fn $name() {
-            insta::assert_snapshot!(wgsl_of(&$program, &$options));
+            insta::assert_snapshot!(wgsl_of(&checked(&$program), &$options));
+        }
+    };
+    (software $name:ident, $program:expr, $options:expr) => {
+        #[test]
+        fn $name() {
+            insta::assert_snapshot!(wgsl_of(&checked_on(&$program, true), &$options));
         }
     };
 }
@@ -395,7 +420,10 @@ snap!(vs_1_1_psize, visual("vshader_psize_code", 0xFFFE0101));
 snap!(vs_1_1_sge_vector, visual("shader_sge_vec_code", 0xFFFE0101));
 snap!(vs_1_1_arithmetic_legacy, vs11_arith());
 snap!(vs_1_1_arithmetic_ieee, vs11_arith(), ieee());
-snap!(vs_1_1_rcp, pair(30));
+snap!(
+    vs_1_1_rcp,
+    asm("vs_1_1\ndcl_position v0\ndcl_texcoord v1\nrcp r0.w, v1.x\nmul oPos, v0, r0.w\n")
+);
 snap!(vs_2_0_mova, visual("mova_test", 0xFFFE0200));
 snap!(vs_2_0_loop_index, visual("shader_code", 0xFFFE0200));
 snap!(vs_2_0_sincos, visual("sin_shader_code", 0xFFFE0200));
@@ -407,8 +435,13 @@ snap!(vs_2_0_rep, pair(100));
 snap!(vs_2_0_loop_al_constant, pair(111));
 snap!(vs_2_0_call_label_ret, pair(112));
 snap!(vs_2_0_callnz_not_bool, pair(114));
-snap!(vs_2_0_subroutines_and_ret_in_main, subroutines());
-snap!(vs_2_0_crs_sgn_pow, pair(104));
+snap!(vs_2_x_subroutines_and_ret_in_main, subroutines());
+snap!(
+    vs_2_0_crs_sgn_pow,
+    asm("vs_2_0\ndcl_position v0\ndcl_normal v1\ndcl_tangent v2\nmov r4, v1\n\
+         crs r0.xyz, r4, v2\nsgn r1, v2, r2, r3\npow r2.x, r4.x, v2.y\nmov oPos, v0\n\
+         mov oT0.xyz, r0\nmov oT1, r1\nmov oT2, r2.x\n")
+);
 snap!(vs_2_x_predication, predication());
 snap!(vs_2_x_ifc, pair(119));
 snap!(vs_2_x_breakc, pair(120));
@@ -417,13 +450,22 @@ snap!(vs_3_0_passthrough, visual("vs3_code", 0xFFFE0300));
 snap!(vs_3_0_nested_loops_al_outputs, nested_loops());
 snap!(vs_3_0_packed_outputs, packed_outputs());
 snap!(vs_3_0_texldl, texldl());
-snap!(vs_3_0_relative_input, pair(168));
-snap!(vs_3_0_sincos_sat, pair(165));
 snap!(
-    vs_3_0_software_vertex_processing,
+    vs_3_0_relative_input,
+    asm("vs_3_0\ndcl_position v0\ndcl_texcoord0 v1\ndcl_texcoord1 v2\ndcl_texcoord2 v3\n\
+         dcl_position o0\ndcl_texcoord o1\ndefi i0, 3, 0, 1, 0\nmov o0, v0\nmov r0, c0\n\
+         loop aL, i0\nadd r0, r0, v1[aL]\nendloop\nmov o1, r0\n")
+);
+snap!(
+    vs_3_0_sincos_mask_sat_abs,
+    asm("vs_3_0\ndcl_position v0\ndcl_texcoord v1\ndcl_position o0\ndcl_texcoord o1\n\
+         dcl_texcoord1 o2\nmov o0, v0\nsincos r0.xy, v1.x\nmov o1, r0\n\
+         mad_sat o2, -v1_abs, c0, r0\n")
+);
+snap!(
+    software vs_3_0_software_vertex_processing,
     visual("vs3_code", 0xFFFE0300),
     VertexShaderOptions {
-        software_vertex_processing: true,
         position_fixup: true,
         ..Default::default()
     }
@@ -435,7 +477,7 @@ use d3d9_translator::lift::LiftError;
 use d3d9_translator::signature::Semantic;
 
 fn translate(p: &Program) -> Result<d3d9_translator::lift::TranslatedShader, LiftError> {
-    translate_vertex_shader(p, &VertexShaderOptions::default())
+    translate_vertex_shader(&checked(p), &VertexShaderOptions::default())
 }
 
 #[test]
@@ -539,7 +581,7 @@ fn more_than_sixteen_outputs_is_an_error() {
 }
 
 #[test]
-fn recursion_unclosed_blocks_and_stray_break_are_invalid() {
+fn recursion_unclosed_blocks_and_stray_break_never_reach_the_lifter() {
     let recursive = program(
         2,
         0,
@@ -554,7 +596,7 @@ fn recursion_unclosed_blocks_and_stray_break_are_invalid() {
     let unclosed = program(2, 0, vec![op(Opcode::If, None, vec![s(F::ConstBool, 0)])]);
     let stray = program(2, 1, vec![op(Opcode::Break, None, vec![])]);
     for p in [recursive, unclosed, stray] {
-        let e = translate(&p).map(|_| ()).expect_err("rejected");
+        let e = check(&p, Stage::Vertex, &DeviceCaps::software()).expect_err("refused");
         assert!(e.is_invalid(), "{e}");
     }
 }
@@ -566,6 +608,7 @@ fn legacy_multiply_tests_zero_only_where_it_matters() {
         2,
         0,
         vec![
+            dcl(F::Input, 0, Usage::Position, 0, 0xF),
             def(0, [2.0, 3.0, 4.0, 5.0]),
             op(
                 Opcode::Mul,
@@ -574,21 +617,41 @@ fn legacy_multiply_tests_zero_only_where_it_matters() {
             ),
         ],
     );
-    let wgsl = translate(&p).expect("ok").wgsl().expect("wgsl");
+    let strict = VertexShaderOptions {
+        float_mode: FloatMode::LegacyStrict,
+        ..Default::default()
+    };
+    let wgsl = translate_vertex_shader(&checked(&p), &strict)
+        .expect("ok")
+        .wgsl()
+        .expect("wgsl");
     assert!(!wgsl.contains("select"), "{wgsl}");
     // mul of two run-time values: the zero test.
     let p = program(
         2,
         0,
-        vec![op(
-            Opcode::Mul,
-            Some(d(F::RastOut, 0, 0xF)),
-            vec![s(F::Input, 0), s(F::Const, 0)],
-        )],
+        vec![
+            dcl(F::Input, 0, Usage::Position, 0, 0xF),
+            op(
+                Opcode::Mul,
+                Some(d(F::RastOut, 0, 0xF)),
+                vec![s(F::Input, 0), s(F::Const, 0)],
+            ),
+        ],
     );
-    let wgsl = translate(&p).expect("ok").wgsl().expect("wgsl");
+    let strict = VertexShaderOptions {
+        float_mode: FloatMode::LegacyStrict,
+        ..Default::default()
+    };
+    let wgsl = translate_vertex_shader(&checked(&p), &strict)
+        .expect("ok")
+        .wgsl()
+        .expect("wgsl");
     assert!(wgsl.contains("select("), "{wgsl}");
-    let ieee = translate_vertex_shader(&p, &ieee())
+    // Legacy removes the sources of inf/NaN instead: a plain multiply.
+    let legacy = translate(&p).expect("ok").wgsl().expect("wgsl");
+    assert!(!legacy.contains("select"), "{legacy}");
+    let ieee = translate_vertex_shader(&checked(&p), &ieee())
         .expect("ok")
         .wgsl()
         .expect("wgsl");
@@ -626,7 +689,7 @@ fn input_fetch_conversions_declare_integer_inputs() {
         input_fetches: Some(fetches),
         ..Default::default()
     };
-    let t = translate_vertex_shader(&p, &options).expect("ok");
+    let t = translate_vertex_shader(&checked(&p), &options).expect("ok");
     assert_eq!(t.interface.inputs[0].location, Some(7));
     assert!(t.interface.inputs[1..].iter().all(|i| i.location.is_none()));
     let wgsl = t.wgsl().expect("wgsl");
@@ -638,16 +701,12 @@ fn software_vertex_processing_has_2048_integer_and_boolean_constants() {
     let text = "vs_3_sw\ndcl_position v0\ndcl_position o0\ndefi i20, 2, 0, 0, 0\n\
                 rep i20\nadd r0, r0, c0\nendrep\nif b1000\nmov r0, c1\nendif\nmov o0, r0\n";
     let program = d3d9_translator::asm::assemble(text).expect("assembles");
-    let hardware = translate(&program);
+    let hardware = check(&program, Stage::Vertex, &DeviceCaps::default());
     assert!(
         hardware.is_err_and(|e| e.is_invalid()),
         "i20/b1000 need software VP"
     );
-    let options = VertexShaderOptions {
-        software_vertex_processing: true,
-        ..Default::default()
-    };
-    let wgsl = wgsl_of(&program, &options);
+    let wgsl = wgsl_of(&checked_on(&program, true), &VertexShaderOptions::default());
     assert!(
         wgsl.contains("var<uniform> b: array<vec4<u32>, 16>"),
         "{wgsl}"

@@ -42,6 +42,7 @@ use d3d9_translator::lift::{
     translate_vertex_shader, FloatMode, OutputLocation, VertexShaderOptions, ENTRY_POINT,
 };
 use d3d9_translator::signature::Semantic;
+use d3d9_translator::check::{check, CheckedProgram, DeviceCaps};
 
 /// Back buffer size of Wine's visual tests.
 pub const WIDTH: u32 = 640;
@@ -103,7 +104,7 @@ pub struct Device {
     gpu: Gpu,
     constants: VertexConstants,
     declaration: Option<VertexDeclaration>,
-    vertex_shader: Option<Result<Program, String>>,
+    vertex_shader: Option<Result<CheckedProgram, String>>,
     pixel_stage: Result<PixelStage, String>,
     clear: u32,
     draws: Vec<(String, Result<PreparedDraw, String>)>,
@@ -146,7 +147,15 @@ impl Device {
     /// `CreateVertexShader` + `SetVertexShader`; a shader that does not decode fails the draws
     /// made with it.
     pub fn set_vertex_shader(&mut self, tokens: &[u32]) {
-        self.vertex_shader = Some(decode(tokens).map_err(|e| format!("vertex shader: {e}")));
+        // CreateVertexShader: decode and check as a hardware device would.
+        self.vertex_shader = Some(
+            decode(tokens)
+                .map_err(|e| format!("vertex shader: {e}"))
+                .and_then(|p| {
+                    check(&p, Stage::Vertex, &DeviceCaps::default())
+                        .map_err(|e| format!("vertex shader: {e}"))
+                }),
+        );
     }
 
     /// `SetPixelShader(shader)`, `None` for `SetPixelShader(NULL)`.
@@ -247,7 +256,6 @@ impl Device {
                 components: 4,
             }]),
             float_mode: FloatMode::Legacy,
-            software_vertex_processing: false,
             position_fixup: true,
         };
         let shader = translate_vertex_shader(program, &options)

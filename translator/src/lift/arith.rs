@@ -1,223 +1,190 @@
-//! Per-opcode lowering of the arithmetic instructions, following the SDK pseudo-code.
+//! Per-opcode lowering of the arithmetic instructions, following the SDK pseudo-code, at the
+//! width of the destination's write mask: component-wise instructions compute only the
+//! written components, scalar instructions (rcp, dp4, pow …) compute one value and replicate
+//! it, and the rest (lit, dst, crs, sincos, m#x#, vs_1_1 expp) compute each written component
+//! from the source components it needs.
 
-use super::builder::Lifter;
-use super::error::LiftError;
-use crate::bytecode::{Comparison, Control, DstParam, Instruction, Opcode, Register, SrcParam};
-use naga::{BinaryOperator as Bo, Expression, Handle, MathFunction as Mf};
+use super::builder::{Lanes, Lifter, Value};
+use super::error::{Feature, LiftError};
+use crate::bytecode::{Comparison, Control, DstParam, Instruction, Opcode, SrcParam, WriteMask};
+use naga::{BinaryOperator as Bo, Handle, MathFunction as Mf};
 
 impl Lifter<'_> {
     /// Lower one instruction (arithmetic here; flow control and texldl elsewhere).
     pub(super) fn instruction(&mut self, inst: &Instruction) -> Result<(), LiftError> {
         use Opcode as O;
-        if inst.coissue {
-            return Err(self.invalid("co-issue exists only in ps_1_x"));
-        }
         if inst.opcode.is_flow_control() {
             if inst.predicate.is_some() {
-                return Err(self.unsupported("predicated flow-control instruction"));
+                return Err(self.unsupported(Feature::PredicatedFlowControl));
             }
             return self.flow(inst);
         }
         match inst.opcode {
             O::Nop | O::Dcl | O::Def | O::Defi | O::Defb => Ok(()),
             O::TexLdl => self.texldl(inst),
-            O::Mov | O::Mova => {
-                let a = self.src(inst, 0)?;
-                self.result(inst, a)
+            O::Lit => self.lit(inst),
+            O::Dst => self.dst_op(inst),
+            O::Crs => self.crs(inst),
+            O::SinCos => self.sincos(inst),
+            O::M4x4 | O::M4x3 | O::M3x4 | O::M3x3 | O::M3x2 => self.matrix(inst),
+            O::Expp if self.program.version.major < 2 => self.expp_1_1(inst),
+            O::Setp => {
+                let Control::Comparison(cmp) = inst.control else {
+                    return Err(self.internal("setp without a comparison"));
+                };
+                let dst = self.dst(inst)?;
+                let lanes = Lanes::of_mask(dst.mask);
+                let a = self.src(inst, 0, lanes)?;
+                let b = self.src(inst, 1, lanes)?;
+                let c = self.compare(cmp, a, b);
+                self.write_predicate(&dst, c, inst.predicate.as_ref())
             }
+            // Scalar results, replicated to the written components.
+            O::Rcp | O::Rsq | O::Exp | O::Expp | O::Log | O::Logp | O::Pow | O::Dp3 | O::Dp4 => {
+                let s = match inst.opcode {
+                    O::Rcp => {
+                        let x = self.scalar_src(inst, 0)?;
+                        self.rcp_d3d9(x)
+                    }
+                    O::Rsq => {
+                        let x = self.scalar_src(inst, 0)?;
+                        self.rsq_d3d9(x)
+                    }
+                    // vs_2_0+ expp is exp at partial precision: full precision here.
+                    O::Exp | O::Expp => {
+                        let x = self.scalar_src(inst, 0)?;
+                        self.exp_d3d9(x)
+                    }
+                    // logp is log at full precision (as Wine and DXVK do).
+                    O::Log | O::Logp => {
+                        let x = self.scalar_src(inst, 0)?;
+                        self.log_d3d9(x)
+                    }
+                    O::Pow => {
+                        let a = self.scalar_src(inst, 0)?;
+                        let b = self.scalar_src(inst, 1)?;
+                        self.pow_d3d9(a, b)
+                    }
+                    _ => {
+                        let n: &[u8] = if inst.opcode == O::Dp3 {
+                            &[0, 1, 2]
+                        } else {
+                            &[0, 1, 2, 3]
+                        };
+                        let a = self.src(inst, 0, Lanes::of(n))?;
+                        let b = self.src(inst, 1, Lanes::of(n))?;
+                        self.dot_d3d9(a, b)
+                    }
+                };
+                self.replicate(inst, s)
+            }
+            _ => self.componentwise(inst),
+        }
+    }
+
+    /// The instructions that compute each written component from the same components of
+    /// their sources.
+    fn componentwise(&mut self, inst: &Instruction) -> Result<(), LiftError> {
+        use Opcode as O;
+        let dst = self.dst(inst)?;
+        let lanes = Lanes::of_mask(dst.mask);
+        if lanes.is_empty() {
+            return Ok(());
+        }
+        let n = lanes.len();
+        let r = match inst.opcode {
+            O::Mov | O::Mova => self.src(inst, 0, lanes)?,
             O::Add | O::Sub => {
-                let (a, b) = (self.src(inst, 0)?, self.src(inst, 1)?);
+                let (a, b) = (self.src(inst, 0, lanes)?, self.src(inst, 1, lanes)?);
                 let op = if inst.opcode == O::Add {
                     Bo::Add
                 } else {
                     Bo::Subtract
                 };
-                let r = self.bin(op, a, b);
-                self.result(inst, r)
+                self.bin_v(op, a, b)
             }
             O::Mul => {
-                let (a, b) = (self.src(inst, 0)?, self.src(inst, 1)?);
-                let r = self.mul_d3d9(a, b);
-                self.result(inst, r)
+                let (a, b) = (self.src(inst, 0, lanes)?, self.src(inst, 1, lanes)?);
+                self.mul_d3d9(a, b)
             }
             O::Mad => {
-                let (a, b, c) = (self.src(inst, 0)?, self.src(inst, 1)?, self.src(inst, 2)?);
+                let a = self.src(inst, 0, lanes)?;
+                let b = self.src(inst, 1, lanes)?;
+                let c = self.src(inst, 2, lanes)?;
                 let m = self.mul_d3d9(a, b);
-                let r = self.bin(Bo::Add, m, c);
-                self.result(inst, r)
+                self.bin_v(Bo::Add, m, c)
             }
             O::Lrp => {
                 // dest = src0 * (src1 - src2) + src2
-                let (a, b, c) = (self.src(inst, 0)?, self.src(inst, 1)?, self.src(inst, 2)?);
-                let d = self.bin(Bo::Subtract, b, c);
-                let m = self.bin(Bo::Multiply, a, d);
-                let r = self.bin(Bo::Add, m, c);
-                self.result(inst, r)
-            }
-            O::Dp3 | O::Dp4 => {
-                let (a, b) = (self.src(inst, 0)?, self.src(inst, 1)?);
-                let n = if inst.opcode == O::Dp3 { 3 } else { 4 };
-                let d = self.dot_d3d9(a, b, n);
-                let r = self.splat(d);
-                self.result(inst, r)
+                let a = self.src(inst, 0, lanes)?;
+                let b = self.src(inst, 1, lanes)?;
+                let c = self.src(inst, 2, lanes)?;
+                let d = self.bin_v(Bo::Subtract, b, c);
+                let m = self.bin_v(Bo::Multiply, a, d);
+                self.bin_v(Bo::Add, m, c)
             }
             O::Min | O::Max => {
                 // min: src0 < src1 ? src0 : src1; max: src0 >= src1 ? src0 : src1.
-                let (a, b) = (self.src(inst, 0)?, self.src(inst, 1)?);
+                let (a, b) = (self.src(inst, 0, lanes)?, self.src(inst, 1, lanes)?);
                 let op = if inst.opcode == O::Min {
                     Bo::Less
                 } else {
                     Bo::GreaterEqual
                 };
-                let c = self.bin(op, a, b);
-                let r = self.select(c, a, b);
-                self.result(inst, r)
+                let c = self.bin_v(op, a, b);
+                self.select_v(c, a, b)
             }
             O::Slt | O::Sge => {
-                let (a, b) = (self.src(inst, 0)?, self.src(inst, 1)?);
+                let (a, b) = (self.src(inst, 0, lanes)?, self.src(inst, 1, lanes)?);
                 let op = if inst.opcode == O::Slt {
                     Bo::Less
                 } else {
                     Bo::GreaterEqual
                 };
-                let c = self.bin(op, a, b);
-                let one = self.const_vec4([1.0; 4]);
-                let zero = self.const_vec4([0.0; 4]);
-                let r = self.select(c, one, zero);
-                self.result(inst, r)
-            }
-            O::Rcp | O::Rsq | O::Exp | O::Log | O::Logp => {
-                let x = self.scalar_src(inst, 0)?;
-                let s = match inst.opcode {
-                    O::Rcp => self.rcp_d3d9(x),
-                    O::Rsq => self.rsq_d3d9(x),
-                    O::Exp => self.exp_d3d9(x),
-                    // logp is log at full precision (as Wine and DXVK do).
-                    _ => self.log_d3d9(x),
-                };
-                let r = self.splat(s);
-                self.result(inst, r)
-            }
-            O::Expp => {
-                let x = self.scalar_src(inst, 0)?;
-                let r = if self.program.version.major < 2 {
-                    // vs_1_1: (2^floor(x), x - floor(x), 2^x, 1)
-                    let fl = self.math1(Mf::Floor, x);
-                    let a = self.exp_d3d9(fl);
-                    let b = self.bin(Bo::Subtract, x, fl);
-                    let c = self.exp_d3d9(x);
-                    let one = self.lit_f32(1.0);
-                    self.compose4([a, b, c, one])
-                } else {
-                    let e = self.exp_d3d9(x);
-                    self.splat(e)
-                };
-                self.result(inst, r)
+                let c = self.bin_v(op, a, b);
+                let one = self.float_n(1.0, n);
+                let zero = self.float_n(0.0, n);
+                self.select_v(c, one, zero)
             }
             O::Frc => {
-                let a = self.src(inst, 0)?;
-                let f = self.math1(Mf::Floor, a);
-                let r = self.bin(Bo::Subtract, a, f);
-                self.result(inst, r)
+                let a = self.src(inst, 0, lanes)?;
+                let f = self.math1_v(Mf::Floor, a);
+                self.bin_v(Bo::Subtract, a, f)
             }
             O::Abs => {
-                let a = self.src(inst, 0)?;
-                let r = self.math1(Mf::Abs, a);
-                self.result(inst, r)
+                let a = self.src(inst, 0, lanes)?;
+                self.math1_v(Mf::Abs, a)
             }
             O::Sgn => {
                 // SDK: -1 if x < 0, else 0 if x == 0, else 1 (so NaN gives 1; WGSL's
                 // sign(NaN) is unspecified and lavapipe returns 0).
-                let a = self.src(inst, 0)?;
-                let zero = self.const_vec4([0.0; 4]);
-                let one = self.const_vec4([1.0; 4]);
-                let minus_one = self.const_vec4([-1.0; 4]);
-                let is_zero = self.bin(Bo::Equal, a, zero);
-                let non_negative = self.select(is_zero, zero, one);
-                let negative = self.bin(Bo::Less, a, zero);
-                let r = self.select(negative, minus_one, non_negative);
-                self.result(inst, r)
-            }
-            O::Pow => {
-                let a = self.scalar_src(inst, 0)?;
-                let b = self.scalar_src(inst, 1)?;
-                let p = self.pow_d3d9(a, b);
-                let r = self.splat(p);
-                self.result(inst, r)
-            }
-            O::Lit => self.lit(inst),
-            O::Dst => {
-                // dest = (1, src0.y * src1.y, src0.z, src1.w)
-                let (a, b) = (self.src(inst, 0)?, self.src(inst, 1)?);
-                let one = self.lit_f32(1.0);
-                let ay = self.comp(a, 1);
-                let by = self.comp(b, 1);
-                let y = self.mul_d3d9(ay, by);
-                let z = self.comp(a, 2);
-                let w = self.comp(b, 3);
-                let r = self.compose4([one, y, z, w]);
-                self.result(inst, r)
-            }
-            O::Crs => {
-                let (a, b) = (self.src(inst, 0)?, self.src(inst, 1)?);
-                let a3 = self.truncate(a, 3);
-                let b3 = self.truncate(b, 3);
-                let c = self.math2(Mf::Cross, a3, b3);
-                let x = self.comp(c, 0);
-                let y = self.comp(c, 1);
-                let z = self.comp(c, 2);
-                let w = self.lit_f32(0.0);
-                let r = self.compose4([x, y, z, w]);
-                self.result(inst, r)
+                let a = self.src(inst, 0, lanes)?;
+                let zero = self.float_n(0.0, n);
+                let one = self.float_n(1.0, n);
+                let minus_one = self.float_n(-1.0, n);
+                let is_zero = self.bin_v(Bo::Equal, a, zero);
+                let non_negative = self.select_v(is_zero, zero, one);
+                let negative = self.bin_v(Bo::Less, a, zero);
+                self.select_v(negative, minus_one, non_negative)
             }
             O::Nrm => {
                 // dest = src * rsq(dp3(src, src))
-                let a = self.src(inst, 0)?;
-                let d = self.dot_d3d9(a, a, 3);
+                let v = self.src(inst, 0, Lanes::ALL)?;
+                let xyz = self.pick(v, &[0, 1, 2]);
+                let d = self.dot_d3d9(xyz, xyz);
                 let q = self.rsq_d3d9(d);
-                let q = self.splat(q);
-                let r = self.mul_d3d9(a, q);
-                self.result(inst, r)
+                let q = self.splat(q, n);
+                let a = self.pick(v, lanes.as_slice());
+                self.mul_d3d9(a, q)
             }
-            O::SinCos => {
-                // dest.x = cos(src), dest.y = sin(src); z and w untouched.
-                let x = self.scalar_src(inst, 0)?;
-                let c = self.math1(Mf::Cos, x);
-                let s = self.math1(Mf::Sin, x);
-                let zero = self.lit_f32(0.0);
-                let r = self.compose4([c, s, zero, zero]);
-                self.result(inst, r)
-            }
-            O::M4x4 | O::M4x3 | O::M3x4 | O::M3x3 | O::M3x2 => self.matrix(inst),
-            O::Setp => {
-                let (a, b) = (self.src(inst, 0)?, self.src(inst, 1)?);
-                let Control::Comparison(cmp) = inst.control else {
-                    return Err(self.invalid("setp without a comparison"));
-                };
-                let c = self.compare(cmp, a, b);
-                let dst = self.dst(inst)?;
-                self.write_predicate(&dst, c, inst.predicate.as_ref())
-            }
-            other => Err(self.invalid(format!("{other} is not a vertex shader instruction"))),
-        }
+            other => return Err(self.internal(format!("{other} is not a vertex instruction"))),
+        };
+        self.write(&dst, r, inst.predicate.as_ref())
     }
 
     /// The destination parameter.
     pub(super) fn dst(&self, inst: &Instruction) -> Result<DstParam, LiftError> {
-        inst.dst.ok_or_else(|| self.invalid("missing destination"))
-    }
-
-    /// Source `i`, read as `vec4<f32>`.
-    pub(super) fn src(
-        &mut self,
-        inst: &Instruction,
-        i: usize,
-    ) -> Result<Handle<Expression>, LiftError> {
-        let s = *inst
-            .src
-            .get(i)
-            .ok_or_else(|| self.invalid(format!("missing source {i}")))?;
-        self.read(&s)
+        inst.dst.ok_or_else(|| self.internal("missing destination"))
     }
 
     /// The source parameter `i`.
@@ -225,7 +192,18 @@ impl Lifter<'_> {
         inst.src
             .get(i)
             .copied()
-            .ok_or_else(|| self.invalid(format!("missing source {i}")))
+            .ok_or_else(|| self.internal(format!("missing source {i}")))
+    }
+
+    /// Source `i`, read at `lanes`.
+    pub(super) fn src(
+        &mut self,
+        inst: &Instruction,
+        i: usize,
+        lanes: Lanes,
+    ) -> Result<Value, LiftError> {
+        let s = self.src_param(inst, i)?;
+        self.read(&s, lanes)
     }
 
     /// A scalar source: the replicated component (`.w` of the swizzled value, which is also
@@ -234,24 +212,45 @@ impl Lifter<'_> {
         &mut self,
         inst: &Instruction,
         i: usize,
-    ) -> Result<Handle<Expression>, LiftError> {
-        let v = self.src(inst, i)?;
-        Ok(self.comp(v, 3))
+    ) -> Result<Handle<naga::Expression>, LiftError> {
+        Ok(self.src(inst, i, Lanes::of(&[3]))?.h)
     }
 
-    /// Write `value` to the destination with the instruction's predicate.
-    fn result(&mut self, inst: &Instruction, value: Handle<Expression>) -> Result<(), LiftError> {
-        let dst = self.dst(inst)?;
-        self.write(&dst, value, inst.predicate.as_ref())
-    }
-
-    /// A component-wise comparison (`vec4<bool>` for vectors, `bool` for scalars).
-    pub(super) fn compare(
+    /// Write a scalar result to every written component.
+    fn replicate(
         &mut self,
-        cmp: Comparison,
-        a: Handle<Expression>,
-        b: Handle<Expression>,
-    ) -> Handle<Expression> {
+        inst: &Instruction,
+        s: Handle<naga::Expression>,
+    ) -> Result<(), LiftError> {
+        let dst = self.dst(inst)?;
+        let v = self.splat(s, Lanes::of_mask(dst.mask).len());
+        self.write(&dst, v, inst.predicate.as_ref())
+    }
+
+    /// Write one scalar per written component of `dst` (`parts[c]` for component c).
+    fn write_parts(
+        &mut self,
+        inst: &Instruction,
+        dst: &DstParam,
+        parts: &[Option<Handle<naga::Expression>>; 4],
+    ) -> Result<(), LiftError> {
+        let lanes = Lanes::of_mask(dst.mask);
+        let mut hs = Vec::with_capacity(4);
+        for &c in lanes.as_slice() {
+            match parts[usize::from(c)] {
+                Some(h) => hs.push(h),
+                None => return Err(self.internal("component computed without a value")),
+            }
+        }
+        if hs.is_empty() {
+            return Ok(());
+        }
+        let v = self.compose(&hs);
+        self.write(dst, v, inst.predicate.as_ref())
+    }
+
+    /// A component-wise comparison (a bool value of the operands' width).
+    pub(super) fn compare(&mut self, cmp: Comparison, a: Value, b: Value) -> Value {
         let op = match cmp {
             Comparison::Gt => Bo::Greater,
             Comparison::Eq => Bo::Equal,
@@ -260,65 +259,187 @@ impl Lifter<'_> {
             Comparison::Ne => Bo::NotEqual,
             Comparison::Le => Bo::LessEqual,
         };
-        self.bin(op, a, b)
+        self.bin_v(op, a, b)
     }
 
     /// `lit`, as the SDK states it:
     /// x = 1, w = 1; y = src.x if src.x > 0 else 0;
     /// z = pow(src.y, clamp(src.w, ±127.9961)) if src.x > 0 and src.y > 0 else 0.
     fn lit(&mut self, inst: &Instruction) -> Result<(), LiftError> {
-        let a = self.src(inst, 0)?;
-        let x = self.comp(a, 0);
-        let y = self.comp(a, 1);
-        let w = self.comp(a, 3);
-        let zero = self.lit_f32(0.0);
-        let one = self.lit_f32(1.0);
-        let x_pos = self.bin(Bo::Greater, x, zero);
-        let y_pos = self.bin(Bo::Greater, y, zero);
-        let ry = self.select(x_pos, x, zero);
-        let lo = self.lit_f32(-127.9961);
-        let hi = self.lit_f32(127.9961);
-        let power = self.math3(Mf::Clamp, w, lo, hi);
-        let p = self.pow_d3d9(y, power);
-        let both = self.bin(Bo::LogicalAnd, x_pos, y_pos);
-        let rz = self.select(both, p, zero);
-        let r = self.compose4([one, ry, rz, one]);
-        self.result(inst, r)
+        let dst = self.dst(inst)?;
+        let wants = |c: usize| dst.mask.contains(c);
+        let mut parts = [None; 4];
+        if wants(0) || wants(3) {
+            let one = self.lit_f32(1.0);
+            parts[0] = Some(one);
+            parts[3] = Some(one);
+        }
+        if wants(1) || wants(2) {
+            let need: &[u8] = if wants(2) { &[0, 1, 3] } else { &[0] };
+            let v = self.src(inst, 0, Lanes::of(need))?;
+            let x = self.lane(v, 0);
+            let zero = self.lit_f32(0.0);
+            let x_pos = self.bin(Bo::Greater, x, zero);
+            if wants(1) {
+                parts[1] = Some(self.select(x_pos, x, zero));
+            }
+            if wants(2) {
+                let y = self.lane(v, 1);
+                let w = self.lane(v, 2);
+                let y_pos = self.bin(Bo::Greater, y, zero);
+                let lo = self.lit_f32(-127.9961);
+                let hi = self.lit_f32(127.9961);
+                let power = self.math3(Mf::Clamp, w, lo, hi);
+                let p = self.pow_d3d9(y, power);
+                let both = self.bin(Bo::LogicalAnd, x_pos, y_pos);
+                parts[2] = Some(self.select(both, p, zero));
+            }
+        }
+        self.write_parts(inst, &dst, &parts)
     }
 
-    /// m4x4, m4x3, m3x4, m3x3, m3x2: row k is register `src1 + k`, dotted with src0.
+    /// `dst`: dest = (1, src0.y * src1.y, src0.z, src1.w).
+    fn dst_op(&mut self, inst: &Instruction) -> Result<(), LiftError> {
+        let dst = self.dst(inst)?;
+        let wants = |c: usize| dst.mask.contains(c);
+        let mut parts = [None; 4];
+        if wants(0) {
+            parts[0] = Some(self.lit_f32(1.0));
+        }
+        let a_need: Vec<u8> = [1u8, 2]
+            .into_iter()
+            .filter(|&c| wants(usize::from(c)))
+            .collect();
+        let b_need: Vec<u8> = [1u8, 3]
+            .into_iter()
+            .filter(|&c| wants(usize::from(c)))
+            .collect();
+        let a = if a_need.is_empty() {
+            None
+        } else {
+            Some(self.src(inst, 0, Lanes::of(&a_need))?)
+        };
+        let b = if b_need.is_empty() {
+            None
+        } else {
+            Some(self.src(inst, 1, Lanes::of(&b_need))?)
+        };
+        if let (Some(a), Some(b)) = (a, b) {
+            if wants(1) {
+                let ay = Value {
+                    h: self.lane(a, 0),
+                    n: 1,
+                };
+                let by = Value {
+                    h: self.lane(b, 0),
+                    n: 1,
+                };
+                parts[1] = Some(self.mul_d3d9(ay, by).h);
+            }
+        }
+        if let Some(a) = a {
+            if wants(2) {
+                let i = a_need.iter().position(|&c| c == 2).unwrap_or(0) as u8;
+                parts[2] = Some(self.lane(a, i));
+            }
+        }
+        if let Some(b) = b {
+            if wants(3) {
+                let i = b_need.iter().position(|&c| c == 3).unwrap_or(0) as u8;
+                parts[3] = Some(self.lane(b, i));
+            }
+        }
+        self.write_parts(inst, &dst, &parts)
+    }
+
+    /// `crs`: the cross product of `.xyz`, written to the `.xyz` components the mask names
+    /// (the SDK allows no `.w`).
+    fn crs(&mut self, inst: &Instruction) -> Result<(), LiftError> {
+        let mut dst = self.dst(inst)?;
+        dst.mask = WriteMask(dst.mask.0 & 0b0111);
+        if dst.mask.0 == 0 {
+            return Ok(());
+        }
+        let a = self.src(inst, 0, Lanes::of(&[0, 1, 2]))?;
+        let b = self.src(inst, 1, Lanes::of(&[0, 1, 2]))?;
+        let c = Value {
+            h: self.math2(Mf::Cross, a.h, b.h),
+            n: 3,
+        };
+        let v = self.pick(c, Lanes::of_mask(dst.mask).as_slice());
+        self.write(&dst, v, inst.predicate.as_ref())
+    }
+
+    /// `sincos`: dest.x = cos(src), dest.y = sin(src); z and w are not written.
+    fn sincos(&mut self, inst: &Instruction) -> Result<(), LiftError> {
+        let mut dst = self.dst(inst)?;
+        dst.mask = WriteMask(dst.mask.0 & 0b0011);
+        let x = self.scalar_src(inst, 0)?;
+        let mut parts = [None; 4];
+        if dst.mask.contains(0) {
+            parts[0] = Some(self.math1(Mf::Cos, x));
+        }
+        if dst.mask.contains(1) {
+            parts[1] = Some(self.math1(Mf::Sin, x));
+        }
+        self.write_parts(inst, &dst, &parts)
+    }
+
+    /// vs_1_1 `expp`: (2^floor(x), x - floor(x), 2^x, 1).
+    fn expp_1_1(&mut self, inst: &Instruction) -> Result<(), LiftError> {
+        let dst = self.dst(inst)?;
+        let x = self.scalar_src(inst, 0)?;
+        let fl = self.math1(Mf::Floor, x);
+        let mut parts = [None; 4];
+        if dst.mask.contains(0) {
+            parts[0] = Some(self.exp_d3d9(fl));
+        }
+        if dst.mask.contains(1) {
+            parts[1] = Some(self.bin(Bo::Subtract, x, fl));
+        }
+        if dst.mask.contains(2) {
+            parts[2] = Some(self.exp_d3d9(x));
+        }
+        if dst.mask.contains(3) {
+            parts[3] = Some(self.lit_f32(1.0));
+        }
+        self.write_parts(inst, &dst, &parts)
+    }
+
+    /// m4x4, m4x3, m3x4, m3x3, m3x2: component k is src0 dotted with register `src1 + k`,
+    /// for the components the matrix has (m#x3 writes xyz, m3x2 xy).
     fn matrix(&mut self, inst: &Instruction) -> Result<(), LiftError> {
         let (n, rows) = match inst.opcode {
-            Opcode::M4x4 => (4, 4),
+            Opcode::M4x4 => (4u8, 4u8),
             Opcode::M4x3 => (4, 3),
             Opcode::M3x4 => (3, 4),
             Opcode::M3x3 => (3, 3),
             _ => (3, 2),
         };
-        let a = self.src(inst, 0)?;
-        let m = self.src_param(inst, 1)?;
         let mut dst = self.dst(inst)?;
-        dst.mask = crate::bytecode::WriteMask(dst.mask.0 & ((1u8 << rows) - 1));
-        if m.reg.file == crate::bytecode::RegisterFile::Const && m.reg.relative.is_some() {
-            self.relative_reads.push((m.reg.index, rows));
+        dst.mask = WriteMask(dst.mask.0 & ((1u8 << rows) - 1));
+        let lanes = Lanes::of_mask(dst.mask);
+        if lanes.is_empty() {
+            return Ok(());
         }
-        let mut out = Vec::with_capacity(4);
-        for k in 0..4u32 {
-            if k >= rows || !dst.mask.contains(k as usize) {
-                out.push(self.lit_f32(0.0));
-                continue;
-            }
+        let width: Vec<u8> = (0..n).collect();
+        let a = self.src(inst, 0, Lanes::of(&width))?;
+        let m = self.src_param(inst, 1)?;
+        if m.reg.file == crate::bytecode::RegisterFile::Const && m.reg.relative.is_some() {
+            self.relative_reads.push((m.reg.index, u32::from(rows)));
+        }
+        let mut parts = [None; 4];
+        for &k in lanes.as_slice() {
             let row = SrcParam {
-                reg: Register {
-                    index: m.reg.index + k,
+                reg: crate::bytecode::Register {
+                    index: m.reg.index + u32::from(k),
                     ..m.reg
                 },
                 ..m
             };
-            let r = self.read(&row)?;
-            out.push(self.dot_d3d9(a, r, n));
+            let r = self.read(&row, Lanes::of(&width))?;
+            parts[usize::from(k)] = Some(self.dot_d3d9(a, r));
         }
-        let r = self.compose4([out[0], out[1], out[2], out[3]]);
-        self.write(&dst, r, inst.predicate.as_ref())
+        self.write_parts(inst, &dst, &parts)
     }
 }

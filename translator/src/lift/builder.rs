@@ -1,23 +1,88 @@
 //! The lifter: owns the `naga::Module` being built and the function under construction, with
 //! the few verbs every lowering uses (`emit`, `push`, literals, loads and stores).
+//!
+//! Values are narrow: a [`Value`] is a scalar or a vector of 2–4 components, as wide as the
+//! write mask of the instruction that computes it. Every expression and statement carries the
+//! byte span of the D3D9 instruction it comes from.
 
 use super::error::LiftError;
 use super::VertexShaderOptions;
 use crate::bytecode::{Instruction, Opcode, Program, TextureType, TokenOffset};
+use crate::signature::Signature;
 use naga::{
     Block, Expression, Function, GlobalVariable, Handle, Literal, LocalVariable, Module, Scalar,
     Span, Statement, Type, TypeInner, VectorSize,
 };
 use std::collections::{BTreeMap, HashMap};
 
-/// Type handles used everywhere.
+/// A computed value: an expression and its width (1 = scalar, 2–4 = vector).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Value {
+    pub h: Handle<Expression>,
+    pub n: u8,
+}
+
+/// The components of a `vec4` register an instruction computes, in order (from its write
+/// mask): `lanes.len()` is the width of every value the instruction computes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Lanes {
+    c: [u8; 4],
+    n: u8,
+}
+
+impl Lanes {
+    /// The written components of a write mask.
+    pub fn of_mask(mask: crate::bytecode::WriteMask) -> Lanes {
+        let mut l = Lanes { c: [0; 4], n: 0 };
+        for c in 0..4u8 {
+            if mask.contains(usize::from(c)) {
+                l.c[usize::from(l.n)] = c;
+                l.n += 1;
+            }
+        }
+        l
+    }
+
+    /// Exactly these components.
+    pub fn of(components: &[u8]) -> Lanes {
+        let mut l = Lanes { c: [0; 4], n: 0 };
+        for &c in components.iter().take(4) {
+            l.c[usize::from(l.n)] = c & 3;
+            l.n += 1;
+        }
+        l
+    }
+
+    /// `.xyzw`.
+    pub const ALL: Lanes = Lanes {
+        c: [0, 1, 2, 3],
+        n: 4,
+    };
+
+    pub fn as_slice(&self) -> &[u8] {
+        &self.c[..usize::from(self.n)]
+    }
+
+    pub fn len(&self) -> u8 {
+        self.n
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.n == 0
+    }
+}
+
+/// Type handles used everywhere, and vector types made on first use.
 pub(super) struct Types {
     pub f32: Handle<Type>,
     pub i32: Handle<Type>,
     pub u32: Handle<Type>,
+    pub bool: Handle<Type>,
     pub vec4f: Handle<Type>,
     pub vec4i: Handle<Type>,
     pub vec4b: Handle<Type>,
+    /// `vec2`/`vec3` of f32, i32, bool (index: width - 2).
+    narrow: [[Option<Handle<Type>>; 2]; 3],
 }
 
 impl Types {
@@ -35,10 +100,31 @@ impl Types {
             f32: t(TypeInner::Scalar(Scalar::F32)),
             i32: t(TypeInner::Scalar(Scalar::I32)),
             u32: t(TypeInner::Scalar(Scalar::U32)),
+            bool: t(TypeInner::Scalar(Scalar::BOOL)),
             vec4f: t(vec4(Scalar::F32)),
             vec4i: t(vec4(Scalar::I32)),
             vec4b: t(vec4(Scalar::BOOL)),
+            narrow: [[None; 2]; 3],
         }
+    }
+}
+
+/// `VectorSize` of a width 2–4.
+pub(super) fn vector_size(n: u8) -> VectorSize {
+    match n {
+        2 => VectorSize::Bi,
+        3 => VectorSize::Tri,
+        _ => VectorSize::Quad,
+    }
+}
+
+/// naga's name of component `c`.
+pub(super) fn swizzle_component(c: u8) -> naga::SwizzleComponent {
+    match c & 3 {
+        0 => naga::SwizzleComponent::X,
+        1 => naga::SwizzleComponent::Y,
+        2 => naga::SwizzleComponent::Z,
+        _ => naga::SwizzleComponent::W,
     }
 }
 
@@ -85,11 +171,10 @@ pub(super) struct FnBuilder {
     pub function: Function,
     pub frames: Vec<Frame>,
     /// Expressions whose value is known at translation time (def'd constants, literals):
-    /// one value for scalars, four for vectors.
+    /// one value per component.
     pub known: HashMap<Handle<Expression>, Vec<f32>>,
     pub globals: HashMap<Handle<GlobalVariable>, Handle<Expression>>,
     pub loops_made: u32,
-    pub typifier: naga::front::Typifier,
 }
 
 impl FnBuilder {
@@ -106,7 +191,6 @@ impl FnBuilder {
             known: HashMap::new(),
             globals: HashMap::new(),
             loops_made: 0,
-            typifier: naga::front::Typifier::new(),
         }
     }
 }
@@ -127,18 +211,39 @@ pub(super) struct Defs {
     pub bools: BTreeMap<u32, bool>,
 }
 
+/// The byte span of instruction `index`: from its instruction token to the next one's.
+pub(super) fn instruction_span(program: &Program, index: usize) -> Span {
+    let Some(inst) = program.instructions.get(index) else {
+        return Span::UNDEFINED;
+    };
+    let start = inst.offset.0.saturating_mul(4);
+    let end = program
+        .instructions
+        .get(index + 1)
+        .map_or(start.saturating_add(4), |next| {
+            next.offset.0.saturating_mul(4)
+        });
+    Span::new(start, end.max(start.saturating_add(4)))
+}
+
 /// The vertex-shader lifter.
 pub(super) struct Lifter<'a> {
     pub program: &'a Program,
     pub options: &'a VertexShaderOptions,
+    /// The shader's semantics, computed once.
+    pub signature: Signature,
+    /// Software vertex processing: 8192 `c#`, 2048 `i#`/`b#`, constants in storage.
+    pub software: bool,
     pub module: Module,
     pub ty: Types,
     pub f: FnBuilder,
     pub at: At,
+    /// The byte span of the instruction being lifted.
+    pub span: Span,
     pub defs: Defs,
     pub samplers: BTreeMap<u32, TextureType>,
     pub labels: HashMap<u32, Handle<Function>>,
-    pub globals: HashMap<super::registers::RegKey, Handle<GlobalVariable>>,
+    pub globals: HashMap<super::globals::RegKey, Handle<GlobalVariable>>,
     /// `(base, count)` of relative float-constant reads.
     pub relative_reads: Vec<(u32, u32)>,
     /// Float constant registers addressable (256 or 8192).
@@ -150,12 +255,20 @@ pub(super) struct Lifter<'a> {
 }
 
 impl<'a> Lifter<'a> {
-    pub fn new(program: &'a Program, options: &'a VertexShaderOptions) -> Lifter<'a> {
+    pub fn new(
+        program: &'a Program,
+        options: &'a VertexShaderOptions,
+        software: bool,
+    ) -> Lifter<'a> {
+        use super::interface as i;
         let mut module = Module::default();
         let ty = Types::new(&mut module);
+        let pick = |hw, sw| if software { sw } else { hw };
         Lifter {
             program,
             options,
+            signature: Signature::of(program),
+            software,
             module,
             ty,
             f: FnBuilder::new("main"),
@@ -164,55 +277,45 @@ impl<'a> Lifter<'a> {
                 opcode: Opcode::Nop,
                 offset: TokenOffset(0),
             },
+            span: Span::UNDEFINED,
             defs: Defs::default(),
             samplers: BTreeMap::new(),
             labels: HashMap::new(),
             globals: HashMap::new(),
             relative_reads: Vec::new(),
-            float_registers: if options.software_vertex_processing {
-                super::interface::SW_FLOAT_CONSTANTS
-            } else {
-                super::interface::HW_FLOAT_CONSTANTS
-            },
-            int_registers: if options.software_vertex_processing {
-                super::interface::SW_INT_CONSTANTS
-            } else {
-                super::interface::INT_CONSTANTS
-            },
-            bool_registers: if options.software_vertex_processing {
-                super::interface::SW_BOOL_CONSTANTS
-            } else {
-                super::interface::BOOL_CONSTANTS
-            },
+            float_registers: pick(i::HW_FLOAT_CONSTANTS, i::SW_FLOAT_CONSTANTS),
+            int_registers: pick(i::INT_CONSTANTS, i::SW_INT_CONSTANTS),
+            bool_registers: pick(i::BOOL_CONSTANTS, i::SW_BOOL_CONSTANTS),
         }
     }
 
-    /// Point errors at `inst`.
+    /// Point errors and spans at `inst`, instruction `index` of the program.
     pub fn set_at(&mut self, index: usize, inst: &Instruction) {
         self.at = At {
             index,
             opcode: inst.opcode,
             offset: inst.offset,
         };
+        self.span = instruction_span(self.program, index);
     }
 
-    /// An `Invalid` error at the current instruction.
-    pub fn invalid(&self, what: impl Into<String>) -> LiftError {
-        LiftError::Invalid {
-            index: self.at.index,
-            opcode: self.at.opcode,
-            offset: self.at.offset,
-            what: what.into(),
-        }
+    /// A translator bug at the current instruction: the checked program broke an assumption
+    /// the lifter makes (a missing operand, an open block). Never a D3D9 rule: `check` owns
+    /// those.
+    pub fn internal(&self, what: impl std::fmt::Display) -> LiftError {
+        LiftError::Internal(format!(
+            "instruction {} ({}) at token {}: {what}",
+            self.at.index, self.at.opcode, self.at.offset
+        ))
     }
 
     /// An `Unsupported` error at the current instruction.
-    pub fn unsupported(&self, what: impl Into<String>) -> LiftError {
+    pub fn unsupported(&self, feature: super::error::Feature) -> LiftError {
         LiftError::Unsupported {
             index: self.at.index,
             opcode: self.at.opcode,
             offset: self.at.offset,
-            what: what.into(),
+            feature,
         }
     }
 
@@ -223,21 +326,59 @@ impl<'a> Lifter<'a> {
             .insert(Type { name: None, inner }, Span::UNDEFINED)
     }
 
-    /// Append an expression and cover it with an `Emit` (unless naga treats it as emitted
-    /// at function start).
+    /// The type of a float (`kind` 0), int (1) or bool (2) value of width `n`.
+    pub fn value_type(&mut self, kind: usize, n: u8) -> Handle<Type> {
+        let scalar = [Scalar::F32, Scalar::I32, Scalar::BOOL][kind.min(2)];
+        match n {
+            0 | 1 => [self.ty.f32, self.ty.i32, self.ty.bool][kind.min(2)],
+            2 | 3 => {
+                let slot = &mut self.ty.narrow[kind.min(2)][usize::from(n - 2)];
+                if let Some(h) = *slot {
+                    return h;
+                }
+                let h = self.module.types.insert(
+                    Type {
+                        name: None,
+                        inner: TypeInner::Vector {
+                            size: vector_size(n),
+                            scalar,
+                        },
+                    },
+                    Span::UNDEFINED,
+                );
+                self.ty.narrow[kind.min(2)][usize::from(n - 2)] = Some(h);
+                h
+            }
+            _ => [self.ty.vec4f, self.ty.vec4i, self.ty.vec4b][kind.min(2)],
+        }
+    }
+
+    /// Append an expression with the current instruction's span and cover it with an `Emit`
+    /// (unless naga treats it as emitted at function start). Consecutive expressions share
+    /// one `Emit`.
     pub fn emit(&mut self, expr: Expression) -> Handle<Expression> {
         let pre = expr.needs_pre_emit();
-        let h = self.f.function.expressions.append(expr, Span::UNDEFINED);
+        let h = self.f.function.expressions.append(expr, self.span);
         if !pre {
+            if let Some(frame) = self.f.frames.last_mut() {
+                if let Some(Statement::Emit(range)) = frame.block.last_mut() {
+                    if let Some((first, last)) = range.first_and_last() {
+                        if last.index() + 1 == h.index() {
+                            *range = naga::Range::new_from_bounds(first, h);
+                            return h;
+                        }
+                    }
+                }
+            }
             self.push(Statement::Emit(naga::Range::new_from_bounds(h, h)));
         }
         h
     }
 
-    /// Append a statement to the innermost open block.
+    /// Append a statement, with the current instruction's span, to the innermost open block.
     pub fn push(&mut self, stmt: Statement) {
         if let Some(frame) = self.f.frames.last_mut() {
-            frame.block.push(stmt, Span::UNDEFINED);
+            frame.block.push(stmt, self.span);
         }
     }
 
@@ -287,7 +428,7 @@ impl<'a> Lifter<'a> {
                 ty,
                 init: None,
             },
-            Span::UNDEFINED,
+            self.span,
         );
         self.emit(Expression::LocalVariable(lv))
     }
@@ -320,45 +461,55 @@ impl<'a> Lifter<'a> {
         self.emit(Expression::Literal(Literal::Bool(v)))
     }
 
-    /// A `vec4<f32>` whose value is known (a def'd constant, a literal).
-    pub fn const_vec4(&mut self, v: [f32; 4]) -> Handle<Expression> {
-        if v.iter().all(|x| x.to_bits() == v[0].to_bits()) {
-            let s = self.lit_f32(v[0]);
-            let h = self.splat(s);
-            self.f.known.insert(h, v.to_vec());
-            return h;
+    /// A float value whose components are known (a def'd constant, a literal), as narrow as
+    /// `v` (1–4 components).
+    pub fn const_f32s(&mut self, v: &[f32]) -> Value {
+        let n = v.len().clamp(1, 4) as u8;
+        let first = v.first().copied().unwrap_or(0.0);
+        if v.iter().all(|x| x.to_bits() == first.to_bits()) {
+            let s = self.lit_f32(first);
+            return self.splat(s, n);
         }
         let components = v.iter().map(|&x| self.lit_f32(x)).collect();
-        let h = self.emit(Expression::Compose {
-            ty: self.ty.vec4f,
-            components,
-        });
+        let ty = self.value_type(0, n);
+        let h = self.emit(Expression::Compose { ty, components });
         self.f.known.insert(h, v.to_vec());
-        h
+        Value { h, n }
     }
 
-    /// A constant `vec4<bool>`.
-    pub fn const_bvec4(&mut self, v: [bool; 4]) -> Handle<Expression> {
+    /// `v` as a float value of width `n` (a splat for vectors).
+    pub fn float_n(&mut self, v: f32, n: u8) -> Value {
+        let s = self.lit_f32(v);
+        self.splat(s, n)
+    }
+
+    /// A bool value of width `n` from constants.
+    pub fn const_bools(&mut self, v: &[bool]) -> Value {
+        let n = v.len().clamp(1, 4) as u8;
+        if n == 1 {
+            let h = self.lit_bool(v.first().copied().unwrap_or(false));
+            return Value { h, n };
+        }
         let components = v.iter().map(|&x| self.lit_bool(x)).collect();
-        self.emit(Expression::Compose {
-            ty: self.ty.vec4b,
-            components,
-        })
+        let ty = self.value_type(2, n);
+        let h = self.emit(Expression::Compose { ty, components });
+        Value { h, n }
     }
 
-    /// `vec4(s)`.
-    pub fn splat(&mut self, s: Handle<Expression>) -> Handle<Expression> {
-        let known = self.f.known.get(&s).cloned();
+    /// A scalar replicated to width `n` (the scalar itself for `n` = 1).
+    pub fn splat(&mut self, s: Handle<Expression>, n: u8) -> Value {
+        if n <= 1 {
+            return Value { h: s, n: 1 };
+        }
+        let known = self.f.known.get(&s).and_then(|k| k.first().copied());
         let h = self.emit(Expression::Splat {
-            size: VectorSize::Quad,
+            size: vector_size(n),
             value: s,
         });
-        if let Some(k) = known {
-            if let Some(&x) = k.first() {
-                self.f.known.insert(h, vec![x; 4]);
-            }
+        if let Some(x) = known {
+            self.f.known.insert(h, vec![x; usize::from(n)]);
         }
-        h
+        Value { h, n }
     }
 
     /// `v[i]` of a vector value.
@@ -373,6 +524,73 @@ impl<'a> Lifter<'a> {
             self.f.known.insert(h, vec![x]);
         }
         h
+    }
+
+    /// Component `i` of a value (the value itself when it is a scalar).
+    pub fn lane(&mut self, v: Value, i: u8) -> Handle<Expression> {
+        if v.n <= 1 {
+            v.h
+        } else {
+            self.comp(v.h, u32::from(i))
+        }
+    }
+
+    /// The components `pattern` of a value of width `v.n`, as a value of width
+    /// `pattern.len()`; no expression for the identity.
+    pub fn pick(&mut self, v: Value, pattern: &[u8]) -> Value {
+        let n = pattern.len() as u8;
+        if v.n <= 1 {
+            return self.splat(v.h, n);
+        }
+        if n == v.n
+            && pattern
+                .iter()
+                .enumerate()
+                .all(|(i, &c)| usize::from(c) == i)
+        {
+            return v;
+        }
+        if n == 1 {
+            let h = self.comp(v.h, u32::from(pattern.first().copied().unwrap_or(0)));
+            return Value { h, n: 1 };
+        }
+        let mut pat = [naga::SwizzleComponent::X; 4];
+        for (slot, &c) in pat.iter_mut().zip(pattern) {
+            *slot = swizzle_component(c);
+        }
+        let known = self.f.known.get(&v.h).cloned();
+        let h = self.emit(Expression::Swizzle {
+            size: vector_size(n),
+            vector: v.h,
+            pattern: pat,
+        });
+        if let Some(k) = known {
+            let picked: Option<Vec<f32>> = pattern
+                .iter()
+                .map(|&c| k.get(usize::from(c)).copied())
+                .collect();
+            if let Some(p) = picked {
+                self.f.known.insert(h, p);
+            }
+        }
+        Value { h, n }
+    }
+
+    /// A float value composed of scalars.
+    pub fn compose(&mut self, parts: &[Handle<Expression>]) -> Value {
+        match parts {
+            [] => self.float_n(0.0, 1),
+            [one] => Value { h: *one, n: 1 },
+            _ => {
+                let n = parts.len().min(4) as u8;
+                let ty = self.value_type(0, n);
+                let h = self.emit(Expression::Compose {
+                    ty,
+                    components: parts.to_vec(),
+                });
+                Value { h, n }
+            }
+        }
     }
 
     pub fn compose4(&mut self, c: [Handle<Expression>; 4]) -> Handle<Expression> {
@@ -391,6 +609,22 @@ impl<'a> Lifter<'a> {
         self.emit(Expression::Binary { op, left, right })
     }
 
+    /// A binary operation on two values of the same width.
+    pub fn bin_v(&mut self, op: naga::BinaryOperator, a: Value, b: Value) -> Value {
+        Value {
+            h: self.bin(op, a.h, b.h),
+            n: a.n.max(b.n),
+        }
+    }
+
+    pub fn neg(&mut self, v: Value) -> Value {
+        let h = self.emit(Expression::Unary {
+            op: naga::UnaryOperator::Negate,
+            expr: v.h,
+        });
+        Value { h, n: v.n }
+    }
+
     pub fn math1(
         &mut self,
         fun: naga::MathFunction,
@@ -403,6 +637,14 @@ impl<'a> Lifter<'a> {
             arg2: None,
             arg3: None,
         })
+    }
+
+    /// A one-argument math function of a value (same width).
+    pub fn math1_v(&mut self, fun: naga::MathFunction, v: Value) -> Value {
+        Value {
+            h: self.math1(fun, v.h),
+            n: v.n,
+        }
     }
 
     pub fn math2(
@@ -450,6 +692,14 @@ impl<'a> Lifter<'a> {
         })
     }
 
+    /// `condition ? accept : reject` per component (all three of one width).
+    pub fn select_v(&mut self, condition: Value, accept: Value, reject: Value) -> Value {
+        Value {
+            h: self.select(condition.h, accept.h, reject.h),
+            n: accept.n.max(reject.n),
+        }
+    }
+
     pub fn load(&mut self, pointer: Handle<Expression>) -> Handle<Expression> {
         self.emit(Expression::Load { pointer })
     }
@@ -472,48 +722,10 @@ impl<'a> Lifter<'a> {
         })
     }
 
-    /// A swizzle of a `vec4`; no expression for the identity.
-    pub fn swizzle4(&mut self, v: Handle<Expression>, pattern: [u8; 4]) -> Handle<Expression> {
-        if pattern == [0, 1, 2, 3] {
-            return v;
-        }
-        let known = self.f.known.get(&v).cloned();
-        let comp = |c: u8| match c & 3 {
-            0 => naga::SwizzleComponent::X,
-            1 => naga::SwizzleComponent::Y,
-            2 => naga::SwizzleComponent::Z,
-            _ => naga::SwizzleComponent::W,
-        };
-        let h = self.emit(Expression::Swizzle {
-            size: VectorSize::Quad,
-            vector: v,
-            pattern: pattern.map(comp),
-        });
-        if let Some(k) = known {
-            if k.len() == 4 {
-                let v: Vec<f32> = pattern.iter().map(|&c| k[(c & 3) as usize]).collect();
-                self.f.known.insert(h, v);
-            }
-        }
-        h
-    }
-
     /// The first `n` (2 or 3) components of a `vec4`.
     pub fn truncate(&mut self, v: Handle<Expression>, n: u8) -> Handle<Expression> {
-        let (size, pattern) = match n {
-            2 => (VectorSize::Bi, [0, 1, 0, 0]),
-            _ => (VectorSize::Tri, [0, 1, 2, 0]),
-        };
-        let comp = |c: u8| match c {
-            0 => naga::SwizzleComponent::X,
-            1 => naga::SwizzleComponent::Y,
-            _ => naga::SwizzleComponent::Z,
-        };
-        self.emit(Expression::Swizzle {
-            size,
-            vector: v,
-            pattern: pattern.map(comp),
-        })
+        let pattern: &[u8] = if n == 2 { &[0, 1] } else { &[0, 1, 2] };
+        self.pick(Value { h: v, n: 4 }, pattern).h
     }
 
     /// The known value of an expression, if any.

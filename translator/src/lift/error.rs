@@ -2,28 +2,31 @@
 
 use crate::bytecode::{Opcode, TokenOffset, Version};
 
+/// Legal D3D9 that the lifter does not translate yet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum Feature {
+    /// A flow-control instruction with a predicate (`(p0.x) break`, `(p0) call l0`).
+    #[error("predicated flow-control instruction")]
+    PredicatedFlowControl,
+}
+
 /// Why a vertex shader did not translate.
 ///
-/// `Invalid` means a D3D9 runtime would refuse the shader; `Unsupported` means legal D3D9 that
-/// this translator does not handle. `Internal` is a translator bug (the module it built failed
-/// naga validation); such a module is never handed out.
+/// Translation takes a [`crate::check::CheckedProgram`], so D3D9 rules are not re-checked
+/// here: `Unsupported` means legal D3D9 that this translator does not handle; `Internal` is a
+/// translator bug (an assumption about a checked program that did not hold, or a module that
+/// failed naga validation, with the D3D9 instruction its span names); such a module is never
+/// handed out.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum LiftError {
     #[error("{version} is not a vertex shader")]
     NotVertexShader { version: Version },
-    #[error("instruction {index} ({opcode}) at token {offset}: unsupported: {what}")]
+    #[error("instruction {index} ({opcode}) at token {offset}: unsupported: {feature}")]
     Unsupported {
         index: usize,
         opcode: Opcode,
         offset: TokenOffset,
-        what: String,
-    },
-    #[error("instruction {index} ({opcode}) at token {offset}: invalid: {what}")]
-    Invalid {
-        index: usize,
-        opcode: Opcode,
-        offset: TokenOffset,
-        what: String,
+        feature: Feature,
     },
     /// More inter-stage variables than WebGPU allows.
     #[error("the shader needs {count} inter-stage variables; WebGPU allows {limit}")]
@@ -31,17 +34,12 @@ pub enum LiftError {
     /// The options contradict the shader or themselves.
     #[error("invalid options: {0}")]
     Options(String),
-    /// The generated module failed validation or WGSL output: a translator bug.
+    /// A translator bug; the message names the D3D9 instruction where one is known.
     #[error("internal error (translator bug): {0}")]
     Internal(String),
 }
 
 impl LiftError {
-    /// Whether the shader breaks a D3D9 rule (a D3D9 runtime would reject it).
-    pub fn is_invalid(&self) -> bool {
-        matches!(self, LiftError::Invalid { .. })
-    }
-
     /// Whether the shader is legal D3D9 that this translator does not handle.
     pub fn is_unsupported(&self) -> bool {
         matches!(self, LiftError::Unsupported { .. })

@@ -13,11 +13,12 @@
 //!   subroutines called from the loop). `rep i#` runs `min(i#.x, 255)` times. A `ret` from
 //!   inside a loop of a subroutine leaves the caller's aL at the inner loop's value.
 
+use super::builder::Lanes;
 use super::builder::{FrameKind, Lifter, LoopCounter, LoopFrame};
 use super::error::LiftError;
-use super::registers::RegKey;
+use super::globals::RegKey;
 use crate::bytecode::{Control, Instruction, Opcode, RegisterFile, SrcParam};
-use naga::{BinaryOperator as Bo, Block, Expression, Handle, MathFunction as Mf, Span, Statement};
+use naga::{BinaryOperator as Bo, Block, Expression, Handle, MathFunction as Mf, Statement};
 
 /// The most iterations any generated loop runs.
 pub(super) const MAX_LOOP_ITERATIONS: i32 = 255;
@@ -52,9 +53,9 @@ impl Lifter<'_> {
                             *accept = Some(block);
                             Ok(())
                         }
-                        _ => Err(self.invalid("else without an open if")),
+                        _ => Err(self.internal("else without an open if")),
                     },
-                    None => Err(self.invalid("else without an open if")),
+                    None => Err(self.internal("else without an open if")),
                 }
             }
             O::EndIf => {
@@ -63,7 +64,7 @@ impl Lifter<'_> {
                     _ => None,
                 };
                 let Some(frame) = frame else {
-                    return Err(self.invalid("endif without an open if"));
+                    return Err(self.internal("endif without an open if"));
                 };
                 if let FrameKind::If { condition, accept } = frame.kind {
                     let (accept, reject) = match accept {
@@ -81,18 +82,15 @@ impl Lifter<'_> {
             O::Loop | O::Rep => self.open_loop(inst),
             O::EndLoop | O::EndRep => self.close_loop(inst),
             O::Break => {
-                self.require_loop()?;
                 self.push(Statement::Break);
                 Ok(())
             }
             O::Breakc => {
-                self.require_loop()?;
                 let c = self.compare_scalars(inst)?;
                 self.break_if(c);
                 Ok(())
             }
             O::Breakp => {
-                self.require_loop()?;
                 let s = self.src_param(inst, 0)?;
                 let c = self.condition(&s)?;
                 self.break_if(c);
@@ -118,7 +116,7 @@ impl Lifter<'_> {
                         arguments: Vec::new(),
                         result: None,
                     },
-                    Span::UNDEFINED,
+                    self.span,
                 );
                 self.push(Statement::If {
                     condition,
@@ -131,8 +129,8 @@ impl Lifter<'_> {
                 self.push(Statement::Return { value: None });
                 Ok(())
             }
-            O::Label => Err(self.invalid("label inside a subroutine body")),
-            other => Err(self.invalid(format!("{other} is not flow control"))),
+            O::Label => Err(self.internal("label inside a subroutine body")),
+            other => Err(self.internal(format!("{other} is not flow control"))),
         }
     }
 
@@ -140,29 +138,24 @@ impl Lifter<'_> {
     fn condition(&mut self, s: &SrcParam) -> Result<Handle<Expression>, LiftError> {
         match s.reg.file {
             RegisterFile::ConstBool => self.read_bool(s),
-            RegisterFile::Predicate => {
-                let p = self.read_predicate(s)?;
-                Ok(self.emit(Expression::AccessIndex { base: p, index: 0 }))
-            }
-            other => Err(self.invalid(format!("a condition cannot be a {other}"))),
+            RegisterFile::Predicate => Ok(self.read_predicate(s, Lanes::of(&[0]))?.h),
+            other => Err(self.internal(format!("a condition cannot be a {other}"))),
         }
     }
 
     /// `ifc`/`breakc`: compare the first selected components of the two sources.
     fn compare_scalars(&mut self, inst: &Instruction) -> Result<Handle<Expression>, LiftError> {
         let Control::Comparison(cmp) = inst.control else {
-            return Err(self.invalid("missing comparison"));
+            return Err(self.internal("missing comparison"));
         };
-        let a = self.src(inst, 0)?;
-        let b = self.src(inst, 1)?;
-        let a = self.comp(a, 0);
-        let b = self.comp(b, 0);
-        Ok(self.compare(cmp, a, b))
+        let a = self.src(inst, 0, Lanes::of(&[0]))?;
+        let b = self.src(inst, 1, Lanes::of(&[0]))?;
+        Ok(self.compare(cmp, a, b).h)
     }
 
     fn break_if(&mut self, condition: Handle<Expression>) {
         let mut accept = Block::new();
-        accept.push(Statement::Break, Span::UNDEFINED);
+        accept.push(Statement::Break, self.span);
         self.push(Statement::If {
             condition,
             accept,
@@ -170,36 +163,16 @@ impl Lifter<'_> {
         });
     }
 
-    fn require_loop(&self) -> Result<(), LiftError> {
-        if self
-            .f
-            .frames
-            .iter()
-            .any(|f| matches!(f.kind, FrameKind::Loop(_)))
-        {
-            Ok(())
-        } else {
-            Err(self.invalid("break outside loop/rep"))
-        }
-    }
-
     fn label(&self, s: &SrcParam) -> Result<Handle<naga::Function>, LiftError> {
-        if s.reg.file != RegisterFile::Label {
-            return Err(self.invalid("call target is not a label"));
-        }
         self.labels
             .get(&s.reg.index)
             .copied()
-            .ok_or_else(|| self.invalid(format!("call to undefined label l{}", s.reg.index)))
+            .ok_or_else(|| self.internal(format!("call to undefined label l{}", s.reg.index)))
     }
 
     fn open_loop(&mut self, inst: &Instruction) -> Result<(), LiftError> {
         let is_loop = inst.opcode == Opcode::Loop;
         let int_src = if is_loop {
-            let al = self.src_param(inst, 0)?;
-            if al.reg.file != RegisterFile::Loop {
-                return Err(self.invalid("loop's first operand must be aL"));
-            }
             self.src_param(inst, 1)?
         } else {
             self.src_param(inst, 0)?
@@ -220,8 +193,7 @@ impl Lifter<'_> {
             let value = self.local(format!("loop{k}_aL"), i32_ty);
             self.store(value, start);
             let saved = self.local(format!("loop{k}_outer_aL"), i32_ty);
-            let g = self.scalar_global(RegKey::Loop)?;
-            let gp = self.global(g);
+            let gp = self.register_pointer(RegKey::Loop);
             let outer = self.load(gp);
             self.store(saved, outer);
             Some(LoopCounter { value, step, saved })
@@ -239,8 +211,7 @@ impl Lifter<'_> {
         let done = self.bin(Bo::GreaterEqual, c, bound);
         self.break_if(done);
         if let Some(v) = value_ptr {
-            let g = self.scalar_global(RegKey::Loop)?;
-            let gp = self.global(g);
+            let gp = self.register_pointer(RegKey::Loop);
             let cur = self.load(v);
             self.store(gp, cur);
         }
@@ -255,13 +226,13 @@ impl Lifter<'_> {
         };
         let open = matches!(self.f.frames.last(), Some(f) if matches!(&f.kind, FrameKind::Loop(l) if l.opcode == want));
         if !open {
-            return Err(self.invalid(format!("{} without an open {}", inst.opcode, want)));
+            return Err(self.internal(format!("{} without an open {}", inst.opcode, want)));
         }
         let Some(frame) = self.close() else {
-            return Err(self.invalid("unbalanced loop"));
+            return Err(self.internal("unbalanced loop"));
         };
         let FrameKind::Loop(lf) = frame.kind else {
-            return Err(self.invalid("unbalanced loop"));
+            return Err(self.internal("unbalanced loop"));
         };
         let counter = lf.counter;
         let al = lf.al;
@@ -283,8 +254,7 @@ impl Lifter<'_> {
             break_if: None,
         });
         if let Some(a) = al {
-            let g = self.scalar_global(RegKey::Loop)?;
-            let gp = self.global(g);
+            let gp = self.register_pointer(RegKey::Loop);
             let outer = self.load(a.saved);
             self.store(gp, outer);
         }

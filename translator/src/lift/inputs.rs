@@ -3,18 +3,17 @@
 
 use super::builder::Lifter;
 use super::error::LiftError;
+use super::globals::INPUT_REGISTERS;
 use super::interface::{plain_input, VertexInput};
-use super::registers::INPUT_REGISTERS;
 use crate::bytecode::{RegisterFile, Stage};
 use crate::decl::{FetchConversion, FetchSource};
-use crate::signature::Signature;
 use naga::{BinaryOperator as Bo, Expression, Handle, ScalarKind, TypeInner, VectorSize};
 use std::collections::BTreeSet;
 
 impl Lifter<'_> {
     /// The input registers and how each is fetched.
     pub(super) fn plan_inputs(&self) -> Vec<VertexInput> {
-        let sig = Signature::of(self.program);
+        let sig = &self.signature;
         let mut regs: BTreeSet<u32> = sig
             .inputs
             .iter()
@@ -82,8 +81,7 @@ impl Lifter<'_> {
             FetchConversion::Float => arg,
             FetchConversion::SignedNormalized => {
                 // The padding (0, 0, 1) of SHORT2N is unchanged by the clamp.
-                let lo = self.lit_f32(-1.0);
-                let lo = self.splat(lo);
+                let lo = self.float_n(-1.0, 4).h;
                 self.math2(naga::MathFunction::Max, arg, lo)
             }
             FetchConversion::UnsignedToFloat | FetchConversion::SignedToFloat => {

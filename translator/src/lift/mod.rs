@@ -5,23 +5,26 @@
 //! returned as [`LiftError::Internal`], never handed out), and describes in
 //! [`ShaderInterface`] which bindings and locations a caller must feed and read.
 //!
-//! Module layout: `builder` (the lifter and its verbs), `registers` (register file, reads and
-//! writes), `numerics` (D3D9 float rules), `arith` (per-opcode lowering), `flow` (flow
-//! control), `texture` (texldl), `inputs` (vertex fetch conversions), `outputs` (output
-//! semantics and the entry point), `interface` (what callers bind).
+//! Module layout: `builder` (the lifter, its verbs and narrow values), `globals` (register
+//! files as naga globals), `operands` (source reads at the written lanes), `writes`
+//! (destination and predicate writes), `numerics` (D3D9 float rules), `arith` (per-opcode
+//! lowering), `flow` (flow control), `texture` (texldl), `inputs` (vertex fetch conversions),
+//! `outputs` (output semantics and the entry point), `interface` (what callers bind).
 
 mod arith;
 mod builder;
 mod error;
 mod flow;
+mod globals;
 mod inputs;
 pub mod interface;
 mod numerics;
+mod operands;
 mod outputs;
-mod registers;
 mod texture;
+mod writes;
 
-pub use error::LiftError;
+pub use error::{Feature, LiftError};
 pub use interface::ShaderInterface;
 pub use outputs::ENTRY_POINT;
 
@@ -29,6 +32,7 @@ pub use outputs::ENTRY_POINT;
 pub type Error = LiftError;
 
 use crate::bytecode::{Declaration, Literal, Opcode, Program, RegisterFile, Stage};
+use crate::check::CheckedProgram;
 use crate::decl::InputFetch;
 use crate::signature::Semantic;
 use builder::{FnBuilder, Lifter};
@@ -70,9 +74,6 @@ pub struct VertexShaderOptions {
     /// named outputs the shader never writes carry their defaults.
     pub output_locations: Option<Vec<OutputLocation>>,
     pub float_mode: FloatMode,
-    /// Software vertex processing: 8192 float constants, in a read-only storage buffer
-    /// (8193 × 16 bytes exceeds WebGPU's 64 KiB uniform buffer limit).
-    pub software_vertex_processing: bool,
     /// Add the position fix-up uniform (`position.xy += fixup.xy * position.w`), through
     /// which the backend applies D3D9's half-pixel offset.
     pub position_fixup: bool,
@@ -100,30 +101,60 @@ impl TranslatedShader {
 
 /// Validate a module as every translated module is validated.
 pub fn validate(module: &naga::Module) -> Result<naga::valid::ModuleInfo, LiftError> {
+    validate_spanned(module, None)
+}
+
+/// Validate a module; a failure names the D3D9 instruction whose span it carries.
+fn validate_spanned(
+    module: &naga::Module,
+    program: Option<&Program>,
+) -> Result<naga::valid::ModuleInfo, LiftError> {
     naga::valid::Validator::new(
         naga::valid::ValidationFlags::all(),
         naga::valid::Capabilities::default(),
     )
     .validate(module)
     .map_err(|e| {
+        let at = program.and_then(|p| {
+            e.spans().find_map(|(span, _)| {
+                let start = span.to_range()?.start;
+                p.instructions.iter().enumerate().find_map(|(i, inst)| {
+                    let r = builder::instruction_span(p, i).to_range()?;
+                    r.contains(&start).then(|| {
+                        format!(
+                            " at instruction {i} ({}) token {}",
+                            inst.opcode, inst.offset
+                        )
+                    })
+                })
+            })
+        });
         LiftError::Internal(format!(
-            "generated module fails validation: {:?}",
+            "generated module fails validation{}: {:?}",
+            at.unwrap_or_default(),
             e.as_inner()
         ))
     })
 }
 
-/// Translate a vertex shader into a validated naga module.
+/// Translate a checked vertex shader into a validated naga module.
+///
+/// Software vertex processing (8192 `c#` in a read-only storage buffer, 2048 `i#`/`b#`)
+/// follows the device the program was checked for: a software or mixed device, or a `_sw`
+/// profile.
 pub fn translate_vertex_shader(
-    program: &Program,
+    checked: &CheckedProgram,
     options: &VertexShaderOptions,
 ) -> Result<TranslatedShader, LiftError> {
+    let program = checked.program();
     if program.stage() != Stage::Vertex {
         return Err(LiftError::NotVertexShader {
             version: program.version,
         });
     }
-    let mut l = Lifter::new(program, options);
+    let software =
+        checked.caps().vertex_processing.software_limits() || program.version.is_software();
+    let mut l = Lifter::new(program, options, software);
     let segments = l.prepass()?;
 
     // Subroutines: callees first (naga requires a function to precede its callers).
@@ -147,16 +178,27 @@ pub fn translate_vertex_shader(
     l.f = FnBuilder::new("d3d9_main");
     l.lift_range(segments.main.clone())?;
     let body = l.finish_function();
-    let main_body = l.module.functions.append(body, naga::Span::UNDEFINED);
+    let main_body = l.module.functions.append(body, l.span);
 
+    // The entry point's glue (input copies, output assembly) belongs to the whole program.
+    l.span = program_span(program);
     let mut interface = l.build_entry(main_body)?;
     l.fill_interface(&mut interface);
-    let info = validate(&l.module)?;
+    let info = validate_spanned(&l.module, Some(program))?;
     Ok(TranslatedShader {
         module: l.module,
         info,
         interface,
     })
+}
+
+/// The byte span of a whole program's instructions.
+fn program_span(program: &Program) -> naga::Span {
+    let end = program
+        .instructions
+        .last()
+        .map_or(4, |i| i.offset.0.saturating_add(1).saturating_mul(4));
+    naga::Span::new(0, end)
 }
 
 /// The calls in a range of instructions: (instruction index, label).
@@ -169,7 +211,8 @@ struct Segments {
 }
 
 impl Lifter<'_> {
-    /// Collect `def`s, sampler declarations and subroutine ranges.
+    /// Collect `def`s, sampler declarations and subroutine ranges (the checker has made sure
+    /// they are well formed).
     fn prepass(&mut self) -> Result<Segments, LiftError> {
         let program = self.program;
         let mut labels: HashMap<u32, std::ops::Range<usize>> = HashMap::new();
@@ -183,24 +226,15 @@ impl Lifter<'_> {
                     let n = dst.reg.index;
                     match (dst.reg.file, inst.literal) {
                         (RegisterFile::Const, Some(Literal::Float(v))) => {
-                            if n >= self.float_registers {
-                                return Err(
-                                    self.invalid(format!("def c{n} is past the float constants"))
-                                );
-                            }
                             self.defs.floats.insert(n, v);
                         }
-                        (RegisterFile::ConstInt, Some(Literal::Int(v)))
-                            if n < self.int_registers =>
-                        {
+                        (RegisterFile::ConstInt, Some(Literal::Int(v))) => {
                             self.defs.ints.insert(n, v);
                         }
-                        (RegisterFile::ConstBool, Some(Literal::Bool(v)))
-                            if n < self.bool_registers =>
-                        {
+                        (RegisterFile::ConstBool, Some(Literal::Bool(v))) => {
                             self.defs.bools.insert(n, v != 0);
                         }
-                        _ => return Err(self.invalid("def of the wrong register or value")),
+                        _ => return Err(self.internal("def of the wrong register or value")),
                     }
                 }
                 Opcode::Dcl => {
@@ -212,16 +246,10 @@ impl Lifter<'_> {
                 }
                 Opcode::Label => {
                     let s = self.src_param(inst, 0)?;
-                    if s.reg.file != RegisterFile::Label {
-                        return Err(self.invalid("label operand is not l#"));
-                    }
                     if let Some((l, start)) = current.take() {
                         labels.insert(l, start..i);
                     } else {
                         main_end = i;
-                    }
-                    if labels.contains_key(&s.reg.index) {
-                        return Err(self.invalid(format!("label l{} defined twice", s.reg.index)));
                     }
                     current = Some((s.reg.index, i + 1));
                 }
@@ -229,9 +257,6 @@ impl Lifter<'_> {
             }
         }
         if let Some((l, start)) = current {
-            if labels.contains_key(&l) {
-                return Err(self.invalid(format!("label l{l} defined twice")));
-            }
             labels.insert(l, start..program.instructions.len());
         }
         Ok(Segments {
@@ -240,7 +265,8 @@ impl Lifter<'_> {
         })
     }
 
-    /// Labels in an order where every callee precedes its callers; recursion is invalid.
+    /// Labels in an order where every callee precedes its callers (the checker refuses
+    /// recursion; meeting it here is a translator bug, not a hang).
     fn call_order(&mut self, segments: &Segments) -> Result<Vec<u32>, LiftError> {
         let program = self.program;
         let calls_in = |range: &std::ops::Range<usize>| -> Vec<(usize, u32)> {
@@ -271,7 +297,7 @@ impl Lifter<'_> {
         ) -> Result<(), LiftError> {
             match state.get(&label) {
                 Some(2) => return Ok(()),
-                Some(1) => return Err(l.invalid(format!("recursive call of l{label}"))),
+                Some(1) => return Err(l.internal(format!("recursive call of l{label}"))),
                 _ => {}
             }
             state.insert(label, 1);
@@ -281,7 +307,7 @@ impl Lifter<'_> {
                     l.set_at(i, inst);
                 }
                 if !segments.labels.contains_key(&callee) {
-                    return Err(l.invalid(format!("call to undefined label l{callee}")));
+                    return Err(l.internal(format!("call to undefined label l{callee}")));
                 }
                 visit(l, callee, segments, calls_in, state, order)?;
             }
@@ -306,21 +332,21 @@ impl Lifter<'_> {
             self.instruction(inst)?;
         }
         if self.f.frames.len() != 1 {
-            return Err(self.invalid("if, loop or rep left open at the end of the function"));
+            return Err(self.internal("if, loop or rep left open at the end of the function"));
         }
         Ok(())
     }
 
     /// Bindings, samplers and constants used.
     fn fill_interface(&self, interface: &mut ShaderInterface) {
+        use globals::RegKey;
         use interface::*;
-        use registers::RegKey;
         if self.globals.contains_key(&RegKey::FloatConsts) {
             interface.float_constants = Some(FloatConstants {
                 group: VS_CONSTANTS_GROUP,
                 binding: FLOAT_CONSTANTS_BINDING,
                 registers: self.float_registers,
-                storage: self.options.software_vertex_processing,
+                storage: self.software,
             });
         }
         if self.globals.contains_key(&RegKey::IntConsts) {

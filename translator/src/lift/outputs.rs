@@ -4,18 +4,18 @@
 //! declaration order), with defaults for what is never written and colours clamped to [0, 1]
 //! before vs_3_0. More than 16 inter-stage variables is an error.
 
-use super::builder::{FnBuilder, Lifter};
+use super::builder::{FnBuilder, Lifter, Value};
 use super::error::LiftError;
+use super::globals::RegKey;
 use super::interface::{
     VertexOutput, MAX_INTER_STAGE_VARIABLES, POSITION_FIXUP_BINDING, VS_CONSTANTS_GROUP,
 };
-use super::registers::{output_default, RegKey};
 use crate::bytecode::{Register, RegisterFile, Usage, WriteMask};
-use crate::signature::{Semantic, Signature};
+use crate::signature::Semantic;
 use naga::{
     AddressSpace, BinaryOperator as Bo, Binding, BuiltIn, EntryPoint, Expression, Function,
     FunctionArgument, FunctionResult, Handle, Interpolation, Sampling, ShaderStage, Span,
-    Statement, StructMember, TypeInner, VectorSize,
+    Statement, StructMember, TypeInner,
 };
 
 /// Where an output's value comes from.
@@ -41,11 +41,10 @@ pub const ENTRY_POINT: &str = "main";
 impl Lifter<'_> {
     /// Decide the outputs: position, and the located inter-stage variables.
     fn plan_outputs(&self) -> Result<(Option<Source>, Vec<Planned>), LiftError> {
-        let sig = Signature::of(self.program);
         let vs3 = self.program.version.major >= 3;
         let mut position = None;
         let mut written = Vec::new();
-        for out in &sig.outputs {
+        for out in &self.signature.outputs {
             let is_position = out.semantic == Semantic::new(Usage::Position, 0)
                 || (vs3 && out.semantic == Semantic::new(Usage::PositionT, 0));
             let (source, register, mask, components) = if vs3 {
@@ -169,7 +168,7 @@ impl Lifter<'_> {
                 let p = self.emit(Expression::AccessIndex { base, index: n });
                 self.load(p)
             }
-            Source::Default => self.const_vec4(output_default(semantic)),
+            Source::Default => self.const_f32s(&semantic.unwritten_value()).h,
         })
     }
 
@@ -220,7 +219,7 @@ impl Lifter<'_> {
         // Position.
         let mut pos = match position {
             Some(src) => self.load_source(src, Semantic::new(Usage::Position, 0))?,
-            None => self.const_vec4([0.0; 4]),
+            None => self.float_n(0.0, 4).h,
         };
         let mut position_fixup = None;
         if self.options.position_fixup {
@@ -240,7 +239,7 @@ impl Lifter<'_> {
             let p = self.global(g);
             let fix = self.load(p);
             let w = self.comp(pos, 3);
-            let w4 = self.splat(w);
+            let w4 = self.splat(w, 4).h;
             let off = self.bin(Bo::Multiply, fix, w4);
             let moved = self.bin(Bo::Add, pos, off);
             let x = self.comp(moved, 0);
@@ -260,29 +259,29 @@ impl Lifter<'_> {
         for p in planned.iter().filter(|p| p.info.location.is_some()) {
             let location = p.info.location.unwrap_or_default();
             let v = self.load_source(p.source, p.info.semantic)?;
-            let default = output_default(p.info.semantic);
-            let comps: Vec<usize> = (0..4).filter(|&c| p.info.mask.contains(c)).collect();
-            let n = usize::from(p.info.components);
-            let mut parts = Vec::with_capacity(n);
-            for (j, &d) in default.iter().enumerate().take(n) {
-                parts.push(match comps.get(j) {
-                    Some(&c) => self.comp(v, c as u32),
-                    None => self.lit_f32(d),
-                });
-            }
+            let default = p.info.semantic.unwritten_value();
+            let comps: Vec<u8> = (0..4u8)
+                .filter(|&c| p.info.mask.contains(usize::from(c)))
+                .collect();
+            let n = p.info.components.clamp(1, 4);
+            // The written components in order, then the semantic's defaults.
+            let value = if comps.len() >= usize::from(n) {
+                self.pick(Value { h: v, n: 4 }, &comps[..usize::from(n)]).h
+            } else {
+                let mut parts = Vec::with_capacity(usize::from(n));
+                for (j, &d) in default.iter().enumerate().take(usize::from(n)) {
+                    parts.push(match comps.get(j) {
+                        Some(&c) => self.comp(v, u32::from(c)),
+                        None => self.lit_f32(d),
+                    });
+                }
+                self.compose(&parts).h
+            };
             let (ty, size, align) = match n {
                 1 => (self.ty.f32, 4, 4),
-                2 => (self.vec_type(VectorSize::Bi), 8, 8),
-                3 => (self.vec_type(VectorSize::Tri), 12, 16),
+                2 => (self.value_type(0, 2), 8, 8),
+                3 => (self.value_type(0, 3), 12, 16),
                 _ => (self.ty.vec4f, 16, 16),
-            };
-            let value = if n == 1 {
-                parts[0]
-            } else {
-                self.emit(Expression::Compose {
-                    ty,
-                    components: parts,
-                })
             };
             offset = offset.div_ceil(align) * align;
             members.push(StructMember {
@@ -336,8 +335,11 @@ impl Lifter<'_> {
             incoming_ray_payload: None,
         });
 
-        let sig = Signature::of(self.program);
-        let writes_point_size = sig.outputs.iter().any(|o| o.semantic.usage == Usage::PSize);
+        let writes_point_size = self
+            .signature
+            .outputs
+            .iter()
+            .any(|o| o.semantic.usage == Usage::PSize);
         let mut outputs = Vec::new();
         if let Some(src) = position {
             outputs.push(VertexOutput {
@@ -359,13 +361,6 @@ impl Lifter<'_> {
             position_fixup,
             writes_point_size,
             ..Default::default()
-        })
-    }
-
-    fn vec_type(&mut self, size: VectorSize) -> Handle<naga::Type> {
-        self.type_of(TypeInner::Vector {
-            size,
-            scalar: naga::Scalar::F32,
         })
     }
 

@@ -2,6 +2,8 @@
 
 use clap::{Args, ValueEnum};
 use d3d9_translator::bytecode::decode_bytes;
+use d3d9_translator::bytecode::Stage;
+use d3d9_translator::check::{check, DeviceCaps};
 use d3d9_translator::lift::{translate_vertex_shader, FloatMode, VertexShaderOptions};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -53,6 +55,19 @@ pub fn run(args: &WgslArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    // Only checked programs are translated: check as the device would at creation.
+    let caps = if args.swvp {
+        DeviceCaps::software()
+    } else {
+        DeviceCaps::default()
+    };
+    let checked = match check(&program, Stage::Vertex, &caps) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("{}: {e}", args.file.display());
+            return ExitCode::FAILURE;
+        }
+    };
     let input_fetches = match &args.decl {
         Some(path) => match declaration_fetches(path, &program, args.swvp) {
             Ok(f) => Some(f),
@@ -70,10 +85,9 @@ pub fn run(args: &WgslArgs) -> ExitCode {
             FloatModeArg::LegacyStrict => FloatMode::LegacyStrict,
             FloatModeArg::Ieee => FloatMode::Ieee,
         },
-        software_vertex_processing: args.swvp,
         ..Default::default()
     };
-    match translate_vertex_shader(&program, &options).and_then(|t| t.wgsl()) {
+    match translate_vertex_shader(&checked, &options).and_then(|t| t.wgsl()) {
         Ok(w) => {
             print!("{w}");
             ExitCode::SUCCESS

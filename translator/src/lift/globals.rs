@@ -1,0 +1,275 @@
+//! D3D9 register files as naga globals: r#, a0, aL and p0 as zero-initialised private
+//! variables created on first use, v# and o# as private arrays with a spare element, the fixed
+//! pre-3.0 outputs initialised to their semantics' defaults, and c#/i#/b# as uniform (or, in
+//! software vertex processing, storage) bindings.
+//!
+//! Registers are module-level `var<private>` rather than function locals because subroutines
+//! (`label`/`call`) become naga functions that share the register file with `main`.
+
+use super::builder::Lifter;
+use super::error::LiftError;
+use super::interface::{
+    BOOL_CONSTANTS_BINDING, FLOAT_CONSTANTS_BINDING, INT_CONSTANTS_BINDING, VS_CONSTANTS_GROUP,
+};
+use crate::bytecode::{Register, RegisterFile};
+use naga::{AddressSpace, ArraySize, Expression, GlobalVariable, Handle, Span, TypeInner};
+use std::num::NonZeroU32;
+
+/// Input registers v#.
+pub(super) const INPUT_REGISTERS: u32 = 16;
+/// Output registers o# in vs_3_0.
+pub(super) const OUTPUT_REGISTERS: u32 = 12;
+
+/// Which global a register lives in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(super) enum RegKey {
+    Temp(u32),
+    Addr,
+    Loop,
+    Pred,
+    /// The `v` array (16 inputs + a zero element for out-of-range relative reads).
+    Inputs,
+    /// The `o` array of vs_3_0 (12 outputs + an element that swallows out-of-range writes).
+    Outputs,
+    /// oPos/oFog/oPts, oD#, oT# before vs_3_0.
+    Fixed(RegisterFile, u32),
+    FloatConsts,
+    IntConsts,
+    BoolConsts,
+    PositionFixup,
+    Texture(u32),
+    Sampler(u32),
+}
+
+impl Lifter<'_> {
+    /// A private global initialised by `init` (a constant expression built by the caller).
+    fn private_global(
+        &mut self,
+        key: RegKey,
+        name: &str,
+        ty: Handle<naga::Type>,
+        init: Option<Handle<Expression>>,
+    ) -> Handle<GlobalVariable> {
+        if let Some(&g) = self.globals.get(&key) {
+            return g;
+        }
+        let init = init.unwrap_or_else(|| {
+            self.module
+                .global_expressions
+                .append(Expression::ZeroValue(ty), Span::UNDEFINED)
+        });
+        let g = self.module.global_variables.append(
+            GlobalVariable {
+                name: Some(name.to_string()),
+                space: AddressSpace::Private,
+                binding: None,
+                ty,
+                init: Some(init),
+                memory_decorations: naga::MemoryDecorations::empty(),
+            },
+            self.span,
+        );
+        self.globals.insert(key, g);
+        g
+    }
+
+    /// A resource global (`uniform`, `storage`, `handle`).
+    pub(super) fn resource_global(
+        &mut self,
+        key: RegKey,
+        name: &str,
+        ty: Handle<naga::Type>,
+        space: AddressSpace,
+        group: u32,
+        binding: u32,
+    ) -> Handle<GlobalVariable> {
+        if let Some(&g) = self.globals.get(&key) {
+            return g;
+        }
+        let g = self.module.global_variables.append(
+            GlobalVariable {
+                name: Some(name.to_string()),
+                space,
+                binding: Some(naga::ResourceBinding { group, binding }),
+                ty,
+                init: None,
+                memory_decorations: naga::MemoryDecorations::empty(),
+            },
+            self.span,
+        );
+        self.globals.insert(key, g);
+        g
+    }
+
+    /// A `vec4<f32>` array type of `n` elements.
+    pub(super) fn vec4_array(&mut self, n: u32) -> Handle<naga::Type> {
+        let base = self.ty.vec4f;
+        self.array_of(base, n)
+    }
+
+    pub(super) fn array_of(&mut self, base: Handle<naga::Type>, n: u32) -> Handle<naga::Type> {
+        let size = NonZeroU32::new(n).map_or(ArraySize::Dynamic, ArraySize::Constant);
+        self.type_of(TypeInner::Array {
+            base,
+            size,
+            stride: 16,
+        })
+    }
+
+    /// A constant `vec4<f32>` in the global expression arena.
+    pub(super) fn global_vec4(&mut self, v: [f32; 4]) -> Handle<Expression> {
+        let ge = &mut self.module.global_expressions;
+        let components = v
+            .iter()
+            .map(|&x| ge.append(Expression::Literal(naga::Literal::F32(x)), Span::UNDEFINED))
+            .collect();
+        ge.append(
+            Expression::Compose {
+                ty: self.ty.vec4f,
+                components,
+            },
+            Span::UNDEFINED,
+        )
+    }
+
+    /// The `v` array global.
+    pub(super) fn inputs_global(&mut self) -> Handle<GlobalVariable> {
+        let ty = self.vec4_array(INPUT_REGISTERS + 1);
+        self.private_global(RegKey::Inputs, "v", ty, None)
+    }
+
+    /// The `o` array global of vs_3_0, initialised to the defaults of the declared semantics.
+    pub(super) fn outputs_global(&mut self) -> Handle<GlobalVariable> {
+        if let Some(&g) = self.globals.get(&RegKey::Outputs) {
+            return g;
+        }
+        let mut init = [[0.0f32; 4]; OUTPUT_REGISTERS as usize + 1];
+        for out in self
+            .signature
+            .outputs
+            .iter()
+            .filter(|o| o.register.file == RegisterFile::Output)
+        {
+            let default = out.semantic.unwritten_value();
+            let Some(reg) = init.get_mut(out.register.index as usize) else {
+                continue;
+            };
+            let mut j = 0;
+            for (c, slot) in reg.iter_mut().enumerate() {
+                if out.mask.contains(c) {
+                    *slot = default[j.min(3)];
+                    j += 1;
+                }
+            }
+        }
+        let components = init.iter().map(|&v| self.global_vec4(v)).collect();
+        let ty = self.vec4_array(OUTPUT_REGISTERS + 1);
+        let init = self
+            .module
+            .global_expressions
+            .append(Expression::Compose { ty, components }, Span::UNDEFINED);
+        self.private_global(RegKey::Outputs, "o", ty, Some(init))
+    }
+
+    /// The global of a fixed pre-3.0 output, initialised to its semantic's default.
+    pub(super) fn fixed_output_global(
+        &mut self,
+        reg: Register,
+    ) -> Result<Handle<GlobalVariable>, LiftError> {
+        let key = RegKey::Fixed(reg.file, reg.index);
+        if let Some(&g) = self.globals.get(&key) {
+            return Ok(g);
+        }
+        let semantic = crate::signature::fixed_vs_output(reg).ok_or_else(|| {
+            self.internal(format!(
+                "{}{} is not an output register",
+                reg.file.prefix(),
+                reg.index
+            ))
+        })?;
+        let name = match (reg.file, reg.index) {
+            (RegisterFile::RastOut, 0) => "oPos".to_string(),
+            (RegisterFile::RastOut, 1) => "oFog".to_string(),
+            (RegisterFile::RastOut, _) => "oPts".to_string(),
+            (f, i) => format!("{}{}", f.prefix(), i),
+        };
+        let init = self.global_vec4(semantic.unwritten_value());
+        let ty = self.ty.vec4f;
+        Ok(self.private_global(key, &name, ty, Some(init)))
+    }
+
+    /// The float constant buffer.
+    pub(super) fn float_consts_global(&mut self) -> Handle<GlobalVariable> {
+        let n = self.float_registers;
+        let ty = self.vec4_array(n + 1);
+        let space = if self.software {
+            AddressSpace::Storage {
+                access: naga::StorageAccess::LOAD,
+            }
+        } else {
+            AddressSpace::Uniform
+        };
+        self.resource_global(
+            RegKey::FloatConsts,
+            "c",
+            ty,
+            space,
+            VS_CONSTANTS_GROUP,
+            FLOAT_CONSTANTS_BINDING,
+        )
+    }
+
+    /// The integer constant buffer `array<vec4<i32>, N>`.
+    pub(super) fn int_consts_global(&mut self) -> Handle<GlobalVariable> {
+        let vec4i = self.ty.vec4i;
+        let ty = self.array_of(vec4i, self.int_registers);
+        self.resource_global(
+            RegKey::IntConsts,
+            "i",
+            ty,
+            AddressSpace::Uniform,
+            VS_CONSTANTS_GROUP,
+            INT_CONSTANTS_BINDING,
+        )
+    }
+
+    /// The boolean constants: one `u32` mask in hardware vertex processing; 2048 bits as
+    /// `array<vec4<u32>, 16>` in software vertex processing.
+    pub(super) fn bool_consts_global(&mut self) -> Handle<GlobalVariable> {
+        let ty = if self.software {
+            let vec4u = self.type_of(TypeInner::Vector {
+                size: naga::VectorSize::Quad,
+                scalar: naga::Scalar::U32,
+            });
+            self.array_of(vec4u, self.bool_registers / 128)
+        } else {
+            self.ty.u32
+        };
+        self.resource_global(
+            RegKey::BoolConsts,
+            "b",
+            ty,
+            AddressSpace::Uniform,
+            VS_CONSTANTS_GROUP,
+            BOOL_CONSTANTS_BINDING,
+        )
+    }
+
+    /// a0 (`vec4<i32>`), aL (`i32`), p0 (`vec4<bool>`) or r# (`vec4<f32>`).
+    pub(super) fn register_global(&mut self, key: RegKey) -> Handle<GlobalVariable> {
+        let (name, ty) = match key {
+            RegKey::Addr => ("a0".to_string(), self.ty.vec4i),
+            RegKey::Loop => ("aL".to_string(), self.ty.i32),
+            RegKey::Pred => ("p0".to_string(), self.ty.vec4b),
+            RegKey::Temp(n) => (format!("r{n}"), self.ty.vec4f),
+            _ => ("unused".to_string(), self.ty.vec4f),
+        };
+        self.private_global(key, &name, ty, None)
+    }
+
+    /// The pointer expression of a register global in the current function.
+    pub(super) fn register_pointer(&mut self, key: RegKey) -> Handle<Expression> {
+        let g = self.register_global(key);
+        self.global(g)
+    }
+}

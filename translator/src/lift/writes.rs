@@ -1,0 +1,141 @@
+//! Writing results, narrow: a value as wide as the write mask is saturated (`_sat`),
+//! predicated per component (`(p0.x)`, `(!p0)`), and stored into exactly the written
+//! components. a0 takes integers: vs_1_1 `mov a0.x` floors, `mova` rounds halves away from
+//! zero.
+
+use super::builder::{Lanes, Lifter, Value};
+use super::error::LiftError;
+use super::globals::RegKey;
+use crate::bytecode::{DstParam, RegisterFile, SrcParam};
+use naga::{Expression, Handle, MathFunction as Mf, ScalarKind};
+
+/// The integer range a0 is clamped to before conversion (it only indexes clamped arrays).
+const ADDRESS_RANGE: f32 = 65536.0;
+
+impl Lifter<'_> {
+    /// Write `value` (as wide as `dst`'s write mask) to the destination: `_sat`, then the
+    /// predicate, then only the written components.
+    pub(super) fn write(
+        &mut self,
+        dst: &DstParam,
+        value: Value,
+        pred: Option<&SrcParam>,
+    ) -> Result<(), LiftError> {
+        let lanes = Lanes::of_mask(dst.mask);
+        if lanes.is_empty() {
+            return Ok(());
+        }
+        let mut value = value;
+        if dst.modifier.saturate() {
+            value = self.math1_v(Mf::Saturate, value);
+        }
+        match dst.reg.file {
+            RegisterFile::Addr => {
+                let rounded = if self.program.version.major < 2 {
+                    self.math1_v(Mf::Floor, value)
+                } else {
+                    // Round to nearest, halves away from zero (Wine: floor(|x| + 0.5) * sign(x)).
+                    let a = self.math1_v(Mf::Abs, value);
+                    let half = self.float_n(0.5, value.n);
+                    let s = self.bin_v(naga::BinaryOperator::Add, a, half);
+                    let f = self.math1_v(Mf::Floor, s);
+                    let sign = self.math1_v(Mf::Sign, value);
+                    self.bin_v(naga::BinaryOperator::Multiply, f, sign)
+                };
+                let lo = self.float_n(-ADDRESS_RANGE, value.n);
+                let hi = self.float_n(ADDRESS_RANGE, value.n);
+                let clamped = self.math3(Mf::Clamp, rounded.h, lo.h, hi.h);
+                let int = Value {
+                    h: self.cast(clamped, ScalarKind::Sint, Some(4)),
+                    n: value.n,
+                };
+                let p = self.register_pointer(RegKey::Addr);
+                self.store_lanes(p, int, lanes, pred, 1)
+            }
+            _ => {
+                let p = self.float_pointer(&dst.reg, true)?;
+                self.store_lanes(p, value, lanes, pred, 0)
+            }
+        }
+    }
+
+    /// Write a bool value (as wide as the mask) to p0 (setp).
+    pub(super) fn write_predicate(
+        &mut self,
+        dst: &DstParam,
+        value: Value,
+        pred: Option<&SrcParam>,
+    ) -> Result<(), LiftError> {
+        let lanes = Lanes::of_mask(dst.mask);
+        if lanes.is_empty() {
+            return Ok(());
+        }
+        let p = self.register_pointer(RegKey::Pred);
+        self.store_lanes(p, value, lanes, pred, 2)
+    }
+
+    /// Store `value` into the components `lanes` of the `vec4` at `pointer` (of float, int or
+    /// bool `kind` 0/1/2), where the predicate allows.
+    fn store_lanes(
+        &mut self,
+        pointer: Handle<Expression>,
+        value: Value,
+        lanes: Lanes,
+        pred: Option<&SrcParam>,
+        kind: usize,
+    ) -> Result<(), LiftError> {
+        let mut value = value;
+        let mut old = None;
+        if let Some(p) = pred {
+            let allowed = self.read_predicate(p, lanes)?;
+            let whole = self.load(pointer);
+            old = Some(whole);
+            let kept = self.pick(Value { h: whole, n: 4 }, lanes.as_slice());
+            value = self.select_v(allowed, value, kept);
+        }
+        if lanes == Lanes::ALL {
+            self.store(pointer, value.h);
+            return Ok(());
+        }
+        if let [c] = lanes.as_slice() {
+            let p = self.emit(Expression::AccessIndex {
+                base: pointer,
+                index: u32::from(*c),
+            });
+            self.store(p, value.h);
+            return Ok(());
+        }
+        // Several components: the old vector with the written runs replaced.
+        let whole = match old {
+            Some(h) => h,
+            None => self.load(pointer),
+        };
+        let written: Vec<bool> = (0..4u8).map(|c| lanes.as_slice().contains(&c)).collect();
+        let mut parts = Vec::with_capacity(4);
+        let mut c = 0u8;
+        let mut j = 0u8;
+        while c < 4 {
+            let from_value = written[usize::from(c)];
+            let start = c;
+            while c < 4 && written[usize::from(c)] == from_value {
+                c += 1;
+            }
+            let run = c - start;
+            if from_value {
+                let pattern: Vec<u8> = (j..j + run).collect();
+                parts.push(self.pick(value, &pattern).h);
+                j += run;
+            } else {
+                let pattern: Vec<u8> = (start..c).collect();
+                parts.push(self.pick(Value { h: whole, n: 4 }, &pattern).h);
+            }
+        }
+        let ty = self.value_type(kind, 4);
+        let merged = self.emit(Expression::Compose {
+            ty,
+            components: parts,
+        });
+        self.store(pointer, merged);
+        Ok(())
+    }
+}
