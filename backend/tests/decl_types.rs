@@ -15,8 +15,8 @@
 
 use d3d9_backend::{Gpu, OutputValues, ShaderStage, VertexBuffer, VertexProbe};
 use d3d9_translator::asm::assemble;
-use d3d9_translator::bytecode::Usage;
 use d3d9_translator::bytecode::Stage;
+use d3d9_translator::bytecode::Usage;
 use d3d9_translator::check::{check, DeviceCaps};
 use d3d9_translator::decl::{
     bind_program, BindError, DeclType, RawElement, StreamFrequency, StreamSource,

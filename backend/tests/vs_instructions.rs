@@ -27,8 +27,8 @@ use std::error::Error;
 
 use d3d9_backend::{ConstantBuffer, Gpu, ShaderStage, VertexBuffer, VertexConstants, VertexProbe};
 use d3d9_translator::asm::assemble;
-use d3d9_translator::bytecode::{Literal, Opcode, RegisterFile, Usage};
 use d3d9_translator::bytecode::Stage;
+use d3d9_translator::bytecode::{Literal, Opcode, RegisterFile, Usage};
 use d3d9_translator::check::{check, DeviceCaps};
 use d3d9_translator::lift::{translate_vertex_shader, FloatMode, VertexShaderOptions};
 use d3d9_translator::signature::Semantic;
@@ -787,6 +787,24 @@ fn gpu_lrp_and_crs() -> TestResult {
             a[0] * b[1] - a[1] * b[0],
             7.0,
         ]
+    })?;
+    // Both are mul/mad macros on D3D9 hardware: LegacyStrict's 0·x rule reaches them.
+    let specials = vec![
+        v3([0.0; 4], [INF, 1.0, NAN, 3.0], [1.0, 2.0, 3.0, 4.0]),
+        v3([0.0, INF, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0], [0.0; 4]),
+    ];
+    float_rules(VS3, "lrp o1, v0, r10, r11", &specials, REL_ARITH, |m, i| {
+        std::array::from_fn(|k| reference::mul(m, i[0][k], i[1][k] - i[2][k]) + i[2][k])
+    })?;
+    float_rules(VS3, body, &specials, REL_ARITH, |m, i| {
+        let (a, b) = (i[0], i[1]);
+        let mul = |x, y| reference::mul(m, x, y);
+        [
+            mul(a[1], b[2]) - mul(a[2], b[1]),
+            mul(a[2], b[0]) - mul(a[0], b[2]),
+            mul(a[0], b[1]) - mul(a[1], b[0]),
+            7.0,
+        ]
     })
 }
 
@@ -1233,22 +1251,17 @@ fn gpu_relative_constants_out_of_range_read_zero() -> TestResult {
 /// A D3D9 comparison (`setp_<cmp>`, `if_<cmp>`, `break_<cmp>`) on the CPU.
 type Comparison = fn(f32, f32) -> bool;
 
-/// The six comparisons, all ordered (false when a NaN is involved). For `ne` the SDK does
-/// not say what NaN does; this pins the lifter's choice (naga's FOrdNotEqual, the same as
-/// DXVK's dxso compiler), not a Windows-verified rule.
+/// The six comparisons as the SDK writes them (`src0 > src1` …), with IEEE semantics: the
+/// five ordered ones are false when a NaN is involved, and `ne` is the negation of `eq`, so
+/// NaN gives true (C's `!=`, and DXVK's `OpFUnordNotEqual`).
 const COMPARISONS: [(&str, Comparison); 6] = [
     ("gt", |a, b| a > b),
     ("lt", |a, b| a < b),
     ("ge", |a, b| a >= b),
     ("le", |a, b| a <= b),
     ("eq", |a, b| a == b),
-    ("ne", ordered_ne),
+    ("ne", |a, b| a != b),
 ];
-
-fn ordered_ne(a: f32, b: f32) -> bool {
-    a.partial_cmp(&b)
-        .is_some_and(|o| o != std::cmp::Ordering::Equal)
-}
 
 /// Run a flow-control body over one vertex with `env`, returning texcoord0.
 fn flow(

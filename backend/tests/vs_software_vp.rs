@@ -12,8 +12,8 @@ use std::error::Error;
 
 use d3d9_backend::{ConstantBuffer, Gpu, ShaderStage, VertexBuffer, VertexConstants, VertexProbe};
 use d3d9_translator::asm::assemble;
-use d3d9_translator::bytecode::{RegisterFile, Usage};
 use d3d9_translator::bytecode::Stage;
+use d3d9_translator::bytecode::{RegisterFile, Usage};
 use d3d9_translator::check::{check, DeviceCaps};
 use d3d9_translator::decl::VertexProcessing;
 use d3d9_translator::lift::{translate_vertex_shader, VertexShaderOptions};

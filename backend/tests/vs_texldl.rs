@@ -32,7 +32,11 @@ use d3d9_translator::signature::Semantic;
 
 /// CreateVertexShader on a hardware device: the checked program translation takes.
 fn checked(program: &Program) -> Result<CheckedProgram, Box<dyn Error>> {
-    Ok(d3d9_check::check(program, Stage::Vertex, &DeviceCaps::default())?)
+    Ok(d3d9_check::check(
+        program,
+        Stage::Vertex,
+        &DeviceCaps::default(),
+    )?)
 }
 
 type TestResult = Result<(), Box<dyn Error>>;

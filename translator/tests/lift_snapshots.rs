@@ -438,9 +438,11 @@ snap!(vs_2_0_callnz_not_bool, pair(114));
 snap!(vs_2_x_subroutines_and_ret_in_main, subroutines());
 snap!(
     vs_2_0_crs_sgn_pow,
-    asm("vs_2_0\ndcl_position v0\ndcl_normal v1\ndcl_tangent v2\nmov r4, v1\n\
+    asm(
+        "vs_2_0\ndcl_position v0\ndcl_normal v1\ndcl_tangent v2\nmov r4, v1\n\
          crs r0.xyz, r4, v2\nsgn r1, v2, r2, r3\npow r2.x, r4.x, v2.y\nmov oPos, v0\n\
-         mov oT0.xyz, r0\nmov oT1, r1\nmov oT2, r2.x\n")
+         mov oT0.xyz, r0\nmov oT1, r1\nmov oT2, r2.x\n"
+    )
 );
 snap!(vs_2_x_predication, predication());
 snap!(vs_2_x_ifc, pair(119));
@@ -452,15 +454,19 @@ snap!(vs_3_0_packed_outputs, packed_outputs());
 snap!(vs_3_0_texldl, texldl());
 snap!(
     vs_3_0_relative_input,
-    asm("vs_3_0\ndcl_position v0\ndcl_texcoord0 v1\ndcl_texcoord1 v2\ndcl_texcoord2 v3\n\
+    asm(
+        "vs_3_0\ndcl_position v0\ndcl_texcoord0 v1\ndcl_texcoord1 v2\ndcl_texcoord2 v3\n\
          dcl_position o0\ndcl_texcoord o1\ndefi i0, 3, 0, 1, 0\nmov o0, v0\nmov r0, c0\n\
-         loop aL, i0\nadd r0, r0, v1[aL]\nendloop\nmov o1, r0\n")
+         loop aL, i0\nadd r0, r0, v1[aL]\nendloop\nmov o1, r0\n"
+    )
 );
 snap!(
     vs_3_0_sincos_mask_sat_abs,
-    asm("vs_3_0\ndcl_position v0\ndcl_texcoord v1\ndcl_position o0\ndcl_texcoord o1\n\
+    asm(
+        "vs_3_0\ndcl_position v0\ndcl_texcoord v1\ndcl_position o0\ndcl_texcoord o1\n\
          dcl_texcoord1 o2\nmov o0, v0\nsincos r0.xy, v1.x\nmov o1, r0\n\
-         mad_sat o2, -v1_abs, c0, r0\n")
+         mad_sat o2, -v1_abs, c0, r0\n"
+    )
 );
 snap!(
     software vs_3_0_software_vertex_processing,

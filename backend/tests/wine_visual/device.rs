@@ -35,6 +35,7 @@ use d3d9_backend::{
 use d3d9_translator::bytecode::{
     decode, Declaration, Opcode, Program, RegisterFile, SrcModifier, Stage, Swizzle, WriteMask,
 };
+use d3d9_translator::check::{check, CheckedProgram, DeviceCaps};
 use d3d9_translator::decl::{
     bind_program, StreamFrequency, StreamSource, VertexDeclaration, VertexProcessing,
 };
@@ -42,7 +43,6 @@ use d3d9_translator::lift::{
     translate_vertex_shader, FloatMode, OutputLocation, VertexShaderOptions, ENTRY_POINT,
 };
 use d3d9_translator::signature::Semantic;
-use d3d9_translator::check::{check, CheckedProgram, DeviceCaps};
 
 /// Back buffer size of Wine's visual tests.
 pub const WIDTH: u32 = 640;

@@ -119,8 +119,9 @@ impl Lifter<'_> {
                 let a = self.src(inst, 0, lanes)?;
                 let b = self.src(inst, 1, lanes)?;
                 let c = self.src(inst, 2, lanes)?;
+                // A macro of mul/mad on D3D9 hardware: the legacy multiply applies.
                 let d = self.bin_v(Bo::Subtract, b, c);
-                let m = self.bin_v(Bo::Multiply, a, d);
+                let m = self.mul_d3d9(a, d);
                 self.bin_v(Bo::Add, m, c)
             }
             O::Min | O::Max => {
@@ -249,17 +250,26 @@ impl Lifter<'_> {
         self.write(dst, v, inst.predicate.as_ref())
     }
 
-    /// A component-wise comparison (a bool value of the operands' width).
+    /// A component-wise comparison (a bool value of the operands' width). `ne` is unordered
+    /// (NaN gives true, as C's `!=` and DXVK), written `!(a == b)` because naga's `!=` is
+    /// ordered; the other five are ordered (NaN gives false).
     pub(super) fn compare(&mut self, cmp: Comparison, a: Value, b: Value) -> Value {
         let op = match cmp {
             Comparison::Gt => Bo::Greater,
-            Comparison::Eq => Bo::Equal,
+            Comparison::Eq | Comparison::Ne => Bo::Equal,
             Comparison::Ge => Bo::GreaterEqual,
             Comparison::Lt => Bo::Less,
-            Comparison::Ne => Bo::NotEqual,
             Comparison::Le => Bo::LessEqual,
         };
-        self.bin_v(op, a, b)
+        let r = self.bin_v(op, a, b);
+        if cmp != Comparison::Ne {
+            return r;
+        }
+        let h = self.emit(naga::Expression::Unary {
+            op: naga::UnaryOperator::LogicalNot,
+            expr: r.h,
+        });
+        Value { h, n: r.n }
     }
 
     /// `lit`, as the SDK states it:
@@ -362,10 +372,7 @@ impl Lifter<'_> {
         }
         let a = self.src(inst, 0, Lanes::of(&[0, 1, 2]))?;
         let b = self.src(inst, 1, Lanes::of(&[0, 1, 2]))?;
-        let c = Value {
-            h: self.math2(Mf::Cross, a.h, b.h),
-            n: 3,
-        };
+        let c = self.cross_d3d9(a, b);
         let v = self.pick(c, Lanes::of_mask(dst.mask).as_slice());
         self.write(&dst, v, inst.predicate.as_ref())
     }

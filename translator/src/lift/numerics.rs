@@ -108,6 +108,26 @@ impl Lifter<'_> {
         sum
     }
 
+    /// `crs` of two `vec3` values: naga's `Cross`, or in LegacyStrict
+    /// `a.yzx * b.zxy - a.zxy * b.yzx` with the legacy multiply (crs is a mul/mad macro on
+    /// D3D9 hardware).
+    pub(super) fn cross_d3d9(&mut self, a: Value, b: Value) -> Value {
+        if !self.strict_multiplies() {
+            return Value {
+                h: self.math2(Mf::Cross, a.h, b.h),
+                n: 3,
+            };
+        }
+        let (yzx, zxy) = ([1u8, 2, 0], [2u8, 0, 1]);
+        let a1 = self.pick(a, &yzx);
+        let b1 = self.pick(b, &zxy);
+        let a2 = self.pick(a, &zxy);
+        let b2 = self.pick(b, &yzx);
+        let p = self.mul_d3d9(a1, b1);
+        let q = self.mul_d3d9(a2, b2);
+        self.bin_v(Bo::Subtract, p, q)
+    }
+
     /// `rcp`: 1/x; Legacy modes give +FLT_MAX for ±0.
     pub(super) fn rcp_d3d9(&mut self, x: Handle<naga::Expression>) -> Handle<naga::Expression> {
         let one = self.lit_f32(1.0);
