@@ -35,6 +35,7 @@ fn main() -> Result<(), GpuError> {
         limits.max_texture_dimension_2d,
         limits.max_texture_dimension_3d,
     );
+    println!("device features: {:?}", gpu.device().features());
     for path in [ExactReadback::FloatTarget, ExactReadback::UintTarget] {
         println!(
             "{:?} usages: {:?}",

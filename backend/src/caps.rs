@@ -7,7 +7,7 @@
 //! first, so a feature that cannot run is a [`GpuError::Unsupported`](crate::GpuError)
 //! naming the missing [`Capability`], never a wgpu validation error deep in a draw.
 
-use crate::{TextureKind, Uniform, VertexBuffer};
+use crate::{SamplerBinding, TextureBinding, TextureKind, Uniform, VertexBuffer};
 
 /// A device capability some work needs and the adapter lacks. `Display` says what is
 /// missing and, where it is a limit, what was asked and what the adapter allows.
@@ -54,6 +54,12 @@ pub enum Capability {
     /// format features).
     #[error("sampled texture format {format:?} (TEXTURE_BINDING | COPY_DST)")]
     SampledTexture { format: wgpu::TextureFormat },
+    /// A filtering sampler (`LINEAR` min, mag or mip filter) on a texture whose format the
+    /// device cannot filter (`Rgba32Float` without `FLOAT32_FILTERABLE`).
+    #[error(
+        "linear filtering of texture format {format:?} (FLOAT32_FILTERABLE or a filterable format)"
+    )]
+    FilterableTexture { format: wgpu::TextureFormat },
     /// A texture larger than `max_texture_dimension_2d` / `_3d`.
     #[error(
         "a {kind:?} texture of {width}x{height}x{depth}: the adapter allows {limit} per dimension"
@@ -202,6 +208,29 @@ pub(crate) fn check_bindings(
             needed,
             limit: limits.max_samplers_per_shader_stage,
         });
+    }
+    Ok(())
+}
+
+/// Each filtering sampler against the texture it samples: in the translator's layout,
+/// sampler `@binding(2n+1)` samples texture `@binding(2n)` of the same group.
+/// `filterable` says whether the device filters a format.
+pub(crate) fn check_filtering(
+    textures: &[TextureBinding<'_>],
+    samplers: &[SamplerBinding],
+    filterable: impl Fn(wgpu::TextureFormat) -> bool,
+) -> Result<(), Capability> {
+    for sampler in samplers.iter().filter(|s| s.filters()) {
+        let paired = textures.iter().find(|t| {
+            t.group == sampler.group && t.binding.checked_add(1) == Some(sampler.binding)
+        });
+        if let Some(texture) = paired {
+            if !filterable(texture.format) {
+                return Err(Capability::FilterableTexture {
+                    format: texture.format,
+                });
+            }
+        }
     }
     Ok(())
 }
@@ -372,6 +401,41 @@ mod tests {
             })
         );
         assert_eq!(check_buffers(&many[..11], &limits, &downlevel), Ok(()));
+    }
+
+    #[test]
+    fn filtering_needs_a_filterable_paired_texture() {
+        let level: &[u8] = &[0; 16];
+        let levels = [level];
+        let float = TextureBinding::two_d(1, 0, wgpu::TextureFormat::Rgba32Float, 1, 1, &levels);
+        let linear = SamplerBinding {
+            mag_filter: crate::TextureFilter::Linear,
+            ..SamplerBinding::new(1, 1)
+        };
+        let unfilterable = |f: wgpu::TextureFormat| f != wgpu::TextureFormat::Rgba32Float;
+        assert_eq!(
+            check_filtering(&[float], &[linear], unfilterable),
+            Err(Capability::FilterableTexture {
+                format: wgpu::TextureFormat::Rgba32Float
+            })
+        );
+        // Point sampling, or a sampler paired with another texture, needs no filtering.
+        assert_eq!(
+            check_filtering(&[float], &[SamplerBinding::new(1, 1)], unfilterable),
+            Ok(())
+        );
+        assert_eq!(
+            check_filtering(
+                &[float],
+                &[SamplerBinding {
+                    binding: 3,
+                    ..linear
+                }],
+                unfilterable
+            ),
+            Ok(())
+        );
+        assert_eq!(check_filtering(&[float], &[linear], |_| true), Ok(()));
     }
 
     #[test]

@@ -63,6 +63,8 @@ impl Gpu {
             .request_device(&wgpu::DeviceDescriptor {
                 label: Some("d3d9-backend harness"),
                 required_limits: adapter.limits(),
+                // Linear filtering of `D3DFMT_A32B32G32R32F` textures, where the adapter has it.
+                required_features: adapter.features() & wgpu::Features::FLOAT32_FILTERABLE,
                 ..Default::default()
             })
             .await

@@ -502,6 +502,12 @@ impl Bindings {
             .iter()
             .map(|t| gpu.bind_texture(t))
             .collect::<Result<Vec<_>, _>>()?;
+        gpu.require(crate::caps::check_filtering(textures, samplers, |format| {
+            matches!(
+                format.sample_type(None, Some(gpu.device.features())),
+                Some(wgpu::TextureSampleType::Float { filterable: true })
+            )
+        }))?;
         let bound_samplers = samplers
             .iter()
             .map(|s| gpu.bind_sampler(s))

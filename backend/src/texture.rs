@@ -187,7 +187,7 @@ impl SamplerBinding {
     }
 
     /// Whether any filter blends texels (needs a filterable format).
-    fn filters(&self) -> bool {
+    pub(crate) fn filters(&self) -> bool {
         self.mag_filter == TextureFilter::Linear
             || self.min_filter == TextureFilter::Linear
             || self.mip_filter == MipFilter::Linear

@@ -337,6 +337,64 @@ fn gpu_too_many_vertex_storage_buffers_is_unsupported() -> Result<(), GpuError> 
     Ok(())
 }
 
+/// Linear filtering of an `Rgba32Float` vertex texture runs where the device has
+/// `FLOAT32_FILTERABLE` (lavapipe) and is `Unsupported`, named, where it has not (GL).
+#[test]
+fn gpu_linear_filtering_of_float_textures_needs_float32_filterable() -> Result<(), GpuError> {
+    let Some(gpu) = Gpu::for_tests()? else {
+        return Ok(());
+    };
+    let shader = "
+@group(1) @binding(0) var t: texture_2d<f32>;
+@group(1) @binding(1) var s: sampler;
+struct VsOut { @builtin(position) p: vec4<f32>, @location(0) texel: vec4<f32> }
+@vertex fn main() -> VsOut {
+    return VsOut(vec4<f32>(0.0, 0.0, 0.5, 1.0), textureSampleLevel(t, s, vec2<f32>(0.5, 0.5), 0.0));
+}
+";
+    let texels: [f32; 8] = [0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0];
+    let level: &[u8] = bytemuck::cast_slice(&texels);
+    let levels = [level];
+    let textures = [d3d9_backend::TextureBinding::two_d(
+        1,
+        0,
+        wgpu::TextureFormat::Rgba32Float,
+        2,
+        1,
+        &levels,
+    )];
+    let samplers = [d3d9_backend::SamplerBinding {
+        mag_filter: d3d9_backend::TextureFilter::Linear,
+        min_filter: d3d9_backend::TextureFilter::Linear,
+        address: [d3d9_backend::TextureAddress::Clamp; 3],
+        ..d3d9_backend::SamplerBinding::new(1, 1)
+    }];
+    let result = gpu.vertex_outputs(&VertexProbe {
+        textures: &textures,
+        samplers: &samplers,
+        ..VertexProbe::new(ShaderStage::wgsl(shader), 1)
+    });
+    if gpu
+        .device()
+        .features()
+        .contains(wgpu::Features::FLOAT32_FILTERABLE)
+    {
+        // Halfway between the two texels.
+        assert_eq!(result?[0].get(&0), Some(&vec![2.0, 3.0, 4.0, 5.0]));
+    } else {
+        match result {
+            Err(GpuError::Unsupported { capability, .. }) => assert_eq!(
+                capability,
+                Capability::FilterableTexture {
+                    format: wgpu::TextureFormat::Rgba32Float
+                }
+            ),
+            other => panic!("expected Unsupported, got {other:?}"),
+        }
+    }
+    Ok(())
+}
+
 #[test]
 fn gpu_indexed_strip_and_instances_draw() -> Result<(), GpuError> {
     let Some(gpu) = Gpu::for_tests()? else {
