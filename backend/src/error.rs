@@ -70,6 +70,17 @@ pub enum GpuError {
         expected: u64,
         got: usize,
     },
+    /// The named (or sole) fragment entry point is not in the module.
+    #[error("no fragment entry point {name:?} in the module")]
+    NoFragmentEntryPoint { name: Option<String> },
+    /// The adapter lacks a capability the work needs (a downlevel backend such as GL/GLES,
+    /// or a limit below what the work asks); nothing was drawn.
+    #[error("unsupported on adapter {adapter:?} ({backend}): it lacks {capability}")]
+    Unsupported {
+        adapter: String,
+        backend: wgpu::Backend,
+        capability: crate::Capability,
+    },
     /// Mapping the readback buffer or waiting for the device failed.
     #[error("reading back the render target failed: {0}")]
     Readback(String),

@@ -1,8 +1,9 @@
 //! Several draws into one cleared target, in order, as a D3D9 frame between
 //! `Clear` and the read-back: later draws cover earlier ones.
 
+use crate::bitcast::bitcast_fragment_output;
 use crate::render::{begin_pass, Bindings};
-use crate::{Draw, Gpu, GpuError, Image, Indices, Target};
+use crate::{Draw, ExactReadback, Gpu, GpuError, Image, Indices, Shader, Target};
 
 /// `D3DRS_CULLMODE`: which triangles D3D9 discards. Winding is judged as
 /// the triangle appears on screen; points and lines are never culled.
@@ -43,15 +44,48 @@ impl Gpu {
     /// Clears `frame.target`, makes every draw in order in one render pass
     /// (no depth buffer, no blending: a later draw overwrites what it
     /// covers), and reads the target back.
+    ///
+    /// An `Rgba32Float` target on a device whose [`ExactReadback`] is
+    /// [`ExactReadback::UintTarget`] is drawn into `Rgba32Uint` by fragment stages that
+    /// write the bits of their floats; the image is the same, bit for bit.
     pub fn render_frame(&self, frame: &Frame<'_>) -> Result<Image, GpuError> {
         let target = frame.target;
-        let texture = self.target_texture(target.format, target.width, target.height)?;
+        let bits = target.format == wgpu::TextureFormat::Rgba32Float
+            && self.exact_readback()? == ExactReadback::UintTarget;
+        let (format, clear) = match bits {
+            false => (target.format, target.clear),
+            true => (wgpu::TextureFormat::Rgba32Uint, bits_of(target.clear)),
+        };
+        let texture = self.target_texture(format, target.width, target.height)?;
+        let limits = self.device.limits();
+        for draw in frame.draws {
+            self.require(crate::caps::check_vertex_buffers(
+                draw.vertex_buffers,
+                &limits,
+                self.device.features(),
+            ))?;
+        }
+        let fragments = frame
+            .draws
+            .iter()
+            .map(|draw| {
+                if !bits {
+                    return Ok(None);
+                }
+                let mut module = Self::naga_module(draw.fragment.shader, "fragment")?;
+                bitcast_fragment_output(module.to_mut(), draw.fragment.entry_point)?;
+                Ok(Some(module.into_owned()))
+            })
+            .collect::<Result<Vec<_>, GpuError>>()?;
         self.capture("frame", || {
             let (front_face, cull_mode) = frame.cull.primitive_state();
             let mut prepared = Vec::with_capacity(frame.draws.len());
-            for draw in frame.draws {
+            for (draw, fragment) in frame.draws.iter().zip(&fragments) {
                 let vs = self.create_module(draw.vertex.shader);
-                let fs = self.create_module(draw.fragment.shader);
+                let fs = match fragment {
+                    Some(module) => self.create_module(Shader::Naga(module)),
+                    None => self.create_module(draw.fragment.shader),
+                };
                 let bindings = Bindings::new(self, draw.uniforms, draw.textures, draw.samplers)?;
                 let layouts: Vec<_> = draw
                     .vertex_buffers
@@ -85,7 +119,7 @@ impl Gpu {
                                 module: &fs,
                                 entry_point: draw.fragment.entry_point,
                                 compilation_options: Default::default(),
-                                targets: &[Some(target.format.into())],
+                                targets: &[Some(format.into())],
                             }),
                             multiview_mask: None,
                             cache: None,
@@ -112,7 +146,7 @@ impl Gpu {
             let view = texture.create_view(&Default::default());
             let mut encoder = self.device.create_command_encoder(&Default::default());
             {
-                let mut pass = begin_pass(&mut encoder, &[(&view, target.clear)]);
+                let mut pass = begin_pass(&mut encoder, &[(&view, clear)]);
                 for (draw, pipeline, bindings, buffers, index) in &prepared {
                     pass.set_pipeline(pipeline);
                     bindings.set(&mut pass);
@@ -132,6 +166,23 @@ impl Gpu {
             self.queue.submit([encoder.finish()]);
             Ok(())
         })?;
-        self.read_texture(&texture, target.format, target.width, target.height)
+        let image = self.read_texture(&texture, format, target.width, target.height)?;
+        Ok(Image {
+            format: target.format,
+            ..image
+        })
+    }
+}
+
+/// A float clear colour as the bit patterns of its `f32` values, for an `Rgba32Uint`
+/// target standing in for `Rgba32Float` (wgpu converts the clear value of an integer
+/// target with `as u32`, which every `u32` survives through `f64`).
+fn bits_of(colour: wgpu::Color) -> wgpu::Color {
+    let bits = |c: f64| f64::from((c as f32).to_bits());
+    wgpu::Color {
+        r: bits(colour.r),
+        g: bits(colour.g),
+        b: bits(colour.b),
+        a: bits(colour.a),
     }
 }

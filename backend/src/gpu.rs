@@ -1,5 +1,6 @@
 //! The headless GPU context: instance, adapter, device and queue.
 
+use crate::caps::{choose_readback, Capability, ExactReadback};
 use crate::GpuError;
 
 /// Environment variable: when set to `1`, [`Gpu::for_tests`] returns `None`
@@ -16,6 +17,8 @@ pub struct Gpu {
     _instance: wgpu::Instance,
     adapter: wgpu::Adapter,
     info: wgpu::AdapterInfo,
+    downlevel: wgpu::DownlevelCapabilities,
+    readback: Result<ExactReadback, Capability>,
     pub(crate) device: wgpu::Device,
     pub(crate) queue: wgpu::Queue,
 }
@@ -35,7 +38,11 @@ impl Gpu {
     /// adapter exists and `D3D9_ALLOW_NO_GPU=1`; every other failure is an error.
     pub fn for_tests() -> Result<Option<Self>, GpuError> {
         match Self::new() {
-            Ok(gpu) => Ok(Some(gpu)),
+            Ok(gpu) => {
+                // Captured by the test harness; shown with a failure or --nocapture.
+                eprintln!("{}", gpu.describe());
+                Ok(Some(gpu))
+            }
             Err(err @ GpuError::NoAdapter { .. }) if no_gpu_allowed() => {
                 eprintln!("skipping GPU test ({ALLOW_NO_GPU_ENV}=1): {err}");
                 Ok(None)
@@ -56,6 +63,8 @@ impl Gpu {
             .request_device(&wgpu::DeviceDescriptor {
                 label: Some("d3d9-backend harness"),
                 required_limits: adapter.limits(),
+                // Linear filtering of `D3DFMT_A32B32G32R32F` textures, where the adapter has it.
+                required_features: adapter.features() & wgpu::Features::FLOAT32_FILTERABLE,
                 ..Default::default()
             })
             .await
@@ -63,13 +72,97 @@ impl Gpu {
                 adapter: info.name.clone(),
                 source,
             })?;
-        Ok(Self {
+        let downlevel = adapter.get_downlevel_capabilities();
+        let mut gpu = Self {
             _instance: instance,
             adapter,
             info,
+            downlevel,
+            readback: Err(Capability::ExactReadback),
             device,
             queue,
-        })
+        };
+        gpu.readback = choose_readback(
+            gpu.format_usages(wgpu::TextureFormat::Rgba32Float),
+            gpu.format_usages(wgpu::TextureFormat::Rgba32Uint),
+        );
+        Ok(gpu)
+    }
+
+    /// One line naming the adapter, its backend and device type, its driver, and the
+    /// exact-float readback path this device uses (what tests print).
+    pub fn describe(&self) -> String {
+        let info = &self.info;
+        let readback = match &self.readback {
+            Ok(path) => format!("{path:?} ({:?})", path.format()),
+            Err(missing) => format!("none: the adapter lacks {missing}"),
+        };
+        format!(
+            "adapter {:?}, backend {}, {:?}, driver {:?} {:?}; exact float readback: {readback}",
+            info.name, info.backend, info.device_type, info.driver, info.driver_info
+        )
+    }
+
+    /// How this device reads exact floats back: an `Rgba32Float` target where the adapter
+    /// renders to one, else the bit patterns through an `Rgba32Uint` target;
+    /// [`GpuError::Unsupported`] where neither can be rendered to.
+    pub fn exact_readback(&self) -> Result<ExactReadback, GpuError> {
+        self.readback.clone().map_err(|c| self.unsupported(c))
+    }
+
+    /// Makes the probe and `Rgba32Float` targets use `path` (to test one path on an adapter
+    /// that has both); [`GpuError::Unsupported`] where the adapter cannot render to its format.
+    pub fn set_exact_readback(&mut self, path: ExactReadback) -> Result<(), GpuError> {
+        if !self
+            .format_usages(path.format())
+            .contains(crate::caps::TARGET_USAGES)
+        {
+            let format = path.format();
+            return Err(self.unsupported(Capability::RenderTarget { format }));
+        }
+        self.readback = Ok(path);
+        Ok(())
+    }
+
+    /// The adapter's downlevel capabilities (GL/GLES and other downlevel backends lack
+    /// some of WebGPU's guarantees).
+    pub fn downlevel(&self) -> &wgpu::DownlevelCapabilities {
+        &self.downlevel
+    }
+
+    /// The texture usages this device allows for `format`: the adapter's own format
+    /// features on a downlevel adapter, WebGPU's guaranteed ones otherwise (what wgpu
+    /// validates textures against).
+    pub fn format_usages(&self, format: wgpu::TextureFormat) -> wgpu::TextureUsages {
+        let features = self.device.features();
+        if !features.contains(format.required_features()) {
+            return wgpu::TextureUsages::empty();
+        }
+        let adapter_specific = features
+            .contains(wgpu::Features::TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES)
+            || !self
+                .downlevel
+                .flags
+                .contains(wgpu::DownlevelFlags::WEBGPU_TEXTURE_FORMAT_SUPPORT);
+        match adapter_specific {
+            true => self.adapter.get_texture_format_features(format),
+            false => format.guaranteed_format_features(features),
+        }
+        .allowed_usages
+    }
+
+    /// [`GpuError::Unsupported`] for this adapter.
+    pub(crate) fn unsupported(&self, capability: Capability) -> GpuError {
+        GpuError::Unsupported {
+            adapter: self.info.name.clone(),
+            backend: self.info.backend,
+            capability,
+        }
+    }
+
+    /// A capability check's result, as a [`GpuError`].
+    pub(crate) fn require(&self, check: Result<(), Capability>) -> Result<(), GpuError> {
+        check.map_err(|c| self.unsupported(c))
     }
 
     /// The adapter in use: name ("llvmpipe (LLVM 15...)" for lavapipe),

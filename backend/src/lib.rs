@@ -19,9 +19,16 @@
 //!   states bound to a [`Draw`] or [`VertexProbe`], for `texldl`.
 //! - [`fixed_function_pixel_wgsl`]: the default D3D9 fixed-function pixel
 //!   stage (diffuse colour, clamped) for draws without a pixel shader.
+//! - [`Capability`] / [`ExactReadback`]: every object is checked against the adapter's
+//!   downlevel flags, limits and format features first; what cannot run is
+//!   [`GpuError::Unsupported`] naming the capability. Exact floats come back through an
+//!   `Rgba32Float` target, or as bit patterns through `Rgba32Uint` where floats cannot be
+//!   rendered to (GL/GLES).
 //! - [`VertexConstants`]: `SetVertexShaderConstantF/I/B` state, turned into
 //!   the constant buffers a translated shader's interface names.
 
+mod bitcast;
+mod caps;
 mod constants;
 mod error;
 mod fixed_function;
@@ -31,6 +38,7 @@ mod probe;
 mod render;
 mod texture;
 
+pub use caps::{Capability, ExactReadback};
 pub use constants::{ConstantBuffer, ProcessingMismatch, VertexConstants};
 pub use error::GpuError;
 pub use fixed_function::{fixed_function_pixel_wgsl, FIXED_FUNCTION_ENTRY_POINT};

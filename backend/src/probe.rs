@@ -1,23 +1,32 @@
 //! Reads a vertex stage's inter-stage outputs back as exact `f32` values.
 //!
-//! Each probed vertex is drawn as one point into its own texel: the
-//! viewport of vertex `i` is a half-texel square inside texel `i`, so the
-//! point covers that texel's centre wherever the shader places it inside
-//! the clip volume. A generated pass-through fragment stage copies one
-//! `@location` per row to an `Rgba32Float` target and marks coverage in a
+//! Each probed vertex is drawn as one point into its own cell of
+//! `CELL` x `CELL` (4x4) texels, the scissor being the cell. The viewport of
+//! vertex `i` is a half-texel square strictly inside one texel of cell `i`, so the
+//! point covers that texel's centre wherever the shader places it inside the clip
+//! volume, edges included. GL truncates viewports to whole texels, so there it is
+//! the 2x2-texel square in the middle of the cell, and the point covers the texel
+//! centre its rasterization rule gives it, inside the cell; the readback takes the
+//! texel the point covered. A generated pass-through fragment stage copies one
+//! `@location` per row to an `Rgba32Float` target (or, where the adapter cannot
+//! render to one, the bit patterns to an `Rgba32Uint` target: see
+//! [`ExactReadback`]) and marks coverage in a
 //! second target, so a clipped vertex is reported, never read as zero.
 //! The probe runs a copy of the vertex module whose `@location` outputs are
-//! `@interpolate(flat, first)`, as are the pass-through inputs, so the values
+//! `@interpolate(flat, either)`, as are the pass-through inputs, so the values
 //! are the vertex's own bit for bit (perspective interpolation of a point may
 //! still turn −0 into +0, as lavapipe does).
 
-use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use crate::render::{begin_pass, Bindings};
 use crate::{
-    Gpu, GpuError, SamplerBinding, Shader, ShaderStage, TextureBinding, Uniform, VertexBuffer,
+    ExactReadback, Gpu, GpuError, SamplerBinding, Shader, ShaderStage, TextureBinding, Uniform,
+    VertexBuffer,
 };
+
+/// Texels per side of one probed vertex's cell in the probe's targets.
+const CELL: u32 = 4;
 
 /// One vertex's float outputs: `@location` → components (1 to 4, as many
 /// as the output variable has).
@@ -68,21 +77,12 @@ impl Gpu {
     /// inside the clip volume (`-w <= x, y <= w`, `0 <= z <= w`), else
     /// [`GpuError::Clipped`].
     pub fn vertex_outputs(&self, probe: &VertexProbe<'_>) -> Result<Vec<OutputValues>, GpuError> {
-        let module: Cow<'_, naga::Module> =
-            match probe.vertex.shader {
-                Shader::Naga(module) => Cow::Borrowed(module),
-                Shader::Wgsl(text) => Cow::Owned(naga::front::wgsl::parse_str(text).map_err(
-                    |e| GpuError::Wgsl {
-                        stage: "vertex",
-                        message: e.emit_to_string(text),
-                    },
-                )?),
-            };
+        let module = Self::naga_module(probe.vertex.shader, "vertex")?;
         let mut module = module;
         flatten_outputs(module.to_mut(), probe.vertex.entry_point);
         let outputs = vertex_outputs_of(&module, probe.vertex.entry_point)?;
         let count = u64::from(probe.vertex_count) * u64::from(probe.instance_count);
-        let limit = self.device.limits().max_texture_dimension_2d;
+        let limit = self.device.limits().max_texture_dimension_2d / CELL;
         let columns = u32::try_from(count)
             .ok()
             .filter(|&c| c <= limit)
@@ -91,18 +91,35 @@ impl Gpu {
             return Ok(Vec::new());
         }
         let rows = u32::try_from(outputs.len().max(1)).unwrap_or(u32::MAX);
+        let readback = self.exact_readback()?;
+        let limits = self.device.limits();
+        self.require(crate::caps::check_vertex_buffers(
+            probe.vertex_buffers,
+            &limits,
+            self.device.features(),
+        ))?;
+        self.require(crate::caps::check_color_attachments(2, &limits))?;
         let fragments = match outputs.len() {
-            0 => vec![pass_through(None)?],
+            0 => vec![pass_through(None, readback)?],
             _ => outputs
                 .iter()
-                .map(|o| pass_through(Some(o)))
+                .map(|o| pass_through(Some(o), readback))
                 .collect::<Result<_, _>>()?,
         };
 
-        let values_format = wgpu::TextureFormat::Rgba32Float;
+        let values_format = readback.format();
         let covered_format = wgpu::TextureFormat::R8Unorm;
-        let values = self.target_texture(values_format, columns, rows)?;
-        let covered = self.target_texture(covered_format, columns, rows)?;
+        let (width, height) = (columns * CELL, rows.saturating_mul(CELL));
+        // Where the viewport in a cell lies: strictly inside one texel where viewports may
+        // be fractional, so every point covers that texel's centre; two whole texels on GL,
+        // which truncates viewports to integers (the point then covers the one texel centre
+        // its rasterization rule gives it, inside the cell).
+        let viewport = match self.adapter_info().backend {
+            wgpu::Backend::Gl => ((CELL / 2 - 1) as f32, 2.0),
+            _ => (CELL as f32 / 2.0 - 0.75, 0.5),
+        };
+        let values = self.target_texture(values_format, width, height)?;
+        let covered = self.target_texture(covered_format, width, height)?;
         self.capture("vertex probe", || {
             let vs = self.create_module(Shader::Naga(&module));
             let bindings = Bindings::new(self, probe.uniforms, probe.textures, probe.samplers)?;
@@ -167,15 +184,11 @@ impl Gpu {
                     for instance in 0..probe.instance_count {
                         for vertex in 0..probe.vertex_count {
                             let column = instance * probe.vertex_count + vertex;
-                            pass.set_viewport(
-                                column as f32 + 0.25,
-                                row as f32 + 0.25,
-                                0.5,
-                                0.5,
-                                0.0,
-                                1.0,
-                            );
-                            pass.set_scissor_rect(column, row, 1, 1);
+                            let (x, y) = (column * CELL, row * CELL);
+                            let (offset, size) = viewport;
+                            let at = |n: u32| n as f32 + offset;
+                            pass.set_viewport(at(x), at(y), size, size, 0.0, 1.0);
+                            pass.set_scissor_rect(x, y, CELL, CELL);
                             pass.draw(vertex..vertex + 1, instance..instance + 1);
                         }
                     }
@@ -184,22 +197,33 @@ impl Gpu {
             self.queue.submit([encoder.finish()]);
             Ok(())
         })?;
-        let values = self.read_texture(&values, values_format, columns, rows)?;
-        let covered = self.read_texture(&covered, covered_format, columns, rows)?;
+        let values = self.read_texture(&values, values_format, width, height)?;
+        let covered = self.read_texture(&covered, covered_format, width, height)?;
 
         let mut result = Vec::with_capacity(columns as usize);
         for column in 0..columns {
             let mut vertex_values = OutputValues::new();
+            // The texel the point covered in each row's cell.
+            let mut texels = Vec::with_capacity(rows as usize);
             for row in 0..rows {
-                if covered.texel(column, row) != Some(&[255u8][..]) {
+                let covered_texel = (0..CELL * CELL)
+                    .map(|i| (column * CELL + i % CELL, row * CELL + i / CELL))
+                    .find(|&(x, y)| covered.texel(x, y) == Some(&[255u8][..]));
+                let Some(texel) = covered_texel else {
                     return Err(GpuError::Clipped {
                         vertex: column % probe.vertex_count,
                         instance: column / probe.vertex_count,
                     });
-                }
+                };
+                texels.push(texel);
             }
-            for (row, output) in (0u32..).zip(&outputs) {
-                let texel = values.rgba32f(column, row).unwrap_or_default();
+            for (&(x, y), output) in texels.iter().zip(&outputs) {
+                // Float or uint target alike, the texel's bytes are the floats' bytes.
+                let texel: [f32; 4] = values
+                    .texel(x, y)
+                    .and_then(|t| <[u8; 16]>::try_from(t).ok())
+                    .map(bytemuck::cast)
+                    .unwrap_or_default();
                 let components = texel.get(..output.components).unwrap_or(&texel);
                 vertex_values.insert(output.location, components.to_vec());
             }
@@ -261,7 +285,9 @@ fn vertex_outputs_of(module: &naga::Module, name: Option<&str>) -> Result<Vec<Ou
     Ok(outputs)
 }
 
-/// `binding` with flat interpolation (sampling `first`); built-ins unchanged.
+/// `binding` with flat interpolation; built-ins unchanged. The sampling is `either`: a
+/// point has one vertex, so it is the same as `first`, and GLSL (the GL backend) has no
+/// `first`.
 fn flat(binding: &naga::Binding) -> naga::Binding {
     match binding {
         naga::Binding::Location {
@@ -272,7 +298,7 @@ fn flat(binding: &naga::Binding) -> naga::Binding {
         } => naga::Binding::Location {
             location: *location,
             interpolation: Some(naga::Interpolation::Flat),
-            sampling: Some(naga::Sampling::First),
+            sampling: Some(naga::Sampling::Either),
             blend_src: *blend_src,
             per_primitive: *per_primitive,
         },
@@ -321,10 +347,14 @@ fn flatten_outputs(module: &mut naga::Module, name: Option<&str>) {
     }
 }
 
-/// A fragment stage writing `output` (zero-extended to vec4) to target 0
-/// and 1.0 to target 1. Its input binding is a copy of the (flattened)
-/// vertex output's, so interpolation and sampling match exactly.
-fn pass_through(output: Option<&Output>) -> Result<naga::Module, GpuError> {
+/// A fragment stage writing `output` (zero-extended to vec4) to target 0 — the floats, or
+/// their bit patterns on [`ExactReadback::UintTarget`] — and 1.0 to target 1. Its input
+/// binding is a copy of the (flattened) vertex output's, so interpolation and sampling
+/// match exactly.
+fn pass_through(
+    output: Option<&Output>,
+    readback: ExactReadback,
+) -> Result<naga::Module, GpuError> {
     let (input, value) = match output {
         None => (String::new(), "vec4<f32>(0.0)".to_owned()),
         Some(o) => {
@@ -340,8 +370,12 @@ fn pass_through(output: Option<&Output>) -> Result<naga::Module, GpuError> {
             (format!("@location({}) v: {ty}", o.location), value)
         }
     };
+    let (ty, value) = match readback {
+        ExactReadback::FloatTarget => ("vec4<f32>", value),
+        ExactReadback::UintTarget => ("vec4<u32>", format!("bitcast<vec4<u32>>({value})")),
+    };
     let source = format!(
-        "struct ProbeOut {{ @location(0) value: vec4<f32>, @location(1) covered: f32 }}\n\
+        "struct ProbeOut {{ @location(0) value: {ty}, @location(1) covered: f32 }}\n\
          @fragment fn probe({input}) -> ProbeOut {{ return ProbeOut({value}, 1.0); }}\n"
     );
     let mut module = naga::front::wgsl::parse_str(&source).map_err(|e| GpuError::Wgsl {

@@ -257,6 +257,22 @@ impl Gpu {
         self.capture("shader module", || Ok(self.create_module(shader)))
     }
 
+    /// `shader` as a naga module (parsing WGSL), for the harness's rewrites.
+    pub(crate) fn naga_module<'s>(
+        shader: Shader<'s>,
+        stage: &'static str,
+    ) -> Result<Cow<'s, naga::Module>, GpuError> {
+        match shader {
+            Shader::Naga(module) => Ok(Cow::Borrowed(module)),
+            Shader::Wgsl(text) => naga::front::wgsl::parse_str(text)
+                .map(Cow::Owned)
+                .map_err(|e| GpuError::Wgsl {
+                    stage,
+                    message: e.emit_to_string(text),
+                }),
+        }
+    }
+
     pub(crate) fn create_module(&self, shader: Shader<'_>) -> wgpu::ShaderModule {
         let source = match shader {
             Shader::Wgsl(text) => wgpu::ShaderSource::Wgsl(Cow::Borrowed(text)),
@@ -308,6 +324,12 @@ impl Gpu {
         }
         if format.block_copy_size(None).is_none() || format.block_dimensions() != (1, 1) {
             return Err(GpuError::TargetFormat(format));
+        }
+        if !self
+            .format_usages(format)
+            .contains(crate::caps::TARGET_USAGES)
+        {
+            return Err(self.unsupported(crate::Capability::RenderTarget { format }));
         }
         self.capture("render target", || {
             Ok(self.device.create_texture(&wgpu::TextureDescriptor {
@@ -445,6 +467,26 @@ impl Bindings {
         textures: &[TextureBinding<'_>],
         samplers: &[SamplerBinding],
     ) -> Result<Self, GpuError> {
+        let groups = uniforms
+            .iter()
+            .map(|u| u.group)
+            .chain(textures.iter().map(|t| t.group))
+            .chain(samplers.iter().map(|s| s.group))
+            .map(|g| g.saturating_add(1))
+            .max()
+            .unwrap_or(0);
+        let limits = gpu.device.limits();
+        gpu.require(crate::caps::check_buffers(
+            uniforms,
+            &limits,
+            gpu.downlevel(),
+        ))?;
+        gpu.require(crate::caps::check_bindings(
+            groups,
+            textures.len(),
+            samplers.len(),
+            &limits,
+        ))?;
         // (group, layout entry, resource) for every binding.
         let buffers: Vec<_> = uniforms
             .iter()
@@ -460,6 +502,12 @@ impl Bindings {
             .iter()
             .map(|t| gpu.bind_texture(t))
             .collect::<Result<Vec<_>, _>>()?;
+        gpu.require(crate::caps::check_filtering(textures, samplers, |format| {
+            matches!(
+                format.sample_type(None, Some(gpu.device.features())),
+                Some(wgpu::TextureSampleType::Float { filterable: true })
+            )
+        }))?;
         let bound_samplers = samplers
             .iter()
             .map(|s| gpu.bind_sampler(s))

@@ -187,7 +187,7 @@ impl SamplerBinding {
     }
 
     /// Whether any filter blends texels (needs a filterable format).
-    fn filters(&self) -> bool {
+    pub(crate) fn filters(&self) -> bool {
         self.mag_filter == TextureFilter::Linear
             || self.min_filter == TextureFilter::Linear
             || self.mip_filter == MipFilter::Linear
@@ -265,6 +265,17 @@ impl Gpu {
                 })
             }
         };
+        if !self
+            .format_usages(format)
+            .contains(crate::caps::TEXTURE_USAGES)
+        {
+            return Err(self.unsupported(crate::Capability::SampledTexture { format }));
+        }
+        self.require(crate::caps::check_texture_size(
+            texture.kind,
+            [texture.width, texture.height, texture.depth],
+            &self.device.limits(),
+        ))?;
         let level_count = u32::try_from(texture.levels.len()).unwrap_or(u32::MAX);
         let size_error = |level: u32, expected: u64, got: usize| GpuError::TextureData {
             binding: texture.binding,

@@ -3,7 +3,8 @@
 //! without one unless D3D9_ALLOW_NO_GPU=1.
 
 use d3d9_backend::{
-    Draw, Gpu, GpuError, Image, ShaderStage, Target, Uniform, VertexBuffer, VertexProbe,
+    Capability, Draw, ExactReadback, Gpu, GpuError, Image, ShaderStage, Target, Uniform,
+    VertexBuffer, VertexProbe,
 };
 
 /// Position + D3DCOLOR, as a D3D9 FVF `XYZ | DIFFUSE` vertex.
@@ -164,6 +165,233 @@ struct VsOut { @builtin(position) position: vec4<f32>, @location(0) @interpolate
     }
     // Odd width: 7 * 16 bytes per row is padded to 256 for the copy.
     assert_eq!(image.data.len(), 7 * 5 * 16);
+    Ok(())
+}
+
+/// The exact-float path this device uses follows the adapter's format features, and is
+/// printed (with `--nocapture`) so a run says which one it exercised.
+#[test]
+fn gpu_exact_readback_path_is_reported() -> Result<(), GpuError> {
+    let Some(gpu) = Gpu::for_tests()? else {
+        return Ok(());
+    };
+    let path = gpu.exact_readback()?;
+    println!("{}", gpu.describe());
+    let renders = |format| {
+        gpu.format_usages(format)
+            .contains(wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC)
+    };
+    let expected = match renders(wgpu::TextureFormat::Rgba32Float) {
+        true => ExactReadback::FloatTarget,
+        false => ExactReadback::UintTarget,
+    };
+    assert_eq!(path, expected);
+    assert!(renders(path.format()));
+    Ok(())
+}
+
+/// Both readback paths give the same bits where the adapter has both; the uint path
+/// keeps NaN payloads and −0. Where `Rgba32Float` cannot be rendered to, forcing the float
+/// path is `Unsupported` naming that render target.
+#[test]
+fn gpu_probe_readback_paths_agree_bit_for_bit() -> Result<(), GpuError> {
+    let Some(mut gpu) = Gpu::for_tests()? else {
+        return Ok(());
+    };
+    let shader = "
+struct VsOut { @builtin(position) p: vec4<f32>, @location(0) bits: vec4<f32>, @location(2) more: vec3<f32> }
+@vertex fn main(@builtin(vertex_index) v: u32) -> VsOut {
+    let nan = bitcast<f32>(0x7fc01234u + v);
+    let big = bitcast<f32>(0x7f7fffffu);
+    return VsOut(vec4<f32>(0.0, 0.0, 0.5, 1.0), vec4<f32>(nan, -0.0, big, -1.0 / 3.0),
+                 vec3<f32>(f32(v) * 0.1, -f32(v), bitcast<f32>(0xff800000u)));
+}
+";
+    let probe = VertexProbe::new(ShaderStage::wgsl(shader), 2);
+    let bits = |outputs: &[d3d9_backend::OutputValues]| -> Vec<Vec<u32>> {
+        outputs
+            .iter()
+            .map(|o| o.values().flatten().map(|v| v.to_bits()).collect())
+            .collect()
+    };
+    gpu.set_exact_readback(ExactReadback::UintTarget)?;
+    let uint = bits(&gpu.vertex_outputs(&probe)?);
+    for (v, got) in (0u32..).zip(&uint) {
+        let third = (-1.0f32 / 3.0).to_bits();
+        let expected = [
+            0x7fc0_1234 + v,
+            0x8000_0000,
+            0x7f7f_ffff,
+            third,
+            (v as f32 * 0.1).to_bits(),
+            (-(v as f32)).to_bits(),
+            0xff80_0000,
+        ];
+        assert_eq!(got, &expected, "vertex {v} through Rgba32Uint");
+    }
+    match gpu.set_exact_readback(ExactReadback::FloatTarget) {
+        Ok(()) => {
+            let float = bits(&gpu.vertex_outputs(&probe)?);
+            println!("both readback paths ran");
+            assert_eq!(float, uint, "Rgba32Float and Rgba32Uint paths");
+        }
+        Err(GpuError::Unsupported { capability, .. }) => {
+            println!("only the Rgba32Uint path ran: {capability}");
+            assert_eq!(
+                capability,
+                Capability::RenderTarget {
+                    format: wgpu::TextureFormat::Rgba32Float
+                }
+            );
+        }
+        Err(other) => return Err(other),
+    }
+    Ok(())
+}
+
+/// An `Rgba32Float` target drawn through the uint path: covered texels hold the fragment
+/// stage's floats, the rest the clear colour, both exactly.
+#[test]
+fn gpu_float_target_through_uint_bits() -> Result<(), GpuError> {
+    let Some(mut gpu) = Gpu::for_tests()? else {
+        return Ok(());
+    };
+    gpu.set_exact_readback(ExactReadback::UintTarget)?;
+    let shader = "
+@vertex fn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4<f32> {
+    // The left half of the target.
+    let xy = vec2<f32>(f32(i & 1u) * 2.0 - 1.0, f32(i >> 1u) * 4.0 - 1.0);
+    return vec4<f32>(xy, 0.0, 1.0);
+}
+struct Out { @location(0) value: vec4<f32> }
+@fragment fn fs() -> Out { return Out(vec4<f32>(1.0e-3, -2.5, bitcast<f32>(0x7f800000u), 1.0 / 3.0)); }
+";
+    let stage = ShaderStage::wgsl(shader);
+    let clear = wgpu::Color {
+        r: 0.1,
+        g: -7.0,
+        b: 0.0,
+        a: 1.0e20,
+    };
+    let image = gpu.render(&Draw::new(
+        stage.entry("vs"),
+        stage.entry("fs"),
+        3,
+        Target::rgba32f(4, 2).cleared_to(clear),
+    ))?;
+    assert_eq!(image.format, wgpu::TextureFormat::Rgba32Float);
+    let drawn = [1.0e-3, -2.5, f32::INFINITY, 1.0 / 3.0];
+    let cleared = [0.1, -7.0, 0.0, 1.0e20];
+    for y in 0..2 {
+        assert_eq!(image.rgba32f(0, y), Some(drawn), "row {y}, drawn");
+        assert_eq!(image.rgba32f(3, y), Some(cleared), "row {y}, cleared");
+    }
+    Ok(())
+}
+
+/// More vertex storage buffers than the adapter allows is `Unsupported`, named, before
+/// anything is drawn.
+#[test]
+fn gpu_too_many_vertex_storage_buffers_is_unsupported() -> Result<(), GpuError> {
+    let Some(gpu) = Gpu::for_tests()? else {
+        return Ok(());
+    };
+    let limits = gpu.device().limits();
+    let vertex_storage = gpu
+        .downlevel()
+        .flags
+        .contains(wgpu::DownlevelFlags::VERTEX_STORAGE);
+    let limit = match vertex_storage {
+        true => limits.max_storage_buffers_per_shader_stage,
+        false => 0,
+    };
+    let data = [0u8; 16];
+    let storage: Vec<_> = (0..=limit.min(64))
+        .map(|b| Uniform::storage(0, b, &data))
+        .collect();
+    let probe = VertexProbe {
+        uniforms: &storage,
+        ..VertexProbe::new(
+            ShaderStage::wgsl(
+                "@vertex fn main() -> @builtin(position) vec4<f32> { return vec4<f32>(0.0, 0.0, 0.5, 1.0); }",
+            ),
+            1,
+        )
+    };
+    let result = gpu.vertex_outputs(&probe);
+    if limit > 64 {
+        // An adapter this generous is not refused; the count is too large to reach here.
+        return result.map(|_| ());
+    }
+    match result {
+        Err(GpuError::Unsupported { capability, .. }) => assert_eq!(
+            capability,
+            Capability::VertexStorageBuffers {
+                needed: limit + 1,
+                limit,
+                vertex_storage
+            }
+        ),
+        other => panic!("expected Unsupported, got {other:?}"),
+    }
+    Ok(())
+}
+
+/// Linear filtering of an `Rgba32Float` vertex texture runs where the device has
+/// `FLOAT32_FILTERABLE` (lavapipe) and is `Unsupported`, named, where it has not (GL).
+#[test]
+fn gpu_linear_filtering_of_float_textures_needs_float32_filterable() -> Result<(), GpuError> {
+    let Some(gpu) = Gpu::for_tests()? else {
+        return Ok(());
+    };
+    let shader = "
+@group(1) @binding(0) var t: texture_2d<f32>;
+@group(1) @binding(1) var s: sampler;
+struct VsOut { @builtin(position) p: vec4<f32>, @location(0) texel: vec4<f32> }
+@vertex fn main() -> VsOut {
+    return VsOut(vec4<f32>(0.0, 0.0, 0.5, 1.0), textureSampleLevel(t, s, vec2<f32>(0.5, 0.5), 0.0));
+}
+";
+    let texels: [f32; 8] = [0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0];
+    let level: &[u8] = bytemuck::cast_slice(&texels);
+    let levels = [level];
+    let textures = [d3d9_backend::TextureBinding::two_d(
+        1,
+        0,
+        wgpu::TextureFormat::Rgba32Float,
+        2,
+        1,
+        &levels,
+    )];
+    let samplers = [d3d9_backend::SamplerBinding {
+        mag_filter: d3d9_backend::TextureFilter::Linear,
+        min_filter: d3d9_backend::TextureFilter::Linear,
+        address: [d3d9_backend::TextureAddress::Clamp; 3],
+        ..d3d9_backend::SamplerBinding::new(1, 1)
+    }];
+    let result = gpu.vertex_outputs(&VertexProbe {
+        textures: &textures,
+        samplers: &samplers,
+        ..VertexProbe::new(ShaderStage::wgsl(shader), 1)
+    });
+    if gpu
+        .device()
+        .features()
+        .contains(wgpu::Features::FLOAT32_FILTERABLE)
+    {
+        // Halfway between the two texels.
+        assert_eq!(result?[0].get(&0), Some(&vec![2.0, 3.0, 4.0, 5.0]));
+    } else {
+        match result {
+            Err(GpuError::Unsupported { capability, .. }) => assert_eq!(
+                capability,
+                Capability::FilterableTexture {
+                    format: wgpu::TextureFormat::Rgba32Float
+                }
+            ),
+            other => panic!("expected Unsupported, got {other:?}"),
+        }
+    }
     Ok(())
 }
 
