@@ -182,8 +182,8 @@ pub fn translate_vertex_shader(
 
     // The entry point's glue (input copies, output assembly) belongs to the whole program.
     l.span = program_span(program);
-    let mut interface = l.build_entry(main_body)?;
-    l.fill_interface(&mut interface);
+    let entry = l.build_entry(main_body)?;
+    let interface = l.interface(entry);
     let info = validate_spanned(&l.module, Some(program))?;
     Ok(TranslatedShader {
         module: l.module,
@@ -337,10 +337,18 @@ impl Lifter<'_> {
         Ok(())
     }
 
-    /// Bindings, samplers and constants used.
-    fn fill_interface(&self, interface: &mut ShaderInterface) {
+    /// The whole interface, built once: the entry point's inputs and outputs, and the
+    /// bindings, samplers and constants the shader uses.
+    fn interface(&self, entry: outputs::EntryInterface) -> ShaderInterface {
         use globals::RegKey;
         use interface::*;
+        let mut interface = ShaderInterface {
+            inputs: entry.inputs,
+            outputs: entry.outputs,
+            position_fixup: entry.position_fixup,
+            writes_point_size: entry.writes_point_size,
+            ..ShaderInterface::default()
+        };
         if self.globals.contains_key(&RegKey::FloatConsts) {
             interface.float_constants = Some(FloatConstants {
                 group: VS_CONSTANTS_GROUP,
@@ -384,5 +392,73 @@ impl Lifter<'_> {
         rel.sort_unstable();
         rel.dedup();
         interface.relative_constant_reads = rel;
+        interface
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bytecode::{Instruction, TokenOffset, Version};
+    use naga::{Expression, Literal as L, Span, Statement};
+
+    /// A module whose one function adds an `f32` to an `i32` (invalid), the expression
+    /// carrying the span of instruction 1 of `program`.
+    fn invalid_module(program: &Program) -> naga::Module {
+        let mut module = naga::Module::default();
+        let mut f = naga::Function::default();
+        let span = builder::instruction_span(program, 1);
+        let a = f.expressions.append(Expression::Literal(L::F32(1.0)), span);
+        let b = f.expressions.append(Expression::Literal(L::I32(1)), span);
+        let sum = f.expressions.append(
+            Expression::Binary {
+                op: naga::BinaryOperator::Add,
+                left: a,
+                right: b,
+            },
+            span,
+        );
+        f.body.push(
+            Statement::Emit(naga::Range::new_from_bounds(sum, sum)),
+            span,
+        );
+        module.functions.append(f, Span::UNDEFINED);
+        module
+    }
+
+    #[test]
+    fn validation_failures_name_the_d3d9_instruction() {
+        let mut program = Program::new(Version::new(Stage::Vertex, 2, 0));
+        for (i, op) in [Opcode::Mov, Opcode::Mad, Opcode::Add]
+            .into_iter()
+            .enumerate()
+        {
+            let mut inst = Instruction::new(op);
+            inst.offset = TokenOffset(1 + 4 * i as u32);
+            program.instructions.push(inst);
+        }
+        let module = invalid_module(&program);
+        let err = validate_spanned(&module, Some(&program)).expect_err("invalid module");
+        let text = err.to_string();
+        assert!(text.contains("at instruction 1 (mad) token 5"), "{text}");
+        // Without the program the error still says it is a translator bug.
+        let plain = validate(&module).expect_err("invalid module").to_string();
+        assert!(plain.contains("internal error"), "{plain}");
+        assert!(!plain.contains("at instruction"), "{plain}");
+    }
+
+    #[test]
+    fn instruction_spans_run_to_the_next_instruction() {
+        let mut program = Program::new(Version::new(Stage::Vertex, 2, 0));
+        for off in [1u32, 4, 9] {
+            let mut inst = Instruction::new(Opcode::Nop);
+            inst.offset = TokenOffset(off);
+            program.instructions.push(inst);
+        }
+        let r = |i| builder::instruction_span(&program, i).to_range();
+        assert_eq!(r(0), Some(4..16));
+        assert_eq!(r(1), Some(16..36));
+        assert_eq!(r(2), Some(36..40));
+        assert_eq!(r(3), None);
     }
 }

@@ -35,6 +35,14 @@ struct Planned {
     source: Source,
 }
 
+/// What building the entry point decided: the located inputs and outputs.
+pub(super) struct EntryInterface {
+    pub inputs: Vec<super::interface::VertexInput>,
+    pub outputs: Vec<VertexOutput>,
+    pub position_fixup: Option<super::interface::UniformBinding>,
+    pub writes_point_size: bool,
+}
+
 /// The entry point's name.
 pub const ENTRY_POINT: &str = "main";
 
@@ -176,7 +184,7 @@ impl Lifter<'_> {
     pub(super) fn build_entry(
         &mut self,
         main_body: Handle<Function>,
-    ) -> Result<super::interface::ShaderInterface, LiftError> {
+    ) -> Result<EntryInterface, LiftError> {
         let inputs = self.plan_inputs();
         let (position, planned) = self.plan_outputs()?;
         self.f = FnBuilder::new(ENTRY_POINT);
@@ -355,12 +363,11 @@ impl Lifter<'_> {
             });
         }
         outputs.extend(planned.iter().map(|p| p.info));
-        Ok(super::interface::ShaderInterface {
+        Ok(EntryInterface {
             inputs,
             outputs,
             position_fixup,
             writes_point_size,
-            ..Default::default()
         })
     }
 
