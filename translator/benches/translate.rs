@@ -13,7 +13,7 @@
 //! (build it as `../shared/bench/README.md` says) the same shaders are written to a corpus file
 //! in `dump_corpus.py`'s format, MojoShader's GLSL profile times them in a child process, and
 //! the two sides alternate `BENCH_ROUNDS` times (default 2; each shader keeps its best time per
-//! side), then the per-shader ratios ours / MojoShader print (median over the shaders both
+//! side and stage), then the per-shader ratios ours / MojoShader print (median over the shaders both
 //! translate), for the validated module (target ≤ 1.0×) and WGSL text (target ≤ 1.5×).
 //!
 //! Environment: `BENCH_BATCH_MS` (batch length, default 5 ms), `BENCH_ROUNDS`,
@@ -335,9 +335,11 @@ fn main() {
         std::fs::write(&corpus_path, corpus_file(&all)).expect("writing the corpus file");
     }
     let mut ours: Vec<[Duration; 2]> = Vec::new();
+    let mut stages: Vec<[Duration; 5]> = Vec::new();
     let mut theirs: Vec<Option<Duration>> = vec![None; all.len()];
     for _ in 0..rounds {
         min_update(&mut ours, time_end_to_end(&jobs, &all, batch));
+        min_update(&mut stages, time_stages(&jobs, &all, batch));
         if let Some(m) = &mojo {
             for (best, t) in theirs.iter_mut().zip(run_mojo(m, &corpus_path, all.len())) {
                 *best = match (*best, t) {
@@ -347,7 +349,6 @@ fn main() {
             }
         }
     }
-    let stages = time_stages(&jobs, &all, batch);
 
     println!(
         "per vertex shader ({} shaders; best of 3 batches of ≥ {batch:?}, best of {rounds} rounds):",
@@ -423,6 +424,6 @@ fn main() {
     worst.sort_by(|a, b| b.0.partial_cmp(&a.0).expect("comparable"));
     println!("  slowest against MojoShader (WGSL):");
     for (r, i) in worst.iter().take(5) {
-        println!("    {r:>5.2}×  {}", all[*i].name);
+        println!("    {r:>5.2}×  #{i} {}", all[*i].name);
     }
 }
