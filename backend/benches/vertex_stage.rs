@@ -1,0 +1,758 @@
+//! GPU time of the vertex stage: `shaders/point_lights.asm` and `shaders/skinned_arm.asm`
+//! translated in each `FloatMode`, against the same math written by hand in WGSL
+//! (`benches/hand/`, same vertex layout, constant buffers and bind group as the translation).
+//!
+//! Each draw is `BENCH_VERTICES` (default 1,000,002) non-indexed vertices whose triangles are
+//! degenerate (a triangle's three vertices are the same vertex), so the rasterizer discards
+//! every one and only the vertex stage costs; the bench reads the target back afterwards to
+//! prove nothing was drawn. Each draw is its own render pass, timed by the pass's GPU
+//! timestamps (`TIMESTAMP_QUERY`; CPU wall time of submit → completion where the adapter lacks
+//! it). The variants of a shader alternate: `BENCH_ROUNDS` rounds (default 15), each drawing every
+//! variant once in an order rotated per round, after two warm-up draws each. A ratio a/b is the
+//! median over rounds of a's time over b's in the same round; "hand (control)" is the hand
+//! shader in a second pipeline, so hand (control)/hand shows the noise floor (≈ 1.00).
+//!
+//! Before timing, every variant's COLOR0 is read back (through the backend's vertex probe) for
+//! the first vertices and compared with the hand shader's, so the hand shaders compute what
+//! the translations compute. Figures and how to rerun: `docs/benchmarks.md`.
+
+#![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
+
+use std::borrow::Cow;
+use std::time::{Duration, Instant};
+
+use d3d9_backend::{ConstantBuffer, Gpu, ShaderStage, VertexBuffer, VertexConstants, VertexProbe};
+use d3d9_translator::asm::assemble;
+use d3d9_translator::bytecode::{Stage, Usage};
+use d3d9_translator::check::{check, DeviceCaps};
+use d3d9_translator::decl::{
+    bind_program, DeclType, StreamSource, VertexBinding, VertexDeclaration, VertexElement,
+    VertexProcessing,
+};
+use d3d9_translator::lift::{
+    translate_vertex_shader, FloatMode, OutputLocation, TranslatedShader, VertexShaderOptions,
+    ENTRY_POINT,
+};
+use d3d9_translator::signature::Semantic;
+
+/// The render target: small, since nothing reaches it.
+const TARGET: (u32, u32) = (64, 64);
+const TARGET_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
+/// The fragment stage: never runs (every triangle is discarded).
+const FRAGMENT: &str = "@fragment fn fs() -> @location(0) vec4<f32> { return vec4(1.0); }";
+/// Vertices the hand shaders are checked against the translations on.
+const CHECKED_VERTICES: u32 = 48;
+
+/// One shader of `shaders/` with the draw it is benchmarked with.
+struct Scene {
+    name: &'static str,
+    asm: &'static str,
+    declaration: VertexDeclaration,
+    stride: u32,
+    /// The bytes of vertex `k` (`stride` long); vertices 3t..3t+2 must be equal.
+    vertex: fn(u32) -> Vec<u8>,
+    constants: VertexConstants,
+    /// (label, WGSL) of the hand-written versions; the first is the reference.
+    hand: Vec<(&'static str, &'static str)>,
+}
+
+fn floats(v: &[f32]) -> Vec<u8> {
+    v.iter().flat_map(|f| f.to_le_bytes()).collect()
+}
+
+/// A view * projection stand-in mapping the scenes' few units around the origin inside the
+/// clip volume (the vertex probe needs the first vertices unclipped), every row used.
+const VIEW_PROJECTION: [[f32; 4]; 4] = [
+    [0.2, 0.0, 0.05, 0.0],
+    [0.0, 0.18, 0.12, 0.0],
+    [0.02, 0.05, 0.04, 0.5],
+    [0.0, 0.0, 0.0, 1.0],
+];
+
+fn point_lights() -> Scene {
+    // FVF D3DFVF_XYZ | D3DFVF_NORMAL: v0 position, v1 normal (FLOAT3 each).
+    let declaration = VertexDeclaration::from_elements(&[
+        VertexElement::new(0, 0, DeclType::Float3, Usage::Position, 0),
+        VertexElement::new(0, 12, DeclType::Float3, Usage::Normal, 0),
+    ])
+    .expect("declaration");
+    let mut c = VertexConstants::default();
+    c.set_f(0, &VIEW_PROJECTION)
+        // World: identity rows (4x3).
+        .set_f(
+            4,
+            &[
+                [1.0, 0.0, 0.0, 0.0],
+                [0.0, 1.0, 0.0, 0.0],
+                [0.0, 0.0, 1.0, 0.0],
+            ],
+        )
+        .set_f(9, &[[0.9, 0.9, 0.9, 1.0]])
+        .set_f(10, &[[0.06, 0.06, 0.08, 1.0]])
+        .set_f(11, &[[0.0, 1.2, 1.0, 0.0]])
+        .set_f(
+            12,
+            &[
+                [-1.8, 0.6, -1.0, 1.0],
+                [1.8, 0.6, -1.0, 1.0],
+                [-1.8, 0.6, 2.2, 1.0],
+                [1.8, 0.6, 2.2, 1.0],
+            ],
+        )
+        .set_f(
+            20,
+            &[
+                [1.6, 0.15, 0.1, 1.0],
+                [0.15, 1.5, 0.2, 1.0],
+                [0.2, 0.35, 1.8, 1.0],
+                [1.5, 1.3, 0.2, 1.0],
+            ],
+        )
+        // i0: four lights, aL from 0 in steps of 1.
+        .set_i(0, &[[4, 0, 1, 0]]);
+    Scene {
+        name: "point_lights",
+        asm: include_str!("../../shaders/point_lights.asm"),
+        declaration,
+        stride: 24,
+        vertex: |k| {
+            // A floor of 578 x 578 cells, y = 0, normals tilted a little per cell.
+            let t = k / 3;
+            let (x, z) = ((t % 578) as f32, (t / 578) as f32);
+            let (s, c) = (t as f32 * 0.1).sin_cos();
+            floats(&[
+                -3.0 + x * 6.0 / 577.0,
+                0.0,
+                -3.0 + z * 6.0 / 577.0,
+                0.1 * s,
+                1.0,
+                0.1 * c,
+            ])
+        },
+        constants: c,
+        hand: vec![
+            ("hand", include_str!("hand/point_lights.wgsl")),
+            ("hand aL", include_str!("hand/point_lights_al.wgsl")),
+        ],
+    }
+}
+
+/// Rows of a rotation by `degrees` about z (a transposed 4x3), moved by `dy`.
+fn bone(degrees: f32, dy: f32) -> [[f32; 4]; 3] {
+    let (s, c) = degrees.to_radians().sin_cos();
+    [[c, -s, 0.0, 0.0], [s, c, 0.0, dy], [0.0, 0.0, 1.0, 0.0]]
+}
+
+fn skinned_arm() -> Scene {
+    let declaration = VertexDeclaration::from_elements(&[
+        VertexElement::new(0, 0, DeclType::Float3, Usage::Position, 0),
+        VertexElement::new(0, 12, DeclType::Float3, Usage::Normal, 0),
+        VertexElement::new(0, 24, DeclType::Float1, Usage::BlendWeight, 0),
+        VertexElement::new(0, 28, DeclType::UByte4, Usage::BlendIndices, 0),
+    ])
+    .expect("declaration");
+    let light = [-0.3f32, 0.6, -0.8];
+    let len = light.iter().map(|v| v * v).sum::<f32>().sqrt();
+    let mut c = VertexConstants::default();
+    c.set_f(0, &VIEW_PROJECTION)
+        .set_f(8, &[[light[0] / len, light[1] / len, light[2] / len, 0.0]])
+        .set_f(9, &[[0.35, 0.8, 0.4, 1.0]])
+        .set_f(10, &[[0.1, 0.1, 0.12, 0.0]])
+        .set_f(20, &bone(-15.0, 0.1))
+        .set_f(23, &bone(40.0, -0.1));
+    Scene {
+        name: "skinned_arm",
+        asm: include_str!("../../shaders/skinned_arm.asm"),
+        declaration,
+        stride: 32,
+        vertex: |k| {
+            // A tube along x in [-2.2, 2.2]: 1000 rings of 20 sides, repeated; the joint
+            // blends both bones over x in [-0.45, 0.45], the right half follows bone 1 only.
+            let t = k / 3;
+            let x = -2.2 + 4.4 * (t % 1000) as f32 / 999.0;
+            let (s, c) = (std::f32::consts::TAU * ((t / 1000) % 20) as f32 / 20.0).sin_cos();
+            let w = ((0.45 - x) / 0.9).clamp(0.0, 1.0);
+            let (weight, indices) = if w == 0.0 {
+                (1.0, [1u8, 0, 0, 0])
+            } else {
+                (w, [0, 1, 0, 0])
+            };
+            let mut bytes = floats(&[x, 0.35 * c, 0.35 * s, 0.0, c, s, weight]);
+            bytes.extend(indices);
+            bytes
+        },
+        constants: c,
+        hand: vec![("hand", include_str!("hand/skinned_arm.wgsl"))],
+    }
+}
+
+/// The scene's shader as a D3D9 device makes it: assemble, check for a hardware-vertex-
+/// processing SM3 device, bind the declaration, lift with its fetches, COLOR0 at location 0
+/// and the half-pixel position fix-up.
+fn translate(scene: &Scene, float_mode: FloatMode) -> (TranslatedShader, VertexBinding) {
+    let program = assemble(scene.asm).expect("assembles");
+    let checked = check(&program, Stage::Vertex, &DeviceCaps::default()).expect("checks");
+    let streams = [StreamSource {
+        stride: scene.stride,
+        ..StreamSource::default()
+    }];
+    let binding = bind_program(
+        &scene.declaration,
+        &checked,
+        &streams,
+        VertexProcessing::Hardware,
+    )
+    .expect("binds");
+    let options = VertexShaderOptions {
+        input_fetches: Some(binding.fetches()),
+        output_locations: Some(vec![OutputLocation {
+            semantic: Semantic::new(Usage::Color, 0),
+            location: 0,
+            components: 4,
+        }]),
+        float_mode,
+        position_fixup: true,
+    };
+    let shader = translate_vertex_shader(&checked, &options).expect("translates");
+    (shader, binding)
+}
+
+/// One vertex shader to time.
+struct Variant {
+    label: String,
+    module: wgpu::ShaderSource<'static>,
+    /// The same code for the probe.
+    probe: ProbeShader,
+}
+
+enum ProbeShader {
+    Naga(Box<naga::Module>),
+    Wgsl(&'static str),
+}
+
+impl ProbeShader {
+    fn stage(&self) -> ShaderStage<'_> {
+        match self {
+            ProbeShader::Naga(m) => ShaderStage::naga(m).entry(ENTRY_POINT),
+            ProbeShader::Wgsl(w) => ShaderStage::wgsl(w).entry("main"),
+        }
+    }
+}
+
+fn variants(scene: &Scene) -> (Vec<Variant>, VertexBinding, Vec<ConstantBuffer>) {
+    let mut out = Vec::new();
+    let mut reference = None;
+    for (label, mode) in [
+        ("Ieee", FloatMode::Ieee),
+        ("Legacy", FloatMode::Legacy),
+        ("LegacyStrict", FloatMode::LegacyStrict),
+    ] {
+        let (shader, binding) = translate(scene, mode);
+        let buffers = scene
+            .constants
+            .buffers(&shader.interface, TARGET)
+            .expect("hardware constants");
+        match &reference {
+            None => reference = Some((binding, buffers)),
+            Some((b, c)) => {
+                assert_eq!(b.fetches(), binding.fetches(), "{label}: other fetches");
+                assert_eq!(*c, buffers, "{label}: other constant buffers");
+            }
+        }
+        out.push(Variant {
+            label: label.to_string(),
+            module: wgpu::ShaderSource::Naga(Cow::Owned(shader.module.clone())),
+            probe: ProbeShader::Naga(Box::new(shader.module)),
+        });
+    }
+    for (label, wgsl) in &scene.hand {
+        out.push(Variant {
+            label: label.to_string(),
+            module: wgpu::ShaderSource::Wgsl(Cow::Borrowed(wgsl)),
+            probe: ProbeShader::Wgsl(wgsl),
+        });
+    }
+    // The control: the first hand shader again, in a pipeline of its own.
+    let (_, wgsl) = scene.hand[0];
+    out.push(Variant {
+        label: "hand (control)".to_string(),
+        module: wgpu::ShaderSource::Wgsl(Cow::Borrowed(wgsl)),
+        probe: ProbeShader::Wgsl(wgsl),
+    });
+    let (binding, buffers) = reference.expect("three modes");
+    (out, binding, buffers)
+}
+
+/// Every variant computes the reference hand shader's COLOR0 on the first vertices.
+fn check_outputs(
+    scene: &Scene,
+    variants: &[Variant],
+    binding: &VertexBinding,
+    buffers: &[ConstantBuffer],
+) {
+    let gpu = Gpu::new().expect("a GPU adapter for the output check");
+    let data: Vec<u8> = (0..CHECKED_VERTICES * 3)
+        .step_by(3)
+        .flat_map(scene.vertex)
+        .collect();
+    let streams: Vec<VertexBuffer<'_>> = binding
+        .streams
+        .iter()
+        .map(|layout| VertexBuffer::stream(layout, &data))
+        .collect();
+    let uniforms: Vec<_> = buffers.iter().map(ConstantBuffer::uniform).collect();
+    let outputs = |v: &Variant| {
+        gpu.vertex_outputs(&VertexProbe {
+            vertex_buffers: &streams,
+            uniforms: &uniforms,
+            ..VertexProbe::new(v.probe.stage(), CHECKED_VERTICES)
+        })
+        .unwrap_or_else(|e| panic!("{} {}: {e}", scene.name, v.label))
+    };
+    let hand = variants
+        .iter()
+        .find(|v| v.label == scene.hand[0].0)
+        .expect("hand variant");
+    let want = outputs(hand);
+    for v in variants {
+        let got = outputs(v);
+        for (k, (g, w)) in got.iter().zip(&want).enumerate() {
+            let (g, w) = (&g[&0], &w[&0]);
+            let close = g.iter().zip(w).all(|(a, b)| (a - b).abs() <= 1e-4);
+            assert!(
+                close,
+                "{} {} vertex {k}: COLOR0 {g:?}, hand {w:?}",
+                scene.name, v.label
+            );
+        }
+    }
+}
+
+/// A device for timing: the adapter `Gpu::new` would pick, with `TIMESTAMP_QUERY` where the
+/// adapter has it.
+struct Timer {
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    info: wgpu::AdapterInfo,
+    timestamps: bool,
+}
+
+impl Timer {
+    fn new() -> Self {
+        pollster::block_on(async {
+            let instance = wgpu::Instance::new(
+                wgpu::InstanceDescriptor::new_without_display_handle_from_env(),
+            );
+            let adapter = wgpu::util::initialize_adapter_from_env_or_default(&instance, None)
+                .await
+                .expect("a GPU adapter");
+            let timestamps = adapter.features().contains(wgpu::Features::TIMESTAMP_QUERY);
+            let (device, queue) = adapter
+                .request_device(&wgpu::DeviceDescriptor {
+                    label: Some("vertex_stage bench"),
+                    required_features: if timestamps {
+                        wgpu::Features::TIMESTAMP_QUERY
+                    } else {
+                        wgpu::Features::empty()
+                    },
+                    required_limits: adapter.limits(),
+                    ..Default::default()
+                })
+                .await
+                .expect("a device");
+            Timer {
+                device,
+                queue,
+                info: adapter.get_info(),
+                timestamps,
+            }
+        })
+    }
+
+    fn wait(&self) {
+        self.device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .expect("poll");
+    }
+
+    fn read(&self, buffer: &wgpu::Buffer) -> Vec<u8> {
+        buffer
+            .slice(..)
+            .map_async(wgpu::MapMode::Read, |r| r.expect("map"));
+        self.wait();
+        let data = buffer.get_mapped_range(..).expect("mapped").to_vec();
+        buffer.unmap();
+        data
+    }
+
+    fn buffer(&self, data: &[u8], usage: wgpu::BufferUsages) -> wgpu::Buffer {
+        use wgpu::util::DeviceExt;
+        let mut contents = data.to_vec();
+        contents.resize(data.len().div_ceil(16).max(1) * 16, 0);
+        self.device
+            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: None,
+                contents: &contents,
+                usage,
+            })
+    }
+}
+
+/// A scene's draw on the timing device: vertex buffer, constant buffers in one bind group, a
+/// pipeline per variant.
+struct Bench<'a> {
+    timer: &'a Timer,
+    vertices: u32,
+    vertex_buffer: wgpu::Buffer,
+    bind_group: wgpu::BindGroup,
+    pipelines: Vec<wgpu::RenderPipeline>,
+    target: wgpu::Texture,
+    view: wgpu::TextureView,
+    query_set: Option<wgpu::QuerySet>,
+    resolve: wgpu::Buffer,
+    readback: wgpu::Buffer,
+}
+
+impl<'a> Bench<'a> {
+    fn new(
+        timer: &'a Timer,
+        scene: &Scene,
+        variants: &[Variant],
+        binding: &VertexBinding,
+        buffers: &[ConstantBuffer],
+        vertices: u32,
+    ) -> Self {
+        let device = &timer.device;
+        let data: Vec<u8> = (0..vertices).flat_map(scene.vertex).collect();
+        assert_eq!(data.len(), vertices as usize * scene.stride as usize);
+        let vertex_buffer = timer.buffer(&data, wgpu::BufferUsages::VERTEX);
+        let uniforms: Vec<wgpu::Buffer> = buffers
+            .iter()
+            .map(|b| {
+                assert!(!b.storage && b.group == 0, "hardware constants in group 0");
+                timer.buffer(&b.data, wgpu::BufferUsages::UNIFORM)
+            })
+            .collect();
+        let entries: Vec<_> = buffers
+            .iter()
+            .map(|b| wgpu::BindGroupLayoutEntry {
+                binding: b.binding,
+                visibility: wgpu::ShaderStages::VERTEX,
+                ty: wgpu::BindingType::Buffer {
+                    ty: wgpu::BufferBindingType::Uniform,
+                    has_dynamic_offset: false,
+                    min_binding_size: None,
+                },
+                count: None,
+            })
+            .collect();
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: None,
+            entries: &entries,
+        });
+        let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: None,
+            layout: &layout,
+            entries: &buffers
+                .iter()
+                .zip(&uniforms)
+                .map(|(b, u)| wgpu::BindGroupEntry {
+                    binding: b.binding,
+                    resource: u.as_entire_binding(),
+                })
+                .collect::<Vec<_>>(),
+        });
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: None,
+            bind_group_layouts: &[Some(&layout)],
+            immediate_size: 0,
+        });
+        let fragment = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: None,
+            source: wgpu::ShaderSource::Wgsl(Cow::Borrowed(FRAGMENT)),
+        });
+        let stream = binding.streams.first().expect("one stream");
+        assert_eq!(binding.streams.len(), 1);
+        let (array_stride, step_mode, attributes) = stream.as_layout();
+        let buffer_layout = wgpu::VertexBufferLayout {
+            array_stride,
+            step_mode,
+            attributes,
+        };
+        let pipelines = variants
+            .iter()
+            .map(|v| {
+                let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+                    label: Some(&v.label),
+                    source: v.module.clone(),
+                });
+                device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                    label: Some(&v.label),
+                    layout: Some(&pipeline_layout),
+                    vertex: wgpu::VertexState {
+                        module: &module,
+                        entry_point: None,
+                        compilation_options: Default::default(),
+                        buffers: &[Some(buffer_layout.clone())],
+                    },
+                    primitive: wgpu::PrimitiveState {
+                        topology: wgpu::PrimitiveTopology::TriangleList,
+                        cull_mode: Some(wgpu::Face::Back),
+                        ..Default::default()
+                    },
+                    depth_stencil: None,
+                    multisample: Default::default(),
+                    fragment: Some(wgpu::FragmentState {
+                        module: &fragment,
+                        entry_point: None,
+                        compilation_options: Default::default(),
+                        targets: &[Some(TARGET_FORMAT.into())],
+                    }),
+                    multiview_mask: None,
+                    cache: None,
+                })
+            })
+            .collect();
+        let target = device.create_texture(&wgpu::TextureDescriptor {
+            label: None,
+            size: wgpu::Extent3d {
+                width: TARGET.0,
+                height: TARGET.1,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: TARGET_FORMAT,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+            view_formats: &[],
+        });
+        let view = target.create_view(&Default::default());
+        let query_set = timer.timestamps.then(|| {
+            device.create_query_set(&wgpu::QuerySetDescriptor {
+                label: None,
+                ty: wgpu::QueryType::Timestamp,
+                count: 2,
+            })
+        });
+        let resolve = device.create_buffer(&wgpu::BufferDescriptor {
+            label: None,
+            size: 16,
+            usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
+            mapped_at_creation: false,
+        });
+        // Timestamps, or the target's texels (64 x 4 bytes a row, already aligned).
+        let readback = device.create_buffer(&wgpu::BufferDescriptor {
+            label: None,
+            size: u64::from(TARGET.0 * TARGET.1 * 4),
+            usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+            mapped_at_creation: false,
+        });
+        Bench {
+            timer,
+            vertices,
+            vertex_buffer,
+            bind_group,
+            pipelines,
+            target,
+            view,
+            query_set,
+            resolve,
+            readback,
+        }
+    }
+
+    /// One draw of variant `v` in its own pass: (GPU time between the pass's timestamps, or
+    /// the wall time without timestamps; wall time from submit to completion).
+    fn draw(&self, v: usize) -> (Duration, Duration) {
+        let mut encoder = self
+            .timer
+            .device
+            .create_command_encoder(&Default::default());
+        {
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: None,
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view: &self.view,
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT),
+                        store: wgpu::StoreOp::Store,
+                    },
+                })],
+                depth_stencil_attachment: None,
+                timestamp_writes: self.query_set.as_ref().map(|query_set| {
+                    wgpu::RenderPassTimestampWrites {
+                        query_set,
+                        beginning_of_pass_write_index: Some(0),
+                        end_of_pass_write_index: Some(1),
+                    }
+                }),
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+            pass.set_pipeline(&self.pipelines[v]);
+            pass.set_bind_group(0, &self.bind_group, &[]);
+            pass.set_vertex_buffer(0, self.vertex_buffer.slice(..));
+            pass.draw(0..self.vertices, 0..1);
+        }
+        if let Some(query_set) = &self.query_set {
+            encoder.resolve_query_set(query_set, 0..2, &self.resolve, 0);
+            encoder.copy_buffer_to_buffer(&self.resolve, 0, &self.readback, 0, 16);
+        }
+        let start = Instant::now();
+        self.timer.queue.submit([encoder.finish()]);
+        if self.query_set.is_none() {
+            self.timer.wait();
+            let wall = start.elapsed();
+            return (wall, wall);
+        }
+        let data = self.timer.read(&self.readback);
+        let wall = start.elapsed();
+        let stamp = |i: usize| u64::from_le_bytes(data[i * 8..i * 8 + 8].try_into().expect("8"));
+        let ticks = stamp(1).saturating_sub(stamp(0));
+        let period = f64::from(self.timer.queue.get_timestamp_period());
+        (Duration::from_secs_f64(ticks as f64 * period * 1e-9), wall)
+    }
+
+    /// The target after a draw: still the clear colour (every triangle was discarded).
+    fn assert_nothing_drawn(&self) {
+        let mut encoder = self
+            .timer
+            .device
+            .create_command_encoder(&Default::default());
+        encoder.copy_texture_to_buffer(
+            self.target.as_image_copy(),
+            wgpu::TexelCopyBufferInfo {
+                buffer: &self.readback,
+                layout: wgpu::TexelCopyBufferLayout {
+                    offset: 0,
+                    bytes_per_row: Some(TARGET.0 * 4),
+                    rows_per_image: Some(TARGET.1),
+                },
+            },
+            wgpu::Extent3d {
+                width: TARGET.0,
+                height: TARGET.1,
+                depth_or_array_layers: 1,
+            },
+        );
+        self.timer.queue.submit([encoder.finish()]);
+        let texels = self.timer.read(&self.readback);
+        assert!(
+            texels.chunks(4).all(|t| t == [0, 0, 0, 0]),
+            "a triangle reached the target"
+        );
+    }
+}
+
+fn env_number(name: &str, default: u32) -> u32 {
+    match std::env::var(name) {
+        Ok(v) => v
+            .parse()
+            .unwrap_or_else(|_| panic!("{name}={v}: not a number")),
+        Err(_) => default,
+    }
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.partial_cmp(b).expect("comparable"));
+    v[v.len() / 2]
+}
+
+fn run(timer: &Timer, scene: &Scene, vertices: u32, rounds: u32) {
+    let (variants, binding, buffers) = variants(scene);
+    check_outputs(scene, &variants, &binding, &buffers);
+    let bench = Bench::new(timer, scene, &variants, &binding, &buffers, vertices);
+    for v in 0..variants.len() {
+        for _ in 0..2 {
+            bench.draw(v);
+        }
+    }
+    bench.assert_nothing_drawn();
+    // times[v][round], wall[v][round]
+    let mut times = vec![Vec::new(); variants.len()];
+    let mut wall = vec![Vec::new(); variants.len()];
+    for round in 0..rounds as usize {
+        for k in 0..variants.len() {
+            let v = (k + round) % variants.len();
+            let (t, w) = bench.draw(v);
+            times[v].push(t.as_secs_f64());
+            wall[v].push(w.as_secs_f64());
+        }
+    }
+    println!("{}: {vertices} vertices, {rounds} rounds", scene.name);
+    for ((v, t), w) in variants.iter().zip(&times).zip(&wall) {
+        let best = t.iter().copied().fold(f64::INFINITY, f64::min);
+        println!(
+            "  {:<16} median {:>8.2} ms  best {:>8.2} ms  ({:.1} ns/vertex; wall median {:.2} ms)",
+            v.label,
+            median(t.clone()) * 1e3,
+            best * 1e3,
+            median(t.clone()) * 1e9 / f64::from(vertices),
+            median(w.clone()) * 1e3,
+        );
+    }
+    let index = |label: &str| variants.iter().position(|v| v.label == label);
+    let mut pairs = vec![
+        ("Legacy", "Ieee", "≤ 1.20"),
+        ("LegacyStrict", "Ieee", ""),
+        ("Ieee", "hand", "≤ 1.10"),
+        ("hand (control)", "hand", "≈ 1.00"),
+    ];
+    if index("hand aL").is_some() {
+        pairs.push(("Ieee", "hand aL", ""));
+        pairs.push(("hand aL", "hand", ""));
+    }
+    for (a, b, target) in pairs {
+        let (Some(a_i), Some(b_i)) = (index(a), index(b)) else {
+            continue;
+        };
+        let ratios: Vec<f64> = times[a_i]
+            .iter()
+            .zip(&times[b_i])
+            .map(|(x, y)| x / y)
+            .collect();
+        let best = |v: &[f64]| v.iter().copied().fold(f64::INFINITY, f64::min);
+        println!(
+            "  {:<28} {:>5.2}×  (best/best {:.2}×){}",
+            format!("{a} / {b}"),
+            median(ratios),
+            best(&times[a_i]) / best(&times[b_i]),
+            if target.is_empty() {
+                String::new()
+            } else {
+                format!("   target {target}")
+            }
+        );
+    }
+}
+
+fn main() {
+    let vertices = env_number("BENCH_VERTICES", 1_000_002) / 3 * 3;
+    let rounds = env_number("BENCH_ROUNDS", 15).max(1);
+    let filter: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
+    let timer = Timer::new();
+    println!(
+        "adapter: {} ({:?}, {:?}, driver {} {}); timing: {}",
+        timer.info.name,
+        timer.info.backend,
+        timer.info.device_type,
+        timer.info.driver,
+        timer.info.driver_info,
+        if timer.timestamps {
+            "render pass timestamps"
+        } else {
+            "wall time of submit → completion (no TIMESTAMP_QUERY)"
+        }
+    );
+    for scene in [point_lights(), skinned_arm()] {
+        if filter.is_empty() || filter.iter().any(|f| scene.name.contains(f.as_str())) {
+            run(&timer, &scene, vertices, rounds);
+        }
+    }
+}
