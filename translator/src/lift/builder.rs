@@ -7,7 +7,7 @@
 
 use super::error::LiftError;
 use super::VertexShaderOptions;
-use crate::bytecode::{Instruction, Opcode, Program, TextureType, TokenOffset};
+use crate::bytecode::{Instruction, Opcode, Program, RegisterFile, TextureType, TokenOffset};
 use crate::signature::Signature;
 use naga::{
     Block, Expression, Function, GlobalVariable, Handle, Literal, LocalVariable, Module, Scalar,
@@ -244,6 +244,10 @@ pub(super) struct Lifter<'a> {
     pub samplers: BTreeMap<u32, TextureType>,
     pub labels: HashMap<u32, Handle<Function>>,
     pub globals: HashMap<super::globals::RegKey, Handle<GlobalVariable>>,
+    /// Whether any `v#` read is relative (then `v#` is an array, else one variable each).
+    pub relative_inputs: bool,
+    /// Whether any vs_3_0 `o#` write is relative (then `o#` is an array).
+    pub relative_outputs: bool,
     /// `(base, count)` of relative float-constant reads.
     pub relative_reads: Vec<(u32, u32)>,
     /// Float constant registers addressable (256 or 8192).
@@ -282,6 +286,16 @@ impl<'a> Lifter<'a> {
             samplers: BTreeMap::new(),
             labels: HashMap::new(),
             globals: HashMap::new(),
+            relative_inputs: program.instructions.iter().any(|i| {
+                i.src
+                    .iter()
+                    .any(|s| s.reg.file == RegisterFile::Input && s.reg.relative.is_some())
+            }),
+            relative_outputs: program.instructions.iter().any(|i| {
+                i.dst.is_some_and(|d| {
+                    d.reg.file == RegisterFile::Output && d.reg.relative.is_some()
+                })
+            }),
             relative_reads: Vec::new(),
             float_registers: pick(i::HW_FLOAT_CONSTANTS, i::SW_FLOAT_CONSTANTS),
             int_registers: pick(i::INT_CONSTANTS, i::SW_INT_CONSTANTS),

@@ -27,10 +27,16 @@ pub(super) enum RegKey {
     Addr,
     Loop,
     Pred,
-    /// The `v` array (16 inputs + a zero element for out-of-range relative reads).
+    /// The `v` array (16 inputs + a zero element for out-of-range relative reads), when the
+    /// shader indexes `v#` relatively.
     Inputs,
-    /// The `o` array of vs_3_0 (12 outputs + an element that swallows out-of-range writes).
+    /// `v#n` on its own, when nothing indexes `v#` relatively.
+    Input(u32),
+    /// The `o` array of vs_3_0 (12 outputs + an element that swallows out-of-range writes),
+    /// when the shader indexes `o#` relatively.
     Outputs,
+    /// vs_3_0 `o#n` on its own, when nothing indexes `o#` relatively.
+    Output(u32),
     /// oPos/oFog/oPts, oD#, oT# before vs_3_0.
     Fixed(RegisterFile, u32),
     FloatConsts,
@@ -138,31 +144,87 @@ impl Lifter<'_> {
         self.private_global(RegKey::Inputs, "v", ty, None)
     }
 
-    /// The `o` array global of vs_3_0, initialised to the defaults of the declared semantics.
-    pub(super) fn outputs_global(&mut self) -> Handle<GlobalVariable> {
-        if let Some(&g) = self.globals.get(&RegKey::Outputs) {
-            return g;
-        }
-        let mut init = [[0.0f32; 4]; OUTPUT_REGISTERS as usize + 1];
+    /// The defaults of vs_3_0 output register `o#n`: each declared semantic's unwritten value
+    /// in the components its mask names.
+    fn output_register_default(&self, n: u32) -> [f32; 4] {
+        let mut init = [0.0f32; 4];
         for out in self
             .signature
             .outputs
             .iter()
-            .filter(|o| o.register.file == RegisterFile::Output)
+            .filter(|o| o.register.file == RegisterFile::Output && o.register.index == n)
         {
             let default = out.semantic.unwritten_value();
-            let Some(reg) = init.get_mut(out.register.index as usize) else {
-                continue;
-            };
             let mut j = 0;
-            for (c, slot) in reg.iter_mut().enumerate() {
+            for (c, slot) in init.iter_mut().enumerate() {
                 if out.mask.contains(c) {
                     *slot = default[j.min(3)];
                     j += 1;
                 }
             }
         }
-        let components = init.iter().map(|&v| self.global_vec4(v)).collect();
+        init
+    }
+
+    /// A `vec4<f32>` initialiser: zero, or the given values.
+    fn vec4_init(&mut self, v: [f32; 4]) -> Handle<Expression> {
+        if v.iter().all(|x| x.to_bits() == 0) {
+            let ty = self.ty.vec4f;
+            self.module
+                .global_expressions
+                .append(Expression::ZeroValue(ty), Span::UNDEFINED)
+        } else {
+            self.global_vec4(v)
+        }
+    }
+
+    /// The pointer to vs_3_0 output register `o#n` (direct), in the current function.
+    pub(super) fn output_pointer(&mut self, n: u32) -> Handle<Expression> {
+        if self.relative_outputs {
+            let g = self.outputs_global();
+            let base = self.global(g);
+            return self.emit(Expression::AccessIndex {
+                base,
+                index: n.min(OUTPUT_REGISTERS),
+            });
+        }
+        let key = RegKey::Output(n);
+        let g = match self.globals.get(&key) {
+            Some(&g) => g,
+            None => {
+                let init = self.output_register_default(n);
+                let init = self.vec4_init(init);
+                let ty = self.ty.vec4f;
+                self.private_global(key, &format!("o{n}"), ty, Some(init))
+            }
+        };
+        self.global(g)
+    }
+
+    /// The pointer to input register `v#n` (direct), in the current function.
+    pub(super) fn input_pointer(&mut self, n: u32) -> Handle<Expression> {
+        if self.relative_inputs {
+            let g = self.inputs_global();
+            let base = self.global(g);
+            return self.emit(Expression::AccessIndex {
+                base,
+                index: n.min(INPUT_REGISTERS),
+            });
+        }
+        let ty = self.ty.vec4f;
+        let g = self.private_global(RegKey::Input(n), &format!("v{n}"), ty, None);
+        self.global(g)
+    }
+
+    /// The `o` array global of vs_3_0, initialised to the defaults of the declared semantics.
+    pub(super) fn outputs_global(&mut self) -> Handle<GlobalVariable> {
+        if let Some(&g) = self.globals.get(&RegKey::Outputs) {
+            return g;
+        }
+        let init: Vec<[f32; 4]> = (0..=OUTPUT_REGISTERS)
+            .map(|n| self.output_register_default(n))
+            .collect();
+        let components = init.iter().map(|&v| self.vec4_init(v)).collect();
         let ty = self.vec4_array(OUTPUT_REGISTERS + 1);
         let init = self
             .module
@@ -193,7 +255,7 @@ impl Lifter<'_> {
             (RegisterFile::RastOut, _) => "oPts".to_string(),
             (f, i) => format!("{}{}", f.prefix(), i),
         };
-        let init = self.global_vec4(semantic.unwritten_value());
+        let init = self.vec4_init(semantic.unwritten_value());
         let ty = self.ty.vec4f;
         Ok(self.private_global(key, &name, ty, Some(init)))
     }

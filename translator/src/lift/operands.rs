@@ -51,6 +51,9 @@ impl Lifter<'_> {
         let vs3 = self.program.version.major >= 3;
         match reg.file {
             RegisterFile::Temp => Ok(self.register_pointer(RegKey::Temp(reg.index))),
+            RegisterFile::Input if !write && reg.relative.is_none() => {
+                Ok(self.input_pointer(reg.index))
+            }
             RegisterFile::Input if !write => {
                 let g = self.inputs_global();
                 let base = self.global(g);
@@ -61,6 +64,9 @@ impl Lifter<'_> {
                 let base = self.global(g);
                 let n = self.float_registers;
                 self.indexed(base, reg, n)
+            }
+            RegisterFile::Output if write && vs3 && reg.relative.is_none() => {
+                Ok(self.output_pointer(reg.index))
             }
             RegisterFile::Output if write && vs3 => {
                 let g = self.outputs_global();

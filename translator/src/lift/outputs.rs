@@ -171,9 +171,7 @@ impl Lifter<'_> {
                 }
             }
             Source::O(n) => {
-                let g = self.outputs_global();
-                let base = self.global(g);
-                let p = self.emit(Expression::AccessIndex { base, index: n });
+                let p = self.output_pointer(n);
                 self.load(p)
             }
             Source::Default => self.const_f32s(&semantic.unwritten_value()).h,
@@ -209,12 +207,7 @@ impl Lifter<'_> {
             });
             let arg = self.emit(Expression::FunctionArgument(index));
             let value = self.convert_input(arg, input.conversion)?;
-            let g = self.inputs_global();
-            let base = self.global(g);
-            let p = self.emit(Expression::AccessIndex {
-                base,
-                index: input.register,
-            });
+            let p = self.input_pointer(input.register);
             self.store(p, value);
         }
 
