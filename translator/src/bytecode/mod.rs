@@ -29,7 +29,7 @@ pub const END_TOKEN: u32 = 0x0000_FFFF;
 pub const DXBC_MAGIC: u32 = 0x4342_5844;
 
 /// A position in the token stream, counted in 32-bit tokens from the version token (0).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct TokenOffset(pub u32);
 
 impl fmt::Display for TokenOffset {
@@ -39,8 +39,7 @@ impl fmt::Display for TokenOffset {
 }
 
 /// The pipeline stage a shader runs in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Stage {
     Vertex,
     Pixel,
@@ -190,12 +189,10 @@ pub enum Control {
 }
 
 /// The texture type a sampler is declared with (`dcl_2d s0`, `dcl_cube`, `dcl_volume`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum TextureType {
     /// `D3DSTT_UNKNOWN` (0): legal only in ps_1_x-era `dcl` of t#/v#, never on s#.
     Unknown = 0,
-    #[serde(rename = "2d")]
     TwoD = 2,
     Cube = 3,
     Volume = 4,

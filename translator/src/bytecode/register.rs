@@ -7,7 +7,7 @@ use std::fmt;
 /// raw type 3 is `a0` in vertex shaders and `t#` in pixel shaders; raw type 6 is `oT#` before
 /// vs_3_0 and `o#` in vs_3_0.
 #[allow(missing_docs)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum RegisterFile {
     /// r#
     Temp,
@@ -205,7 +205,7 @@ impl Default for Swizzle {
 }
 
 /// A destination write mask: bit 0 = x … bit 3 = w.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct WriteMask(pub u8);
 
 impl WriteMask {
