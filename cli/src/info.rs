@@ -254,15 +254,12 @@ fn constant(reg: &Register, literal: Literal, version: Version) -> Constant {
 }
 
 /// The file's name for `registers`: its register prefix (`r`, `oT`, `aL`), except `rastout`
-/// (oPos = 0, oFog = 1, oPts = 2), `misc` (vPos = 0, vFace = 1) and the constant banks
-/// `c2048+`, `c4096+`, `c6144+`.
+/// (oPos = 0, oFog = 1, oPts = 2) and `misc` (vPos = 0, vFace = 1). The float constant banks
+/// (`CONST2`–`CONST4`, `c2048`–`c8191`) are listed under `c` by their flat index.
 fn file_name(file: RegisterFile) -> &'static str {
     match file {
         RegisterFile::RastOut => "rastout",
         RegisterFile::MiscType => "misc",
-        RegisterFile::Const2 => "c2048+",
-        RegisterFile::Const3 => "c4096+",
-        RegisterFile::Const4 => "c6144+",
         other => other.prefix(),
     }
 }
@@ -279,11 +276,15 @@ struct Use {
 fn register_use(program: &Program) -> Vec<FileUse> {
     let mut files: BTreeMap<RegisterFile, Use> = BTreeMap::new();
     let mut note = |reg: &Register, write: bool| {
-        let u = files.entry(reg.file).or_default();
+        let (file, index) = match reg.float_constant_index() {
+            Some(flat) => (RegisterFile::Const, flat),
+            None => (reg.file, reg.index),
+        };
+        let u = files.entry(file).or_default();
         if write {
-            u.written.insert(reg.index);
+            u.written.insert(index);
         } else {
-            u.read.insert(reg.index);
+            u.read.insert(index);
         }
         if let Some(rel) = reg.relative {
             u.relative = true;

@@ -8,12 +8,17 @@
 
 mod decode;
 mod encode;
+mod files;
 mod opcode;
 mod register;
 mod usage;
 
 pub use decode::{decode, decode_bytes, DecodeError};
 pub use encode::encode;
+pub use files::{
+    file_rule, float_constants, software_limits, CountCap, FileRule, RegisterCount,
+    VertexProcessing, CONST_BANKS, CONST_BANK_SIZE, VERTEX_INPUTS,
+};
 pub use opcode::{Form, Opcode, OpcodeInfo, Stages, COMMENT_OPCODE, END_OPCODE, OPCODES};
 pub use register::{
     DstParam, Register, RegisterFile, RelativeAddress, ResultModifier, SrcModifier, SrcParam,
