@@ -1,6 +1,7 @@
 //! The register files of each shader version and device: which exist, how many registers each
-//! has, and which may be relatively addressed. This is the one statement of those facts; the
-//! assembler, the checker, the lifter and the vertex-declaration binding read it.
+//! has, and which may be relatively addressed. This is the one statement of those facts: the
+//! assembler, the checker and the vertex-declaration binding read it, and the lifter's
+//! register counts are to come from it too ([`float_constants`], [`file_rule`]).
 //!
 //! Sources: the "Registers" page of each profile in the SDK (vs_1_1, vs_2_0, vs_2_x, vs_3_0,
 //! ps_1_x, ps_2_0, ps_2_x, ps_3_0), `d3d9-vertex-model.md` §1, `D3DCAPS9`

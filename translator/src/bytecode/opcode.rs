@@ -2,8 +2,8 @@
 //! stages and versions in which each form exists (like vkd3d's `{min, max}` ranges).
 //!
 //! This is the one statement of which instructions exist where: the decoder reads the
-//! operand counts, and the assembler, the checker and the lifter ask
-//! [`Opcode::exists_in`]. Sources: the SDK's instruction table of each profile (vs_1_1,
+//! operand counts, and the assembler and the checker ask [`Opcode::exists_in`]
+//! (`tests/table_agreement.rs` holds every stage, the lifter included, to it). Sources: the SDK's instruction table of each profile (vs_1_1,
 //! vs_2_0, vs_2_x, vs_3_0, ps_1_x, ps_2_0, ps_2_x, ps_3_0) and Wine's
 //! `test_unsupported_shaders` (`rep`/`if`/`defb`/`defi` refused in ps_2_0).
 
