@@ -199,3 +199,70 @@ fn every_stage_agrees_with_the_opcode_table() {
     assert_eq!(existing, 532);
     assert_eq!(assembled, existing, "{}", refused.join("\n"));
 }
+
+/// The register-file table and the assembler and checker agree: register 0 of each file is
+/// "not in this version" for the assembler, and refused by the checker, exactly where
+/// `file_rule` has no entry (hardware vertex processing; the `_sw` profiles on a software
+/// device).
+#[test]
+fn assembler_and_checker_agree_with_the_register_file_table() {
+    use d3d9_translator::bytecode::file_rule;
+    use RegisterFile::*;
+    let files = [
+        Temp, Input, Const, Addr, Texture, RastOut, AttrOut, TexCrdOut, Output, ConstInt, ColorOut,
+        DepthOut, Sampler, Const2, Const3, Const4, ConstBool, Loop, MiscType, Label, Predicate,
+    ];
+    let mut failures = Vec::new();
+    let mut existing = 0;
+    for v in versions() {
+        for file in files {
+            // Register type 3 is a0 in vertex shaders, t# in pixel shaders; type 6 is o# from
+            // vs_3_0, oT# before.
+            let stage_file = RegisterFile::from_raw(file.raw(), v) == Some(file);
+            if !stage_file {
+                continue;
+            }
+            let processing = caps(v).vertex_processing;
+            let exists = file_rule(v, file, processing).is_some();
+            existing += usize::from(exists);
+            let reg = Register::new(file, 0);
+            let text = if file.is_readable() {
+                format!("{v}\nmov r0, {reg}\n")
+            } else {
+                format!("{v}\nmov {reg}, r0\n")
+            };
+            let not_here = match assemble(&text) {
+                Ok(_) => false,
+                Err(e) => matches!(e.kind, AsmErrorKind::RegisterNotInVersion { .. }),
+            };
+            if not_here == exists {
+                failures.push(format!("{file:?} in {v}: assembler ({text:?})"));
+            }
+            // The checker, on the decoded instruction.
+            let mut program = Program::new(v);
+            let mut inst = Instruction::new(Opcode::Mov);
+            if file.is_readable() {
+                inst.dst = Some(DstParam::new(Register::new(Temp, 0)));
+                inst.src.push(SrcParam::new(reg));
+            } else {
+                inst.dst = Some(DstParam::new(reg));
+                inst.src.push(SrcParam::new(Register::new(Temp, 0)));
+            }
+            program.instructions.push(inst);
+            let refused = matches!(
+                check(&program, v.stage, &caps(v)),
+                Err(CheckError::Invalid(InvalidShader::RegisterAccess { .. }))
+            );
+            // A file that exists may still be refused for this access (e.g. writing s0 or
+            // reading i0 with mov): only the absent ones must be.
+            if !exists && !refused {
+                failures.push(format!(
+                    "{file:?} in {v}: checker accepts a file the table lacks"
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    eprintln!("{existing} (file, version) pairs exist");
+    assert_eq!(existing, 116);
+}
