@@ -36,7 +36,8 @@ dp3 r6.w, r6, c7
 max r6.w, r6.w, c5.z
 mad r6.w, r6.w, c10.x, c10.y            // diffuse and ambient share
 mad r7.x, r3.y, c11.x, c11.y            // height into [0, 1]
-lrp r8, r7.x, c9, c8
+mov r9, c8                              // one c# read per instruction
+lrp r8, r7.x, c9, r9
 mul o1.xyz, r8, r6.w
 mov o1.w, c5.w
 mov o2.xy, v0.xy

@@ -104,7 +104,10 @@ impl VertexConstants {
     fn counts(processing: VertexProcessing) -> (usize, usize, usize) {
         let (f, i, b) = match processing {
             VertexProcessing::Hardware => (HW_FLOAT_CONSTANTS, INT_CONSTANTS, BOOL_CONSTANTS),
-            VertexProcessing::Software => (SW_FLOAT_CONSTANTS, SW_INT_CONSTANTS, SW_BOOL_CONSTANTS),
+            // A mixed device's shaders may use the software ranges.
+            VertexProcessing::Software | VertexProcessing::Mixed => {
+                (SW_FLOAT_CONSTANTS, SW_INT_CONSTANTS, SW_BOOL_CONSTANTS)
+            }
         };
         (f as usize, i as usize, b as usize)
     }

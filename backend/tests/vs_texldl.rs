@@ -15,6 +15,9 @@
 //!
 //! GPU tests fail, not skip, when no adapter exists (unless `D3D9_ALLOW_NO_GPU=1`).
 
+#[path = "../../translator/tests/common/mod.rs"]
+mod common;
+
 use std::error::Error;
 
 use d3d9_backend::{
@@ -709,11 +712,7 @@ fn gpu_texture_data_size_is_checked() -> TestResult {
 #[test]
 fn gpu_wine_test_vertex_texture() -> TestResult {
     let Some(gpu) = gpu()? else { return Ok(()) };
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../shared/corpus/d3d9_visual.json"
-    );
-    let corpus: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path)?)?;
+    let corpus = common::corpus("d3d9_visual.json");
     let shaders = corpus["shaders"].as_array().ok_or("no shaders")?;
     let tokens = |name: &str| -> Result<Vec<u32>, Box<dyn Error>> {
         let shader = shaders

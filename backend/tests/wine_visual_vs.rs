@@ -7,6 +7,8 @@
 //! `wine visual VS tests: N of 10 functions pass (M of K checks)`. These tests need a GPU
 //! adapter (lavapipe is enough) and fail without one.
 
+#[path = "../../translator/tests/common/mod.rs"]
+mod common;
 mod wine_visual;
 
 use wine_visual::functions::{run, FUNCTIONS};

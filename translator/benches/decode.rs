@@ -7,11 +7,9 @@ use d3d9_translator::bytecode::decode_bytes;
 use serde_json::Value;
 use std::hint::black_box;
 
-fn corpus(name: &str) -> Value {
-    let path = format!("{}/../../shared/corpus/{name}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(path).expect("corpus file readable");
-    serde_json::from_str(&text).expect("corpus is JSON")
-}
+#[path = "../tests/common/mod.rs"]
+mod common;
+use common::corpus;
 
 fn bytes(v: &Value) -> Vec<u8> {
     v.as_array()

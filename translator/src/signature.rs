@@ -17,7 +17,7 @@ use crate::bytecode::{
 use std::fmt;
 
 /// A semantic: usage and usage index (`TEXCOORD3`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Semantic {
     pub usage: Usage,
     pub index: u8,
@@ -85,9 +85,8 @@ pub fn dx8_register_of(semantic: Semantic) -> Option<u32> {
 }
 
 /// One input or output of a shader.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct SignatureElement {
-    #[serde(skip)]
     pub register: Register,
     pub semantic: Semantic,
     /// Components declared (or, for implied elements, written/read).
@@ -95,12 +94,11 @@ pub struct SignatureElement {
     /// Whether a `dcl` states it (false: implied by a fixed register or by use).
     pub declared: bool,
     /// The `dcl` instruction, or the first instruction using the register.
-    #[serde(skip)]
     pub offset: TokenOffset,
 }
 
 /// The inputs and outputs of a shader, in declaration (or first-use) order.
-#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Signature {
     pub inputs: Vec<SignatureElement>,
     pub outputs: Vec<SignatureElement>,

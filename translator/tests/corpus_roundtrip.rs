@@ -62,3 +62,13 @@ fn complete_corpus_shaders_decode_and_reencode() {
     );
     eprintln!("{} complete shaders decoded and re-encoded", shaders.len());
 }
+
+/// A newcomer without `../shared/corpus` gets one line naming the path the tests looked for.
+#[test]
+fn a_missing_corpus_file_is_one_line_naming_its_path() {
+    let err = common::read_corpus("no-such-file.json").expect_err("no such corpus file");
+    assert!(!err.contains('\n'), "{err}");
+    let path = common::corpus_path("no-such-file.json");
+    assert!(path.ends_with("shared/corpus/no-such-file.json"));
+    assert!(err.contains(&*path.to_string_lossy()), "{err}");
+}

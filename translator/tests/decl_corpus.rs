@@ -2,6 +2,8 @@
 //! to the tests' vertex shaders with the locations and fetches D3D9 gives.
 #![allow(clippy::panic)] // a test names the corpus entry it could not find
 
+mod common;
+
 use d3d9_translator::bytecode::{decode, Usage};
 use d3d9_translator::decl::{
     bind_program, BindError, DeclType, FetchConversion, FetchSource, InputFetch, RawElement,
@@ -11,20 +13,14 @@ use d3d9_translator::signature::Semantic;
 use std::collections::BTreeMap;
 use wgpu_types::{VertexFormat, VertexStepMode};
 
-const CORPUS: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../shared/corpus/d3d9_visual.json"
-);
-
 struct Corpus {
     json: serde_json::Value,
 }
 
 impl Corpus {
     fn load() -> Corpus {
-        let text = std::fs::read_to_string(CORPUS).expect("corpus readable");
         Corpus {
-            json: serde_json::from_str(&text).expect("corpus is JSON"),
+            json: common::corpus("d3d9_visual.json"),
         }
     }
 

@@ -1,16 +1,13 @@
 //! Bad input never panics the decoder: every malformed stream is a typed error.
 
+mod common;
+
 use d3d9_translator::bytecode::{decode, decode_bytes, encode, DecodeError, TokenOffset};
 use proptest::prelude::*;
 use serde_json::Value;
 
 fn corpus_tokens() -> Vec<Vec<u32>> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../shared/corpus/asm_pairs.json"
-    );
-    let text = std::fs::read_to_string(path).expect("corpus present");
-    let pairs: Value = serde_json::from_str(&text).expect("json");
+    let pairs: Value = common::corpus("asm_pairs.json");
     pairs
         .as_array()
         .expect("array")

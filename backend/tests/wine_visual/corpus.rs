@@ -6,10 +6,8 @@ use d3d9_translator::bytecode::Usage;
 use d3d9_translator::decl::{DeclType, RawElement, VertexDeclaration};
 use serde_json::Value;
 
-const CORPUS: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../shared/corpus/d3d9_visual.json"
-);
+/// The corpus file, under `../shared/corpus` beside the checkout.
+const CORPUS: &str = "d3d9_visual.json";
 
 /// The parsed corpus file.
 pub struct Corpus {
@@ -19,8 +17,13 @@ pub struct Corpus {
 impl Corpus {
     /// Read and parse the corpus; a missing or malformed file is a reason, not a panic.
     pub fn load() -> Result<Corpus, String> {
-        let text = std::fs::read_to_string(CORPUS).map_err(|e| format!("reading {CORPUS}: {e}"))?;
-        let json = serde_json::from_str(&text).map_err(|e| format!("parsing {CORPUS}: {e}"))?;
+        let text = crate::common::read_corpus(CORPUS)?;
+        let json = serde_json::from_str(&text).map_err(|e| {
+            format!(
+                "{}: not JSON: {e}",
+                crate::common::corpus_path(CORPUS).display()
+            )
+        })?;
         Ok(Corpus { json })
     }
 

@@ -16,7 +16,7 @@ use super::rules;
 use crate::bytecode::{
     encode, Comparison, Control, Declaration, DstParam, Instruction, Literal, Opcode, Program,
     Register, RegisterFile, RelativeAddress, ResultModifier, SrcModifier, SrcParam, Stage, Swizzle,
-    TextureType, TokenOffset, Usage, Version, WriteMask, OPCODES,
+    TextureType, TokenOffset, Usage, Version, WriteMask, CONST_BANK_SIZE, OPCODES,
 };
 
 /// Assemble D3D9 shader assembly text into a [`Program`].
@@ -306,7 +306,7 @@ impl Assembler {
             column = column.saturating_add(part.chars().count() as u32 + 1);
         }
         let mut inst = match base.as_str() {
-            "dcl" => self.dcl(cur, &suffixes)?,
+            "dcl" => self.dcl(cur, &suffixes, mpos)?,
             "def" | "defi" | "defb" => self.def(cur, &base, &suffixes, mpos)?,
             _ => self.operation(cur, &base, &suffixes, mpos)?,
         };
@@ -343,7 +343,7 @@ impl Assembler {
             return Err(err(
                 parsed.pos,
                 AsmErrorKind::BadOperandRegister {
-                    register: register_text(&parsed.reg),
+                    register: parsed.reg.to_string(),
                     role: "a predicate (only p0 is)",
                 },
             ));
@@ -523,8 +523,19 @@ impl Assembler {
         &mut self,
         cur: &mut Cursor<'_>,
         suffixes: &[Part<'_>],
+        mpos: Pos,
     ) -> Result<Instruction, AsmError> {
         let version = self.version;
+        // ps_1_x has no dcl (the opcode table's forms).
+        if !rules::opcode_allowed(version, Opcode::Dcl) {
+            return Err(err(
+                mpos,
+                AsmErrorKind::OpcodeNotInVersion {
+                    mnemonic: "dcl".to_string(),
+                    version,
+                },
+            ));
+        }
         enum Kind {
             Plain,
             Usage(Usage, u8),
@@ -665,14 +676,13 @@ impl Assembler {
                     }
                     Kind::Sampler(_) => {
                         return invalid(format!(
-                            "{} is not a sampler: texture types are declared on s#",
-                            register_text(&reg)
+                            "{reg} is not a sampler: texture types are declared on s#"
                         ))
                     }
                 }
             }
             _ => {
-                return invalid(format!("{} cannot be declared", register_text(&reg)));
+                return invalid(format!("{reg} cannot be declared"));
             }
         };
         self.check_register(&reg, pos)?;
@@ -720,11 +730,14 @@ impl Assembler {
             ));
         }
         let parsed = self.register(cur)?;
-        if parsed.reg.file != file || parsed.reg.relative.is_some() {
+        // `def c3056` defines a CONST2 register: every float constant bank counts as c#.
+        let same_file = parsed.reg.file == file
+            || (file == RegisterFile::Const && parsed.reg.file.const_bank().is_some());
+        if !same_file || parsed.reg.relative.is_some() {
             return Err(err(
                 parsed.pos,
                 AsmErrorKind::BadOperandRegister {
-                    register: register_text(&parsed.reg),
+                    register: parsed.reg.to_string(),
                     role: if opcode == Opcode::Def {
                         "defined by def (it defines c#)"
                     } else if opcode == Opcode::Defi {
@@ -811,18 +824,18 @@ impl Assembler {
             })?;
             (index, None, suffix)
         };
-        if !(0..2048).contains(&index) {
+        // The index field holds 11 bits; c2048..c8191 are the CONST2..CONST4 files
+        // (`check_register` then asks whether the version has them).
+        let reg = match u32::try_from(index).ok() {
+            Some(i) if i < CONST_BANK_SIZE => Some(Register::new(file, i)),
+            Some(i) if file == RegisterFile::Const => Register::float_constant(i),
+            _ => None,
+        };
+        let Some(mut reg) = reg else {
             return Err(err(pos, AsmErrorKind::IndexOutOfRange { index }));
-        }
-        Ok(ParsedReg {
-            reg: Register {
-                file,
-                index: index as u32,
-                relative,
-            },
-            pos,
-            suffix,
-        })
+        };
+        reg.relative = relative;
+        Ok(ParsedReg { reg, pos, suffix })
     }
 
     /// The inside of `[...]` (the `[` is read): integer terms joined by `+`/`-` and at most one
@@ -985,7 +998,7 @@ impl Assembler {
             return Err(err(
                 parsed.pos,
                 AsmErrorKind::BadOperandRegister {
-                    register: register_text(&parsed.reg),
+                    register: parsed.reg.to_string(),
                     role: "a destination here",
                 },
             ));
@@ -1100,7 +1113,7 @@ impl Assembler {
                     start,
                     AsmErrorKind::ModifierNotAllowed {
                         modifier: "!".into(),
-                        context: format!("on {} (only on b# and p0)", register_text(&reg)),
+                        context: format!("on {reg} (only on b# and p0)"),
                     },
                 ));
             }
@@ -1123,7 +1136,7 @@ impl Assembler {
             return Err(err(
                 parsed.pos,
                 AsmErrorKind::BadOperandRegister {
-                    register: register_text(&reg),
+                    register: reg.to_string(),
                     role: "read (it is an output)",
                 },
             ));
@@ -1150,26 +1163,29 @@ impl Assembler {
             err(
                 pos,
                 AsmErrorKind::RegisterNotInVersion {
-                    register: register_text(reg),
+                    register: reg.to_string(),
                     version,
                 },
             )
         })?;
+        // Which address register a file takes is the checker's rule; the assembler, like
+        // Wine's, only asks whether the file is relatively addressable at all (Wine's asm
+        // tests assemble `mov o[a0.x + 12], r0` in vs_3_0).
         if reg.relative.is_some() {
-            if !rule.relative {
+            if !(rule.relative_a0 || rule.relative_loop) {
                 return Err(err(
                     pos,
                     AsmErrorKind::RelativeNotAllowed {
-                        register: register_text(&Register::new(reg.file, reg.index)),
+                        register: Register::new(reg.file, reg.index).to_string(),
                         version,
                     },
                 ));
             }
-        } else if reg.index >= rule.count {
+        } else if reg.index >= rule.count.max() {
             return Err(err(
                 pos,
                 AsmErrorKind::RegisterNotInVersion {
-                    register: register_text(reg),
+                    register: reg.to_string(),
                     version,
                 },
             ));
@@ -1291,49 +1307,6 @@ fn register_name(name: &str) -> Option<(RegisterFile, Option<i64>)> {
     // Long digit strings saturate to an out-of-range index rather than failing to parse.
     let index = digits.parse::<i64>().unwrap_or(i64::MAX);
     Some((file, Some(index)))
-}
-
-/// The canonical name of a register for messages: `r5`, `oPos`, `c[a0.x + 2]`, `s0`.
-fn register_text(reg: &Register) -> String {
-    use RegisterFile::*;
-    let base = match (reg.file, reg.index) {
-        (RastOut, 0) => "oPos".to_string(),
-        (RastOut, 1) => "oFog".to_string(),
-        (RastOut, 2) => "oPts".to_string(),
-        (MiscType, 0) => "vPos".to_string(),
-        (MiscType, 1) => "vFace".to_string(),
-        (Loop, _) => "aL".to_string(),
-        (DepthOut, _) => "oDepth".to_string(),
-        (f, i) => {
-            let prefix = match f {
-                Temp => "r",
-                Input => "v",
-                Const | Const2 | Const3 | Const4 => "c",
-                Addr => "a",
-                Texture => "t",
-                AttrOut => "oD",
-                TexCrdOut => "oT",
-                Output | RastOut => "o",
-                ConstInt => "i",
-                ColorOut => "oC",
-                Sampler => "s",
-                ConstBool => "b",
-                Label => "l",
-                Predicate => "p",
-                MiscType => "misc",
-                TempFloat16 => "half",
-                Loop | DepthOut => "",
-            };
-            format!("{prefix}{i}")
-        }
-    };
-    match reg.relative {
-        Some(rel) => {
-            let addr = if rel.file == Loop { "aL" } else { "a0" };
-            format!("{base}[{addr}]")
-        }
-        None => base,
-    }
 }
 
 /// The text of a source modifier for messages.

@@ -38,7 +38,14 @@ pub fn instruction_text(inst: &Instruction, version: Version) -> String {
 
 /// A register name as fxc prints it in `version` (`r3`, `oPos`, `c[a0.x + 4]`, `vFace`).
 pub fn register_text(reg: &Register, version: Version) -> String {
-    RegisterText { reg, version }.to_string()
+    // vs_1_x has no address token: the address is always a0.x.
+    let mut reg = *reg;
+    if let Some(rel) = reg.relative.as_mut() {
+        if version.major < 2 {
+            rel.swizzle = Swizzle::replicate(0);
+        }
+    }
+    reg.to_string()
 }
 
 /// A source operand as text (`-r1_bx2.x`, `1 - t0`, `!b0`, `c[aL + 2].yzw`).
@@ -274,78 +281,6 @@ fn write_def(
     Ok(())
 }
 
-struct RegisterText<'a> {
-    reg: &'a Register,
-    version: Version,
-}
-
-impl fmt::Display for RegisterText<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use RegisterFile::*;
-        let reg = self.reg;
-        let index = reg.index;
-        // Bank offsets of the extra constant files (D3DSPR_CONST2..4 = c2048.., c4096.., c6144..).
-        let index = match reg.file {
-            Const2 => index + 2048,
-            Const3 => index + 4096,
-            Const4 => index + 6144,
-            _ => index,
-        };
-        match reg.relative {
-            Some(rel) => {
-                // Relative: `c[a0.x + 4]`; the index moves inside the brackets.
-                let name = match reg.file {
-                    Const | Const2 | Const3 | Const4 => "c",
-                    other => other.prefix(),
-                };
-                write!(f, "{name}[")?;
-                match rel.file {
-                    Loop => f.write_str("aL")?,
-                    other => write!(f, "{}{}", other.prefix(), rel.index)?,
-                }
-                // vs_1_x has no address token: the address is always a0.x.
-                let sw = if self.version.major < 2 {
-                    Swizzle::replicate(0)
-                } else {
-                    rel.swizzle
-                };
-                if !(rel.file == Loop && sw == Swizzle::IDENTITY) {
-                    let c = sw.components();
-                    if c.iter().all(|&x| x == c[0]) {
-                        write!(f, ".{}", letter(c[0]))?;
-                    } else {
-                        f.write_char('.')?;
-                        for x in c {
-                            f.write_char(letter(x))?;
-                        }
-                    }
-                }
-                if index != 0 {
-                    write!(f, " + {index}")?;
-                }
-                f.write_str("]")
-            }
-            None => match reg.file {
-                RastOut => match index {
-                    0 => f.write_str("oPos"),
-                    1 => f.write_str("oFog"),
-                    2 => f.write_str("oPts"),
-                    n => write!(f, "oRast{n}"),
-                },
-                MiscType => match index {
-                    0 => f.write_str("vPos"),
-                    1 => f.write_str("vFace"),
-                    n => write!(f, "vMisc{n}"),
-                },
-                DepthOut if index == 0 => f.write_str("oDepth"),
-                Loop if index == 0 => f.write_str("aL"),
-                Const2 | Const3 | Const4 => write!(f, "c{index}"),
-                other => write!(f, "{}{}", other.prefix(), index),
-            },
-        }
-    }
-}
-
 struct DstText<'a> {
     dst: &'a DstParam,
     version: Version,
@@ -356,10 +291,7 @@ impl fmt::Display for DstText<'_> {
         write!(
             f,
             "{}{}",
-            RegisterText {
-                reg: &self.dst.reg,
-                version: self.version
-            },
+            register_text(&self.dst.reg, self.version),
             mask_suffix(self.dst.mask)
         )
     }
@@ -392,10 +324,7 @@ impl fmt::Display for SrcText<'_> {
         write!(
             f,
             "{prefix}{}{suffix}{}",
-            RegisterText {
-                reg: &self.src.reg,
-                version: self.version
-            },
+            register_text(&self.src.reg, self.version),
             swizzle_suffix(self.src.swizzle)
         )
     }

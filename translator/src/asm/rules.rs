@@ -3,166 +3,35 @@
 //! instruction and source modifiers exist.
 //!
 //! These are the checks Microsoft's assembler (and Wine's `D3DAssemble`) apply even with
-//! `D3DCOMPILE_SKIP_VALIDATION`. Ranges are the largest any device of the version may expose
-//! (e.g. 32 temporaries in vs_2_x); the software profiles (`_sw`) get the software limits.
+//! `D3DCOMPILE_SKIP_VALIDATION`. Instructions and register files come from the tables in
+//! `bytecode` ([`Opcode::exists_in`], [`file_rule`]); ranges are the largest any device of the
+//! version may expose (e.g. 32 temporaries in vs_2_x), and the software profiles (`_sw`) get
+//! the software limits (`c0`–`c8191`, 2048 `i#`/`b#`).
 
-use crate::bytecode::{Opcode, RegisterFile, SrcModifier, Stage, Version};
+use crate::bytecode::{
+    file_rule, FileRule, Opcode, RegisterFile, SrcModifier, Stage, Version, VertexProcessing,
+};
 
-/// How a register file exists in a version.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct FileRule {
-    /// Registers `0..count` exist.
-    pub count: u32,
-    /// Whether `file[a0.x + n]` / `file[aL + n]` is allowed (then the index is not checked).
-    pub relative: bool,
-}
-
-const fn rule(count: u32, relative: bool) -> Option<FileRule> {
-    Some(FileRule { count, relative })
-}
-
-/// Any index the 11-bit register field can hold.
-const ANY: u32 = 2048;
-
-/// The register file `file` in `version`, or `None` if the version has no such register.
+/// The register file `file` in `version`, or `None` if the version has no such register
+/// (hardware limits at their largest; the `_sw` profiles get the software limits).
 pub fn register_rule(version: Version, file: RegisterFile) -> Option<FileRule> {
-    use RegisterFile::*;
-    let sw = version.is_software();
-    match (version.stage, version.major) {
-        (Stage::Vertex, 1) => match file {
-            Temp => rule(12, false),
-            Input => rule(16, false),
-            Const => rule(ANY, true),
-            Addr => rule(1, false),
-            RastOut => rule(3, false),
-            AttrOut => rule(2, false),
-            TexCrdOut => rule(8, false),
-            _ => None,
-        },
-        (Stage::Vertex, 2) => match file {
-            Temp if version.minor == 0 => rule(12, false),
-            Temp => rule(32, false),
-            Input => rule(16, false),
-            Const => rule(ANY, true),
-            Addr => rule(1, false),
-            ConstBool => rule(if sw { ANY } else { 16 }, false),
-            ConstInt => rule(if sw { ANY } else { 16 }, false),
-            Loop => rule(1, false),
-            Label => rule(ANY, false),
-            Predicate if version.at_least(2, 1) => rule(1, false),
-            RastOut => rule(3, false),
-            AttrOut => rule(2, false),
-            TexCrdOut => rule(8, false),
-            _ => None,
-        },
-        (Stage::Vertex, _) => match file {
-            Temp => rule(32, false),
-            Input => rule(16, true),
-            Const => rule(ANY, true),
-            Addr => rule(1, false),
-            ConstBool => rule(if sw { ANY } else { 16 }, false),
-            ConstInt => rule(if sw { ANY } else { 16 }, false),
-            Loop => rule(1, false),
-            Label => rule(ANY, false),
-            Predicate => rule(1, false),
-            Sampler => rule(4, false),
-            Output => rule(12, true),
-            _ => None,
-        },
-        (Stage::Pixel, 1) => {
-            let ps14 = version.minor >= 4;
-            match file {
-                Const => rule(8, false),
-                Temp => rule(if ps14 { 6 } else { 2 }, false),
-                Texture => rule(if ps14 { 6 } else { 4 }, false),
-                Input => rule(2, false),
-                _ => None,
-            }
-        }
-        (Stage::Pixel, 2) => match file {
-            // ps_2_0 has no integer or boolean constants (and no flow control to use them).
-            ConstInt | ConstBool if version.minor == 0 => None,
-            Input => rule(2, false),
-            Temp => rule(32, false),
-            Const => rule(if sw { 8192 } else { 32 }, false),
-            ConstInt => rule(if sw { ANY } else { 16 }, false),
-            ConstBool => rule(if sw { ANY } else { 16 }, false),
-            Sampler => rule(16, false),
-            Texture => rule(8, false),
-            ColorOut => rule(4, false),
-            DepthOut => rule(1, false),
-            Predicate | Label if version.at_least(2, 1) => {
-                rule(if file == Label { ANY } else { 1 }, false)
-            }
-            _ => None,
-        },
-        (Stage::Pixel, _) => match file {
-            Input => rule(10, true),
-            Temp => rule(32, false),
-            Const => rule(if sw { 8192 } else { 224 }, false),
-            ConstInt => rule(if sw { ANY } else { 16 }, false),
-            ConstBool => rule(if sw { ANY } else { 16 }, false),
-            Predicate => rule(1, false),
-            Sampler => rule(16, false),
-            MiscType => rule(2, false),
-            Loop => rule(1, false),
-            Label => rule(ANY, false),
-            ColorOut => rule(4, false),
-            DepthOut => rule(1, false),
-            _ => None,
-        },
-    }
+    file_rule(version, file, VertexProcessing::Hardware)
 }
 
-/// Whether `opcode` exists in `version`, refining the opcode table's version ranges (which
-/// are shared by both stages): ps_2_0 has no flow control and no `defi`/`defb`, and pixel
-/// shaders before 3.0 have no `loop` (they have no `aL`).
+/// Whether `opcode` exists in `version` (the opcode table's stage and version ranges).
 pub fn opcode_allowed(version: Version, opcode: Opcode) -> bool {
-    use Opcode::*;
-    if opcode.form(version).is_none() {
-        return false;
-    }
-    if version.stage != Stage::Pixel || version.major != 2 {
-        return true;
-    }
-    let static_flow = matches!(
-        opcode,
-        Call | CallNz | Ret | Label | Rep | EndRep | If | Else | EndIf | Defi | Defb
-    );
-    match opcode {
-        Loop | EndLoop => false,
-        _ if static_flow => version.minor != 0,
-        _ => true,
-    }
+    opcode.exists_in(version)
 }
 
-/// Whether a register file can be written by an ordinary instruction (constants, samplers,
-/// `vPos`/`vFace`, `aL` and labels cannot; `def*`/`dcl` have their own rules).
+/// Whether a register file can be written by an ordinary instruction
+/// ([`RegisterFile::is_writable`]).
 pub fn is_writable(file: RegisterFile) -> bool {
-    use RegisterFile::*;
-    !matches!(
-        file,
-        Const
-            | Const2
-            | Const3
-            | Const4
-            | ConstInt
-            | ConstBool
-            | Sampler
-            | MiscType
-            | Loop
-            | Label
-            | TempFloat16
-    )
+    file.is_writable()
 }
 
-/// Whether a register file can be read (output registers cannot).
+/// Whether a register file can be read ([`RegisterFile::is_readable`]).
 pub fn is_readable(file: RegisterFile) -> bool {
-    use RegisterFile::*;
-    !matches!(
-        file,
-        RastOut | AttrOut | TexCrdOut | Output | ColorOut | DepthOut
-    )
+    file.is_readable()
 }
 
 /// Whether a source modifier exists in `version`: vertex shaders have only negation (and
@@ -235,19 +104,20 @@ mod tests {
 
     #[test]
     fn register_files_per_version() {
+        let count = |v, f| register_rule(v, f).map(|r| r.count.max());
         assert!(register_rule(VS11, RegisterFile::Sampler).is_none());
-        assert_eq!(
-            register_rule(PS13, RegisterFile::Temp).map(|r| r.count),
-            Some(2)
-        );
-        assert_eq!(
-            register_rule(PS30, RegisterFile::ColorOut).map(|r| r.count),
-            Some(4)
-        );
+        assert_eq!(count(PS13, RegisterFile::Temp), Some(2));
+        assert_eq!(count(PS30, RegisterFile::ColorOut), Some(4));
         assert!(register_rule(PS30, RegisterFile::Addr).is_none());
         assert!(register_rule(PS20, RegisterFile::Loop).is_none());
-        assert!(register_rule(VS30, RegisterFile::Input).is_some_and(|r| r.relative));
-        assert!(register_rule(VS30, RegisterFile::Temp).is_some_and(|r| !r.relative));
+        assert!(register_rule(VS30, RegisterFile::Input).is_some_and(|r| r.relative_loop));
+        assert!(register_rule(VS30, RegisterFile::Temp).is_some_and(|r| !r.relative_loop));
+        // c2048.. (CONST2..4) exist in the software profiles only.
+        assert!(register_rule(VS30, RegisterFile::Const2).is_none());
+        let vs3sw = Version::new(Stage::Vertex, 3, 0xFF);
+        assert_eq!(count(vs3sw, RegisterFile::Const4), Some(2048));
+        assert_eq!(count(vs3sw, RegisterFile::ConstInt), Some(2048));
+        assert_eq!(count(VS30, RegisterFile::ConstInt), Some(16));
     }
 
     #[test]

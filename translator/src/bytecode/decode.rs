@@ -385,21 +385,18 @@ impl Reader<'_> {
 }
 
 /// The forms to try for `opcode` in `version`: the version's own form; failing that (fragments
-/// assembled without validation), every form of the stage, so the checker can name the problem.
+/// assembled without validation), every form of the stage, or of any stage when the stage has
+/// none, so the checker can name the problem.
 fn candidate_forms(opcode: Opcode, version: Version) -> impl Iterator<Item = &'static Form> {
     let own = opcode.form(version);
     let forms: &'static [Form] = match own {
         Some(f) => std::slice::from_ref(f),
         None => opcode.info().forms,
     };
-    forms.iter().filter(move |f| {
-        own.is_some()
-            || match f.stages {
-                Stages::Both => true,
-                Stages::Vertex => version.stage == Stage::Vertex,
-                Stages::Pixel => version.stage == Stage::Pixel,
-            }
-    })
+    let stage_has_forms = forms.iter().any(|f| f.stages.contains(version.stage));
+    forms
+        .iter()
+        .filter(move |f| own.is_some() || !stage_has_forms || f.stages.contains(version.stage))
 }
 
 fn declaration(

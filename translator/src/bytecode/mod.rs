@@ -8,12 +8,17 @@
 
 mod decode;
 mod encode;
+mod files;
 mod opcode;
 mod register;
 mod usage;
 
 pub use decode::{decode, decode_bytes, DecodeError};
 pub use encode::encode;
+pub use files::{
+    file_rule, float_constants, software_limits, CountCap, FileRule, RegisterCount,
+    VertexProcessing, CONST_BANKS, CONST_BANK_SIZE, VERTEX_INPUTS,
+};
 pub use opcode::{Form, Opcode, OpcodeInfo, Stages, COMMENT_OPCODE, END_OPCODE, OPCODES};
 pub use register::{
     DstParam, Register, RegisterFile, RelativeAddress, ResultModifier, SrcModifier, SrcParam,
@@ -29,7 +34,7 @@ pub const END_TOKEN: u32 = 0x0000_FFFF;
 pub const DXBC_MAGIC: u32 = 0x4342_5844;
 
 /// A position in the token stream, counted in 32-bit tokens from the version token (0).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct TokenOffset(pub u32);
 
 impl fmt::Display for TokenOffset {
@@ -39,8 +44,7 @@ impl fmt::Display for TokenOffset {
 }
 
 /// The pipeline stage a shader runs in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Stage {
     Vertex,
     Pixel,
@@ -190,12 +194,10 @@ pub enum Control {
 }
 
 /// The texture type a sampler is declared with (`dcl_2d s0`, `dcl_cube`, `dcl_volume`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum TextureType {
     /// `D3DSTT_UNKNOWN` (0): legal only in ps_1_x-era `dcl` of t#/v#, never on s#.
     Unknown = 0,
-    #[serde(rename = "2d")]
     TwoD = 2,
     Cube = 3,
     Volume = 4,

@@ -1,7 +1,13 @@
 //! The D3D9 opcode table: token value, mnemonic, operand counts and the
-//! versions in which each form exists (like vkd3d's `{min, max}` ranges).
+//! stages and versions in which each form exists (like vkd3d's `{min, max}` ranges).
+//!
+//! This is the one statement of which instructions exist where: the decoder reads the
+//! operand counts, and the assembler and the checker ask [`Opcode::exists_in`]
+//! (`tests/table_agreement.rs` holds every stage, the lifter included, to it). Sources: the SDK's instruction table of each profile (vs_1_1,
+//! vs_2_0, vs_2_x, vs_3_0, ps_1_x, ps_2_0, ps_2_x, ps_3_0) and Wine's
+//! `test_unsupported_shaders` (`rep`/`if`/`defb`/`defi` refused in ps_2_0).
 
-use super::{Stage, Version};
+use super::{Stage, Version, WriteMask};
 use std::fmt;
 
 /// A D3D9 instruction opcode (`D3DSHADER_INSTRUCTION_OPCODE_TYPE`).
@@ -120,6 +126,25 @@ pub struct Form {
     pub srcs: u8,
 }
 
+impl Stages {
+    /// Whether `stage` is one of these stages.
+    pub fn contains(self, stage: Stage) -> bool {
+        match self {
+            Stages::Both => true,
+            Stages::Vertex => stage == Stage::Vertex,
+            Stages::Pixel => stage == Stage::Pixel,
+        }
+    }
+}
+
+impl Form {
+    /// Whether this form is the one used in `version` (its stage, between `min` and `max`).
+    pub fn covers(&self, version: Version) -> bool {
+        let v = (version.major, version.minor);
+        self.stages.contains(version.stage) && self.min <= v && v <= self.max
+    }
+}
+
 const ALL: (u8, u8) = (0, 0);
 const LAST: (u8, u8) = (3, 0xFF);
 
@@ -134,6 +159,14 @@ const fn form(stages: Stages, min: (u8, u8), max: (u8, u8), dst: bool, srcs: u8)
 }
 const fn both(dst: bool, srcs: u8) -> Form {
     form(Stages::Both, ALL, LAST, dst, srcs)
+}
+/// A vertex-shader form from `min` to the last version.
+const fn vs(min: (u8, u8), dst: bool, srcs: u8) -> Form {
+    form(Stages::Vertex, min, LAST, dst, srcs)
+}
+/// A pixel-shader form from `min` to the last version.
+const fn ps(min: (u8, u8), dst: bool, srcs: u8) -> Form {
+    form(Stages::Pixel, min, LAST, dst, srcs)
 }
 
 /// Static description of an opcode: its token value, mnemonic and forms.
@@ -163,49 +196,49 @@ table! {
     Sub = 3, "sub", [both(true, 2)];
     Mad = 4, "mad", [both(true, 3)];
     Mul = 5, "mul", [both(true, 2)];
-    Rcp = 6, "rcp", [both(true, 1)];
-    Rsq = 7, "rsq", [both(true, 1)];
+    Rcp = 6, "rcp", [vs(ALL, true, 1), ps((2, 0), true, 1)];
+    Rsq = 7, "rsq", [vs(ALL, true, 1), ps((2, 0), true, 1)];
     Dp3 = 8, "dp3", [both(true, 2)];
-    Dp4 = 9, "dp4", [both(true, 2)];
-    Min = 10, "min", [both(true, 2)];
-    Max = 11, "max", [both(true, 2)];
-    Slt = 12, "slt", [both(true, 2)];
-    Sge = 13, "sge", [both(true, 2)];
-    Exp = 14, "exp", [both(true, 1)];
-    Log = 15, "log", [both(true, 1)];
-    Lit = 16, "lit", [both(true, 1)];
-    Dst = 17, "dst", [both(true, 2)];
-    Lrp = 18, "lrp", [both(true, 3)];
-    Frc = 19, "frc", [both(true, 1)];
-    M4x4 = 20, "m4x4", [both(true, 2)];
-    M4x3 = 21, "m4x3", [both(true, 2)];
-    M3x4 = 22, "m3x4", [both(true, 2)];
-    M3x3 = 23, "m3x3", [both(true, 2)];
-    M3x2 = 24, "m3x2", [both(true, 2)];
-    Call = 25, "call", [form(B, (2, 0), LAST, false, 1)];
-    CallNz = 26, "callnz", [form(B, (2, 0), LAST, false, 2)];
-    Loop = 27, "loop", [form(B, (2, 0), LAST, false, 2)];
-    Ret = 28, "ret", [form(B, (2, 0), LAST, false, 0)];
-    EndLoop = 29, "endloop", [form(B, (2, 0), LAST, false, 0)];
-    Label = 30, "label", [form(B, (2, 0), LAST, false, 1)];
-    Dcl = 31, "dcl", [both(true, 0)];
-    Pow = 32, "pow", [both(true, 2)];
-    Crs = 33, "crs", [both(true, 2)];
-    Sgn = 34, "sgn", [form(B, (2, 0), (2, 0xFF), true, 3), form(B, (3, 0), LAST, true, 1)];
-    Abs = 35, "abs", [both(true, 1)];
-    Nrm = 36, "nrm", [both(true, 1)];
+    Dp4 = 9, "dp4", [vs(ALL, true, 2), ps((1, 2), true, 2)];
+    Min = 10, "min", [vs(ALL, true, 2), ps((2, 0), true, 2)];
+    Max = 11, "max", [vs(ALL, true, 2), ps((2, 0), true, 2)];
+    Slt = 12, "slt", [vs(ALL, true, 2)];
+    Sge = 13, "sge", [vs(ALL, true, 2)];
+    Exp = 14, "exp", [vs(ALL, true, 1), ps((2, 0), true, 1)];
+    Log = 15, "log", [vs(ALL, true, 1), ps((2, 0), true, 1)];
+    Lit = 16, "lit", [vs(ALL, true, 1)];
+    Dst = 17, "dst", [vs(ALL, true, 2)];
+    Lrp = 18, "lrp", [vs((2, 0), true, 3), ps(ALL, true, 3)];
+    Frc = 19, "frc", [vs(ALL, true, 1), ps((2, 0), true, 1)];
+    M4x4 = 20, "m4x4", [vs(ALL, true, 2), ps((2, 0), true, 2)];
+    M4x3 = 21, "m4x3", [vs(ALL, true, 2), ps((2, 0), true, 2)];
+    M3x4 = 22, "m3x4", [vs(ALL, true, 2), ps((2, 0), true, 2)];
+    M3x3 = 23, "m3x3", [vs(ALL, true, 2), ps((2, 0), true, 2)];
+    M3x2 = 24, "m3x2", [vs(ALL, true, 2), ps((2, 0), true, 2)];
+    Call = 25, "call", [vs((2, 0), false, 1), ps((2, 1), false, 1)];
+    CallNz = 26, "callnz", [vs((2, 0), false, 2), ps((2, 1), false, 2)];
+    Loop = 27, "loop", [vs((2, 0), false, 2), ps((3, 0), false, 2)];
+    Ret = 28, "ret", [vs((2, 0), false, 0), ps((2, 1), false, 0)];
+    EndLoop = 29, "endloop", [vs((2, 0), false, 0), ps((3, 0), false, 0)];
+    Label = 30, "label", [vs((2, 0), false, 1), ps((2, 1), false, 1)];
+    Dcl = 31, "dcl", [vs(ALL, true, 0), ps((2, 0), true, 0)];
+    Pow = 32, "pow", [form(B, (2, 0), LAST, true, 2)];
+    Crs = 33, "crs", [form(B, (2, 0), LAST, true, 2)];
+    Sgn = 34, "sgn", [form(V, (2, 0), (2, 0xFF), true, 3), vs((3, 0), true, 1)];
+    Abs = 35, "abs", [form(B, (2, 0), LAST, true, 1)];
+    Nrm = 36, "nrm", [form(B, (2, 0), LAST, true, 1)];
     SinCos = 37, "sincos", [form(B, (2, 0), (2, 0xFF), true, 3), form(B, (3, 0), LAST, true, 1)];
-    Rep = 38, "rep", [form(B, (2, 0), LAST, false, 1)];
-    EndRep = 39, "endrep", [form(B, (2, 0), LAST, false, 0)];
-    If = 40, "if", [form(B, (2, 0), LAST, false, 1)];
+    Rep = 38, "rep", [vs((2, 0), false, 1), ps((2, 1), false, 1)];
+    EndRep = 39, "endrep", [vs((2, 0), false, 0), ps((2, 1), false, 0)];
+    If = 40, "if", [vs((2, 0), false, 1), ps((2, 1), false, 1)];
     Ifc = 41, "if", [form(B, (2, 1), LAST, false, 2)];
-    Else = 42, "else", [form(B, (2, 0), LAST, false, 0)];
-    EndIf = 43, "endif", [form(B, (2, 0), LAST, false, 0)];
+    Else = 42, "else", [vs((2, 0), false, 0), ps((2, 1), false, 0)];
+    EndIf = 43, "endif", [vs((2, 0), false, 0), ps((2, 1), false, 0)];
     Break = 44, "break", [form(B, (2, 1), LAST, false, 0)];
     Breakc = 45, "break", [form(B, (2, 1), LAST, false, 2)];
     Mova = 46, "mova", [form(V, (2, 0), LAST, true, 1)];
-    Defb = 47, "defb", [form(B, (2, 0), LAST, true, 0)];
-    Defi = 48, "defi", [form(B, (2, 0), LAST, true, 0)];
+    Defb = 47, "defb", [vs((2, 0), true, 0), ps((2, 1), true, 0)];
+    Defi = 48, "defi", [vs((2, 0), true, 0), ps((2, 1), true, 0)];
     TexCoord = 64, "texcoord", [form(P, ALL, (1, 3), true, 0), form(P, (1, 4), (1, 4), true, 1)];
     TexKill = 65, "texkill", [form(P, ALL, LAST, true, 0)];
     Tex = 66, "tex", [form(P, ALL, (1, 3), true, 0), form(P, (1, 4), (1, 4), true, 1), form(P, (2, 0), LAST, true, 2)];
@@ -229,7 +262,7 @@ table! {
     TexDp3 = 85, "texdp3", [form(P, (1, 2), (1, 3), true, 1)];
     TexM3x3 = 86, "texm3x3", [form(P, (1, 2), (1, 3), true, 1)];
     TexDepth = 87, "texdepth", [form(P, (1, 4), (1, 4), true, 0)];
-    Cmp = 88, "cmp", [form(P, (1, 2), LAST, true, 3)];
+    Cmp = 88, "cmp", [ps((1, 2), true, 3)];
     Bem = 89, "bem", [form(P, (1, 4), (1, 4), true, 2)];
     Dp2Add = 90, "dp2add", [form(P, (2, 0), LAST, true, 3)];
     Dsx = 91, "dsx", [form(P, (2, 1), LAST, true, 1)];
@@ -276,14 +309,42 @@ impl Opcode {
 
     /// The form this opcode takes in `version`, if it exists there.
     pub fn form(self, version: Version) -> Option<&'static Form> {
-        let v = (version.major, version.minor);
-        self.info().forms.iter().find(|f| {
-            let stage_ok = match f.stages {
-                Stages::Both => true,
-                Stages::Vertex => version.stage == Stage::Vertex,
-                Stages::Pixel => version.stage == Stage::Pixel,
-            };
-            stage_ok && f.min <= v && v <= f.max
+        self.info().forms.iter().find(|f| f.covers(version))
+    }
+
+    /// Whether the instruction exists in `version` (the SDK's instruction table of the
+    /// profile). The assembler refuses, and the checker rejects, an opcode for which this is
+    /// false.
+    pub fn exists_in(self, version: Version) -> bool {
+        self.form(version).is_some()
+    }
+
+    /// The destination write masks the SDK allows, for the opcodes whose pages restrict them
+    /// (`None`: any mask). `sincos` (vs/ps 2.0+): `.x`, `.y` or `.xy`; `crs`: a non-empty
+    /// subset of `.xyz`; `m3x2`: `.xy`; `m3x3` and `m4x3`: `.xyz`; `m3x4` and `m4x4`: `.xyzw`,
+    /// or `.xyz` (the SDK's "Destination Register Masking" page). The components outside
+    /// the mask keep their values, so a legal mask names every component the instruction
+    /// writes.
+    pub fn dst_masks(self) -> Option<&'static [WriteMask]> {
+        const X: u8 = 1;
+        const Y: u8 = 2;
+        const Z: u8 = 4;
+        const W: u8 = 8;
+        Some(match self {
+            Opcode::SinCos => &[WriteMask(X), WriteMask(Y), WriteMask(X | Y)],
+            Opcode::Crs => &[
+                WriteMask(X),
+                WriteMask(Y),
+                WriteMask(Z),
+                WriteMask(X | Y),
+                WriteMask(X | Z),
+                WriteMask(Y | Z),
+                WriteMask(X | Y | Z),
+            ],
+            Opcode::M3x2 => &[WriteMask(X | Y)],
+            Opcode::M3x3 | Opcode::M4x3 => &[WriteMask(X | Y | Z)],
+            Opcode::M3x4 | Opcode::M4x4 => &[WriteMask(X | Y | Z | W), WriteMask(X | Y | Z)],
+            _ => return None,
         })
     }
 

@@ -7,7 +7,7 @@ use std::fmt;
 /// raw type 3 is `a0` in vertex shaders and `t#` in pixel shaders; raw type 6 is `oT#` before
 /// vs_3_0 and `o#` in vs_3_0.
 #[allow(missing_docs)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum RegisterFile {
     /// r#
     Temp,
@@ -205,7 +205,7 @@ impl Default for Swizzle {
 }
 
 /// A destination write mask: bit 0 = x … bit 3 = w.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct WriteMask(pub u8);
 
 impl WriteMask {
@@ -360,6 +360,53 @@ impl Register {
             index,
             relative: None,
         }
+    }
+}
+
+impl fmt::Display for Register {
+    /// The register as fxc writes it: `r5`, `oPos`, `vFace`, `aL`, `c3056` (a `CONST2`
+    /// register), `c[a0.x + 4]`, `o[aL + 1]`, `c[a0.xyww]` (a whole address swizzle is kept).
+    /// The one text form of a register: the disassembler, the assembler's and the checker's
+    /// messages and the command line print this.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use fmt::Write as _;
+        use RegisterFile::*;
+        let index = self.float_constant_index().unwrap_or(self.index);
+        let letter = |c: u8| char::from(b"xyzw"[usize::from(c & 3)]);
+        let Some(rel) = self.relative else {
+            return match (self.file, index) {
+                (RastOut, 0) => f.write_str("oPos"),
+                (RastOut, 1) => f.write_str("oFog"),
+                (RastOut, 2) => f.write_str("oPts"),
+                (RastOut, n) => write!(f, "oRast{n}"),
+                (MiscType, 0) => f.write_str("vPos"),
+                (MiscType, 1) => f.write_str("vFace"),
+                (MiscType, n) => write!(f, "vMisc{n}"),
+                (DepthOut | Loop, 0) => f.write_str(self.file.prefix()),
+                (file, n) => write!(f, "{}{n}", file.prefix()),
+            };
+        };
+        // Relative: `c[a0.x + 4]`; the index moves inside the brackets.
+        write!(f, "{}[", self.file.prefix())?;
+        match rel.file {
+            Loop => f.write_str("aL")?,
+            other => write!(f, "{}{}", other.prefix(), rel.index)?,
+        }
+        if !(rel.file == Loop && rel.swizzle == Swizzle::IDENTITY) {
+            let c = rel.swizzle.components();
+            f.write_char('.')?;
+            if c.iter().all(|&x| x == c[0]) {
+                f.write_char(letter(c[0]))?;
+            } else {
+                for x in c {
+                    f.write_char(letter(x))?;
+                }
+            }
+        }
+        if index != 0 {
+            write!(f, " + {index}")?;
+        }
+        f.write_str("]")
     }
 }
 

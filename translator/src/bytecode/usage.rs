@@ -7,8 +7,7 @@ use std::fmt;
 /// The same 14 values name vertex-declaration elements and the semantics of
 /// `dcl_*` instructions; usage plus usage index (`TEXCOORD3`) is how D3D9
 /// matches declaration elements to shader inputs and VS outputs to PS inputs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Usage {
     Position = 0,
     BlendWeight = 1,

@@ -44,37 +44,7 @@ pub struct RegName(pub Register);
 
 impl fmt::Display for RegName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use RegisterFile::*;
-        let r = self.0;
-        let base = match (r.file, r.index) {
-            (RastOut, 0) => "oPos".to_string(),
-            (RastOut, 1) => "oFog".to_string(),
-            (RastOut, 2) => "oPts".to_string(),
-            (MiscType, 0) => "vPos".to_string(),
-            (MiscType, 1) => "vFace".to_string(),
-            (Addr, i) => format!("a{i}"),
-            (Loop, _) => "aL".to_string(),
-            (DepthOut, _) => "oDepth".to_string(),
-            (Predicate, i) => format!("p{i}"),
-            (Const2, i) => format!("c{}", 2048 + i),
-            (Const3, i) => format!("c{}", 4096 + i),
-            (Const4, i) => format!("c{}", 6144 + i),
-            (file, i) => format!("{}{i}", file.prefix()),
-        };
-        match r.relative {
-            None => f.write_str(&base),
-            Some(rel) => {
-                let addr = match rel.file {
-                    Loop => "aL".to_string(),
-                    _ => format!(
-                        "a{}.{}",
-                        rel.index,
-                        b"xyzw"[usize::from(rel.component())] as char
-                    ),
-                };
-                write!(f, "{base}[{addr}]")
-            }
-        }
+        fmt::Display::fmt(&self.0, f)
     }
 }
 
@@ -106,6 +76,13 @@ pub enum InvalidShader {
         site: Site,
         opcode: Opcode,
         version: Version,
+    },
+    #[error("{site}: {opcode} cannot write .{mask}; the SDK allows {allowed}")]
+    DestinationMask {
+        site: Site,
+        opcode: Opcode,
+        mask: WriteMask,
+        allowed: String,
     },
     #[error("{site}: {what} is not allowed in {version}")]
     NotInVersion {

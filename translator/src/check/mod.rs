@@ -37,30 +37,9 @@ mod tests;
 
 pub use error::{CheckError, InvalidShader, RegName, Site, UnsupportedShader};
 
-use crate::bytecode::{decode, decode_bytes, Opcode, Program, Stage, Version};
+pub use crate::bytecode::VertexProcessing;
 
-/// How the device processes vertices (`D3DCREATE_*_VERTEXPROCESSING`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum VertexProcessing {
-    /// `D3DCREATE_HARDWARE_VERTEXPROCESSING`: hardware limits (`MaxVertexShaderConst`
-    /// float constants, 16 `i#` and 16 `b#`).
-    #[default]
-    Hardware,
-    /// `D3DCREATE_SOFTWARE_VERTEXPROCESSING`: software limits (8192 `c#`, 2048 `i#`/`b#`).
-    Software,
-    /// `D3DCREATE_MIXED_VERTEXPROCESSING`. A shader created on a mixed device may later run in
-    /// either mode, so creation validates against the software limits. Wine's `device.c`
-    /// expects `vs_1_256`/`vs_3_256` to be accepted on a mixed device even after
-    /// `SetSoftwareVertexProcessing(FALSE)`.
-    Mixed,
-}
-
-impl VertexProcessing {
-    /// Whether vertex shaders are validated against the software-vertex-processing limits.
-    pub fn software_limits(self) -> bool {
-        !matches!(self, VertexProcessing::Hardware)
-    }
-}
+use crate::bytecode::{decode, decode_bytes, CountCap, Opcode, Program, Stage, Version};
 
 /// Which runtime's creation rules apply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -123,7 +102,7 @@ impl Default for DeviceCaps {
             vs_dynamic_flow_control_depth: 24,
             ps_static_flow_control_depth: 4,
             ps_dynamic_flow_control_depth: 24,
-            max_vertex_shader_const: 256,
+            max_vertex_shader_const: CountCap::MaxVertexShaderConst.typical(),
             ps_num_instruction_slots: 512,
             max_vertex_shader_30_instruction_slots: 32768,
             max_pixel_shader_30_instruction_slots: 32768,
@@ -132,6 +111,15 @@ impl Default for DeviceCaps {
 }
 
 impl DeviceCaps {
+    /// The value this device reports for a capability that sets a register count.
+    pub fn count_cap(&self, cap: CountCap) -> u32 {
+        match cap {
+            CountCap::MaxVertexShaderConst => self.max_vertex_shader_const,
+            CountCap::Vs20NumTemps => self.vs_num_temps,
+            CountCap::Ps20NumTemps => self.ps_num_temps,
+        }
+    }
+
     /// The default device with software vertex processing.
     pub fn software() -> Self {
         DeviceCaps {
@@ -249,9 +237,7 @@ impl<'a> Ctx<'a> {
     /// Whether this shader is validated against software-vertex-processing limits: a vertex
     /// shader on a software or mixed device, or a `_sw` profile.
     pub fn software(&self) -> bool {
-        self.version.is_software()
-            || (self.version.stage == Stage::Vertex
-                && self.caps.vertex_processing.software_limits())
+        crate::bytecode::software_limits(self.version, self.caps.vertex_processing)
     }
 
     pub fn is_vs(&self) -> bool {

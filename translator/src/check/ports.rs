@@ -1,24 +1,26 @@
 //! Read ports: how many distinct registers of one file a single instruction may read.
 //!
-//! Source: the "# read ports" column of each profile's "Registers" page in the SDK, and
-//! `d3d9-vertex-model.md` §1 for vs_3_0 (`mad r0, c0, c0, c1` is valid with two distinct
-//! `c#`, `mad r0, c1, c2, c3` is not). Reading the same register twice, with any swizzle or
-//! modifier, uses one port. The count covers source operands only (not the relative-address
-//! register, not the predicate).
+//! Source: the "# read ports" column of each profile's "Registers" page in the SDK. Vertex
+//! shaders have one `c#` read port in every version: the register tables of vs_1_1, vs_2_0,
+//! vs_2_x and vs_3_0 all give `c#` one port (pixel shaders have two), and so does
+//! `d3d9-vertex-model.md` §1, so `mad r0, v0, c0, c0` is valid and `mad r0, c0, c0, c1` is
+//! not in any vertex shader. Reading the same register twice, with any swizzle or modifier,
+//! uses one port. The count covers source operands only (not the relative-address register,
+//! not the predicate), and `sincos`'s two fixed constant operands (before 3.0) are not
+//! counted.
 //!
 //! Limits enforced (files not listed are limited only by operand counts):
 //!
 //! | version        | c# | v# | r# | t# |
 //! |----------------|----|----|----|----|
-//! | vs_1_1, vs_2_x | 1  | 1  | 3  |    |
-//! | vs_3_0         | 2  | 1  | 3  |    |
+//! | vs_1_1–vs_3_0  | 1  | 1  | 3  |    |
 //! | ps_1_1–ps_1_3  | 2  | 2  | 2  | 3  |
 //! | ps_1_4         | 2  | 2  | 3  | 1  |
 //! | ps_2_0, ps_2_x | 2  | 1  | 3  | 1  |
 //! | ps_3_0         | 2  | 1  | 3  |    |
 //!
-//! Choice: the Wine d3d9 test shaders (which Windows accepts) are the regression set; a limit
-//! that one of them breaks would be wrong and is not enforced.
+//! The Wine d3d9 test shaders (which Windows accepts) and the vkd3d-compiled shaders of the
+//! corpus are the regression set: none of their vertex shaders reads two distinct `c#`.
 
 use super::{Ctx, InvalidShader, Site};
 use crate::bytecode::{Instruction, Opcode, RegisterFile, Stage};
@@ -30,7 +32,7 @@ fn port_limit(ctx: &Ctx<'_>, file: RegisterFile) -> Option<usize> {
     let v = ctx.version;
     match v.stage {
         Stage::Vertex => match file {
-            Const => Some(if v.major >= 3 { 2 } else { 1 }),
+            Const => Some(1),
             Input => Some(1),
             Temp => Some(3),
             _ => None,
@@ -66,11 +68,9 @@ pub(super) fn check_instruction(
     };
     for src in counted {
         // c2048.. in software shaders use the CONST2..4 types but are the same file.
-        let (file, index) = match src.reg.file {
-            RegisterFile::Const2 => (RegisterFile::Const, 2048 + src.reg.index),
-            RegisterFile::Const3 => (RegisterFile::Const, 4096 + src.reg.index),
-            RegisterFile::Const4 => (RegisterFile::Const, 6144 + src.reg.index),
-            f => (f, src.reg.index),
+        let (file, index) = match src.reg.float_constant_index() {
+            Some(flat) => (RegisterFile::Const, flat),
+            None => (src.reg.file, src.reg.index),
         };
         let key = (file, index, src.reg.relative.is_some());
         if !seen.contains(&key) {

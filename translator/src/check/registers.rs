@@ -1,26 +1,19 @@
 //! Register files, index ranges, read/write access and relative addressing per version and
 //! vertex-processing mode.
 //!
-//! Sources: `d3d9-vertex-model.md` §1 (vs_3_0 registers), the SDK's "Registers" page of each
-//! profile, `D3DCAPS9` (`MaxVertexShaderConst`, `VS20Caps.NumTemps`, `PS20Caps.NumTemps`),
-//! Wine's `test_unsupported_shaders` (c256 under hardware vertex processing, i16, b16, c8 in
-//! ps_1_x, c32 in ps_2_0, c224 in ps_3_0; c256 accepted on software and mixed devices) and,
-//! where those are silent, the register tables of Wine's port of the native assembler
-//! (`vs_1_reg_allowed` ... `ps_3_reg_allowed`).
-//!
-//! Choices where the SDK is silent:
-//! - Software limits (8192 `c#`, 2048 `i#`/`b#`) apply to every vertex shader version on a
-//!   software or mixed device, and to `vs_2_sw`/`vs_3_sw`; `c2048..` are encoded with the
-//!   `CONST2..CONST4` register types and are legal only there.
-//! - Relative addressing: `c#` by `a0` (all vertex versions) or `aL` (vs_2_0+, and ps_3_0,
-//!   which Wine's assembler refuses but the SDK's loop page allows); `v#` and `o#` only by `aL`
-//!   and only in vs_3_0 / ps_3_0 (`v#`); nothing else is relatively addressable.
-//! - A relatively addressed `c#` is not range-checked (its index is only a base, as Wine's
-//!   `check_reg_type` notes); the translator clamps it at run time.
+//! Which files exist, their sizes and which may be relatively addressed come from the one table
+//! in [`crate::bytecode::file_rule`] (its module states the sources and the choices made where
+//! the SDK is silent); this module applies it with the device's caps and adds the rules that
+//! depend on the instruction: which files an instruction may write, declare or define.
+//! A relatively addressed `c#` is not range-checked beyond its base (its index is only a base,
+//! as Wine's `check_reg_type` notes); the translator clamps it at run time.
 
 use super::error::RegName;
 use super::{Ctx, InvalidShader, Site};
-use crate::bytecode::{Instruction, Opcode, Register, RegisterFile, Stage};
+use crate::bytecode::{
+    file_rule, CountCap, FileRule, Instruction, Opcode, Register, RegisterCount, RegisterFile,
+    Stage,
+};
 use crate::check::CheckError;
 
 /// How an instruction uses a register.
@@ -45,80 +38,34 @@ impl Access {
     }
 }
 
-/// The number of registers of `file` in this shader, and the mode that number depends on;
-/// `None` when the file does not exist in this version.
-pub(super) fn file_limit(ctx: &Ctx<'_>, file: RegisterFile) -> Option<(u32, &'static str)> {
-    use RegisterFile::*;
-    let v = ctx.version;
-    let sw = ctx.software();
-    let mode = if sw {
-        " under software vertex processing"
-    } else if ctx.is_vs() {
-        " under hardware vertex processing"
-    } else {
-        ""
+/// The rule of `file` in this shader (`None` when the file does not exist in this version),
+/// the number of its registers on this device, and the mode that number depends on.
+pub(super) fn file_limit(
+    ctx: &Ctx<'_>,
+    file: RegisterFile,
+) -> Option<(FileRule, u32, &'static str)> {
+    let rule = file_rule(ctx.version, file, ctx.caps.vertex_processing)?;
+    let limit = rule.count.on_device(|cap| ctx.caps.count_cap(cap));
+    let mode = match rule.count {
+        RegisterCount::Cap(CountCap::Vs20NumTemps) => " (VS20Caps.NumTemps)",
+        RegisterCount::Cap(CountCap::Ps20NumTemps) => " (PS20Caps.NumTemps)",
+        _ if !ctx.is_vs()
+            || !matches!(
+                file,
+                RegisterFile::Const
+                    | RegisterFile::Const2
+                    | RegisterFile::Const3
+                    | RegisterFile::Const4
+                    | RegisterFile::ConstInt
+                    | RegisterFile::ConstBool
+            ) =>
+        {
+            ""
+        }
+        _ if ctx.software() => " under software vertex processing",
+        _ => " under hardware vertex processing",
     };
-    let plain = |n: u32| Some((n, ""));
-    match v.stage {
-        Stage::Vertex => match file {
-            Temp => match (v.major, v.minor) {
-                (1, _) | (2, 0) => plain(12),
-                (2, 1) => Some((ctx.caps.vs_num_temps.clamp(12, 32), " (VS20Caps.NumTemps)")),
-                _ => plain(32),
-            },
-            Input => plain(16),
-            Const => Some(if sw {
-                (2048, mode)
-            } else {
-                (ctx.caps.max_vertex_shader_const.min(8192), mode)
-            }),
-            Const2 | Const3 | Const4 if sw => Some((2048, mode)),
-            Addr => plain(1),
-            RastOut if v.major < 3 => plain(3),
-            AttrOut if v.major < 3 => plain(2),
-            TexCrdOut if v.major < 3 => plain(8),
-            Output if v.major >= 3 => plain(12),
-            ConstInt | ConstBool if v.major >= 2 => {
-                Some(if sw { (2048, mode) } else { (16, mode) })
-            }
-            Loop | Label if v.major >= 2 => Some((if file == Loop { 1 } else { 2048 }, "")),
-            Predicate if ctx.is_2x_or_later() => plain(1),
-            Sampler if v.major >= 3 => plain(4),
-            _ => None,
-        },
-        Stage::Pixel => match (v.major, v.minor, file) {
-            (1, _, Const) => plain(8),
-            (1, 4, Temp) => plain(6),
-            (1, _, Temp) => plain(2),
-            (1, 4, Texture) => plain(6),
-            (1, _, Texture) => plain(4),
-            (1, _, Input) => plain(2),
-            (2, m, Temp) => {
-                if m == 0 {
-                    plain(12)
-                } else {
-                    Some((ctx.caps.ps_num_temps.clamp(12, 32), " (PS20Caps.NumTemps)"))
-                }
-            }
-            (2, _, Input) => plain(2),
-            (2, _, Const) => plain(32),
-            (2, _, Texture) => plain(8),
-            (2, m, ConstInt | ConstBool) if m != 0 => plain(16),
-            (2, m, Predicate) if m != 0 => plain(1),
-            (2, m, Label) if m != 0 => plain(2048),
-            (3, _, Input) => plain(10),
-            (3, _, Temp) => plain(32),
-            (3, _, Const) => plain(224),
-            (3, _, ConstInt | ConstBool) => plain(16),
-            (3, _, Predicate | Loop) => plain(1),
-            (3, _, Label) => plain(2048),
-            (3, _, MiscType) => plain(2),
-            (2 | 3, _, Sampler) => plain(16),
-            (2 | 3, _, ColorOut) => plain(4),
-            (2 | 3, _, DepthOut) => plain(1),
-            _ => None,
-        },
-    }
+    Some((rule, limit, mode))
 }
 
 /// Whether `file` may be accessed as `access` by `op` in this shader.
@@ -127,7 +74,8 @@ fn access_allowed(ctx: &Ctx<'_>, file: RegisterFile, access: Access, op: Opcode)
     let v = ctx.version;
     match access {
         Access::Define => match op {
-            Opcode::Def => matches!(file, Const),
+            // `def c3056` in a software shader defines a `CONST2` register.
+            Opcode::Def => file.const_bank().is_some(),
             Opcode::Defi => file == ConstInt,
             Opcode::Defb => file == ConstBool,
             _ => false,
@@ -147,10 +95,7 @@ fn access_allowed(ctx: &Ctx<'_>, file: RegisterFile, access: Access, op: Opcode)
                 _ => false,
             },
         },
-        Access::Read => !matches!(
-            file,
-            RastOut | AttrOut | TexCrdOut | Output | ColorOut | DepthOut
-        ),
+        Access::Read => file.is_readable(),
         Access::Write => match file {
             Temp | Predicate => true,
             // vs_1_1 writes a0 with mov; vs_2_0+ only with mova.
@@ -219,7 +164,7 @@ fn check_register(
 ) -> Result<(), CheckError> {
     use RegisterFile::*;
     let v = ctx.version;
-    let Some((limit, mode)) = file_limit(ctx, reg.file) else {
+    let Some((rule, limit, mode)) = file_limit(ctx, reg.file) else {
         return Err(InvalidShader::RegisterAccess {
             site,
             reg: RegName(*reg),
@@ -240,21 +185,11 @@ fn check_register(
         .into());
     }
     if let Some(rel) = reg.relative {
-        let by_loop = rel.file == Loop;
-        let ok = match (v.stage, reg.file) {
-            (Stage::Vertex, Const) => !by_loop || v.major >= 2,
-            (Stage::Vertex, Input | Output) => v.major >= 3 && by_loop,
-            (Stage::Pixel, Input) => v.major >= 3 && by_loop,
-            (Stage::Pixel, Const) => v.major >= 3 && by_loop,
-            _ => false,
-        };
-        // The address register itself must exist: a0 in vertex shaders, aL from 2.0.
-        let addr_ok = match rel.file {
-            Addr => v.stage == Stage::Vertex && rel.index == 0,
-            Loop => v.major >= 2 && rel.index == 0,
-            _ => false,
-        };
-        if !ok || !addr_ok {
+        // The file must allow this address register, and the address register must exist
+        // (a0 in vertex shaders, aL from 2.0; one of each).
+        let addr_ok = file_limit(ctx, rel.file)
+            .is_some_and(|(_, count, _)| matches!(rel.file, Addr | Loop) && rel.index < count);
+        if !rule.relative_by(rel.file) || !addr_ok {
             return Err(InvalidShader::RelativeAddressing {
                 site,
                 reg: RegName(*reg),

@@ -271,7 +271,7 @@ fn relative_addressing_of_inputs_and_outputs_only_by_al_in_vs_3_0() {
                 swizzle: crate::bytecode::Swizzle::IDENTITY,
             })
         },
-        "v1[aL] cannot be addressed relatively in vs_2_0",
+        "v[aL + 1] cannot be addressed relatively in vs_2_0",
     );
     accepts("vs_2_0\ndcl_position v0\nmova a0.x, c0.x\nmov oPos, c[a0.x + 1]\n");
 }
@@ -279,11 +279,129 @@ fn relative_addressing_of_inputs_and_outputs_only_by_al_in_vs_3_0() {
 // --- read ports ---------------------------------------------------------------------------
 
 #[test]
-fn two_distinct_constants_in_vs_3_0() {
-    accepts(&format!("{VS3}mad r0, c0, c0, c1\nmov o0, r0\n"));
+fn one_constant_read_port_in_every_vertex_shader_version() {
+    accepts(&format!("{VS3}mad r0, c0, c0, c0.x\nmov o0, r0\n"));
     refuses(
-        &format!("{VS3}mad r0, c1, c2, c3\nmov o0, r0\n"),
-        "instruction 2 (mad) at token 7 reads 3 distinct float constant (c#) registers; vs_3_0 allows 2",
+        &format!("{VS3}mad r0, c0, c0, c1\nmov o0, r0\n"),
+        "instruction 2 (mad) at token 7 reads 2 distinct float constant (c#) registers; vs_3_0 allows 1",
+    );
+    refuses(
+        "vs_2_0\ndcl_position v0\nadd r0, c0, c1\nmov oPos, r0\n",
+        "reads 2 distinct float constant (c#) registers; vs_2_0 allows 1",
+    );
+    refuses(
+        "vs_2_x\ndcl_position v0\nadd r0, c0, c1\nmov oPos, r0\n",
+        "vs_2_x allows 1",
+    );
+    // Pixel shaders have two c# ports.
+    accepts("ps_2_0\nadd r0, c0, c1\nmov oC0, r0\n");
+    refuses(
+        "ps_2_0\nmad r0, c0, c1, c2\nmov oC0, r0\n",
+        "ps_2_0 allows 2",
+    );
+    // sincos's fixed constant operands are not counted.
+    accepts("vs_2_0\ndcl_position v0\nsincos r0.xy, v0.x, c0, c1\nmov oPos, r0\n");
+}
+
+// --- destination masks (sincos, crs, m#x#) ---------------------------------------------------
+
+#[test]
+fn sincos_writes_x_y_or_xy() {
+    for mask in ["x", "y", "xy"] {
+        accepts(&format!("{VS3}sincos r0.{mask}, v0.x\nmov o0, r0\n"));
+        accepts(&format!(
+            "vs_2_0\ndcl_position v0\nsincos r0.{mask}, v0.x, c0, c1\nmov oPos, r0\n"
+        ));
+    }
+    for mask in ["xyz", "xyzw", "z", "xw"] {
+        refuses(
+            &format!("{VS3}sincos r0.{mask}, v0.x\nmov o0, r0\n"),
+            &format!("sincos cannot write .{mask}; the SDK allows .x, .y, .xy"),
+        );
+    }
+    refuses(
+        "ps_2_0\ndef c0, 1, 1, 1, 1\ndef c1, 1, 1, 1, 1\nsincos r0, c0.x, c0, c1\nmov oC0, r0\n",
+        "sincos cannot write .xyzw",
+    );
+}
+
+#[test]
+fn crs_writes_a_subset_of_xyz() {
+    for mask in ["x", "y", "z", "xy", "xz", "yz", "xyz"] {
+        accepts(&format!(
+            "{VS3}mov r1, v0\ncrs r0.{mask}, v0, r1\nmov o0, r0\n"
+        ));
+    }
+    for mask in ["xyzw", "w", "xw"] {
+        refuses(
+            &format!("{VS3}mov r1, v0\ncrs r0.{mask}, v0, r1\nmov o0, r0\n"),
+            &format!("crs cannot write .{mask}"),
+        );
+    }
+}
+
+#[test]
+fn matrix_macros_write_their_rows() {
+    let vs = "vs_1_1\ndcl_position v0\n";
+    accepts(&format!("{vs}m3x2 r0.xy, v0, c0\nmov oPos, r0\n"));
+    accepts(&format!("{vs}m3x3 r0.xyz, v0, c0\nmov oPos, r0\n"));
+    accepts(&format!("{vs}m4x3 r0.xyz, v0, c0\nmov oPos, r0\n"));
+    accepts(&format!("{vs}m3x4 r0, v0, c0\nmov oPos, r0\n"));
+    accepts(&format!("{vs}m4x4 oPos, v0, c0\n"));
+    accepts(&format!("{vs}m4x4 r0.xyz, v0, c0\nmov oPos, r0\n"));
+    refuses(
+        &format!("{vs}m3x2 r0, v0, c0\nmov oPos, r0\n"),
+        "m3x2 cannot write .xyzw; the SDK allows .xy",
+    );
+    refuses(
+        &format!("{vs}m3x3 r0.xy, v0, c0\nmov oPos, r0\n"),
+        "m3x3 cannot write .xy; the SDK allows .xyz",
+    );
+    refuses(
+        &format!("{vs}m4x3 r0, v0, c0\nmov oPos, r0\n"),
+        "m4x3 cannot write .xyzw",
+    );
+    refuses(
+        &format!("{vs}m3x4 r0.xy, v0, c0\nmov oPos, r0\n"),
+        "m3x4 cannot write .xy; the SDK allows .xyzw, .xyz",
+    );
+}
+
+// --- software constant banks (CONST2..CONST4) -------------------------------------------------
+
+#[test]
+fn constants_past_2047_are_the_const2_to_const4_files_under_software_processing() {
+    let text = "vs_3_sw\ndcl_position v0\ndcl_position o0\ndef c3056, 1, 2, 3, 4\n\
+                add r0, v0, c8191\nmad o0, r0, c3056, v0\n";
+    let p = program(text);
+    let def = &p.instructions[2];
+    assert_eq!(
+        def.dst.map(|d| d.reg),
+        Some(Register::new(RegisterFile::Const2, 1008))
+    );
+    assert_eq!(
+        p.instructions[3].src[1].reg,
+        Register::new(RegisterFile::Const4, 2047)
+    );
+    accepts_on(text, &DeviceCaps::software());
+    // vs_3_0 on a software device may name them too; on a hardware device they do not exist.
+    let p3 = {
+        let mut p = p.clone();
+        p.version = crate::bytecode::Version::new(Stage::Vertex, 3, 0);
+        p
+    };
+    assert!(check(&p3, Stage::Vertex, &DeviceCaps::software()).is_ok());
+    let err = check(&p3, Stage::Vertex, &DeviceCaps::default()).expect_err("hardware");
+    assert!(
+        err.to_string()
+            .contains("c3056 (float constant bank (c#)) cannot be defined in vs_3_0"),
+        "{err}"
+    );
+    // Two distinct c# through different banks still take two ports.
+    refuses_on(
+        "vs_3_sw\ndcl_position v0\ndcl_position o0\nadd o0, c0, c2048\n",
+        &DeviceCaps::software(),
+        "reads 2 distinct float constant (c#) registers",
     );
 }
 

@@ -1,7 +1,7 @@
 //! Profiles, instructions and modifiers per version.
 //!
-//! Sources: the SDK's "Instructions" table per profile (vs_1_1, vs_2_0, vs_2_x, vs_3_0,
-//! ps_1_x, ps_2_0, ps_2_x, ps_3_0), its "Source Register Modifiers" and "Instruction
+//! Which instructions exist in each profile is the opcode table's ([`Opcode::exists_in`]).
+//! Sources of the rest: the SDK's "Source Register Modifiers" and "Instruction
 //! Modifiers" pages, and Wine's d3d8/d3d9 `test_unsupported_shaders` (profiles above the
 //! device caps, vs_2_0/ps_2_0 under D3D8, `rep`/`if`/`defb`/`defi` in ps_2_0). Where the SDK
 //! leaves a modifier unstated, Wine's port of the native assembler decides
@@ -13,7 +13,7 @@
 
 use super::{Api, Ctx, InvalidShader, Site, UnsupportedShader};
 use crate::bytecode::{
-    Instruction, Opcode, RegisterFile, ResultModifier, SrcModifier, Stage, Version,
+    Instruction, Opcode, RegisterFile, ResultModifier, SrcModifier, Stage, WriteMask,
 };
 use crate::check::CheckError;
 
@@ -79,49 +79,6 @@ pub(super) fn check_profile(ctx: &Ctx<'_>, stage: Stage) -> Result<(), CheckErro
     Ok(())
 }
 
-/// Whether `op` exists in `v` (the SDK's instruction table per profile).
-pub(super) fn opcode_in_version(op: Opcode, v: Version) -> bool {
-    use Opcode::*;
-    // The bytecode table's forms already give the pixel texture opcodes their 1.x ranges
-    // and the 2.0+/2_x/3_0 ranges of flow control; the per-stage lists below add what it
-    // states as "both stages".
-    if op.form(v).is_none() {
-        return false;
-    }
-    let sm = (v.major, if v.minor == 0xFF { 0xFF } else { v.minor });
-    let at = |major: u8, minor: u8| sm >= (major, minor);
-    match v.stage {
-        Stage::Vertex => match op {
-            Nop | Mov | Add | Sub | Mad | Mul | Rcp | Rsq | Dp3 | Dp4 | Min | Max | Slt | Sge
-            | Exp | Log | Lit | Dst | Frc | M4x4 | M4x3 | M3x4 | M3x3 | M3x2 | Dcl | Def | Expp
-            | Logp => true,
-            Abs | Call | CallNz | Crs | Defb | Defi | Else | EndIf | EndLoop | EndRep | If
-            | Label | Loop | Lrp | Mova | Nrm | Pow | Rep | Ret | Sgn | SinCos => at(2, 0),
-            Break | Breakc | Breakp | Ifc | Setp => at(2, 1),
-            TexLdl => at(3, 0),
-            _ => false,
-        },
-        Stage::Pixel if v.major == 1 => match op {
-            Nop | Mov | Add | Sub | Mad | Mul | Dp3 | Lrp | Cnd | Def | TexKill => true,
-            Dp4 | Cmp => at(1, 2),
-            // Texture-addressing opcodes: the bytecode table states their 1.x ranges.
-            TexCoord | Tex | TexBem | TexBemL | TexReg2Ar | TexReg2Gb | TexM3x2Pad | TexM3x2Tex
-            | TexM3x3Pad | TexM3x3Tex | TexM3x3Spec | TexM3x3VSpec | TexReg2Rgb | TexDp3Tex
-            | TexM3x2Depth | TexDp3 | TexM3x3 | TexDepth | Bem | Phase => true,
-            _ => false,
-        },
-        Stage::Pixel => match op {
-            Abs | Add | Cmp | Crs | Dcl | Def | Dp2Add | Dp3 | Dp4 | Exp | Frc | Log | Lrp
-            | M3x2 | M3x3 | M3x4 | M4x3 | M4x4 | Mad | Max | Min | Mov | Mul | Nop | Nrm | Pow
-            | Rcp | Rsq | SinCos | Sub | TexKill | Tex => true,
-            Break | Breakc | Breakp | Call | CallNz | Defb | Defi | Dsx | Dsy | Else | EndIf
-            | EndRep | If | Ifc | Label | Rep | Ret | Setp | TexLdd => at(2, 1),
-            Loop | EndLoop | TexLdl => at(3, 0),
-            _ => false,
-        },
-    }
-}
-
 /// The opcode, predication, co-issue and modifiers of one instruction against its version.
 pub(super) fn check_instruction(
     ctx: &Ctx<'_>,
@@ -129,7 +86,8 @@ pub(super) fn check_instruction(
     site: Site,
 ) -> Result<(), CheckError> {
     let v = ctx.version;
-    if !opcode_in_version(inst.opcode, v) {
+    // Which instructions exist in which version: the one table in `bytecode`.
+    if !inst.opcode.exists_in(v) {
         return Err(InvalidShader::OpcodeNotInVersion {
             site,
             opcode: inst.opcode,
@@ -168,6 +126,18 @@ pub(super) fn check_instruction(
     }
     if inst.coissue && site.index == 0 {
         return Err(not_in("co-issue on the first instruction".into()));
+    }
+    if let (Some(dst), Some(masks)) = (&inst.dst, inst.opcode.dst_masks()) {
+        if !masks.contains(&WriteMask(dst.mask.0 & 0xF)) {
+            let allowed: Vec<String> = masks.iter().map(|m| format!(".{m}")).collect();
+            return Err(InvalidShader::DestinationMask {
+                site,
+                opcode: inst.opcode,
+                mask: dst.mask,
+                allowed: allowed.join(", "),
+            }
+            .into());
+        }
     }
     if let Some(dst) = &inst.dst {
         let m = dst.modifier;

@@ -5,7 +5,7 @@
 use super::element::VertexElement;
 use super::fetch::{shader_input_location, FetchSource, InputFetch};
 use super::VertexDeclaration;
-use crate::bytecode::{Program, RegisterFile, Stage};
+use crate::bytecode::{Program, RegisterFile, Stage, VertexProcessing};
 use crate::signature::{Semantic, Signature};
 use wgpu_types::{VertexAttribute, VertexStepMode};
 
@@ -14,7 +14,7 @@ pub const D3DSTREAMSOURCE_INDEXEDDATA: u32 = 1 << 30;
 /// `D3DSTREAMSOURCE_INSTANCEDATA`: the stream frequency flag of a per-instance stream.
 pub const D3DSTREAMSOURCE_INSTANCEDATA: u32 = 2 << 30;
 /// Vertex shader input registers `v0`–`v15` (vs_1_1 to vs_3_0), one location each.
-pub const MAX_INPUT_REGISTERS: u32 = 16;
+pub const MAX_INPUT_REGISTERS: u32 = crate::bytecode::VERTEX_INPUTS;
 /// WebGPU's `maxVertexBufferArrayStride` (the default limit wgpu guarantees).
 pub const MAX_STRIDE: u32 = 2048;
 
@@ -54,16 +54,6 @@ pub struct StreamSource {
     /// Bytes between vertices (0: every vertex reads the same data).
     pub stride: u32,
     pub frequency: StreamFrequency,
-}
-
-/// The device's vertex processing mode: it decides what a shader input without an element does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum VertexProcessing {
-    /// Hardware: such an input reads (0, 0, 0, 0).
-    #[default]
-    Hardware,
-    /// Software: every declared input must have an element, or the draw fails.
-    Software,
 }
 
 /// One vertex shader input: register `v#register` with its semantic.
@@ -214,7 +204,7 @@ pub fn bind_program(
 /// position; elements no input names are left out. A matched input reads location
 /// [`shader_input_location`]`(register)` with the element type's format and conversion
 /// ([`super::element::DECL_TYPES`]); an unmatched one reads (0, 0, 0, 0) under hardware vertex
-/// processing and fails the draw under software vertex processing. With POSITIONT the shader
+/// processing and fails the draw under software (or mixed) vertex processing. With POSITIONT the shader
 /// is not run (see [`VertexBinding::pretransformed`]).
 pub fn bind(
     decl: &VertexDeclaration,
@@ -260,7 +250,8 @@ pub fn bind(
             .enumerate()
             .find(|(_, e)| e.semantic() == input.semantic);
         let Some((index, element)) = found else {
-            if processing == VertexProcessing::Software {
+            // Software, and mixed devices too: a binding that succeeds draws in either mode.
+            if processing.software_limits() {
                 return Err(BindError::MissingInput {
                     register: input.register,
                     semantic: input.semantic,

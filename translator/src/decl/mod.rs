@@ -15,9 +15,12 @@ pub mod fetch;
 pub mod fvf;
 pub mod validate;
 
+/// The device's vertex processing mode (the one type, from `bytecode`): under software (or
+/// mixed) vertex processing a shader input without a declaration element fails the draw.
+pub use crate::bytecode::VertexProcessing;
 pub use binding::{
     bind, bind_program, shader_inputs, BindError, BoundInput, ShaderInput, StreamFrequency,
-    StreamLayout, StreamSource, VertexBinding, VertexProcessing,
+    StreamLayout, StreamSource, VertexBinding,
 };
 pub use dx8::{Dx8Constants, Dx8Declaration, Dx8Reason};
 pub use element::{DeclMethod, DeclType, RawElement, TypeInfo, VertexElement, DECL_TYPES};

@@ -3,12 +3,33 @@
 #![allow(dead_code)]
 
 use serde_json::Value;
+use std::path::{Path, PathBuf};
 
-/// The parsed JSON of `../shared/corpus/<name>`.
+/// Where `../shared/corpus/<name>` is: beside the checkout (the workspace root is the parent
+/// of every crate's manifest directory).
+pub fn corpus_path(name: &str) -> PathBuf {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let beside = manifest.parent().and_then(Path::parent).unwrap_or(manifest);
+    beside.join("shared").join("corpus").join(name)
+}
+
+/// The text of `../shared/corpus/<name>`, or the one line that says where it was looked for.
+pub fn read_corpus(name: &str) -> Result<String, String> {
+    let path = corpus_path(name);
+    std::fs::read_to_string(&path).map_err(|e| {
+        format!(
+            "shared corpus file {} not readable ({e}): the tests read ../shared/corpus beside the checkout (see README)",
+            path.display()
+        )
+    })
+}
+
+/// The parsed JSON of `../shared/corpus/<name>`; a missing corpus fails the test with one line
+/// naming the path.
 pub fn corpus(name: &str) -> Value {
-    let path = format!("{}/../../shared/corpus/{name}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}"))
+    let text = read_corpus(name).unwrap_or_else(|line| panic!("{line}"));
+    serde_json::from_str(&text)
+        .unwrap_or_else(|e| panic!("{}: not JSON: {e}", corpus_path(name).display()))
 }
 
 /// A corpus `tokens` array as u32 tokens.

@@ -594,6 +594,49 @@ fn sincos_and_sgn_operand_counts() {
 }
 
 #[test]
+fn constants_past_2047_are_written_as_const2_to_const4() {
+    let text = "vs_3_sw\ndef c3056, 1, 2, 3, 4\nmov r0, c2048\nmov r1, c4096\nmov r2, c8191\n";
+    let p = program(text);
+    use RegisterFile::*;
+    assert_eq!(
+        p.instructions[0].dst.map(|d| d.reg),
+        Some(Register::new(Const2, 1008))
+    );
+    assert_eq!(src(&p.instructions[1], 0).reg, Register::new(Const2, 0));
+    assert_eq!(src(&p.instructions[2], 0).reg, Register::new(Const3, 0));
+    assert_eq!(src(&p.instructions[3], 0).reg, Register::new(Const4, 2047));
+    // Register type 11 (D3DSPR_CONST2) in bits 28-30 and 11-12 of the parameter token.
+    let toks = tokens(text);
+    assert_eq!(
+        toks[2],
+        0x8000_0000 | (3 << 28) | (1 << 11) | 0xF << 16 | 1008
+    );
+    // Token round trip and the text form.
+    assert_eq!(crate::bytecode::decode(&toks).as_ref(), Ok(&p));
+    let listing = crate::asm::disassemble(&p);
+    for name in ["def c3056", "c2048", "c4096", "c8191"] {
+        assert!(listing.contains(name), "{listing}");
+    }
+    assert_eq!(program(&listing), p);
+    // Hardware profiles have no constant banks; c8192 does not exist anywhere.
+    let e = error("vs_3_0\nmov r0, c3056");
+    assert!(
+        matches!(e.kind, AsmErrorKind::RegisterNotInVersion { ref register, .. } if register == "c3056"),
+        "{e}"
+    );
+    let e = error("vs_3_sw\nmov r0, c8192");
+    assert!(
+        matches!(e.kind, AsmErrorKind::IndexOutOfRange { index: 8192 }),
+        "{e}"
+    );
+    let e = error("vs_3_sw\nmov r0, c[a0.x + 2048]");
+    assert!(
+        matches!(e.kind, AsmErrorKind::RelativeNotAllowed { .. }),
+        "{e}"
+    );
+}
+
+#[test]
 fn registers_of_every_file() {
     let reg = |text: &str| inst(text).dst.expect("dst").reg;
     let s = |text: &str| src(&inst(text), 0).reg;

@@ -1,5 +1,6 @@
 //! `d3d9-translate` end to end: the built binary on files made from corpus tokens.
 
+#[path = "../../translator/tests/common/mod.rs"]
 mod common;
 use common::{corpus, tokens};
 

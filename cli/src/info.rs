@@ -5,7 +5,7 @@
 use crate::io::{print, read_program, CliError};
 use d3d9_translator::asm::disasm::{float_text, register_text};
 use d3d9_translator::bytecode::{
-    Declaration, Literal, Opcode, Program, Register, RegisterFile, Stage, TextureType, Version,
+    Declaration, Literal, Opcode, Program, Register, RegisterFile, Stage, Version,
 };
 use d3d9_translator::signature::{Signature, SignatureElement};
 use serde::Serialize;
@@ -40,7 +40,8 @@ pub fn run(args: &Args) -> Result<(), CliError> {
 pub struct Info {
     /// Profile name: `vs_2_0`, `ps_3_0`, ...
     version: String,
-    stage: Stage,
+    /// `vertex` or `pixel`.
+    stage: &'static str,
     major: u8,
     minor: u8,
     /// All decoded instructions, `dcl`/`def*` included.
@@ -72,7 +73,8 @@ struct Element {
 struct Sampler {
     register: String,
     index: u32,
-    texture_type: TextureType,
+    /// `2d`, `cube`, `volume` (or `unknown`).
+    texture_type: &'static str,
 }
 
 /// A constant set by `def`, `defi` or `defb`.
@@ -119,7 +121,7 @@ impl Info {
                 samplers.push(Sampler {
                     register: register_text(&dst.reg, version),
                     index: dst.reg.index,
-                    texture_type: ty,
+                    texture_type: ty.name(),
                 });
             }
             if let Some(literal) = inst.literal {
@@ -128,7 +130,10 @@ impl Info {
         }
         Info {
             version: version.profile(),
-            stage: version.stage,
+            stage: match version.stage {
+                Stage::Vertex => "vertex",
+                Stage::Pixel => "pixel",
+            },
             major: version.major,
             minor: version.minor,
             instructions: program.instructions.len(),
@@ -177,7 +182,7 @@ impl Info {
             }
         );
         for smp in &self.samplers {
-            let _ = writeln!(s, "  {:<8} {}", smp.register, smp.texture_type.name());
+            let _ = writeln!(s, "  {:<8} {}", smp.register, smp.texture_type);
         }
         let _ = writeln!(
             s,
@@ -249,15 +254,12 @@ fn constant(reg: &Register, literal: Literal, version: Version) -> Constant {
 }
 
 /// The file's name for `registers`: its register prefix (`r`, `oT`, `aL`), except `rastout`
-/// (oPos = 0, oFog = 1, oPts = 2), `misc` (vPos = 0, vFace = 1) and the constant banks
-/// `c2048+`, `c4096+`, `c6144+`.
+/// (oPos = 0, oFog = 1, oPts = 2) and `misc` (vPos = 0, vFace = 1). The float constant banks
+/// (`CONST2`–`CONST4`, `c2048`–`c8191`) are listed under `c` by their flat index.
 fn file_name(file: RegisterFile) -> &'static str {
     match file {
         RegisterFile::RastOut => "rastout",
         RegisterFile::MiscType => "misc",
-        RegisterFile::Const2 => "c2048+",
-        RegisterFile::Const3 => "c4096+",
-        RegisterFile::Const4 => "c6144+",
         other => other.prefix(),
     }
 }
@@ -274,11 +276,15 @@ struct Use {
 fn register_use(program: &Program) -> Vec<FileUse> {
     let mut files: BTreeMap<RegisterFile, Use> = BTreeMap::new();
     let mut note = |reg: &Register, write: bool| {
-        let u = files.entry(reg.file).or_default();
+        let (file, index) = match reg.float_constant_index() {
+            Some(flat) => (RegisterFile::Const, flat),
+            None => (reg.file, reg.index),
+        };
+        let u = files.entry(file).or_default();
         if write {
-            u.written.insert(reg.index);
+            u.written.insert(index);
         } else {
-            u.read.insert(reg.index);
+            u.read.insert(index);
         }
         if let Some(rel) = reg.relative {
             u.relative = true;

@@ -1,5 +1,9 @@
 //! `d3d9-translate decl` end to end.
 
+#[path = "../../translator/tests/common/mod.rs"]
+mod common;
+use common::{corpus, tokens};
+
 use d3d9_translator::bytecode::Usage;
 use d3d9_translator::decl::dx8::{d3dvsd_reg, d3dvsd_stream, D3DVSD_END};
 use d3d9_translator::decl::{DeclType, VertexDeclaration, VertexElement};
@@ -29,23 +33,16 @@ fn json(out: &Output) -> Value {
 }
 
 fn visual_shader(function: &str, name: &str) -> Vec<u8> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../shared/corpus/d3d9_visual.json"
-    );
-    let v: Value =
-        serde_json::from_str(&std::fs::read_to_string(path).expect("corpus")).expect("JSON");
+    let v = corpus("d3d9_visual.json");
     let s = v["shaders"]
         .as_array()
         .expect("shaders")
         .iter()
         .find(|s| s["function"] == function && s["name"] == name)
         .expect("shader");
-    s["tokens"]
-        .as_array()
-        .expect("tokens")
+    tokens(&s["tokens"])
         .iter()
-        .flat_map(|t| (t.as_u64().expect("u32") as u32).to_le_bytes())
+        .flat_map(|t| t.to_le_bytes())
         .collect()
 }
 

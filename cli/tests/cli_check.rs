@@ -64,7 +64,7 @@ fn read_port_violation_is_reported_with_instruction_and_exit_1() {
     assert_eq!(o.status.code(), Some(1));
     let err = stderr(&o);
     assert!(
-        err.contains("invalid: instruction 2 (mad) at token 7 reads 3 distinct float constant (c#) registers; vs_3_0 allows 2"),
+        err.contains("invalid: instruction 2 (mad) at token 7 reads 3 distinct float constant (c#) registers; vs_3_0 allows 1"),
         "{err}"
     );
     assert!(o.stdout.is_empty());
@@ -86,6 +86,44 @@ fn swvp_accepts_constants_past_256() {
     let sw = check(&f, &["--swvp"]);
     assert_eq!(sw.status.code(), Some(0), "{}", stderr(&sw));
     assert!(sw.stderr.is_empty());
+}
+
+/// `c2048`–`c8191` are the CONST2–CONST4 register files: `asm` writes them, `info` lists them
+/// by their flat index, `check --swvp` accepts them and a hardware device does not.
+#[test]
+fn constants_past_2047_through_asm_info_and_check() {
+    let dir = std::env::temp_dir().join(format!("d3d9-translate-banks-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    let text = dir.join("banks.asm");
+    let blob = dir.join("banks.vso");
+    std::fs::write(
+        &text,
+        "vs_3_sw\ndcl_position v0\ndcl_position o0\ndef c3056, 1, 2, 3, 4\n\
+         mul r0, v0, c3056\nadd o0, r0, c8191\n",
+    )
+    .expect("write asm");
+    let run = |args: &[&std::ffi::OsStr]| Command::new(BIN).args(args).output().expect("run");
+    let o = run(&[
+        "asm".as_ref(),
+        text.as_os_str(),
+        "-o".as_ref(),
+        blob.as_os_str(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = run(&["info".as_ref(), blob.as_os_str(), "--json".as_ref()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let info: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(info["constants"][0]["register"], "c3056");
+    let c = info["registers"]
+        .as_array()
+        .and_then(|files| files.iter().find(|f| f["file"] == "c"))
+        .expect("c# use");
+    assert_eq!(c["read"], serde_json::json!([3056, 8191]));
+    let o = run(&["check".as_ref(), blob.as_os_str(), "--swvp".as_ref()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = run(&["check".as_ref(), blob.as_os_str()]);
+    assert_eq!(o.status.code(), Some(1));
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
