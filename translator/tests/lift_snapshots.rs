@@ -720,3 +720,25 @@ fn software_vertex_processing_has_2048_integer_and_boolean_constants() {
     // b1000 is bit 1000 % 32 = 8 of word 31 = element 7, component w.
     assert!(wgsl.contains("b[7].w"), "{wgsl}");
 }
+
+#[test]
+fn constants_past_2047_are_the_const2_to_const4_banks() {
+    // vs_3_sw: `def c3056` (CONST2 bank) folds into a literal; c5000 and c[a0.x + 2000] read
+    // the one 8192-register buffer at their flat index (a relative read can reach past c2047).
+    let text = "vs_3_sw\ndcl_position v0\ndcl_position o0\ndcl_texcoord o1\n\
+                dcl_texcoord1 o2\ndef c3056, 1.5, 2.5, 3.5, 4.5\nmova a0.x, v0.x\n\
+                mov o0, c3056\nmov o1, c5000\nmov o2, c[a0.x + 2000]\n";
+    let program = d3d9_translator::asm::assemble(text).expect("assembles");
+    let t = translate_vertex_shader(&checked_on(&program, true), &VertexShaderOptions::default())
+        .expect("translates");
+    assert_eq!(
+        t.interface.defined_floats,
+        vec![(3056, [1.5, 2.5, 3.5, 4.5])]
+    );
+    assert_eq!(t.interface.relative_constant_reads, vec![(2000, 1)]);
+    let wgsl = t.wgsl().expect("wgsl");
+    assert!(wgsl.contains("vec4<f32>(1.5f, 2.5f, 3.5f, 4.5f)"), "{wgsl}");
+    assert!(wgsl.contains("c[5000]"), "{wgsl}");
+    assert!(wgsl.contains("2000i"), "{wgsl}");
+    assert!(wgsl.contains("8192u)]"), "{wgsl}");
+}

@@ -432,8 +432,8 @@ impl Lifter<'_> {
         let width: Vec<u8> = (0..n).collect();
         let a = self.src(inst, 0, Lanes::of(&width))?;
         let m = self.src_param(inst, 1)?;
-        if m.reg.file == crate::bytecode::RegisterFile::Const && m.reg.relative.is_some() {
-            self.relative_reads.push((m.reg.index, u32::from(rows)));
+        if let (Some(base), Some(_)) = (m.reg.float_constant_index(), m.reg.relative) {
+            self.relative_reads.push((base, u32::from(rows)));
         }
         let mut parts = [None; 4];
         for &k in lanes.as_slice() {

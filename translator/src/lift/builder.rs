@@ -256,18 +256,27 @@ pub(super) struct Lifter<'a> {
     pub int_registers: u32,
     /// `b#` registers: 16, or 2048 in software vertex processing.
     pub bool_registers: u32,
+    /// vs_3_0 `o#` registers (12).
+    pub output_registers: u32,
 }
 
 impl<'a> Lifter<'a> {
+    /// A lifter for `program` as the device `caps` runs it: register counts come from the
+    /// register-file table (`bytecode::file_rule`) for that device.
     pub fn new(
         program: &'a Program,
         options: &'a VertexShaderOptions,
-        software: bool,
+        caps: &crate::check::DeviceCaps,
     ) -> Lifter<'a> {
-        use super::interface as i;
+        use crate::bytecode::{file_rule, float_constants, software_limits};
         let mut module = Module::default();
         let ty = Types::new(&mut module);
-        let pick = |hw, sw| if software { sw } else { hw };
+        let vp = caps.vertex_processing;
+        let version = program.version;
+        let software = software_limits(version, vp);
+        let count = |file| {
+            file_rule(version, file, vp).map_or(0, |r| r.count.on_device(|c| caps.count_cap(c)))
+        };
         Lifter {
             program,
             options,
@@ -292,14 +301,14 @@ impl<'a> Lifter<'a> {
                     .any(|s| s.reg.file == RegisterFile::Input && s.reg.relative.is_some())
             }),
             relative_outputs: program.instructions.iter().any(|i| {
-                i.dst.is_some_and(|d| {
-                    d.reg.file == RegisterFile::Output && d.reg.relative.is_some()
-                })
+                i.dst
+                    .is_some_and(|d| d.reg.file == RegisterFile::Output && d.reg.relative.is_some())
             }),
             relative_reads: Vec::new(),
-            float_registers: pick(i::HW_FLOAT_CONSTANTS, i::SW_FLOAT_CONSTANTS),
-            int_registers: pick(i::INT_CONSTANTS, i::SW_INT_CONSTANTS),
-            bool_registers: pick(i::BOOL_CONSTANTS, i::SW_BOOL_CONSTANTS),
+            float_registers: float_constants(version, vp).on_device(|c| caps.count_cap(c)),
+            int_registers: count(RegisterFile::ConstInt),
+            bool_registers: count(RegisterFile::ConstBool),
+            output_registers: count(RegisterFile::Output),
         }
     }
 

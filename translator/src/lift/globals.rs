@@ -15,10 +15,8 @@ use crate::bytecode::{Register, RegisterFile};
 use naga::{AddressSpace, ArraySize, Expression, GlobalVariable, Handle, Span, TypeInner};
 use std::num::NonZeroU32;
 
-/// Input registers v#.
-pub(super) const INPUT_REGISTERS: u32 = 16;
-/// Output registers o# in vs_3_0.
-pub(super) const OUTPUT_REGISTERS: u32 = 12;
+/// Input registers v# (the register-file table's count).
+pub(super) const INPUT_REGISTERS: u32 = crate::bytecode::VERTEX_INPUTS;
 
 /// Which global a register lives in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -185,7 +183,7 @@ impl Lifter<'_> {
             let base = self.global(g);
             return self.emit(Expression::AccessIndex {
                 base,
-                index: n.min(OUTPUT_REGISTERS),
+                index: n.min(self.output_registers),
             });
         }
         let key = RegKey::Output(n);
@@ -221,11 +219,11 @@ impl Lifter<'_> {
         if let Some(&g) = self.globals.get(&RegKey::Outputs) {
             return g;
         }
-        let init: Vec<[f32; 4]> = (0..=OUTPUT_REGISTERS)
+        let init: Vec<[f32; 4]> = (0..=self.output_registers)
             .map(|n| self.output_register_default(n))
             .collect();
         let components = init.iter().map(|&v| self.vec4_init(v)).collect();
-        let ty = self.vec4_array(OUTPUT_REGISTERS + 1);
+        let ty = self.vec4_array(self.output_registers + 1);
         let init = self
             .module
             .global_expressions

@@ -152,9 +152,7 @@ pub fn translate_vertex_shader(
             version: program.version,
         });
     }
-    let software =
-        checked.caps().vertex_processing.software_limits() || program.version.is_software();
-    let mut l = Lifter::new(program, options, software);
+    let mut l = Lifter::new(program, options, checked.caps());
     let segments = l.prepass()?;
 
     // Subroutines: callees first (naga requires a function to precede its callers).
@@ -224,14 +222,15 @@ impl Lifter<'_> {
                 Opcode::Def | Opcode::Defi | Opcode::Defb => {
                     let dst = self.dst(inst)?;
                     let n = dst.reg.index;
-                    match (dst.reg.file, inst.literal) {
-                        (RegisterFile::Const, Some(Literal::Float(v))) => {
-                            self.defs.floats.insert(n, v);
+                    match (dst.reg.float_constant_index(), dst.reg.file, inst.literal) {
+                        // c# of every bank (c2048+ are CONST2–CONST4), by flat index.
+                        (Some(flat), _, Some(Literal::Float(v))) => {
+                            self.defs.floats.insert(flat, v);
                         }
-                        (RegisterFile::ConstInt, Some(Literal::Int(v))) => {
+                        (None, RegisterFile::ConstInt, Some(Literal::Int(v))) => {
                             self.defs.ints.insert(n, v);
                         }
-                        (RegisterFile::ConstBool, Some(Literal::Bool(v))) => {
+                        (None, RegisterFile::ConstBool, Some(Literal::Bool(v))) => {
                             self.defs.bools.insert(n, v != 0);
                         }
                         _ => return Err(self.internal("def of the wrong register or value")),

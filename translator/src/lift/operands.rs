@@ -5,7 +5,7 @@
 
 use super::builder::{Lanes, Lifter, Value};
 use super::error::LiftError;
-use super::globals::{RegKey, INPUT_REGISTERS, OUTPUT_REGISTERS};
+use super::globals::{RegKey, INPUT_REGISTERS};
 use crate::bytecode::{Register, RegisterFile, RelativeAddress, SrcModifier, SrcParam};
 use naga::{BinaryOperator as Bo, Expression, Handle, MathFunction as Mf, ScalarKind};
 
@@ -59,11 +59,21 @@ impl Lifter<'_> {
                 let base = self.global(g);
                 self.indexed(base, reg, INPUT_REGISTERS)
             }
-            RegisterFile::Const if !write => {
+            RegisterFile::Const
+            | RegisterFile::Const2
+            | RegisterFile::Const3
+            | RegisterFile::Const4
+                if !write =>
+            {
+                // c2048+ are the CONST2–CONST4 files: one buffer, by flat index.
+                let flat = Register {
+                    index: reg.float_constant_index().unwrap_or(reg.index),
+                    ..*reg
+                };
                 let g = self.float_consts_global();
                 let base = self.global(g);
                 let n = self.float_registers;
-                self.indexed(base, reg, n)
+                self.indexed(base, &flat, n)
             }
             RegisterFile::Output if write && vs3 && reg.relative.is_none() => {
                 Ok(self.output_pointer(reg.index))
@@ -71,7 +81,8 @@ impl Lifter<'_> {
             RegisterFile::Output if write && vs3 => {
                 let g = self.outputs_global();
                 let base = self.global(g);
-                self.indexed(base, reg, OUTPUT_REGISTERS)
+                let n = self.output_registers;
+                self.indexed(base, reg, n)
             }
             RegisterFile::RastOut | RegisterFile::AttrOut | RegisterFile::TexCrdOut if write => {
                 let g = self.fixed_output_global(*reg)?;
@@ -116,8 +127,9 @@ impl Lifter<'_> {
         }
         let pattern = &pattern[..usize::from(lanes.len())];
         // A direct read of a def'd constant is a literal.
-        if src.reg.file == RegisterFile::Const && src.reg.relative.is_none() {
-            if let Some(bits) = self.defs.floats.get(&src.reg.index).copied() {
+        let flat = src.reg.float_constant_index();
+        if let (Some(n), None) = (flat, src.reg.relative) {
+            if let Some(bits) = self.defs.floats.get(&n).copied() {
                 let v: Vec<f32> = pattern
                     .iter()
                     .map(|&c| f32::from_bits(bits[usize::from(c)]))
@@ -129,8 +141,8 @@ impl Lifter<'_> {
                 return self.modify(h, src.modifier);
             }
         }
-        if src.reg.file == RegisterFile::Const && src.reg.relative.is_some() {
-            self.relative_reads.push((src.reg.index, 1));
+        if let (Some(n), Some(_)) = (flat, src.reg.relative) {
+            self.relative_reads.push((n, 1));
         }
         let raw = match src.reg.file {
             RegisterFile::Addr => {
