@@ -13,321 +13,25 @@
 //! shader in a second pipeline, so hand (control)/hand shows the noise floor (≈ 1.00).
 //!
 //! Before timing, every variant's COLOR0 is read back (through the backend's vertex probe) for
-//! the first vertices and compared with the hand shader's, so the hand shaders compute what
-//! the translations compute. Figures and how to rerun: `docs/benchmarks.md`.
+//! 64 vertices spread over the draw and compared with the hand shader's, so the hand shaders
+//! compute what the translations compute (`scenes/mod.rs`, also run as the test
+//! `tests/bench_shaders.rs`). Figures and how to rerun: `docs/benchmarks.md`.
 
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
 
 use std::borrow::Cow;
 use std::time::{Duration, Instant};
 
-use d3d9_backend::{ConstantBuffer, Gpu, ShaderStage, VertexBuffer, VertexConstants, VertexProbe};
-use d3d9_translator::asm::assemble;
-use d3d9_translator::bytecode::{Stage, Usage};
-use d3d9_translator::check::{check, DeviceCaps};
-use d3d9_translator::decl::{
-    bind_program, DeclType, StreamSource, VertexBinding, VertexDeclaration, VertexElement,
-    VertexProcessing,
-};
-use d3d9_translator::lift::{
-    translate_vertex_shader, FloatMode, OutputLocation, TranslatedShader, VertexShaderOptions,
-    ENTRY_POINT,
-};
-use d3d9_translator::signature::Semantic;
+use d3d9_backend::{ConstantBuffer, Gpu};
+use d3d9_translator::decl::VertexBinding;
 
-/// The render target: small, since nothing reaches it.
-const TARGET: (u32, u32) = (64, 64);
+mod scenes;
+use scenes::{check_outputs, point_lights, skinned_arm, variants, Scene, Variant, TARGET};
+
+/// The render target's format (its size, small since nothing reaches it, is `TARGET`).
 const TARGET_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
 /// The fragment stage: never runs (every triangle is discarded).
 const FRAGMENT: &str = "@fragment fn fs() -> @location(0) vec4<f32> { return vec4(1.0); }";
-/// Vertices the hand shaders are checked against the translations on.
-const CHECKED_VERTICES: u32 = 48;
-
-/// One shader of `shaders/` with the draw it is benchmarked with.
-struct Scene {
-    name: &'static str,
-    asm: &'static str,
-    declaration: VertexDeclaration,
-    stride: u32,
-    /// The bytes of vertex `k` (`stride` long); vertices 3t..3t+2 must be equal.
-    vertex: fn(u32) -> Vec<u8>,
-    constants: VertexConstants,
-    /// (label, WGSL) of the hand-written versions; the first is the reference.
-    hand: Vec<(&'static str, &'static str)>,
-}
-
-fn floats(v: &[f32]) -> Vec<u8> {
-    v.iter().flat_map(|f| f.to_le_bytes()).collect()
-}
-
-/// A view * projection stand-in mapping the scenes' few units around the origin inside the
-/// clip volume (the vertex probe needs the first vertices unclipped), every row used.
-const VIEW_PROJECTION: [[f32; 4]; 4] = [
-    [0.2, 0.0, 0.05, 0.0],
-    [0.0, 0.18, 0.12, 0.0],
-    [0.02, 0.05, 0.04, 0.5],
-    [0.0, 0.0, 0.0, 1.0],
-];
-
-fn point_lights() -> Scene {
-    // FVF D3DFVF_XYZ | D3DFVF_NORMAL: v0 position, v1 normal (FLOAT3 each).
-    let declaration = VertexDeclaration::from_elements(&[
-        VertexElement::new(0, 0, DeclType::Float3, Usage::Position, 0),
-        VertexElement::new(0, 12, DeclType::Float3, Usage::Normal, 0),
-    ])
-    .expect("declaration");
-    let mut c = VertexConstants::default();
-    c.set_f(0, &VIEW_PROJECTION)
-        // World: identity rows (4x3).
-        .set_f(
-            4,
-            &[
-                [1.0, 0.0, 0.0, 0.0],
-                [0.0, 1.0, 0.0, 0.0],
-                [0.0, 0.0, 1.0, 0.0],
-            ],
-        )
-        .set_f(9, &[[0.9, 0.9, 0.9, 1.0]])
-        .set_f(10, &[[0.06, 0.06, 0.08, 1.0]])
-        .set_f(11, &[[0.0, 1.2, 1.0, 0.0]])
-        .set_f(
-            12,
-            &[
-                [-1.8, 0.6, -1.0, 1.0],
-                [1.8, 0.6, -1.0, 1.0],
-                [-1.8, 0.6, 2.2, 1.0],
-                [1.8, 0.6, 2.2, 1.0],
-            ],
-        )
-        .set_f(
-            20,
-            &[
-                [1.6, 0.15, 0.1, 1.0],
-                [0.15, 1.5, 0.2, 1.0],
-                [0.2, 0.35, 1.8, 1.0],
-                [1.5, 1.3, 0.2, 1.0],
-            ],
-        )
-        // i0: four lights, aL from 0 in steps of 1.
-        .set_i(0, &[[4, 0, 1, 0]]);
-    Scene {
-        name: "point_lights",
-        asm: include_str!("../../shaders/point_lights.asm"),
-        declaration,
-        stride: 24,
-        vertex: |k| {
-            // A floor of 578 x 578 cells, y = 0, normals tilted a little per cell.
-            let t = k / 3;
-            let (x, z) = ((t % 578) as f32, (t / 578) as f32);
-            let (s, c) = (t as f32 * 0.1).sin_cos();
-            floats(&[
-                -3.0 + x * 6.0 / 577.0,
-                0.0,
-                -3.0 + z * 6.0 / 577.0,
-                0.1 * s,
-                1.0,
-                0.1 * c,
-            ])
-        },
-        constants: c,
-        hand: vec![
-            ("hand", include_str!("hand/point_lights.wgsl")),
-            ("hand aL", include_str!("hand/point_lights_al.wgsl")),
-        ],
-    }
-}
-
-/// Rows of a rotation by `degrees` about z (a transposed 4x3), moved by `dy`.
-fn bone(degrees: f32, dy: f32) -> [[f32; 4]; 3] {
-    let (s, c) = degrees.to_radians().sin_cos();
-    [[c, -s, 0.0, 0.0], [s, c, 0.0, dy], [0.0, 0.0, 1.0, 0.0]]
-}
-
-fn skinned_arm() -> Scene {
-    let declaration = VertexDeclaration::from_elements(&[
-        VertexElement::new(0, 0, DeclType::Float3, Usage::Position, 0),
-        VertexElement::new(0, 12, DeclType::Float3, Usage::Normal, 0),
-        VertexElement::new(0, 24, DeclType::Float1, Usage::BlendWeight, 0),
-        VertexElement::new(0, 28, DeclType::UByte4, Usage::BlendIndices, 0),
-    ])
-    .expect("declaration");
-    let light = [-0.3f32, 0.6, -0.8];
-    let len = light.iter().map(|v| v * v).sum::<f32>().sqrt();
-    let mut c = VertexConstants::default();
-    c.set_f(0, &VIEW_PROJECTION)
-        .set_f(8, &[[light[0] / len, light[1] / len, light[2] / len, 0.0]])
-        .set_f(9, &[[0.35, 0.8, 0.4, 1.0]])
-        .set_f(10, &[[0.1, 0.1, 0.12, 0.0]])
-        .set_f(20, &bone(-15.0, 0.1))
-        .set_f(23, &bone(40.0, -0.1));
-    Scene {
-        name: "skinned_arm",
-        asm: include_str!("../../shaders/skinned_arm.asm"),
-        declaration,
-        stride: 32,
-        vertex: |k| {
-            // A tube along x in [-2.2, 2.2]: 1000 rings of 20 sides, repeated; the joint
-            // blends both bones over x in [-0.45, 0.45], the right half follows bone 1 only.
-            let t = k / 3;
-            let x = -2.2 + 4.4 * (t % 1000) as f32 / 999.0;
-            let (s, c) = (std::f32::consts::TAU * ((t / 1000) % 20) as f32 / 20.0).sin_cos();
-            let w = ((0.45 - x) / 0.9).clamp(0.0, 1.0);
-            let (weight, indices) = if w == 0.0 {
-                (1.0, [1u8, 0, 0, 0])
-            } else {
-                (w, [0, 1, 0, 0])
-            };
-            let mut bytes = floats(&[x, 0.35 * c, 0.35 * s, 0.0, c, s, weight]);
-            bytes.extend(indices);
-            bytes
-        },
-        constants: c,
-        hand: vec![("hand", include_str!("hand/skinned_arm.wgsl"))],
-    }
-}
-
-/// The scene's shader as a D3D9 device makes it: assemble, check for a hardware-vertex-
-/// processing SM3 device, bind the declaration, lift with its fetches, COLOR0 at location 0
-/// and the half-pixel position fix-up.
-fn translate(scene: &Scene, float_mode: FloatMode) -> (TranslatedShader, VertexBinding) {
-    let program = assemble(scene.asm).expect("assembles");
-    let checked = check(&program, Stage::Vertex, &DeviceCaps::default()).expect("checks");
-    let streams = [StreamSource {
-        stride: scene.stride,
-        ..StreamSource::default()
-    }];
-    let binding = bind_program(
-        &scene.declaration,
-        &checked,
-        &streams,
-        VertexProcessing::Hardware,
-    )
-    .expect("binds");
-    let options = VertexShaderOptions {
-        input_fetches: Some(binding.fetches()),
-        output_locations: Some(vec![OutputLocation {
-            semantic: Semantic::new(Usage::Color, 0),
-            location: 0,
-            components: 4,
-        }]),
-        float_mode,
-        position_fixup: true,
-    };
-    let shader = translate_vertex_shader(&checked, &options).expect("translates");
-    (shader, binding)
-}
-
-/// One vertex shader to time.
-struct Variant {
-    label: String,
-    module: wgpu::ShaderSource<'static>,
-    /// The same code for the probe.
-    probe: ProbeShader,
-}
-
-enum ProbeShader {
-    Naga(Box<naga::Module>),
-    Wgsl(&'static str),
-}
-
-impl ProbeShader {
-    fn stage(&self) -> ShaderStage<'_> {
-        match self {
-            ProbeShader::Naga(m) => ShaderStage::naga(m).entry(ENTRY_POINT),
-            ProbeShader::Wgsl(w) => ShaderStage::wgsl(w).entry("main"),
-        }
-    }
-}
-
-fn variants(scene: &Scene) -> (Vec<Variant>, VertexBinding, Vec<ConstantBuffer>) {
-    let mut out = Vec::new();
-    let mut reference = None;
-    for (label, mode) in [
-        ("Ieee", FloatMode::Ieee),
-        ("Legacy", FloatMode::Legacy),
-        ("LegacyStrict", FloatMode::LegacyStrict),
-    ] {
-        let (shader, binding) = translate(scene, mode);
-        let buffers = scene
-            .constants
-            .buffers(&shader.interface, TARGET)
-            .expect("hardware constants");
-        match &reference {
-            None => reference = Some((binding, buffers)),
-            Some((b, c)) => {
-                assert_eq!(b.fetches(), binding.fetches(), "{label}: other fetches");
-                assert_eq!(*c, buffers, "{label}: other constant buffers");
-            }
-        }
-        out.push(Variant {
-            label: label.to_string(),
-            module: wgpu::ShaderSource::Naga(Cow::Owned(shader.module.clone())),
-            probe: ProbeShader::Naga(Box::new(shader.module)),
-        });
-    }
-    for (label, wgsl) in &scene.hand {
-        out.push(Variant {
-            label: label.to_string(),
-            module: wgpu::ShaderSource::Wgsl(Cow::Borrowed(wgsl)),
-            probe: ProbeShader::Wgsl(wgsl),
-        });
-    }
-    // The control: the first hand shader again, in a pipeline of its own.
-    let (_, wgsl) = scene.hand[0];
-    out.push(Variant {
-        label: "hand (control)".to_string(),
-        module: wgpu::ShaderSource::Wgsl(Cow::Borrowed(wgsl)),
-        probe: ProbeShader::Wgsl(wgsl),
-    });
-    let (binding, buffers) = reference.expect("three modes");
-    (out, binding, buffers)
-}
-
-/// Every variant computes the reference hand shader's COLOR0 on the first vertices.
-fn check_outputs(
-    scene: &Scene,
-    variants: &[Variant],
-    binding: &VertexBinding,
-    buffers: &[ConstantBuffer],
-) {
-    let gpu = Gpu::new().expect("a GPU adapter for the output check");
-    let data: Vec<u8> = (0..CHECKED_VERTICES * 3)
-        .step_by(3)
-        .flat_map(scene.vertex)
-        .collect();
-    let streams: Vec<VertexBuffer<'_>> = binding
-        .streams
-        .iter()
-        .map(|layout| VertexBuffer::stream(layout, &data))
-        .collect();
-    let uniforms: Vec<_> = buffers.iter().map(ConstantBuffer::uniform).collect();
-    let outputs = |v: &Variant| {
-        gpu.vertex_outputs(&VertexProbe {
-            vertex_buffers: &streams,
-            uniforms: &uniforms,
-            ..VertexProbe::new(v.probe.stage(), CHECKED_VERTICES)
-        })
-        .unwrap_or_else(|e| panic!("{} {}: {e}", scene.name, v.label))
-    };
-    let hand = variants
-        .iter()
-        .find(|v| v.label == scene.hand[0].0)
-        .expect("hand variant");
-    let want = outputs(hand);
-    for v in variants {
-        let got = outputs(v);
-        for (k, (g, w)) in got.iter().zip(&want).enumerate() {
-            let (g, w) = (&g[&0], &w[&0]);
-            let close = g.iter().zip(w).all(|(a, b)| (a - b).abs() <= 1e-4);
-            assert!(
-                close,
-                "{} {} vertex {k}: COLOR0 {g:?}, hand {w:?}",
-                scene.name, v.label
-            );
-        }
-    }
-}
-
 /// A device for timing: the adapter `Gpu::new` would pick, with `TIMESTAMP_QUERY` where the
 /// adapter has it.
 struct Timer {
@@ -663,7 +367,9 @@ fn median(mut v: Vec<f64>) -> f64 {
 
 fn run(timer: &Timer, scene: &Scene, vertices: u32, rounds: u32) {
     let (variants, binding, buffers) = variants(scene);
-    check_outputs(scene, &variants, &binding, &buffers);
+    let gpu = Gpu::new().expect("a GPU adapter for the output check");
+    check_outputs(scene, &variants, &binding, &buffers, &gpu);
+    drop(gpu);
     let bench = Bench::new(timer, scene, &variants, &binding, &buffers, vertices);
     for v in 0..variants.len() {
         for _ in 0..2 {

@@ -16,7 +16,8 @@
 //! side and stage), then the per-shader ratios ours / MojoShader print (median over the shaders both
 //! translate), for the validated module (target ≤ 1.0×) and WGSL text (target ≤ 1.5×).
 //!
-//! Environment: `BENCH_BATCH_MS` (batch length, default 5 ms), `BENCH_ROUNDS`,
+//! Environment: `MOJO_PROFILE` (MojoShader's `glsl` (default) or `spirv`; the targets are set
+//! against GLSL), `BENCH_BATCH_MS` (batch length, default 5 ms), `BENCH_ROUNDS`,
 //! `BENCH_FLOAT_MODE` (`legacy` (default), `legacy-strict`, `ieee`), `BENCH_PROFILE=N` (no
 //! timing: translate the corpus to WGSL N times, for callgrind or perf). Figures and how to
 //! rerun: `docs/benchmarks.md`.
@@ -240,11 +241,17 @@ fn corpus_file(all: &[Shader]) -> Vec<u8> {
     out
 }
 
-/// MojoShader's GLSL time per corpus shader (`None`: it refused the shader).
-fn run_mojo(mojo_bench: &str, corpus_path: &std::path::Path, n: usize) -> Vec<Option<Duration>> {
+/// MojoShader's time per corpus shader with `profile` (`glsl` or `spirv`; `None`: it refused
+/// the shader).
+fn run_mojo(
+    mojo_bench: &str,
+    profile: &str,
+    corpus_path: &std::path::Path,
+    n: usize,
+) -> Vec<Option<Duration>> {
     let out = Command::new(mojo_bench)
         .arg(corpus_path)
-        .arg("glsl")
+        .arg(profile)
         .output()
         .unwrap_or_else(|e| panic!("running {mojo_bench}: {e}"));
     assert!(out.status.success(), "{mojo_bench} failed: {out:?}");
@@ -329,6 +336,7 @@ fn main() {
     }
 
     let mojo = std::env::var("MOJO_BENCH").ok();
+    let profile = std::env::var("MOJO_PROFILE").unwrap_or_else(|_| "glsl".to_string());
     let corpus_path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("corpus.bin");
     if mojo.is_some() {
         std::fs::write(&corpus_path, corpus_file(&all)).expect("writing the corpus file");
@@ -340,7 +348,10 @@ fn main() {
         min_update(&mut ours, time_end_to_end(&jobs, &all, batch));
         min_update(&mut stages, time_stages(&jobs, &all, batch));
         if let Some(m) = &mojo {
-            for (best, t) in theirs.iter_mut().zip(run_mojo(m, &corpus_path, all.len())) {
+            for (best, t) in theirs
+                .iter_mut()
+                .zip(run_mojo(m, &profile, &corpus_path, all.len()))
+            {
                 *best = match (*best, t) {
                     (Some(a), Some(b)) => Some(a.min(b)),
                     (a, b) => a.or(b),
@@ -368,7 +379,7 @@ fn main() {
     }
 
     if mojo.is_none() {
-        println!("(set MOJO_BENCH=/path/to/mojo_bench to time MojoShader's GLSL beside these)");
+        println!("(set MOJO_BENCH=/path/to/mojo_bench to time MojoShader beside these)");
         return;
     }
     let mojo_vertex: Vec<Duration> = vertex.iter().filter_map(|&i| theirs[i]).collect();
@@ -377,7 +388,7 @@ fn main() {
         .filter_map(|i| theirs[i])
         .collect();
     println!(
-        "MojoShader bytes → GLSL ({} of {} vertex shaders, {} of {pixel} pixel shaders parse):",
+        "MojoShader bytes → {profile} ({} of {} vertex shaders, {} of {pixel} pixel shaders parse):",
         mojo_vertex.len(),
         vertex.len(),
         mojo_pixel.len()
@@ -402,7 +413,7 @@ fn main() {
             .collect()
     };
     println!(
-        "ours / MojoShader GLSL, per shader on the {} vertex shaders both translate:",
+        "ours / MojoShader {profile}, per shader on the {} vertex shaders both translate:",
         pairs.len()
     );
     for (k, (what, target)) in [("validated module", 1.0), ("WGSL text", 1.5)]
@@ -410,8 +421,12 @@ fn main() {
         .enumerate()
     {
         let r = ratio(k);
+        let target = match profile.as_str() {
+            "glsl" => format!("   (target ≤ {target:.1}×)"),
+            _ => String::new(),
+        };
         println!(
-            "  {what:<28} median ratio {:>5.2}×   p99 {:>5.2}×   (target ≤ {target:.1}×)",
+            "  {what:<28} median ratio {:>5.2}×   p99 {:>5.2}×{target}",
             quantile(&r, 0.5),
             quantile(&r, 0.99),
         );
