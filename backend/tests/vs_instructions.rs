@@ -644,15 +644,18 @@ fn gpu_mul_with_constant_buffer_and_def_specials() -> TestResult {
     let Some(gpu) = gpu()? else { return Ok(()) };
     let mut report = Report::default();
     // c0, c1 through the constant buffer (run-time values); c10, c11 `def`s carrying inf/NaN
-    // as raw bits (folded by the lifter when both operands are known).
+    // as raw bits (a known operand lets the lifter narrow the zero test). One instruction
+    // reads one c#, so the second operand goes through a temporary.
     let mut env = Env::default();
     env.floats[0] = [0.0, INF, NAN, -0.0];
     env.floats[1] = [INF, 0.0, 0.0, NAN];
     env.def_bits = vec![(10, [0.0, INF, NAN, 2.0]), (11, [NAN, 0.0, 0.0, INF])];
     let body = "def c10, 0, 0, 0, 0
 def c11, 0, 0, 0, 0
-mul o1, c0, c1
-mul o2, c10, c11
+mov r1, c1
+mul o1, c0, r1
+mov r2, c11
+mul o2, c10, r2
 mul o3, v0, c10";
     let inputs = [v([INF, 0.0, 0.0, 0.0], [0.0; 4])];
     for mode in MODES {
@@ -1442,7 +1445,7 @@ fn gpu_loop_rep_al_and_breaks() -> TestResult {
     )?;
     report.check("breakp p0.y", &got, &splat(4.0), Tol::Exact);
     // vs_3_0 loop with break_gt on aL itself via a relative output of the constant.
-    let limit = "def c90, 0, 0, 0, 0\nmov r0, c90\nloop aL, i0\nadd r1, c2[aL], c90\nbreak_gt r1.x, v0.x\nadd r0, r0, c2[aL]\nendloop\nmov o1, r0";
+    let limit = "def c90, 0, 0, 0, 0\nmov r0, c90\nloop aL, i0\nmov r1, c2[aL]\nbreak_gt r1.x, v0.x\nadd r0, r0, c2[aL]\nendloop\nmov o1, r0";
     let got = flow(
         &gpu,
         VS3,

