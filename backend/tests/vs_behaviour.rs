@@ -30,7 +30,10 @@ type TestResult = Result<(), Box<dyn Error>>;
 type Regs = [[f32; 4]; 16];
 
 /// Assemble, check against the default (hardware, vs_3_0) device and lift.
-fn translate(text: &str, options: &VertexShaderOptions) -> Result<TranslatedShader, Box<dyn Error>> {
+fn translate(
+    text: &str,
+    options: &VertexShaderOptions,
+) -> Result<TranslatedShader, Box<dyn Error>> {
     let program = assemble(text).map_err(|e| format!("{e}\n{text}"))?;
     let checked = check(&program, Stage::Vertex, &DeviceCaps::default())
         .map_err(|e| format!("{e}\n{text}"))?;
@@ -59,7 +62,11 @@ fn run(
         })
         .collect();
     let one = [[[0.0; 4]; 16]];
-    let vertices = if vertices.is_empty() { &one[..] } else { vertices };
+    let vertices = if vertices.is_empty() {
+        &one[..]
+    } else {
+        vertices
+    };
     let vertex_buffers = [VertexBuffer {
         layout: wgpu::VertexBufferLayout {
             array_stride: 16 * 16,
@@ -342,8 +349,16 @@ add o2, r0, r1
     let mut report = Report::default();
     // aL = 0 reads v15; aL = 1, 2, 3 read v16, v17, v18: past the end, zero.
     let sum = v15;
-    report.check("o10 (aL = 0)", &output(&shader, &outputs, 0, texcoord(1))?, &sum);
-    report.check("o11 (aL = 1)", &output(&shader, &outputs, 0, texcoord(2))?, &sum);
+    report.check(
+        "o10 (aL = 0)",
+        &output(&shader, &outputs, 0, texcoord(1))?,
+        &sum,
+    );
+    report.check(
+        "o11 (aL = 1)",
+        &output(&shader, &outputs, 0, texcoord(2))?,
+        &sum,
+    );
     // o12 and o13 do not exist: those writes are dropped, o1 keeps its value.
     report.check(
         "o1",
@@ -437,8 +452,13 @@ mov o5, r4
                 base[i]
             }
         });
-        let r4: [f32; 4] =
-            std::array::from_fn(|i| if (i == 0 || i == 2) && !p[1] { v1[i] } else { base[i] });
+        let r4: [f32; 4] = std::array::from_fn(|i| {
+            if (i == 0 || i == 2) && !p[1] {
+                v1[i]
+            } else {
+                base[i]
+            }
+        });
         for (t, want) in (0u8..).zip([r0, r1, r2, r3, r4]) {
             let got = output(&shader, &outputs, k, texcoord(t))?;
             report.check(&format!("vertex {k} (v0 = {v0:?}) o{}", t + 1), &got, &want);
@@ -480,7 +500,12 @@ mov oT0, v0
     };
     let shader = translate(text, &options)?;
     let v0 = [0.25, -3.0, 1.5, 8.0];
-    let outputs = run(&gpu, &shader, &VertexConstants::default(), &[regs(&[(0, v0)])])?;
+    let outputs = run(
+        &gpu,
+        &shader,
+        &VertexConstants::default(),
+        &[regs(&[(0, v0)])],
+    )?;
     let at = |location: u32| outputs[0].get(&location).cloned().unwrap_or_default();
     let mut report = Report::default();
     report.check("COLOR0 @3", &at(3), &[1.0, 1.0, 1.0, 1.0]);
