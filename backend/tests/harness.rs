@@ -556,18 +556,19 @@ fn gpu_bad_shader_is_an_error_not_a_panic() -> Result<(), GpuError> {
     let stage = ShaderStage::wgsl("@vertex fn vs() -> @builtin(position) vec4<f32> { return 1; }");
     let result = gpu.render(&Draw::new(stage, stage, 3, Target::rgba8(4, 4)));
     assert!(matches!(result, Err(GpuError::Wgpu { .. })), "{result:?}");
-    // The device stays usable afterwards.
-    let shader = ShaderStage::wgsl(COLOURED_WGSL);
-    let ok = gpu.render(&Draw::new(
-        shader.entry("vs"),
-        shader.entry("fs"),
-        0,
+    // The device stays usable afterwards: a draw that must succeed does, with its colour.
+    let colour = 0xFF20_40C0;
+    let image = draw_coloured(
+        &gpu,
+        &[
+            vertex(-1.0, -1.0, colour),
+            vertex(3.0, -1.0, colour),
+            vertex(-1.0, 3.0, colour),
+        ],
         Target::rgba8(4, 4),
-    ));
-    assert!(
-        ok.is_err(),
-        "missing vertex buffer must be reported: {ok:?}"
-    );
+    )?;
+    assert_eq!(image.rgba8(0, 0), Some([0x20, 0x40, 0xC0, 0xFF]));
+    assert_eq!(image.rgba8(3, 3), Some([0x20, 0x40, 0xC0, 0xFF]));
     Ok(())
 }
 

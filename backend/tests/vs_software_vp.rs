@@ -2,9 +2,11 @@
 //! `software_vertex_processing` reads 8192 `c#` from a read-only storage buffer, 2048 `i#` and
 //! 2048 `b#`, all set through [`VertexConstants::new`]`(VertexProcessing::Software)`, and is
 //! run through [`Gpu::vertex_outputs`]. Expected values are computed on the CPU from the same
-//! constants: a direct read of `c5000`, relative reads `c300[a0.x]` and `c2000[a0.x]` that land
-//! past 255, on 8191, and out of range (≥ 8192 or negative: D3D9 reads zero), `rep i100`,
-//! `loop aL, i2000` reading `c100[aL]`, and `if b1000` / `if b1001`.
+//! constants: a direct read of `c2047` (the last register the `c#` file names directly;
+//! direct reads past c2047 use the CONST2–CONST4 register files, which come later), relative
+//! reads `c300[a0.x]` and `c2000[a0.x]` that land past 255, on 8191, and out of range (≥ 8192
+//! or negative: D3D9 reads zero), `rep i100`, `loop aL, i2000` reading `c100[aL]`, and
+//! `if b1000` / `if b1001`.
 //!
 //! GPU tests fail, not skip, when no adapter exists (unless `D3D9_ALLOW_NO_GPU=1`).
 
@@ -118,7 +120,8 @@ fn software_vertex_processing_constants() -> Result<(), Box<dyn Error>> {
     assert!(buffers.iter().any(|b| b.storage));
     let uniforms: Vec<_> = buffers.iter().map(ConstantBuffer::uniform).collect();
 
-    // a0.x per vertex: c300[a0.x] and c2000[a0.x] land on 300 + a and 8000 + a.
+    // a0.x per vertex: c300[a0.x] and c2000[a0.x] land on 300 + a and 2000 + a (a = 6191
+    // reaches c8191, the last; a = 6192 and a < -300 fall outside and read zero).
     let addresses: [f32; 8] = [0.0, 6191.0, 6192.0, -1.0, -205.0, -301.0, 1000.0, -2301.0];
     let inputs: Vec<[f32; 4]> = addresses.iter().map(|&a| [a, 0.0, 0.0, 0.0]).collect();
     let attributes = [wgpu::VertexAttribute {

@@ -3,9 +3,12 @@
 //! their declarations, the default fixed-function pixel stage (or an exactly equivalent ps_3_0
 //! pass-through), and every colour compared with Wine's tolerance.
 //!
-//! One test per Wine function, plus `wine_visual_vs_summary`, which prints
-//! `wine visual VS tests: N of 10 functions pass (M of K checks)`. These tests need a GPU
-//! adapter (lavapipe is enough) and fail without one.
+//! One test per Wine function, each asserting how many pixel checks it made, plus
+//! `wine_visual_vs_summary`, which prints `wine visual VS tests: N of 9 functions with pixel
+//! checks pass (M of K checks)` and asserts those figures. `sincos_test` has no pixel check
+//! upstream: it is a translation test (both shaders translate, both draws are made) and is
+//! not counted as a passing visual test. These tests need a GPU adapter (lavapipe is enough)
+//! and fail without one.
 
 #[path = "../../translator/tests/common/mod.rs"]
 mod common;
@@ -13,9 +16,40 @@ mod wine_visual;
 
 use wine_visual::functions::{run, FUNCTIONS};
 
+/// The pixel checks each function makes (Wine's, one per `color_match`/`check_rt_color` the
+/// replay reaches): test_mova 2 × 6 inputs, fp_special_test one per instruction,
+/// test_default_attribute_components one whole-target check per shader, test_position_index
+/// 3 shader pairs × 4 points.
+const CHECKS: [(&str, usize); 10] = [
+    ("test_mova", 12),
+    ("sincos_test", 0),
+    ("loop_index_test", 1),
+    ("sgn_test", 1),
+    ("test_constant_clamp_vs", 4),
+    ("test_compare_instructions", 4),
+    ("fp_special_test", 11),
+    ("test_default_attribute_components", 6),
+    ("test_vshader_float16", 8),
+    ("test_position_index", 12),
+];
+
+fn expected_checks(function: &str) -> usize {
+    CHECKS
+        .iter()
+        .find(|(f, _)| *f == function)
+        .map_or(usize::MAX, |(_, n)| *n)
+}
+
+/// The function passes, having made exactly its number of pixel checks.
 fn assert_passes(function: &str) {
     let report = run(function);
     assert!(report.passed(), "{}", report.describe());
+    assert_eq!(
+        report.checks.len(),
+        expected_checks(function),
+        "{}",
+        report.describe()
+    );
 }
 
 #[test]
@@ -23,6 +57,7 @@ fn test_mova() {
     assert_passes("test_mova");
 }
 
+/// A translation test: visual.c draws the sine and cosine points and checks nothing.
 #[test]
 fn sincos_test() {
     assert_passes("sincos_test");
@@ -69,20 +104,28 @@ fn test_position_index() {
     assert_passes("test_position_index");
 }
 
-/// Runs all ten, prints the count, and fails if any function outside
-/// `NOT_YET_PASSING` fails (or one inside it starts passing, so the list stays true).
+/// Runs all ten, prints the count, and asserts it: every function makes its number of checks;
+/// 8 of the 9 functions with pixel checks pass, 48 of their 59 checks; and every function
+/// outside `NOT_YET_PASSING` passes (and none inside it, so the list stays true).
 #[test]
 fn wine_visual_vs_summary() {
     let reports: Vec<_> = FUNCTIONS.iter().map(|f| run(f)).collect();
-    let passing = reports.iter().filter(|r| r.passed()).count();
-    let checks: usize = reports.iter().map(|r| r.checks.len()).sum();
-    let passed_checks: usize = reports.iter().map(|r| r.passed_checks()).sum();
     for r in &reports {
         println!("{}", r.describe());
     }
+    let counts: Vec<(&str, usize)> = reports
+        .iter()
+        .map(|r| (r.function.as_str(), r.checks.len()))
+        .collect();
+    assert_eq!(counts, CHECKS);
+    // Functions with no pixel check (sincos_test) are translation tests, not visual ones.
+    let visual: Vec<_> = reports.iter().filter(|r| !r.checks.is_empty()).collect();
+    let passing = visual.iter().filter(|r| r.passed()).count();
+    let checks: usize = visual.iter().map(|r| r.checks.len()).sum();
+    let passed_checks: usize = visual.iter().map(|r| r.passed_checks()).sum();
     println!(
-        "wine visual VS tests: {passing} of {} functions pass ({passed_checks} of {checks} checks)",
-        FUNCTIONS.len()
+        "wine visual VS tests: {passing} of {} functions with pixel checks pass ({passed_checks} of {checks} checks)",
+        visual.len()
     );
     let unexpected: Vec<String> = reports
         .iter()
@@ -90,6 +133,8 @@ fn wine_visual_vs_summary() {
         .map(|r| r.describe())
         .collect();
     assert!(unexpected.is_empty(), "{}", unexpected.join("\n"));
+    assert_eq!((passing, visual.len()), (8, 9));
+    assert_eq!((passed_checks, checks), (48, 59));
 }
 
 /// Functions that do not pass yet, with the reason.

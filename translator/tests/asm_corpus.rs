@@ -94,26 +94,94 @@ fn all_asm_failures_are_rejected_with_a_line() {
     );
 }
 
-/// The error names an instruction line, never the version line (all 48 entries have a valid
-/// version), and the multi-line entries blame the line Wine's comment describes.
+/// Where each `asm_failures.json` entry is refused and what the message names, by entry
+/// index: (line, column, text the reason contains). The line and column are those of the
+/// offending token (Wine's comment says which); the text names the modifier, register,
+/// swizzle or rule that is broken.
+const FAILURE_SITES: [(u32, u32, &str); 48] = [
+    (3, 7, "modifier _x2 is not allowed in ps_3_0"),
+    (3, 1, "co-issue"),
+    (4, 1, "co-issue"),
+    (2, 1, "predicated instructions do not exist in vs_1_1"),
+    (2, 12, "register a0 does not exist in ps_3_0"),
+    (2, 9, "register s0 does not exist in vs_1_1"),
+    (2, 12, "aL is a scalar register: it takes no swizzle"),
+    (3, 12, "register t1 does not exist in ps_3_0"),
+    (2, 7, "more than one shift modifier"),
+    (2, 1, "mov takes 1 source operand(s) in vs_1_1, found 2"),
+    (2, 12, "_dz is not allowed together with negation"),
+    (2, 9, "(complement) is not allowed in ps_2_0"),
+    (2, 9, "not '2'"),
+    (2, 17, "relative address offset must be an integer"),
+    (2, 9, "(complement) is not allowed in vs_3_0"),
+    (2, 9, "modifier _x2 is not allowed in vs_1_1"),
+    (2, 9, "modifier _abs is not allowed in vs_1_1"),
+    (2, 9, "modifier _x2 is not allowed in ps_2_0"),
+    (2, 12, "invalid swizzle '.abcd'"),
+    (2, 12, "invalid swizzle '.xyzwx'"),
+    (2, 11, "invalid swizzle '.'"),
+    (2, 8, "invalid write mask '.xxyz'"),
+    (2, 5, "register r5 does not exist in ps_1_3"),
+    (
+        2,
+        15,
+        "output registers cannot be declared in a pixel shader",
+    ),
+    (2, 4, "modifier _pp is not allowed in vs_3_0"),
+    (2, 4, "modifier _x4 is not allowed in ps_3_0"),
+    (2, 5, "register oC0 does not exist in ps_1_3"),
+    (2, 5, "register oC4 does not exist in ps_3_0"),
+    (2, 13, "register v17 does not exist in vs_3_0"),
+    (2, 5, "register o13 does not exist in vs_3_0"),
+    (2, 6, "index 2048 is out of range"),
+    (2, 15, "register s20 does not exist in ps_3_0"),
+    (2, 5, "register t5 does not exist in ps_1_3"),
+    (2, 9, "r0 cannot be relatively addressed in vs_3_0"),
+    (2, 9, "v0 cannot be relatively addressed in vs_2_0"),
+    (2, 12, "register aL does not exist in ps_2_0"),
+    (2, 12, "relative addressing needs a0 or aL, not r0"),
+    (2, 12, "register a0 does not exist in ps_3_0"),
+    (2, 13, "only a0.x can address registers"),
+    (2, 14, "modifier _sat is not allowed on dcl"),
+    (2, 14, "modifier _x2 is not allowed on dcl"),
+    (2, 14, "modifier _centroid is not allowed on dcl in vs_3_0"),
+    (2, 7, "modifier _pp is not allowed on dcl in vs_3_0"),
+    (2, 1, "texm3x3vspec does not exist in ps_2_0"),
+    (2, 13, "found '-'"),
+    (2, 15, "only '+' can follow the address register"),
+    (2, 10, "defi takes integers, not '1.0'"),
+    (2, 6, "c0 cannot be defined by defi"),
+];
+
+/// Each entry is refused at its offending token (never the version line: all 48 have a
+/// valid version), with a reason that names what is wrong.
 #[test]
-fn asm_failures_name_the_offending_line() {
+fn asm_failures_name_the_offending_line_and_reason() {
     let doc = corpus("asm_failures.json");
+    let failures = doc["failures"].as_array().expect("failures");
+    assert_eq!(failures.len(), FAILURE_SITES.len());
     let mut wrong = Vec::new();
-    for f in doc["failures"].as_array().expect("failures") {
+    for (f, (i, &(line, column, reason))) in failures.iter().zip(FAILURE_SITES.iter().enumerate()) {
+        assert_eq!(f["index"].as_u64(), Some(i as u64));
         let text = f["asm"].as_str().expect("asm text");
         match assemble(text) {
-            Err(e) if e.line >= 2 => {}
-            other => wrong.push(format!("{text:?}: {other:?}")),
+            Err(e) if (e.line, e.column) == (line, column) && e.to_string().contains(reason) => {}
+            other => wrong.push(format!(
+                "entry {i} {text:?}: want line {line}, column {column}, {reason:?}; got {other:?}"
+            )),
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
-    // Co-issue in vs_1_1 (entry 1) is on line 3; `defi i0, -1 - 1, ...` (entry 44) on line 2.
-    let e = assemble("vs.1.1\nadd r0.rgb, r0, r1\n+add r0.a, r0, r2\n").expect_err("rejected");
-    assert_eq!((e.line, e.column), (3, 1));
-    let e = assemble("vs_2_0\ndefi i0, -1 - 1, 1, 10, 0\ndefi i1, 0, 40, 30, 10\n")
-        .expect_err("rejected");
-    assert_eq!((e.line, e.column), (2, 13));
+}
+
+/// Entry 47 (`defi c0, -1, --1, 0, 0`) is refused for `c0` before its `--1` is read; with an
+/// integer register the double sign itself is refused, at the second '-'.
+#[test]
+fn double_minus_in_defi_is_refused() {
+    assert!(assemble("vs_3_0\ndefi i0, -1, -1, 0, 0\n").is_ok());
+    let e = assemble("vs_3_0\ndefi i0, -1, --1, 0, 0\n").expect_err("double sign");
+    assert_eq!((e.line, e.column), (2, 15), "{e}");
+    assert!(e.to_string().contains("'-'"), "{e}");
 }
 
 fn corpus_texts() -> Vec<String> {

@@ -3,7 +3,7 @@
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
-use common::{complete_shaders, corpus, tokens};
+use common::{complete_shaders, corpus, tokens, ASM_PAIRS, COMPLETE_SHADERS};
 
 use d3d9_translator::bytecode::{decode, encode};
 
@@ -36,18 +36,22 @@ fn asm_pairs_decode_and_reencode() {
         failures.len(),
         failures.join("\n")
     );
-    assert_eq!(ok, 184);
+    assert_eq!(ok, ASM_PAIRS);
 }
 
 #[test]
 fn complete_corpus_shaders_decode_and_reencode() {
     let shaders = complete_shaders();
+    assert_eq!(shaders.len(), COMPLETE_SHADERS);
     let mut failures = Vec::new();
+    let mut ok = 0;
     for (name, toks) in &shaders {
         match decode(toks) {
             Ok(prog) => {
                 if &encode(&prog) != toks {
                     failures.push(format!("{name}: re-encoding differs"));
+                } else {
+                    ok += 1;
                 }
             }
             Err(e) => failures.push(format!("{name}: {e}")),
@@ -60,7 +64,7 @@ fn complete_corpus_shaders_decode_and_reencode() {
         shaders.len(),
         failures.join("\n")
     );
-    eprintln!("{} complete shaders decoded and re-encoded", shaders.len());
+    assert_eq!(ok, COMPLETE_SHADERS);
 }
 
 /// A newcomer without `../shared/corpus` gets one line naming the path the tests looked for.

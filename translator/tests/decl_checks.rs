@@ -10,7 +10,7 @@ use d3d9_translator::decl::{
 };
 use d3d9_translator::signature::Semantic;
 use proptest::prelude::*;
-use wgpu_types::VertexFormat;
+use wgpu_types::{VertexAttribute, VertexFormat, VertexStepMode};
 
 fn raw(stream: u16, offset: u16, ty: u8, method: u8, usage: u8, usage_index: u8) -> RawElement {
     RawElement {
@@ -399,8 +399,40 @@ fn draw_time_errors() {
             end: 12
         })
     );
-    // Stride 0: every vertex reads the same data.
-    assert!(bind(&decl, &inputs, &[s(0, 0), s(0, 1)], hw).is_ok());
+    // Stride 0: every vertex reads the same data, so each stream's layout has array stride 0
+    // (WebGPU then fetches the same bytes for every vertex) and keeps its attributes.
+    let zero = bind(&decl, &inputs, &[s(0, 0), s(0, 1)], hw).expect("stride 0 binds");
+    let layouts: Vec<_> = zero
+        .streams
+        .iter()
+        .map(|l| (l.stream, l.as_layout()))
+        .collect();
+    let attribute = |format, offset, shader_location| VertexAttribute {
+        format,
+        offset,
+        shader_location,
+    };
+    assert_eq!(
+        layouts,
+        vec![
+            (
+                0,
+                (
+                    0,
+                    VertexStepMode::Vertex,
+                    &[attribute(VertexFormat::Float32x3, 0, 0)][..]
+                )
+            ),
+            (
+                1,
+                (
+                    0,
+                    VertexStepMode::Vertex,
+                    &[attribute(VertexFormat::Float32x4, 0, 1)][..]
+                )
+            ),
+        ]
+    );
     assert_eq!(
         bind(&decl, &inputs, &[s(12, 0)], hw),
         Err(BindError::StreamNotSet {
@@ -469,6 +501,48 @@ fn draw_time_errors() {
     ));
 }
 
+/// One element: arbitrary bytes (1 in 4) or fields in their valid ranges (DEFAULT method)
+/// with small offsets, so that many arrays pass CreateVertexDeclaration's checks.
+fn element_bytes() -> impl Strategy<Value = [u8; 8]> {
+    let near_valid = (0u16..8, 0u16..12, 0u8..17, 0u8..14, 0u8..8)
+        .prop_map(|(s, o, t, u, i)| raw(s, o * 4, t, 0, u, i).to_bytes());
+    prop_oneof![3 => near_valid, 1 => any::<[u8; 8]>()]
+}
+
+/// Up to 8 elements, `D3DDECL_END`, then up to 16 trailing bytes.
+fn declaration_bytes() -> impl Strategy<Value = Vec<u8>> {
+    (
+        prop::collection::vec(element_bytes(), 0..8),
+        prop::collection::vec(any::<u8>(), 0..16),
+    )
+        .prop_map(|(elements, trailing)| {
+            let mut bytes: Vec<u8> = elements.concat();
+            bytes.extend_from_slice(&DECL_END);
+            bytes.extend_from_slice(&trailing);
+            bytes
+        })
+}
+
+/// The round-trip property above is not vacuous: a good share of its inputs make a
+/// declaration (and of those, some with several elements).
+#[test]
+fn random_declarations_are_often_created() {
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+    let mut runner = TestRunner::deterministic();
+    let strategy = declaration_bytes();
+    let (mut created, mut several) = (0, 0);
+    for _ in 0..1000 {
+        let bytes = strategy.new_tree(&mut runner).expect("value").current();
+        if let Ok(d) = VertexDeclaration::from_bytes(&bytes) {
+            created += 1;
+            several += usize::from(d.elements().len() >= 2);
+        }
+    }
+    assert!(created >= 200, "only {created} of 1000 created");
+    assert!(several >= 50, "only {several} of 1000 with 2+ elements");
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(2048))]
 
@@ -483,6 +557,24 @@ proptest! {
             let inputs: Vec<ShaderInput> = registers.iter().filter_map(|&(r, u, i)| Some(ShaderInput { register: r, semantic: Semantic::new(Usage::from_raw(u)?, i) })).collect();
             let streams = vec![StreamSource { stride, frequency: StreamFrequency::from_raw(stride) }; 3];
             let _ = bind(&d, &inputs, &streams, VertexProcessing::Software);
+        }
+    }
+
+    /// Element arrays of random bytes and of near-valid fields, ended by `D3DDECL_END` (and
+    /// followed by garbage that must not be read): every created declaration has one element
+    /// per element before the end, each as written, and survives a byte round trip. Random
+    /// bytes alone almost never end a declaration (stream 0xFF is 1 in 65,536), so the end is
+    /// appended here; `random_declarations_are_often_created` shows this branch runs.
+    #[test]
+    fn random_declarations_round_trip(bytes in declaration_bytes()) {
+        if let Ok(d) = VertexDeclaration::from_bytes(&bytes) {
+            let raw = read_elements(&bytes).expect("a created declaration reads");
+            prop_assert_eq!(d.elements().len(), raw.len());
+            for (e, r) in d.elements().iter().zip(&raw) {
+                prop_assert_eq!(e.to_raw(), *r);
+            }
+            prop_assert_eq!(VertexDeclaration::from_bytes(&d.to_bytes()), Ok(d.clone()));
+            prop_assert_eq!(read_elements(&d.to_bytes()), Ok(raw));
         }
     }
 

@@ -1,5 +1,7 @@
 //! FVF ↔ declaration: the SDK table, the runtime's conversion rules, and round trips.
 
+#![allow(clippy::panic)] // the hand-written SDK tables refuse what the SDK does not list
+
 use d3d9_translator::bytecode::Usage;
 use d3d9_translator::decl::fvf::*;
 use d3d9_translator::decl::{
@@ -16,6 +18,99 @@ fn decl(fvf: u32) -> Vec<VertexElement> {
         .expect("valid FVF")
         .elements()
         .to_vec()
+}
+
+/// Bytes of the declaration types an FVF can produce (`d3d9types.h`: FLOATn is n floats,
+/// D3DCOLOR and UBYTE4 are four bytes). Written here, not read from the crate's table.
+fn sdk_type_size(ty: DeclType) -> u16 {
+    match ty {
+        DeclType::Float1 | DeclType::D3DColor | DeclType::UByte4 => 4,
+        DeclType::Float2 => 8,
+        DeclType::Float3 => 12,
+        DeclType::Float4 => 16,
+        other => panic!("{other:?} is not an FVF type"),
+    }
+}
+
+/// `D3DXGetFVFVertexSize` from the SDK's component sizes, independent of the code under
+/// test: XYZ 12, XYZRHW and XYZW 16, XYZBn 12 + 4n (the last beta is 4 bytes whatever its
+/// LASTBETA type), NORMAL 12, PSIZE 4, DIFFUSE 4, SPECULAR 4, and per texture set the
+/// `D3DFVF_TEXCOORDSIZEn` code (0 → 2 floats, 1 → 3, 2 → 4, 3 → 1) times 4 bytes.
+fn sdk_vertex_size(fvf: u32) -> u32 {
+    let position = match fvf & 0x400E {
+        0x000 => 0,
+        0x002 => 12,
+        0x004 => 16,
+        0x006 => 16,
+        0x008 => 20,
+        0x00A => 24,
+        0x00C => 28,
+        0x00E => 32,
+        0x4002 => 16,
+        other => panic!("position {other:#x}"),
+    };
+    let fixed = [(0x10, 12), (0x20, 4), (0x40, 4), (0x80, 4)]
+        .iter()
+        .filter(|(bit, _)| fvf & bit != 0)
+        .map(|(_, size)| size)
+        .sum::<u32>();
+    let sets = (fvf >> 8) & 0xF;
+    let tex: u32 = (0..sets)
+        .map(|set| match (fvf >> (16 + 2 * set)) & 3 {
+            0 => 8,
+            1 => 12,
+            2 => 16,
+            _ => 4,
+        })
+        .sum();
+    position + fixed + tex
+}
+
+/// What `GetFVF` reports after `SetFVF(fvf)`, by the runtime's rules written out here: the
+/// position, NORMAL/PSIZE/DIFFUSE/SPECULAR and TEXn bits as given; a TEXCOORDSIZE code only
+/// for the sets TEXn declares; LASTBETA_UBYTE4 only with XYZB1..XYZB5, and LASTBETA_D3DCOLOR
+/// only with XYZB1..XYZB5 and without LASTBETA_UBYTE4.
+fn expected_get_fvf(fvf: u32) -> u32 {
+    let blending = matches!(fvf & 0x400E, 0x6 | 0x8 | 0xA | 0xC | 0xE);
+    let mut out = fvf & (0x400E | 0xF0 | 0xF00);
+    if blending && fvf & 0x1000 != 0 {
+        out |= 0x1000;
+    } else if blending && fvf & 0x8000 != 0 {
+        out |= 0x8000;
+    }
+    for set in 0..(fvf >> 8) & 0xF {
+        out |= fvf & (3 << (16 + 2 * set));
+    }
+    out
+}
+
+/// A few codes with sizes worked out by hand from the SDK's documentation.
+#[test]
+fn vertex_sizes_by_hand() {
+    for (fvf, size) in [
+        (D3DFVF_XYZ, 12),
+        (D3DFVF_XYZ | D3DFVF_DIFFUSE, 16),
+        (
+            D3DFVF_XYZRHW | D3DFVF_DIFFUSE | D3DFVF_SPECULAR | d3dfvf_tex(1),
+            32,
+        ),
+        (D3DFVF_XYZ | D3DFVF_NORMAL | d3dfvf_tex(2), 40),
+        (D3DFVF_XYZB4 | D3DFVF_LASTBETA_UBYTE4 | D3DFVF_NORMAL, 40),
+        (D3DFVF_XYZW | D3DFVF_PSIZE, 20),
+        (D3DFVF_XYZ | d3dfvf_tex(1) | d3dfvf_texcoordsize(4, 0), 28),
+        (D3DFVF_XYZ | d3dfvf_tex(8), 76),
+        // Size codes of sets past TEXn are not part of the vertex.
+        (D3DFVF_XYZ | d3dfvf_tex(1) | d3dfvf_texcoordsize(4, 5), 20),
+        (D3DFVF_DIFFUSE, 4),
+    ] {
+        assert_eq!(fvf_vertex_size(fvf), Ok(size), "FVF {fvf:#x}");
+        assert_eq!(sdk_vertex_size(fvf), size, "FVF {fvf:#x}");
+        assert_eq!(
+            VertexDeclaration::from_fvf(fvf).map(|d| d.stream_size(0)),
+            Ok(size),
+            "FVF {fvf:#x}"
+        );
+    }
 }
 
 #[test]
@@ -121,10 +216,11 @@ fn position_and_blend_rows() {
         let mut offset = 12;
         for (ty, usage) in blend {
             want.push(el(offset, ty, usage, 0));
-            offset += ty.size() as u16;
+            offset += sdk_type_size(ty);
         }
         assert_eq!(got, want, "FVF {fvf:#x}");
         assert_eq!(fvf_vertex_size(fvf), Ok(size), "FVF {fvf:#x}");
+        assert_eq!(sdk_vertex_size(fvf), size, "FVF {fvf:#x}");
     }
     assert_eq!(
         decl(D3DFVF_XYZRHW),
@@ -339,7 +435,8 @@ proptest! {
                 prop_assert!(invalid);
             }
             Ok(d) => {
-                let canonical = canonical_fvf(fvf).expect("valid");
+                let canonical = expected_get_fvf(fvf);
+                prop_assert_eq!(canonical_fvf(fvf), Ok(canonical));
                 let pos = fvf & D3DFVF_POSITION_MASK;
                 let back = d.fvf();
                 if pos == 0 {
@@ -350,7 +447,15 @@ proptest! {
                 } else {
                     prop_assert_eq!(back, Ok(canonical));
                 }
-                prop_assert_eq!(fvf_vertex_size(fvf).expect("valid"), d.stream_size(0));
+                let size = sdk_vertex_size(fvf);
+                prop_assert_eq!(fvf_vertex_size(fvf), Ok(size));
+                prop_assert_eq!(d.stream_size(0), size);
+                // Packed: each element starts where the one before ends, the last at the end.
+                let ends: Vec<u16> = d.elements().iter().map(|e| e.offset + sdk_type_size(e.ty)).collect();
+                let starts: Vec<u16> = d.elements().iter().map(|e| e.offset).collect();
+                prop_assert_eq!(starts.first().copied().unwrap_or(0), 0);
+                prop_assert_eq!(&starts[1.min(starts.len())..], &ends[..ends.len().saturating_sub(1)]);
+                prop_assert_eq!(u32::from(ends.last().copied().unwrap_or(0)), size);
                 // The FVF's declaration passes CreateVertexDeclaration's checks.
                 prop_assert_eq!(VertexDeclaration::from_bytes(&d.to_bytes()), Ok(d));
             }
