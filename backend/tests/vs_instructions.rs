@@ -686,6 +686,48 @@ mul o3, v0, c10";
     Ok(())
 }
 
+/// LegacyStrict drops the zero test where an operand is provably finite (`slt` gives 0 or 1):
+/// the result must still be D3D9's, with inf/NaN constants on the other side.
+#[test]
+fn gpu_strict_zero_rule_with_provably_finite_operands() -> TestResult {
+    let Some(gpu) = gpu()? else { return Ok(()) };
+    let mut report = Report::default();
+    let mut env = Env::default();
+    env.floats[0] = [INF, INF, NAN, 2.0];
+    let body = "slt r0, v0, r10\nmul o1, r0, c0\nmul o2, r0, r0\nmad o3, r0, c0, r0";
+    let inputs = [v([1.0, 2.0, 3.0, 4.0], [0.0, 5.0, 3.0, 1.0])];
+    for mode in MODES {
+        let out = run(&gpu, &shader(VS3, body), mode, &env, &inputs)?;
+        let r0 = map2(
+            inputs[0][0],
+            inputs[0][1],
+            |a, b| if a < b { 1.0 } else { 0.0 },
+        );
+        let m = |a: [f32; 4], b: [f32; 4]| map2(a, b, |x, y| reference::mul(mode, x, y));
+        report.check(
+            &format!("{mode:?} slt*c0"),
+            &out[0][0],
+            &relax(mode, m(r0, env.floats[0])),
+            Tol::Exact,
+        );
+        report.check(
+            &format!("{mode:?} slt*slt"),
+            &out[0][1],
+            &m(r0, r0),
+            Tol::Exact,
+        );
+        let mad = map2(m(r0, env.floats[0]), r0, |p, c| p + c);
+        report.check(
+            &format!("{mode:?} slt*c0+slt"),
+            &out[0][2],
+            &relax(mode, mad),
+            Tol::Exact,
+        );
+    }
+    report.finish();
+    Ok(())
+}
+
 #[test]
 fn gpu_dp3_dp4_zero_times_inf() -> TestResult {
     let inputs = vec![

@@ -742,3 +742,32 @@ fn constants_past_2047_are_the_const2_to_const4_banks() {
     assert!(wgsl.contains("2000i"), "{wgsl}");
     assert!(wgsl.contains("8192u)]"), "{wgsl}");
 }
+
+#[test]
+fn legacy_strict_skips_the_zero_test_for_provably_finite_operands() {
+    let strict = VertexShaderOptions {
+        float_mode: FloatMode::LegacyStrict,
+        ..Default::default()
+    };
+    let wgsl = |body: &str| {
+        let text = format!("vs_2_0\ndcl_position v0\n{body}");
+        let p = d3d9_translator::asm::assemble(&text).unwrap_or_else(|e| panic!("{e}"));
+        translate_vertex_shader(&checked(&p), &strict)
+            .expect("translates")
+            .wgsl()
+            .expect("wgsl")
+    };
+    // sge gives 0 or 1: r0 * r0 is plain IEEE (sge's own select is the only one).
+    let both = wgsl("sge r0, v0, c0\nmul r1, r0, r0\nmov oPos, r1\n");
+    assert_eq!(both.matches("select(").count(), 1, "{both}");
+    // One finite operand: one zero test on it, no `a == 0 || b == 0`.
+    let one = wgsl("sge r0, v0, c0\nmul oPos, r0, c1\n");
+    assert_eq!(one.matches("select(").count(), 2, "{one}");
+    assert!(!one.contains(" | "), "{one}");
+    // Flow control joins paths: after an `if`, r0 is no longer known to be finite.
+    let joined = wgsl("sge r0, v0, c0\nif b0\nmov r0, c2\nendif\nmul r1, r0, r0\nmov oPos, r1\n");
+    assert_eq!(joined.matches("select(").count(), 2, "{joined}");
+    // An operand of unknown range: the full test.
+    let unknown = wgsl("mul oPos, v0, c1\n");
+    assert!(unknown.contains(" | "), "{unknown}");
+}

@@ -17,6 +17,8 @@ impl Lifter<'_> {
             if inst.predicate.is_some() {
                 return Err(self.unsupported(Feature::PredicatedFlowControl));
             }
+            // Control paths join here: what registers held is no longer known.
+            self.forget_temps();
             return self.flow(inst);
         }
         match inst.opcode {
@@ -133,7 +135,8 @@ impl Lifter<'_> {
                     Bo::GreaterEqual
                 };
                 let c = self.bin_v(op, a, b);
-                self.select_v(c, a, b)
+                let r = self.select_v(c, a, b);
+                self.finite_if(r, &[a, b])
             }
             O::Slt | O::Sge => {
                 let (a, b) = (self.src(inst, 0, lanes)?, self.src(inst, 1, lanes)?);
@@ -145,16 +148,19 @@ impl Lifter<'_> {
                 let c = self.bin_v(op, a, b);
                 let one = self.float_n(1.0, n);
                 let zero = self.float_n(0.0, n);
-                self.select_v(c, one, zero)
+                let r = self.select_v(c, one, zero);
+                self.mark_finite(r)
             }
             O::Frc => {
                 let a = self.src(inst, 0, lanes)?;
                 let f = self.math1_v(Mf::Floor, a);
-                self.bin_v(Bo::Subtract, a, f)
+                let r = self.bin_v(Bo::Subtract, a, f);
+                self.finite_if(r, &[a])
             }
             O::Abs => {
                 let a = self.src(inst, 0, lanes)?;
-                self.math1_v(Mf::Abs, a)
+                let r = self.math1_v(Mf::Abs, a);
+                self.finite_if(r, &[a])
             }
             O::Sgn => {
                 // SDK: -1 if x < 0, else 0 if x == 0, else 1 (so NaN gives 1; WGSL's
@@ -166,7 +172,8 @@ impl Lifter<'_> {
                 let is_zero = self.bin_v(Bo::Equal, a, zero);
                 let non_negative = self.select_v(is_zero, zero, one);
                 let negative = self.bin_v(Bo::Less, a, zero);
-                self.select_v(negative, minus_one, non_negative)
+                let r = self.select_v(negative, minus_one, non_negative);
+                self.mark_finite(r)
             }
             O::Nrm => {
                 // dest = src * rsq(dp3(src, src))

@@ -175,6 +175,8 @@ pub(super) struct FnBuilder {
     pub known: HashMap<Handle<Expression>, Vec<f32>>,
     pub globals: HashMap<Handle<GlobalVariable>, Handle<Expression>>,
     pub loops_made: u32,
+    /// Which values are provably finite (`finite`).
+    pub finite: super::finite::Finiteness,
 }
 
 impl FnBuilder {
@@ -191,6 +193,7 @@ impl FnBuilder {
             known: HashMap::new(),
             globals: HashMap::new(),
             loops_made: 0,
+            finite: super::finite::Finiteness::default(),
         }
     }
 }
@@ -244,6 +247,8 @@ pub(super) struct Lifter<'a> {
     pub samplers: BTreeMap<u32, TextureType>,
     pub labels: HashMap<u32, Handle<Function>>,
     pub globals: HashMap<super::globals::RegKey, Handle<GlobalVariable>>,
+    /// `v#` registers fetched from integer or normalised declaration types (finite values).
+    pub finite_inputs: std::collections::BTreeSet<u32>,
     /// Whether any `v#` read is relative (then `v#` is an array, else one variable each).
     pub relative_inputs: bool,
     /// Whether any vs_3_0 `o#` write is relative (then `o#` is an array).
@@ -295,6 +300,19 @@ impl<'a> Lifter<'a> {
             samplers: BTreeMap::new(),
             labels: HashMap::new(),
             globals: HashMap::new(),
+            finite_inputs: options
+                .input_fetches
+                .iter()
+                .flatten()
+                .filter(|f| match f.source {
+                    crate::decl::FetchSource::Attribute { format, .. } => {
+                        !super::finite::float_format(format)
+                    }
+                    // A missing element reads the zero-initialised register.
+                    crate::decl::FetchSource::Missing => true,
+                })
+                .map(|f| f.register)
+                .collect(),
             relative_inputs: program.instructions.iter().any(|i| {
                 i.src
                     .iter()
@@ -532,7 +550,7 @@ impl<'a> Lifter<'a> {
         if let Some(x) = known {
             self.f.known.insert(h, vec![x; usize::from(n)]);
         }
-        Value { h, n }
+        self.finite_if(Value { h, n }, &[Value { h: s, n: 1 }])
     }
 
     /// `v[i]` of a vector value.
@@ -546,7 +564,7 @@ impl<'a> Lifter<'a> {
         if let Some(x) = known {
             self.f.known.insert(h, vec![x]);
         }
-        h
+        self.finite_if(Value { h, n: 1 }, &[Value { h: v, n: 4 }]).h
     }
 
     /// Component `i` of a value (the value itself when it is a scalar).
@@ -574,6 +592,7 @@ impl<'a> Lifter<'a> {
             return v;
         }
         if n == 1 {
+            // `comp` carries finiteness over.
             let h = self.comp(v.h, u32::from(pattern.first().copied().unwrap_or(0)));
             return Value { h, n: 1 };
         }
@@ -596,7 +615,7 @@ impl<'a> Lifter<'a> {
                 self.f.known.insert(h, p);
             }
         }
-        Value { h, n }
+        self.finite_if(Value { h, n }, &[v])
     }
 
     /// A float value composed of scalars.

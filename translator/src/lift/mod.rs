@@ -14,6 +14,7 @@
 mod arith;
 mod builder;
 mod error;
+mod finite;
 mod flow;
 mod globals;
 mod inputs;

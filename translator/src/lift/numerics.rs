@@ -77,7 +77,18 @@ impl Lifter<'_> {
                 return self.select_v(cond, zero, product);
             }
         }
+        // Provably finite operands (`finite`): both finite, plain IEEE is exact; one finite,
+        // only its zeros can meet an inf/NaN.
+        let (fa, fb) = (self.is_finite(a), self.is_finite(b));
+        if fa && fb {
+            return product;
+        }
         let zero = self.float_n(0.0, product.n);
+        if fa || fb {
+            let finite = if fa { a } else { b };
+            let cond = self.bin_v(Bo::Equal, finite, zero);
+            return self.select_v(cond, zero, product);
+        }
         let a_zero = self.bin_v(Bo::Equal, a, zero);
         let cond = if a.h == b.h {
             a_zero

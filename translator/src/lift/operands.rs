@@ -150,18 +150,28 @@ impl Lifter<'_> {
                 let v = self.load(p);
                 let picked = self.pick(Value { h: v, n: 4 }, pattern);
                 let h = self.cast(picked.h, ScalarKind::Float, Some(4));
-                Value { h, n: picked.n }
+                self.mark_finite(Value { h, n: picked.n })
             }
             RegisterFile::Loop => {
                 let p = self.register_pointer(RegKey::Loop);
                 let v = self.load(p);
                 let f = self.cast(v, ScalarKind::Float, Some(4));
-                self.splat(f, lanes.len())
+                let s = self.splat(f, lanes.len());
+                self.mark_finite(s)
             }
             _ => {
                 let p = self.float_pointer(&src.reg, false)?;
                 let v = self.load(p);
-                self.pick(Value { h: v, n: 4 }, pattern)
+                let picked = self.pick(Value { h: v, n: 4 }, pattern);
+                let finite = match (src.reg.file, src.reg.relative) {
+                    (RegisterFile::Temp, _) => self.temp_is_finite(src.reg.index, pattern),
+                    (RegisterFile::Input, None) => self.finite_inputs.contains(&src.reg.index),
+                    _ => false,
+                };
+                if finite {
+                    self.mark_finite(picked);
+                }
+                picked
             }
         };
         self.modify(raw, src.modifier)
@@ -169,6 +179,19 @@ impl Lifter<'_> {
 
     /// Apply a source modifier to a float value.
     fn modify(&mut self, v: Value, m: SrcModifier) -> Result<Value, LiftError> {
+        let r = self.apply_modifier(v, m)?;
+        // Negation, |x|, x - 0.5 and 1 - x keep a finite value finite (x2 and 2x - 1 may
+        // overflow).
+        if !matches!(
+            m,
+            SrcModifier::Sign | SrcModifier::SignNeg | SrcModifier::X2 | SrcModifier::X2Neg
+        ) {
+            self.finite_if(r, &[v]);
+        }
+        Ok(r)
+    }
+
+    fn apply_modifier(&mut self, v: Value, m: SrcModifier) -> Result<Value, LiftError> {
         Ok(match m {
             SrcModifier::None => v,
             SrcModifier::Neg => self.neg(v),

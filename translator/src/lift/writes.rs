@@ -27,7 +27,8 @@ impl Lifter<'_> {
         }
         let mut value = value;
         if dst.modifier.saturate() {
-            value = self.math1_v(Mf::Saturate, value);
+            let saturated = self.math1_v(Mf::Saturate, value);
+            value = self.finite_if(saturated, &[value]);
         }
         match dst.reg.file {
             RegisterFile::Addr => {
@@ -53,6 +54,10 @@ impl Lifter<'_> {
                 self.store_lanes(p, int, lanes, pred, 1)
             }
             _ => {
+                if dst.reg.file == RegisterFile::Temp {
+                    let finite = pred.is_none() && self.is_finite(value);
+                    self.note_temp_write(dst.reg.index, lanes.as_slice(), finite);
+                }
                 let p = self.float_pointer(&dst.reg, true)?;
                 self.store_lanes(p, value, lanes, pred, 0)
             }
