@@ -102,6 +102,7 @@ enum PixelStage {
 /// The replayed device.
 pub struct Device {
     gpu: Gpu,
+    float_mode: FloatMode,
     constants: VertexConstants,
     declaration: Option<VertexDeclaration>,
     vertex_shader: Option<Result<CheckedProgram, String>>,
@@ -116,10 +117,11 @@ pub struct Device {
 
 impl Device {
     /// A device on the default adapter; no adapter is an error (GPU tests never skip).
-    pub fn new() -> Result<Device, String> {
+    pub fn new(float_mode: FloatMode) -> Result<Device, String> {
         let gpu = Gpu::new().map_err(|e| e.to_string())?;
         Ok(Device {
             gpu,
+            float_mode,
             constants: VertexConstants::default(),
             declaration: None,
             vertex_shader: None,
@@ -255,7 +257,7 @@ impl Device {
                 location: 0,
                 components: 4,
             }]),
-            float_mode: FloatMode::Legacy,
+            float_mode: self.float_mode,
             position_fixup: true,
         };
         let shader = translate_vertex_shader(program, &options)
@@ -576,7 +578,8 @@ mod tests {
     /// this test fails on column 10).
     #[test]
     fn gpu_pixel_centres_are_d3d9s() {
-        let mut dev = Device::new().unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"));
+        let mut dev = Device::new(FloatMode::Legacy)
+            .unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"));
         let vs = d3d9_translator::asm::assemble_tokens(
             "vs_1_1\ndcl_position v0\nmov oPos, v0\nmov oD0, c0\n",
         )

@@ -87,7 +87,13 @@ impl Report {
 }
 
 /// Replay `function` on a fresh device.
+/// Replay `function` with the lifter's default float mode (`Legacy`).
 pub fn run(function: &str) -> Report {
+    run_in(function, d3d9_translator::lift::FloatMode::Legacy)
+}
+
+/// Replay `function` with the vertex shaders translated in `float_mode`.
+pub fn run_in(function: &str, float_mode: d3d9_translator::lift::FloatMode) -> Report {
     let mut report = Report {
         function: function.to_string(),
         checks: Vec::new(),
@@ -101,7 +107,7 @@ pub fn run(function: &str) -> Report {
             return report;
         }
     };
-    let mut dev = match Device::new() {
+    let mut dev = match Device::new(float_mode) {
         Ok(d) => d,
         Err(e) => {
             report.error = Some(format!("no GPU device: {e}"));
