@@ -19,6 +19,7 @@ impl Lifter<'_> {
             }
             // Control paths join here: what registers held is no longer known.
             self.forget_temps();
+            self.forget_at_join();
             return self.flow(inst);
         }
         match inst.opcode {

@@ -177,6 +177,9 @@ pub(super) struct FnBuilder {
     pub loops_made: u32,
     /// Which values are provably finite (`finite`).
     pub finite: super::finite::Finiteness,
+    /// Register values remembered in straight-line code (`loads`), with the depth of the
+    /// block that emitted them.
+    pub loads: HashMap<super::loads::Loaded, (Handle<Expression>, usize)>,
 }
 
 impl FnBuilder {
@@ -194,6 +197,7 @@ impl FnBuilder {
             globals: HashMap::new(),
             loops_made: 0,
             finite: super::finite::Finiteness::default(),
+            loads: HashMap::new(),
         }
     }
 }
@@ -434,7 +438,9 @@ impl<'a> Lifter<'a> {
     /// Close the innermost block (never the function body).
     pub fn close(&mut self) -> Option<Frame> {
         if self.f.frames.len() > 1 {
-            self.f.frames.pop()
+            let frame = self.f.frames.pop();
+            self.forget_closed_blocks();
+            frame
         } else {
             None
         }

@@ -19,6 +19,7 @@ mod flow;
 mod globals;
 mod inputs;
 pub mod interface;
+mod loads;
 mod numerics;
 mod operands;
 mod outputs;

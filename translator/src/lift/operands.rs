@@ -6,6 +6,7 @@
 use super::builder::{Lanes, Lifter, Value};
 use super::error::LiftError;
 use super::globals::{RegKey, INPUT_REGISTERS};
+use super::loads::Loaded;
 use crate::bytecode::{Register, RegisterFile, RelativeAddress, SrcModifier, SrcParam};
 use naga::{BinaryOperator as Bo, Expression, Handle, MathFunction as Mf, ScalarKind};
 
@@ -21,12 +22,12 @@ impl Lifter<'_> {
         let addr = match rel.file {
             RegisterFile::Addr => {
                 let p = self.register_pointer(RegKey::Addr);
-                let v = self.load(p);
+                let v = self.load_register(Loaded::Addr, p);
                 self.comp(v, u32::from(rel.component()))
             }
             RegisterFile::Loop => {
                 let p = self.register_pointer(RegKey::Loop);
-                self.load(p)
+                self.load_register(Loaded::Loop, p)
             }
             other => return Err(self.internal(format!("relative address in {other}"))),
         };
@@ -97,6 +98,24 @@ impl Lifter<'_> {
         }
     }
 
+    /// The `vec4` value of a float register, remembered where `loads` allows.
+    fn load_float_register(&mut self, reg: &Register) -> Result<Handle<Expression>, LiftError> {
+        let key = match (reg.file, reg.relative) {
+            (RegisterFile::Temp, _) => Some(Loaded::Temp(reg.index)),
+            (RegisterFile::Input, None) => Some(Loaded::Input(reg.index)),
+            (_, None) => reg.float_constant_index().map(Loaded::Const),
+            _ => None,
+        };
+        if let Some(&(h, _)) = key.and_then(|k| self.f.loads.get(&k)) {
+            return Ok(h);
+        }
+        let p = self.float_pointer(reg, false)?;
+        Ok(match key {
+            Some(k) => self.load_register(k, p),
+            None => self.load(p),
+        })
+    }
+
     /// `base[index]` with a constant or relative index into an array of `limit + 1` elements.
     /// A direct index past the end (a register the device mode does not have) reads the spare
     /// element too.
@@ -147,21 +166,20 @@ impl Lifter<'_> {
         let raw = match src.reg.file {
             RegisterFile::Addr => {
                 let p = self.register_pointer(RegKey::Addr);
-                let v = self.load(p);
+                let v = self.load_register(Loaded::Addr, p);
                 let picked = self.pick(Value { h: v, n: 4 }, pattern);
                 let h = self.cast(picked.h, ScalarKind::Float, Some(4));
                 self.mark_finite(Value { h, n: picked.n })
             }
             RegisterFile::Loop => {
                 let p = self.register_pointer(RegKey::Loop);
-                let v = self.load(p);
+                let v = self.load_register(Loaded::Loop, p);
                 let f = self.cast(v, ScalarKind::Float, Some(4));
                 let s = self.splat(f, lanes.len());
                 self.mark_finite(s)
             }
             _ => {
-                let p = self.float_pointer(&src.reg, false)?;
-                let v = self.load(p);
+                let v = self.load_float_register(&src.reg)?;
                 let picked = self.pick(Value { h: v, n: 4 }, pattern);
                 let finite = match (src.reg.file, src.reg.relative) {
                     (RegisterFile::Temp, _) => self.temp_is_finite(src.reg.index, pattern),
@@ -309,7 +327,7 @@ impl Lifter<'_> {
             return Err(self.internal("expected p0"));
         }
         let p = self.register_pointer(RegKey::Pred);
-        let v = self.load(p);
+        let v = self.load_register(Loaded::Pred, p);
         let mut pattern = [0u8; 4];
         for (slot, &c) in pattern.iter_mut().zip(lanes.as_slice()) {
             *slot = src.swizzle.get(usize::from(c));

@@ -6,6 +6,7 @@
 use super::builder::{Lanes, Lifter, Value};
 use super::error::LiftError;
 use super::globals::RegKey;
+use super::loads::Loaded;
 use crate::bytecode::{DstParam, RegisterFile, SrcParam};
 use naga::{Expression, Handle, MathFunction as Mf, ScalarKind};
 
@@ -51,15 +52,17 @@ impl Lifter<'_> {
                     n: value.n,
                 };
                 let p = self.register_pointer(RegKey::Addr);
-                self.store_lanes(p, int, lanes, pred, 1)
+                self.store_lanes(p, int, lanes, pred, 1, Some(Loaded::Addr))
             }
             _ => {
                 if dst.reg.file == RegisterFile::Temp {
                     let finite = pred.is_none() && self.is_finite(value);
                     self.note_temp_write(dst.reg.index, lanes.as_slice(), finite);
                 }
+                let key =
+                    (dst.reg.file == RegisterFile::Temp).then_some(Loaded::Temp(dst.reg.index));
                 let p = self.float_pointer(&dst.reg, true)?;
-                self.store_lanes(p, value, lanes, pred, 0)
+                self.store_lanes(p, value, lanes, pred, 0, key)
             }
         }
     }
@@ -76,11 +79,11 @@ impl Lifter<'_> {
             return Ok(());
         }
         let p = self.register_pointer(RegKey::Pred);
-        self.store_lanes(p, value, lanes, pred, 2)
+        self.store_lanes(p, value, lanes, pred, 2, Some(Loaded::Pred))
     }
 
     /// Store `value` into the components `lanes` of the `vec4` at `pointer` (of float, int or
-    /// bool `kind` 0/1/2), where the predicate allows.
+    /// bool `kind` 0/1/2), where the predicate allows; `key` names the register for `loads`.
     fn store_lanes(
         &mut self,
         pointer: Handle<Expression>,
@@ -88,18 +91,22 @@ impl Lifter<'_> {
         lanes: Lanes,
         pred: Option<&SrcParam>,
         kind: usize,
+        key: Option<Loaded>,
     ) -> Result<(), LiftError> {
         let mut value = value;
         let mut old = None;
         if let Some(p) = pred {
             let allowed = self.read_predicate(p, lanes)?;
-            let whole = self.load(pointer);
+            let whole = self.load_old(pointer, key);
             old = Some(whole);
             let kept = self.pick(Value { h: whole, n: 4 }, lanes.as_slice());
             value = self.select_v(allowed, value, kept);
         }
         if lanes == Lanes::ALL {
             self.store(pointer, value.h);
+            if let Some(k) = key {
+                self.remember_register(k, value.h);
+            }
             return Ok(());
         }
         if let [c] = lanes.as_slice() {
@@ -108,12 +115,15 @@ impl Lifter<'_> {
                 index: u32::from(*c),
             });
             self.store(p, value.h);
+            if let Some(k) = key {
+                self.forget_register(k);
+            }
             return Ok(());
         }
         // Several components: the old vector with the written runs replaced.
         let whole = match old {
             Some(h) => h,
-            None => self.load(pointer),
+            None => self.load_old(pointer, key),
         };
         let written: Vec<bool> = (0..4u8).map(|c| lanes.as_slice().contains(&c)).collect();
         let mut parts = Vec::with_capacity(4);
@@ -141,6 +151,17 @@ impl Lifter<'_> {
             components: parts,
         });
         self.store(pointer, merged);
+        if let Some(k) = key {
+            self.remember_register(k, merged);
+        }
         Ok(())
+    }
+
+    /// The current value at `pointer`, remembered when `key` names the register.
+    fn load_old(&mut self, pointer: Handle<Expression>, key: Option<Loaded>) -> Handle<Expression> {
+        match key {
+            Some(k) => self.load_register(k, pointer),
+            None => self.load(pointer),
+        }
     }
 }
