@@ -134,10 +134,35 @@ pub(super) fn check_instruction(
             return Err(operand(site, "destination", "a0", dst.reg));
         }
     }
-    for src in inst.src.iter().chain(inst.predicate.iter()) {
+    for (i, src) in inst.src.iter().enumerate() {
+        check_register(ctx, &src.reg, Access::Read, inst.opcode, site)?;
+        if let Some(expected) = special_source(inst.opcode, i, src.reg.file) {
+            return Err(operand(site, "source", expected, src.reg));
+        }
+    }
+    for src in inst.predicate.iter() {
         check_register(ctx, &src.reg, Access::Read, inst.opcode, site)?;
     }
     Ok(())
+}
+
+/// Labels, samplers, `b#`, `i#` and `p0` are operands of particular instructions only (the
+/// SDK's per-instruction source tables: `call l#`, `callnz l#, b#/p0`, `if b#/p0`,
+/// `breakp p0`, `loop aL, i#`, `rep i#`, `texld*/texldl …, s#`); read anywhere else (as an
+/// arithmetic source, say) the shader is refused. `None` when `file` may stand at source `i`
+/// of `op`; otherwise what a source of that file is not.
+fn special_source(op: Opcode, i: usize, file: RegisterFile) -> Option<&'static str> {
+    use Opcode as O;
+    use RegisterFile::*;
+    let allowed = match file {
+        Label => matches!((op, i), (O::Call | O::CallNz | O::Label, 0)),
+        ConstBool => matches!((op, i), (O::If, 0) | (O::CallNz, 1)),
+        Predicate => matches!((op, i), (O::If | O::Breakp, 0) | (O::CallNz, 1)),
+        ConstInt => matches!((op, i), (O::Loop, 1) | (O::Rep, 0)),
+        Sampler => matches!((op, i), (O::Tex | O::TexLdd | O::TexLdl, 1)),
+        _ => return None,
+    };
+    (!allowed).then_some("a register this instruction can read (l#, b#, i#, p0 and s# are the operands of call, if, loop/rep and texture instructions only)")
 }
 
 pub(super) fn operand(

@@ -972,3 +972,32 @@ fn errors_name_the_register() {
     let r = RegName(Register::new(RegisterFile::RastOut, 0));
     assert_eq!(r.to_string(), "oPos");
 }
+
+#[test]
+fn labels_samplers_and_flow_constants_are_no_arithmetic_sources() {
+    let base = "vs_3_0\ndcl_position v0\ndcl_position o0\ndcl_2d s0\ndefi i0, 1, 0, 0, 0\n\
+                defb b0, true\nmov r0, v0\nmov r1, v0\nmad o0, r0, c0, r1\nret\nlabel l2\nret\n";
+    accepts(base);
+    // The mad's second source becomes l2, s0, i0, b0 or p0 (a fuzzer found l2 reaching the
+    // translator): each is refused as an operand of the wrong file.
+    for (file, index) in [
+        (RegisterFile::Label, 2),
+        (RegisterFile::Sampler, 0),
+        (RegisterFile::ConstInt, 0),
+        (RegisterFile::ConstBool, 0),
+        (RegisterFile::Predicate, 0),
+    ] {
+        refuses_patched(
+            base,
+            move |p| {
+                let mad = p
+                    .instructions
+                    .iter_mut()
+                    .find(|i| i.opcode == Opcode::Mad)
+                    .expect("mad");
+                mad.src[1].reg = Register::new(file, index);
+            },
+            "l#, b#, i#, p0 and s# are the operands of",
+        );
+    }
+}
