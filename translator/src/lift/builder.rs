@@ -251,6 +251,9 @@ pub(super) struct Lifter<'a> {
     pub samplers: BTreeMap<u32, TextureType>,
     pub labels: HashMap<u32, Handle<Function>>,
     pub globals: HashMap<super::globals::RegKey, Handle<GlobalVariable>>,
+    /// The converted value of each `v#` when `main` is lifted into the entry point (read
+    /// directly instead of through a register).
+    pub input_values: HashMap<u32, Handle<Expression>>,
     /// `v#` registers fetched from integer or normalised declaration types (finite values).
     pub finite_inputs: std::collections::BTreeSet<u32>,
     /// Whether any `v#` read is relative (then `v#` is an array, else one variable each).
@@ -304,6 +307,7 @@ impl<'a> Lifter<'a> {
             samplers: BTreeMap::new(),
             labels: HashMap::new(),
             globals: HashMap::new(),
+            input_values: HashMap::new(),
             finite_inputs: options
                 .input_fetches
                 .iter()

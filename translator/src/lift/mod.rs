@@ -190,14 +190,41 @@ pub fn translate_vertex_shader(
         let function = l.finish_function();
         l.module.functions[h] = function;
     }
-    l.f = FnBuilder::new("d3d9_main");
-    l.lift_range(segments.main.clone())?;
-    let body = l.finish_function();
-    let main_body = l.module.functions.append(body, l.span);
-
-    // The entry point's glue (input copies, output assembly) belongs to the whole program.
-    l.span = program_span(program);
-    let entry = l.build_entry(main_body)?;
+    // Without subroutines, `main` is lifted into the entry point itself: it reads the
+    // converted inputs directly, and a `ret` (which D3D9 allows only as main's last
+    // instruction) is the end of the entry point's body.
+    let main = segments.main.clone();
+    let ends_with_ret = main
+        .clone()
+        .last()
+        .and_then(|i| program.instructions.get(i))
+        .is_some_and(|i| i.opcode == Opcode::Ret);
+    let body_end = if ends_with_ret {
+        main.end - 1
+    } else {
+        main.end
+    };
+    let inline = order.is_empty()
+        && !program.instructions[main.start..body_end]
+            .iter()
+            .any(|i| i.opcode == Opcode::Ret);
+    let entry = if inline {
+        l.span = program_span(program);
+        let plan = l.begin_entry(true)?;
+        l.lift_range(main.start..body_end)?;
+        l.span = program_span(program);
+        l.forget_at_join();
+        l.finish_entry(plan, None)?
+    } else {
+        l.f = FnBuilder::new("d3d9_main");
+        l.lift_range(main)?;
+        let body = l.finish_function();
+        let main_body = l.module.functions.append(body, l.span);
+        // The entry point's glue (input copies, output assembly) belongs to the whole program.
+        l.span = program_span(program);
+        let plan = l.begin_entry(false)?;
+        l.finish_entry(plan, Some(main_body))?
+    };
     let interface = l.interface(entry);
     let info = validate_spanned(&l.module, Some(program))?;
     Ok(TranslatedShader {

@@ -109,6 +109,11 @@ impl Lifter<'_> {
         if let Some(&(h, _)) = key.and_then(|k| self.f.loads.get(&k)) {
             return Ok(h);
         }
+        if let (RegisterFile::Input, None) = (reg.file, reg.relative) {
+            if let Some(&h) = self.input_values.get(&reg.index) {
+                return Ok(h);
+            }
+        }
         let p = self.float_pointer(reg, false)?;
         Ok(match key {
             Some(k) => self.load_register(k, p),

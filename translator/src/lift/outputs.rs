@@ -35,6 +35,13 @@ struct Planned {
     source: Source,
 }
 
+/// The entry point's plan, between opening it and closing it.
+pub(super) struct EntryPlan {
+    inputs: Vec<super::interface::VertexInput>,
+    position: Option<Source>,
+    planned: Vec<Planned>,
+}
+
 /// What building the entry point decided: the located inputs and outputs.
 pub(super) struct EntryInterface {
     pub inputs: Vec<super::interface::VertexInput>,
@@ -178,44 +185,71 @@ impl Lifter<'_> {
         })
     }
 
-    /// Build the entry point: copy inputs into `v`, call `main_body`, return the outputs.
-    pub(super) fn build_entry(
-        &mut self,
-        main_body: Handle<Function>,
-    ) -> Result<EntryInterface, LiftError> {
+    /// Open the entry point: its arguments (one per fetched input), converted. With
+    /// `inline`, `main` is lifted into the entry point itself and reads the converted inputs
+    /// directly; otherwise they are copied into the `v#` registers for `main` and the
+    /// subroutines.
+    pub(super) fn begin_entry(&mut self, inline: bool) -> Result<EntryPlan, LiftError> {
         let inputs = self.plan_inputs();
         let (position, planned) = self.plan_outputs()?;
         self.f = FnBuilder::new(ENTRY_POINT);
-
-        // Inputs.
+        let direct = inline && !self.relative_inputs;
         for input in &inputs {
-            let Some(location) = input.location else {
-                continue;
+            let value = match input.location {
+                Some(location) => {
+                    let ty = self.input_type(input.conversion);
+                    let index = self.f.function.arguments.len() as u32;
+                    self.f.function.arguments.push(FunctionArgument {
+                        name: Some(format!("v{}", input.register)),
+                        ty,
+                        binding: Some(Binding::Location {
+                            location,
+                            interpolation: None,
+                            sampling: None,
+                            blend_src: None,
+                            per_primitive: false,
+                        }),
+                    });
+                    let arg = self.emit(Expression::FunctionArgument(index));
+                    self.convert_input(arg, input.conversion)?
+                }
+                // No element: the register reads 0 (the zero-initialised register).
+                None if direct => self.float_n(0.0, 4).h,
+                None => continue,
             };
-            let ty = self.input_type(input.conversion);
-            let index = self.f.function.arguments.len() as u32;
-            self.f.function.arguments.push(FunctionArgument {
-                name: Some(format!("v{}", input.register)),
-                ty,
-                binding: Some(Binding::Location {
-                    location,
-                    interpolation: None,
-                    sampling: None,
-                    blend_src: None,
-                    per_primitive: false,
-                }),
-            });
-            let arg = self.emit(Expression::FunctionArgument(index));
-            let value = self.convert_input(arg, input.conversion)?;
-            let p = self.input_pointer(input.register);
-            self.store(p, value);
+            if direct {
+                self.input_values.insert(input.register, value);
+            } else {
+                let p = self.input_pointer(input.register);
+                self.store(p, value);
+            }
         }
+        Ok(EntryPlan {
+            inputs,
+            position,
+            planned,
+        })
+    }
 
-        self.push(Statement::Call {
-            function: main_body,
-            arguments: Vec::new(),
-            result: None,
-        });
+    /// Close the entry point: call `main_body` (unless `main` was lifted inline), then build
+    /// and return the outputs.
+    pub(super) fn finish_entry(
+        &mut self,
+        plan: EntryPlan,
+        main_body: Option<Handle<Function>>,
+    ) -> Result<EntryInterface, LiftError> {
+        let EntryPlan {
+            inputs,
+            position,
+            planned,
+        } = plan;
+        if let Some(function) = main_body {
+            self.push(Statement::Call {
+                function,
+                arguments: Vec::new(),
+                result: None,
+            });
+        }
 
         // Position.
         let mut pos = match position {
