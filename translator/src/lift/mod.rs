@@ -126,32 +126,37 @@ fn validate_spanned(
     module: &naga::Module,
     program: Option<&Program>,
 ) -> Result<naga::valid::ModuleInfo, LiftError> {
-    naga::valid::Validator::new(
-        naga::valid::ValidationFlags::all(),
-        naga::valid::Capabilities::default(),
-    )
-    .validate(module)
-    .map_err(|e| {
-        let at = program.and_then(|p| {
-            e.spans().find_map(|(span, _)| {
-                let start = span.to_range()?.start;
-                p.instructions.iter().enumerate().find_map(|(i, inst)| {
-                    let r = builder::instruction_span(p, i).to_range()?;
-                    r.contains(&start).then(|| {
-                        format!(
-                            " at instruction {i} ({}) token {}",
-                            inst.opcode, inst.offset
-                        )
+    thread_local! {
+        // One validator per thread, reused: `validate` resets it, and building one allocates.
+        static VALIDATOR: std::cell::RefCell<naga::valid::Validator> =
+            std::cell::RefCell::new(naga::valid::Validator::new(
+                naga::valid::ValidationFlags::all(),
+                naga::valid::Capabilities::default(),
+            ));
+    }
+    VALIDATOR
+        .with(|v| v.borrow_mut().validate(module))
+        .map_err(|e| {
+            let at = program.and_then(|p| {
+                e.spans().find_map(|(span, _)| {
+                    let start = span.to_range()?.start;
+                    p.instructions.iter().enumerate().find_map(|(i, inst)| {
+                        let r = builder::instruction_span(p, i).to_range()?;
+                        r.contains(&start).then(|| {
+                            format!(
+                                " at instruction {i} ({}) token {}",
+                                inst.opcode, inst.offset
+                            )
+                        })
                     })
                 })
-            })
-        });
-        LiftError::Internal(format!(
-            "generated module fails validation{}: {:?}",
-            at.unwrap_or_default(),
-            e.as_inner()
-        ))
-    })
+            });
+            LiftError::Internal(format!(
+                "generated module fails validation{}: {:?}",
+                at.unwrap_or_default(),
+                e.as_inner()
+            ))
+        })
 }
 
 /// Translate a checked vertex shader into a validated naga module.
