@@ -24,9 +24,29 @@ pub struct CheckArgs {
     /// Check for a software-vertex-processing device (8192 float constants, 2048 i#/b#).
     #[arg(long)]
     swvp: bool,
+    /// Check as a Direct3D 8 device does (vs_1_1/ps_1_4 at most; no `dcl` needed for vertex
+    /// inputs, which the declaration's register numbers bind).
+    #[arg(long, conflicts_with = "swvp")]
+    d3d8: bool,
     /// The creation call the shader is given to (default: the one its version token names).
     #[arg(long = "as", value_enum)]
     create: Option<CreateCall>,
+}
+
+/// The device a shader is created on: the default SM3 hardware device, the software one
+/// (`--swvp`), or a Direct3D 8 one (`--d3d8`).
+pub fn device_caps(swvp: bool, d3d8: bool) -> DeviceCaps {
+    if d3d8 {
+        return DeviceCaps::d3d8();
+    }
+    DeviceCaps {
+        vertex_processing: if swvp {
+            VertexProcessing::Software
+        } else {
+            VertexProcessing::Hardware
+        },
+        ..DeviceCaps::default()
+    }
 }
 
 /// Run `check`: exit 0 silently when the default SM3 device (or the software one with
@@ -39,14 +59,7 @@ pub fn run(args: &CheckArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let caps = DeviceCaps {
-        vertex_processing: if args.swvp {
-            VertexProcessing::Software
-        } else {
-            VertexProcessing::Hardware
-        },
-        ..DeviceCaps::default()
-    };
+    let caps = device_caps(args.swvp, args.d3d8);
     // Without --as, the shader goes to the call its own version token names; a stream that
     // does not decode is reported by check_bytes as invalid whichever call it goes to.
     let stage = match args.create {

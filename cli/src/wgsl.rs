@@ -3,7 +3,7 @@
 use clap::{Args, ValueEnum};
 use d3d9_translator::bytecode::decode_bytes;
 use d3d9_translator::bytecode::Stage;
-use d3d9_translator::check::{check, DeviceCaps};
+use d3d9_translator::check::check;
 use d3d9_translator::lift::{translate_vertex_shader, FloatMode, VertexShaderOptions};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -27,6 +27,9 @@ pub struct WgslArgs {
     /// Software vertex processing (8192 float constants in a storage buffer).
     #[arg(long)]
     pub swvp: bool,
+    /// Check and translate as a Direct3D 8 device does (no `dcl` needed for vertex inputs).
+    #[arg(long, conflicts_with = "swvp")]
+    pub d3d8: bool,
     /// Vertex declaration elements to specialise the inputs for.
     #[arg(long)]
     pub decl: Option<PathBuf>,
@@ -56,11 +59,7 @@ pub fn run(args: &WgslArgs) -> ExitCode {
         }
     };
     // Only checked programs are translated: check as the device would at creation.
-    let caps = if args.swvp {
-        DeviceCaps::software()
-    } else {
-        DeviceCaps::default()
-    };
+    let caps = crate::check::device_caps(args.swvp, args.d3d8);
     let checked = match check(&program, Stage::Vertex, &caps) {
         Ok(c) => c,
         Err(e) => {
