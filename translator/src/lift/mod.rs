@@ -135,7 +135,7 @@ fn validate_spanned(
             ));
     }
     VALIDATOR
-        .with(|v| v.borrow_mut().validate(module))
+        .with(|v| v.borrow_mut().validate(module).map_err(Box::new))
         .map_err(|e| {
             let at = program.and_then(|p| {
                 e.spans().find_map(|(span, _)| {
