@@ -110,8 +110,8 @@ pub struct TranslateArgs {
 /// Why one shader did not translate.
 #[derive(Debug, thiserror::Error)]
 pub enum TranslateError {
-    /// Not D3D9 shader bytecode.
-    #[error("not a shader: {0}")]
+    /// Bytecode that does not decode (truncated, unknown opcode...).
+    #[error("malformed bytecode: {0}")]
     Decode(#[from] d3d9_translator::bytecode::DecodeError),
     /// D3D9 would refuse it at creation (the rule it breaks).
     #[error("invalid: {0}")]
