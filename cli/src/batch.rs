@@ -13,6 +13,7 @@ use crate::wgsl::FloatModeArg;
 use clap::Args;
 use d3d9_translator::bytecode::decode_bytes;
 use d3d9_translator::check::DeviceCaps;
+use d3d9_translator::lift::VertexShaderOptions;
 use d3d9_translator::signature::Signature;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -140,7 +141,7 @@ pub fn translate_one(
     path: &str,
     bytes: &[u8],
     lang: Lang,
-    float_mode: FloatModeArg,
+    options: &VertexShaderOptions,
     backend: &BackendOptions,
 ) -> BatchResult {
     let mut report = FileReport {
@@ -175,7 +176,7 @@ pub fn translate_one(
         report.outputs = names(&sig.outputs);
     }
     let start = Instant::now();
-    let translated = translate_bytes(bytes, &DeviceCaps::default(), &vertex_options(float_mode));
+    let translated = translate_bytes(bytes, &DeviceCaps::default(), options);
     report.translate_us = start.elapsed().as_micros() as u64;
     let result = translated.and_then(|t| {
         let start = Instant::now();
@@ -199,13 +200,14 @@ pub fn translate_one(
     BatchResult { report, output }
 }
 
-/// Translate many blobs in parallel on the current rayon pool, each distinct blob once; the
-/// results are in input order. A compatibility layer can call this at load time to warm its
-/// shader cache.
+/// Translate many `(name, bytes)` blobs in parallel on the current rayon pool (wrap the call
+/// in `ThreadPool::install` to choose the threads), each distinct blob once; one result per
+/// input, in input order, with the output bytes in `lang`. `progress` is called once per
+/// input. A compatibility layer can call this at load time to warm its shader cache.
 pub fn translate_batch(
     inputs: &[(String, Vec<u8>)],
     lang: Lang,
-    float_mode: FloatModeArg,
+    options: &VertexShaderOptions,
     backend: &BackendOptions,
     progress: &(dyn Fn() + Sync),
 ) -> Vec<BatchResult> {
@@ -223,7 +225,7 @@ pub fn translate_batch(
         .par_iter()
         .map(|&i| {
             let (path, bytes) = &inputs[i];
-            let r = translate_one(path, bytes, lang, float_mode, backend);
+            let r = translate_one(path, bytes, lang, options, backend);
             progress();
             (i, r)
         })
@@ -326,8 +328,9 @@ pub fn run(args: &BatchArgs) -> ExitCode {
         }
     };
     let tick = || bar.inc(1);
+    let options = vertex_options(args.float_mode);
     let results =
-        pool.install(|| translate_batch(&inputs, args.lang, args.float_mode, &args.backend, &tick));
+        pool.install(|| translate_batch(&inputs, args.lang, &options, &args.backend, &tick));
     bar.finish_and_clear();
     let mut reports = Vec::with_capacity(results.len());
     let mut write_errors = Vec::new();

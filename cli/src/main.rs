@@ -2,16 +2,14 @@
 //! this file only parses the command line and dispatches.
 
 mod asm;
-mod batch;
 mod check;
 mod decl;
 mod disasm;
 mod info;
 mod io;
-mod translate;
-mod wgsl;
 
 use clap::{Parser, Subcommand};
+use d3d9_translate::{batch, translate, wgsl};
 use std::process::ExitCode;
 
 /// Direct3D 9 shader bytecode tools.

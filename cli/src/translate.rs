@@ -313,8 +313,18 @@ pub fn run(args: &TranslateArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let path = args.output.clone().unwrap_or_else(|| PathBuf::from("-"));
-    match crate::io::write_bytes(&path, &out) {
+    let written = match &args.output {
+        Some(path) => std::fs::write(path, &out).map_err(|e| format!("{}: {e}", path.display())),
+        None => {
+            use std::io::Write;
+            let mut stdout = std::io::stdout().lock();
+            stdout
+                .write_all(&out)
+                .and_then(|()| stdout.flush())
+                .map_err(|e| format!("<stdout>: {e}"))
+        }
+    };
+    match written {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("d3d9-translate: {e}");
