@@ -7,6 +7,7 @@ use d3d9_translator::asm::disasm::{float_text, register_text};
 use d3d9_translator::bytecode::{
     Declaration, Literal, Opcode, Program, Register, RegisterFile, Stage, Version,
 };
+use d3d9_translator::ctab::{ConstantTable, RegisterSet};
 use d3d9_translator::signature::{Signature, SignatureElement};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
@@ -55,6 +56,79 @@ pub struct Info {
     samplers: Vec<Sampler>,
     constants: Vec<Constant>,
     registers: Vec<FileUse>,
+    /// The `CTAB` block's table (names of the `c#`/`i#`/`b#`/`s#` registers), if there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    constant_table: Option<Table>,
+    /// Why the `CTAB` block could not be read, if it could not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    constant_table_error: Option<String>,
+}
+
+/// A `CTAB` constant table.
+#[derive(Debug, Serialize)]
+struct Table {
+    creator: String,
+    /// Target profile; absent when the table names none (vkd3d).
+    target: Option<String>,
+    flags: u32,
+    constants: Vec<TableConstant>,
+}
+
+/// One named uniform of the constant table.
+#[derive(Debug, Serialize)]
+struct TableConstant {
+    name: String,
+    /// `float4`, `bool`, `int4`, `sampler`.
+    register_set: &'static str,
+    /// `c4-c7`.
+    registers: String,
+    register_index: u16,
+    register_count: u16,
+    /// `scalar`, `vector`, `matrix_rows`, `matrix_columns`, `object`, `struct`.
+    class: &'static str,
+    /// `float`, `sampler2d`, ...
+    r#type: &'static str,
+    rows: u16,
+    columns: u16,
+    elements: u16,
+    /// HLSL-like spelling of the whole type.
+    hlsl_type: String,
+    /// Default value tokens, four per register.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    default_value: Option<Vec<u32>>,
+}
+
+impl Table {
+    fn of(table: &ConstantTable) -> Table {
+        Table {
+            creator: table.creator.clone(),
+            target: table.target.clone(),
+            flags: table.flags,
+            constants: table
+                .constants
+                .iter()
+                .map(|c| TableConstant {
+                    name: c.name.clone(),
+                    register_set: match c.register_set {
+                        RegisterSet::Bool => "bool",
+                        RegisterSet::Int4 => "int4",
+                        RegisterSet::Float4 => "float4",
+                        RegisterSet::Sampler => "sampler",
+                    },
+                    registers: c.registers(),
+                    register_index: c.register_index,
+                    register_count: c.register_count,
+                    class: c.ty.class.name(),
+                    r#type: c.ty.ty.name(),
+                    rows: c.ty.rows,
+                    columns: c.ty.columns,
+                    elements: c.ty.elements,
+                    hlsl_type: c.ty.to_string(),
+                    default_value: c.default_value.clone(),
+                })
+                .collect(),
+        }
+    }
 }
 
 /// One input or output.
@@ -128,7 +202,14 @@ impl Info {
                 constants.push(constant(&dst.reg, literal, version));
             }
         }
+        let (constant_table, constant_table_error) = match ConstantTable::of(program) {
+            None => (None, None),
+            Some(Ok(t)) => (Some(Table::of(&t)), None),
+            Some(Err(e)) => (None, Some(e.to_string())),
+        };
         Info {
+            constant_table,
+            constant_table_error,
             version: version.profile(),
             stage: match version.stage {
                 Stage::Vertex => "vertex",
@@ -218,6 +299,36 @@ impl Info {
                 ranges(&f.written),
                 if f.relative { "  (relative)" } else { "" }
             );
+        }
+        if let Some(e) = &self.constant_table_error {
+            let _ = writeln!(s, "constant table: {e}");
+        }
+        if let Some(t) = &self.constant_table {
+            let _ = writeln!(
+                s,
+                "constant table ({}{}):{}",
+                t.creator,
+                t.target
+                    .as_ref()
+                    .map(|x| format!(", {x}"))
+                    .unwrap_or_default(),
+                if t.constants.is_empty() { " none" } else { "" }
+            );
+            for c in &t.constants {
+                let default = c
+                    .default_value
+                    .as_ref()
+                    .map(|v| {
+                        let values: Vec<String> = v.iter().map(|&b| float_text(b)).collect();
+                        format!("  = {}", values.join(", "))
+                    })
+                    .unwrap_or_default();
+                let _ = writeln!(
+                    s,
+                    "  {:<8} {:<20} {}{default}",
+                    c.registers, c.hlsl_type, c.name
+                );
+            }
         }
         s
     }

@@ -7,9 +7,9 @@ mod decl;
 mod disasm;
 mod info;
 mod io;
-mod wgsl;
 
 use clap::{Parser, Subcommand};
+use d3d9_translate::{batch, translate, wgsl};
 use std::process::ExitCode;
 
 /// Direct3D 9 shader bytecode tools.
@@ -34,6 +34,10 @@ enum Command {
     Decl(decl::Args),
     /// Translate a vertex shader to WGSL.
     Wgsl(wgsl::WgslArgs),
+    /// Translate a shader to WGSL, SPIR-V, MSL, HLSL or GLSL (naga's back ends).
+    Translate(translate::TranslateArgs),
+    /// Translate every D3D9 shader under folders, in parallel, with a summary (and a JSON report).
+    Batch(batch::BatchArgs),
 }
 
 fn main() -> ExitCode {
@@ -45,6 +49,8 @@ fn main() -> ExitCode {
         Command::Check(args) => return check::run(&args),
         Command::Decl(args) => decl::run(&args),
         Command::Wgsl(args) => return wgsl::run(&args),
+        Command::Translate(args) => return translate::run(&args),
+        Command::Batch(args) => return batch::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -6,6 +6,7 @@
 pub mod asm;
 pub mod bytecode;
 pub mod check;
+pub mod ctab;
 pub mod decl;
 pub mod lift;
 pub mod signature;
