@@ -1,4 +1,5 @@
-//! `d3d9-translate wgsl FILE`: print the WGSL of a vertex shader.
+//! `d3d9-translate wgsl FILE`: print the WGSL of a vertex shader (a pixel shader is refused
+//! as unsupported: there is no pixel-shader translation yet).
 
 use clap::{Args, ValueEnum};
 use d3d9_translator::bytecode::decode_bytes;
@@ -58,6 +59,16 @@ pub fn run(args: &WgslArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    // Only vertex shaders are translated; a pixel shader is legal input this project cannot
+    // translate yet, so say that rather than what the vertex-shader creation call would.
+    if program.stage() == Stage::Pixel {
+        eprintln!(
+            "{}: unsupported: {} is a pixel shader; pixel-shader translation is not implemented yet (wgsl translates vertex shaders only)",
+            args.file.display(),
+            program.version
+        );
+        return ExitCode::FAILURE;
+    }
     // Only checked programs are translated: check as the device would at creation.
     let caps = crate::check::device_caps(args.swvp, args.d3d8);
     let checked = match check(&program, Stage::Vertex, &caps) {

@@ -4,6 +4,7 @@
 mod common;
 use common::{corpus, tokens};
 
+use d3d9_translator::asm::assemble_tokens;
 use d3d9_translator::bytecode::Usage;
 use d3d9_translator::decl::dx8::{d3dvsd_reg, d3dvsd_stream, D3DVSD_END};
 use d3d9_translator::decl::{DeclType, VertexDeclaration, VertexElement};
@@ -153,5 +154,123 @@ fn dx8_tokens_file() {
     assert_eq!(v["fvf"], "0x112");
     assert_eq!(v["elements"][2]["semantic"], "TEXCOORD0");
     assert_eq!(v["dx8_constants"].as_array().map(Vec::len), Some(0));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A vs_2_0 shader reading POSITION0 from `v0` and COLOR0 from `v1`, as a file in `dir`.
+fn position_color_shader(dir: &std::path::Path) -> String {
+    let bytes: Vec<u8> =
+        assemble_tokens("vs_2_0\ndcl_position v0\ndcl_color v1\nmov oPos, v0\nmov oD0, v1\n")
+            .expect("assembles")
+            .iter()
+            .flat_map(|t| t.to_le_bytes())
+            .collect();
+    let path = dir.join("vs.bin");
+    std::fs::write(&path, bytes).expect("write");
+    path.to_str().expect("utf8").to_owned()
+}
+
+fn elements_file(dir: &std::path::Path, elements: &[VertexElement]) -> String {
+    let decl = VertexDeclaration::from_elements(elements).expect("valid");
+    let path = dir.join("decl.bin");
+    std::fs::write(&path, decl.to_bytes()).expect("write");
+    path.to_str().expect("utf8").to_owned()
+}
+
+#[test]
+fn instance_streams_step_per_instance() {
+    let dir = scratch("instance");
+    let shader = position_color_shader(&dir);
+    // Positions per vertex in stream 0, one colour per instance in stream 1.
+    let e = elements_file(
+        &dir,
+        &[
+            VertexElement::new(0, 0, DeclType::Float3, Usage::Position, 0),
+            VertexElement::new(1, 0, DeclType::D3DColor, Usage::Color, 0),
+        ],
+    );
+    let args = ["decl", "--elements", &e, "--shader", &shader, "--json"];
+    let step_modes = |v: &Value| -> Vec<(u64, String)> {
+        v["layouts"]
+            .as_array()
+            .expect("layouts")
+            .iter()
+            .map(|l| {
+                (
+                    l["stream"].as_u64().expect("stream"),
+                    l["step_mode"].as_str().expect("step_mode").to_owned(),
+                )
+            })
+            .collect()
+    };
+    let plain = json(&run(&args));
+    assert_eq!(
+        step_modes(&plain),
+        [(0, "Vertex".to_owned()), (1, "Vertex".to_owned())]
+    );
+    let instanced = json(&run(&[&args[..], &["--instance", "1"]].concat()));
+    assert_eq!(
+        step_modes(&instanced),
+        [(0, "Vertex".to_owned()), (1, "Instance".to_owned())]
+    );
+    // The stride of an instance stream is still its vertex size (4 bytes of D3DCOLOR).
+    assert_eq!(instanced["layouts"][1]["array_stride"], 4);
+    // Repeated: every named stream steps per instance.
+    let both = json(&run(
+        &[&args[..], &["--instance", "0", "--instance", "1"]].concat()
+    ));
+    assert_eq!(
+        step_modes(&both),
+        [(0, "Instance".to_owned()), (1, "Instance".to_owned())]
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn software_processing_refuses_an_input_without_element() {
+    let dir = scratch("software");
+    let shader = position_color_shader(&dir);
+    // No COLOR0 element for v1.
+    let e = elements_file(
+        &dir,
+        &[VertexElement::new(
+            0,
+            0,
+            DeclType::Float3,
+            Usage::Position,
+            0,
+        )],
+    );
+    let args = ["decl", "--elements", &e, "--shader", &shader, "--json"];
+    // Hardware vertex processing: v1 reads (0, 0, 0, 0).
+    let hardware = json(&run(&args));
+    assert_eq!(hardware["inputs"][1]["semantic"], "COLOR0");
+    assert_eq!(hardware["inputs"][1]["fetch"], "missing (reads 0, 0, 0, 0)");
+    assert_eq!(hardware["inputs"][1]["element"], Value::Null);
+    // Software vertex processing: the draw fails, naming the register and the semantic.
+    let out = run(&[&args[..], &["--software"]].concat());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "stderr: {stderr}");
+    assert!(out.stdout.is_empty());
+    assert!(
+        stderr.contains(
+            "input v1 (COLOR0) has no element in the declaration (software vertex processing)"
+        ),
+        "{stderr}"
+    );
+    assert!(stderr.contains(&shader), "{stderr}");
+    // With every input declared, software processing binds as hardware does.
+    let e = elements_file(
+        &dir,
+        &[
+            VertexElement::new(0, 0, DeclType::Float3, Usage::Position, 0),
+            VertexElement::new(0, 12, DeclType::D3DColor, Usage::Color, 0),
+        ],
+    );
+    let args = ["decl", "--elements", &e, "--shader", &shader, "--json"];
+    let hardware = json(&run(&args));
+    let software = json(&run(&[&args[..], &["--software"]].concat()));
+    assert_eq!(software["inputs"], hardware["inputs"]);
+    assert_eq!(software["inputs"][1]["fetch"]["location"], 1);
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -146,3 +146,67 @@ fn errors_exit_non_zero_with_a_message() {
         assert!(stderr.contains(says), "{args:?}: {stderr}");
     }
 }
+
+/// Exit status 1 (a reported failure, not a panic's 101), nothing on stdout, and stderr
+/// containing every one of `says`.
+#[track_caller]
+fn refused(out: &Output, says: &[&str]) {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "stderr: {stderr}");
+    assert!(out.stdout.is_empty(), "stdout: {:?}", out.stdout);
+    for s in says {
+        assert!(stderr.contains(s), "{s:?} not in: {stderr}");
+    }
+}
+
+#[test]
+fn positiont_declaration_runs_no_vertex_shader() {
+    // D3D9 skips vertex processing for pre-transformed vertices (POSITIONT / FVF XYZRHW), so
+    // there is no vertex shader to specialise for the declaration: refused with that reason.
+    let dir = scratch("positiont");
+    let file = shader_file(&dir);
+    let decl = VertexDeclaration::from_elements(&[
+        VertexElement::new(0, 0, DeclType::Float4, Usage::PositionT, 0),
+        VertexElement::new(0, 16, DeclType::Float4, Usage::TexCoord, 0),
+    ])
+    .expect("valid");
+    let elements = dir.join("decl.bin");
+    std::fs::write(&elements, decl.to_bytes()).expect("write");
+    let elements = elements.to_str().expect("utf8");
+    refused(
+        &run(&["wgsl", &file, "--decl", elements]),
+        &[elements, "POSITIONT", "runs no vertex shader"],
+    );
+    // The same elements with POSITION are translated (the refusal is POSITIONT's).
+    let decl = VertexDeclaration::from_elements(&[
+        VertexElement::new(0, 0, DeclType::Float4, Usage::Position, 0),
+        VertexElement::new(0, 16, DeclType::Float4, Usage::TexCoord, 0),
+    ])
+    .expect("valid");
+    std::fs::write(elements, decl.to_bytes()).expect("write");
+    wgsl(&run(&["wgsl", &file, "--decl", elements]));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn pixel_shader_is_unsupported() {
+    let dir = scratch("ps");
+    let bytes: Vec<u8> = assemble_tokens("ps_2_0\ndcl t0\nmov oC0, t0\n")
+        .expect("assembles")
+        .iter()
+        .flat_map(|t| t.to_le_bytes())
+        .collect();
+    let ps = dir.join("ps.bin");
+    std::fs::write(&ps, bytes).expect("write");
+    let ps = ps.to_str().expect("utf8");
+    refused(
+        &run(&["wgsl", ps]),
+        &[
+            ps,
+            "unsupported",
+            "ps_2_0 is a pixel shader",
+            "pixel-shader translation is not implemented",
+        ],
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

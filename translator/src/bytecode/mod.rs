@@ -326,3 +326,154 @@ impl Program {
         self.version.stage
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! Expectations written out from the SDK's version-token layout (D3DVS_VERSION /
+    //! D3DPS_VERSION: 0xFFFE / 0xFFFF in the high word, major in bits 8–15, minor in 0–7) and
+    //! the profile list of the d3d9 runtime.
+
+    use super::*;
+
+    #[test]
+    fn version_tokens_known_and_unknown() {
+        let known = [
+            (0xFFFE_0100, "vs_1_0"),
+            (0xFFFE_0101, "vs_1_1"),
+            (0xFFFE_0200, "vs_2_0"),
+            (0xFFFE_0201, "vs_2_x"),
+            (0xFFFE_02FF, "vs_2_sw"),
+            (0xFFFE_0300, "vs_3_0"),
+            (0xFFFE_03FF, "vs_3_sw"),
+            (0xFFFF_0100, "ps_1_0"),
+            (0xFFFF_0101, "ps_1_1"),
+            (0xFFFF_0102, "ps_1_2"),
+            (0xFFFF_0103, "ps_1_3"),
+            (0xFFFF_0104, "ps_1_4"),
+            (0xFFFF_0200, "ps_2_0"),
+            (0xFFFF_0201, "ps_2_x"),
+            (0xFFFF_02FF, "ps_2_sw"),
+            (0xFFFF_0300, "ps_3_0"),
+            (0xFFFF_03FF, "ps_3_sw"),
+        ];
+        for (token, profile) in known {
+            let v = Version::from_token(token).unwrap_or_else(|| panic!("{token:#x} refused"));
+            assert_eq!(v.profile(), profile);
+            assert_eq!(v.to_string(), profile);
+            assert_eq!(v.token(), token);
+            let stage = if token >> 16 == 0xFFFE {
+                Stage::Vertex
+            } else {
+                Stage::Pixel
+            };
+            assert_eq!(v, Version::new(stage, (token >> 8) as u8, token as u8));
+        }
+        for token in [
+            0xFFFE_0102u32, // vs_1_2
+            0xFFFE_0104,    // vs_1_4
+            0xFFFF_0105,    // ps_1_5
+            0xFFFE_0202,
+            0xFFFF_0202,
+            0xFFFE_0301, // there is no vs_3_x / ps_3_x
+            0xFFFF_0301,
+            0xFFFE_0302,
+            0xFFFE_01FF, // no vs_1_sw
+            0xFFFE_0400,
+            0xFFFF_0000,
+            0xFFFD_0101,
+            0xFFFC_0300,
+            0x0001_0101,
+            0x0000_FFFF,
+            DXBC_MAGIC,
+        ] {
+            assert_eq!(Version::from_token(token), None, "{token:#x}");
+        }
+    }
+
+    #[test]
+    fn version_predicates() {
+        let v = |stage, major, minor| Version::new(stage, major, minor);
+        for (version, length, software) in [
+            (v(Stage::Vertex, 1, 1), false, false),
+            (v(Stage::Pixel, 1, 4), false, false),
+            (v(Stage::Vertex, 2, 0), true, false),
+            (v(Stage::Pixel, 2, 1), true, false),
+            (v(Stage::Vertex, 2, 0xFF), true, true),
+            (v(Stage::Pixel, 3, 0), true, false),
+            (v(Stage::Vertex, 3, 0xFF), true, true),
+        ] {
+            assert_eq!(version.has_length_field(), length, "{version}");
+            assert_eq!(version.is_software(), software, "{version}");
+        }
+        let vs_2_x = v(Stage::Vertex, 2, 1);
+        assert!(vs_2_x.at_least(2, 0));
+        assert!(vs_2_x.at_least(2, 1));
+        assert!(vs_2_x.at_least(1, 4));
+        assert!(!vs_2_x.at_least(2, 2));
+        assert!(!vs_2_x.at_least(3, 0));
+        assert!(v(Stage::Vertex, 2, 0xFF).at_least(2, 1));
+        assert!(!v(Stage::Vertex, 2, 0xFF).at_least(3, 0));
+        assert!(v(Stage::Pixel, 3, 0).at_least(3, 0));
+        assert!(!v(Stage::Pixel, 1, 4).at_least(2, 0));
+    }
+
+    #[test]
+    fn comparisons_by_raw_value_and_name() {
+        let names = [
+            (1, Comparison::Gt, "gt"),
+            (2, Comparison::Eq, "eq"),
+            (3, Comparison::Ge, "ge"),
+            (4, Comparison::Lt, "lt"),
+            (5, Comparison::Ne, "ne"),
+            (6, Comparison::Le, "le"),
+        ];
+        for (raw, c, name) in names {
+            assert_eq!(Comparison::from_raw(raw), Some(c));
+            assert_eq!(c.name(), name);
+            assert_eq!(Comparison::from_name(name), Some(c));
+            assert_eq!(Comparison::from_name(&name.to_uppercase()), Some(c));
+        }
+        for raw in [0, 7, 8, 0xFFFF_FFFF] {
+            assert_eq!(Comparison::from_raw(raw), None, "{raw}");
+        }
+        assert_eq!(Comparison::from_name("gte"), None);
+        assert_eq!(Comparison::from_name(""), None);
+    }
+
+    #[test]
+    fn texture_types_by_raw_value() {
+        for (raw, t, name) in [
+            (0, TextureType::Unknown, "unknown"),
+            (2, TextureType::TwoD, "2d"),
+            (3, TextureType::Cube, "cube"),
+            (4, TextureType::Volume, "volume"),
+        ] {
+            assert_eq!(TextureType::from_raw(raw), Some(t));
+            assert_eq!(t.name(), name);
+        }
+        for raw in [1, 5, 15] {
+            assert_eq!(TextureType::from_raw(raw), None, "{raw}");
+        }
+    }
+
+    #[test]
+    fn comment_fourcc_token_offset_and_stage() {
+        let comment = |data: Vec<u32>| Comment {
+            offset: TokenOffset(1),
+            position: 0,
+            data,
+        };
+        // "CTAB" little-endian.
+        assert_eq!(comment(vec![0x4241_5443, 7]).fourcc(), Some(*b"CTAB"));
+        assert_eq!(comment(vec![]).fourcc(), None);
+        assert_eq!(TokenOffset(17).to_string(), "17");
+        assert_eq!(
+            Program::new(Version::new(Stage::Pixel, 2, 0)).stage(),
+            Stage::Pixel
+        );
+        assert_eq!(
+            Program::new(Version::new(Stage::Vertex, 1, 1)).stage(),
+            Stage::Vertex
+        );
+    }
+}

@@ -303,6 +303,65 @@ fn one_constant_read_port_in_every_vertex_shader_version() {
     accepts("vs_2_0\ndcl_position v0\nsincos r0.xy, v0.x, c0, c1\nmov oPos, r0\n");
 }
 
+#[test]
+fn read_port_limits_of_r_v_and_t_per_version() {
+    // Vertex shaders: one v#, three r# (every instruction has at most three sources, so
+    // three distinct r# are always allowed); reading one register of each file at once
+    // uses one port of each file.
+    accepts("vs_2_0\ndcl_position v0\nmad r0, v0, c0, r1\nmov oPos, r0\n");
+    accepts("vs_2_0\ndcl_position v0\nmad r0, r1, r2, r3\nmov oPos, v0\n");
+    refuses(
+        "vs_2_0\ndcl_position v0\ndcl_normal v1\nadd r0, v0, v1\nmov oPos, r0\n",
+        "reads 2 distinct input (v#) registers; vs_2_0 allows 1",
+    );
+    // ps_1_1–ps_1_3: two r#, two v#, three t# (these shaders have only r0–r1 and v0–v1,
+    // so the r# and v# limits cannot be exceeded).
+    for ps in ["ps_1_1", "ps_1_2", "ps_1_3"] {
+        accepts(&format!("{ps}\nadd r0, r0, r1\n"));
+        accepts(&format!("{ps}\nadd r0, v0, v1\n"));
+        accepts(&format!(
+            "{ps}\ntex t0\ntex t1\ntex t2\nmad r0, t0, t1, t2\n"
+        ));
+    }
+    // ps_1_4: three r#, one t#.
+    accepts("ps_1_4\nmad r0, r0, r1, r2\n");
+    refuses(
+        "ps_1_4\nadd r0, t0, t1\n",
+        "reads 2 distinct texture (t#) registers; ps_1_4 allows 1",
+    );
+    // ps_2_0 and ps_2_x: one v#, one t#.
+    for ps in ["ps_2_0", "ps_2_x"] {
+        accepts(&format!(
+            "{ps}\ndcl t0\ndcl v0\nmad r0, t0, v0, r1\nmov oC0, r0\n"
+        ));
+        accepts(&format!("{ps}\nmad r0, r1, r2, r3\nmov oC0, r0\n"));
+        refuses(
+            &format!("{ps}\ndcl t0\ndcl t1\nadd r0, t0, t1\nmov oC0, r0\n"),
+            &format!("reads 2 distinct texture (t#) registers; {ps} allows 1"),
+        );
+        refuses(
+            &format!("{ps}\ndcl v0\ndcl v1\nadd r0, v0, v1\nmov oC0, r0\n"),
+            &format!("reads 2 distinct input (v#) registers; {ps} allows 1"),
+        );
+    }
+    // ps_3_0: one v#.
+    refuses(
+        "ps_3_0\ndcl_texcoord0 v0\ndcl_texcoord1 v1\nadd r0, v0, v1\nmov oC0, r0\n",
+        "reads 2 distinct input (v#) registers; ps_3_0 allows 1",
+    );
+}
+
+#[test]
+#[ignore = "bug: check accepts a label register (l#) read by an arithmetic instruction; lift then fails with an internal error (found by lift_robustness while running cargo-mutants)"]
+fn label_registers_are_read_only_by_call_and_callnz() {
+    // D3D9: l# is an operand of `call`, `callnz` and `label` only.
+    refuses_patched(
+        "vs_2_0\ndcl_position v0\nadd r0, v0, c0\nmov oPos, r0\ncall l0\nret\nlabel l0\nret\n",
+        |p| p.instructions[1].src[0].reg = Register::new(RegisterFile::Label, 0),
+        "l0",
+    );
+}
+
 // --- destination masks (sincos, crs, m#x#) ---------------------------------------------------
 
 #[test]
