@@ -3,7 +3,7 @@
 
 use crate::io::read_bytes;
 use d3d9_translator::bytecode::{decode_bytes, Stage};
-use d3d9_translator::check::{check_bytes, DeviceCaps, VertexProcessing};
+use d3d9_translator::check::check_bytes;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -33,22 +33,6 @@ pub struct CheckArgs {
     create: Option<CreateCall>,
 }
 
-/// The device a shader is created on: the default SM3 hardware device, the software one
-/// (`--swvp`), or a Direct3D 8 one (`--d3d8`).
-pub fn device_caps(swvp: bool, d3d8: bool) -> DeviceCaps {
-    if d3d8 {
-        return DeviceCaps::d3d8();
-    }
-    DeviceCaps {
-        vertex_processing: if swvp {
-            VertexProcessing::Software
-        } else {
-            VertexProcessing::Hardware
-        },
-        ..DeviceCaps::default()
-    }
-}
-
 /// Run `check`: exit 0 silently when the default SM3 device (or the software one with
 /// `--swvp`) accepts the shader, else print the error and exit 1.
 pub fn run(args: &CheckArgs) -> ExitCode {
@@ -59,7 +43,7 @@ pub fn run(args: &CheckArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let caps = device_caps(args.swvp, args.d3d8);
+    let caps = d3d9_translate::device_caps(args.swvp, args.d3d8);
     // Without --as, the shader goes to the call its own version token names; a stream that
     // does not decode is reported by check_bytes as invalid whichever call it goes to.
     let stage = match args.create {

@@ -70,7 +70,7 @@ pub fn run(args: &WgslArgs) -> ExitCode {
         return ExitCode::FAILURE;
     }
     // Only checked programs are translated: check as the device would at creation.
-    let caps = crate::check::device_caps(args.swvp, args.d3d8);
+    let caps = crate::device_caps(args.swvp, args.d3d8);
     let checked = match check(&program, Stage::Vertex, &caps) {
         Ok(c) => c,
         Err(e) => {

@@ -352,7 +352,6 @@ fn read_port_limits_of_r_v_and_t_per_version() {
 }
 
 #[test]
-#[ignore = "bug: check accepts a label register (l#) read by an arithmetic instruction; lift then fails with an internal error (found by lift_robustness while running cargo-mutants)"]
 fn label_registers_are_read_only_by_call_and_callnz() {
     // D3D9: l# is an operand of `call`, `callnz` and `label` only.
     refuses_patched(
