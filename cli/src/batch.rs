@@ -13,6 +13,7 @@ use crate::wgsl::FloatModeArg;
 use clap::Args;
 use d3d9_translator::bytecode::decode_bytes;
 use d3d9_translator::check::DeviceCaps;
+use d3d9_translator::ctab::ConstantTable;
 use d3d9_translator::lift::VertexShaderOptions;
 use d3d9_translator::signature::Signature;
 use rayon::prelude::*;
@@ -93,6 +94,13 @@ pub struct FileReport {
     pub inputs: Vec<String>,
     /// Output semantics.
     pub outputs: Vec<String>,
+    /// The CTAB constant table as a side table: `c0-c3 WorldViewProj float4x4`, so that a
+    /// porter can see which `c#` the application must fill with what.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub constants: Vec<String>,
+    /// Why the CTAB block could not be read, if it could not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub constant_table_error: Option<String>,
     /// Where the output was written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub output: Option<String>,
@@ -151,6 +159,8 @@ pub fn translate_one(
         version: None,
         inputs: Vec::new(),
         outputs: Vec::new(),
+        constants: Vec::new(),
+        constant_table_error: None,
         output: None,
         duplicate_of: None,
         translate_us: 0,
@@ -174,6 +184,17 @@ pub fn translate_one(
         };
         report.inputs = names(&sig.inputs);
         report.outputs = names(&sig.outputs);
+        match ConstantTable::of(&program) {
+            Some(Ok(table)) => {
+                report.constants = table
+                    .constants
+                    .iter()
+                    .map(|c| format!("{} {} {}", c.registers(), c.name, c.ty))
+                    .collect();
+            }
+            Some(Err(e)) => report.constant_table_error = Some(e.to_string()),
+            None => {}
+        }
     }
     let start = Instant::now();
     let translated = translate_bytes(bytes, &DeviceCaps::default(), options);

@@ -142,6 +142,13 @@ fn batch_translates_the_whole_corpus_into_every_language() {
                 assert!(r["reason"].is_string(), "{r}");
             }
         }
+        // The CTAB side table: abs.shader_test's `uniform float2 u;` is c0.
+        assert!(
+            results
+                .iter()
+                .any(|r| r["constants"] == serde_json::json!(["c0 u float2"])),
+            "no side table"
+        );
         if lang == "wgsl" || lang == "spirv" {
             assert_eq!(validated, expected["translated"]);
         }
