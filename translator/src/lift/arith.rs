@@ -6,7 +6,7 @@
 
 use super::builder::{Lanes, Lifter, Value};
 use super::error::{Feature, LiftError};
-use crate::bytecode::{Comparison, Control, DstParam, Instruction, Opcode, SrcParam, WriteMask};
+use crate::bytecode::{Comparison, Control, DstParam, Instruction, Opcode, SrcParam};
 use naga::{BinaryOperator as Bo, Handle, MathFunction as Mf};
 
 impl Lifter<'_> {
@@ -370,14 +370,10 @@ impl Lifter<'_> {
         self.write_parts(inst, &dst, &parts)
     }
 
-    /// `crs`: the cross product of `.xyz`, written to the `.xyz` components the mask names
-    /// (the SDK allows no `.w`).
+    /// `crs`: the cross product of `.xyz`, written to the components the mask names (`check`
+    /// allows only subsets of `.xyz`).
     fn crs(&mut self, inst: &Instruction) -> Result<(), LiftError> {
-        let mut dst = self.dst(inst)?;
-        dst.mask = WriteMask(dst.mask.0 & 0b0111);
-        if dst.mask.0 == 0 {
-            return Ok(());
-        }
+        let dst = self.dst(inst)?;
         let a = self.src(inst, 0, Lanes::of(&[0, 1, 2]))?;
         let b = self.src(inst, 1, Lanes::of(&[0, 1, 2]))?;
         let c = self.cross_d3d9(a, b);
@@ -385,10 +381,9 @@ impl Lifter<'_> {
         self.write(&dst, v, inst.predicate.as_ref())
     }
 
-    /// `sincos`: dest.x = cos(src), dest.y = sin(src); z and w are not written.
+    /// `sincos`: dest.x = cos(src), dest.y = sin(src) (`check` allows only `.x`, `.y`, `.xy`).
     fn sincos(&mut self, inst: &Instruction) -> Result<(), LiftError> {
-        let mut dst = self.dst(inst)?;
-        dst.mask = WriteMask(dst.mask.0 & 0b0011);
+        let dst = self.dst(inst)?;
         let x = self.scalar_src(inst, 0)?;
         let mut parts = [None; 4];
         if dst.mask.contains(0) {
@@ -431,8 +426,8 @@ impl Lifter<'_> {
             Opcode::M3x3 => (3, 3),
             _ => (3, 2),
         };
-        let mut dst = self.dst(inst)?;
-        dst.mask = WriteMask(dst.mask.0 & ((1u8 << rows) - 1));
+        // `check` allows only the components the matrix has (m#x3: xyz, m3x2: xy).
+        let dst = self.dst(inst)?;
         let lanes = Lanes::of_mask(dst.mask);
         if lanes.is_empty() {
             return Ok(());

@@ -167,3 +167,26 @@ pub(super) fn plain_input(register: u32, semantic: Option<Semantic>) -> VertexIn
         conversion: FetchConversion::Float,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bytecode::{
+        file_rule, float_constants, RegisterFile, Stage, Version, VertexProcessing,
+    };
+
+    /// The buffer sizes callers allocate are the register-file table's counts for a typical
+    /// device: the table is the one source, these constants only name its values.
+    #[test]
+    fn constant_counts_are_the_register_file_table() {
+        let vs = Version::new(Stage::Vertex, 3, 0);
+        let count = |file, vp| file_rule(vs, file, vp).map(|r| r.count.typical());
+        let (hw, sw) = (VertexProcessing::Hardware, VertexProcessing::Software);
+        assert_eq!(float_constants(vs, hw).typical(), HW_FLOAT_CONSTANTS);
+        assert_eq!(float_constants(vs, sw).typical(), SW_FLOAT_CONSTANTS);
+        assert_eq!(count(RegisterFile::ConstInt, hw), Some(INT_CONSTANTS));
+        assert_eq!(count(RegisterFile::ConstBool, hw), Some(BOOL_CONSTANTS));
+        assert_eq!(count(RegisterFile::ConstInt, sw), Some(SW_INT_CONSTANTS));
+        assert_eq!(count(RegisterFile::ConstBool, sw), Some(SW_BOOL_CONSTANTS));
+    }
+}

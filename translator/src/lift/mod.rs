@@ -218,7 +218,6 @@ pub fn translate_vertex_shader(
         let plan = l.begin_entry(true)?;
         l.lift_range(main.start..body_end)?;
         l.span = program_span(program);
-        l.forget_at_join();
         l.finish_entry(plan, None)?
     } else {
         l.f = FnBuilder::new("d3d9_main");
