@@ -21,7 +21,7 @@ use d3d9_translator::asm::assemble;
 use d3d9_translator::bytecode::{Stage, Usage};
 use d3d9_translator::check::{check, DeviceCaps};
 use d3d9_translator::lift::{
-    translate_vertex_shader, OutputLocation, TranslatedShader, VertexShaderOptions,
+    translate_vertex_shader, TranslatedShader, Varying, VertexShaderOptions,
 };
 use d3d9_translator::signature::Semantic;
 
@@ -483,10 +483,8 @@ def c95, 0.0, 0.0, 0.5, 1.0
 mov oPos, c95
 mov oT0, v0
 ";
-    let map = |usage, index, location, components| OutputLocation {
-        semantic: Semantic::new(usage, index),
-        location,
-        components,
+    let map = |usage, index, location, components| {
+        Varying::new(Semantic::new(usage, index), location, components)
     };
     let options = VertexShaderOptions {
         output_locations: Some(vec![

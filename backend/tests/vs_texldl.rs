@@ -29,7 +29,7 @@ use d3d9_translator::asm::assemble;
 use d3d9_translator::bytecode::{decode, Program, Stage, TextureType, Usage};
 use d3d9_translator::check::{self as d3d9_check, CheckedProgram, DeviceCaps};
 use d3d9_translator::lift::{
-    translate_vertex_shader, OutputLocation, TranslatedShader, VertexShaderOptions,
+    translate_vertex_shader, TranslatedShader, Varying, VertexShaderOptions,
 };
 use d3d9_translator::signature::Semantic;
 
@@ -736,11 +736,7 @@ fn gpu_wine_test_vertex_texture() -> TestResult {
     let shader = translate_vertex_shader(
         &checked(&vs)?,
         &VertexShaderOptions {
-            output_locations: Some(vec![OutputLocation {
-                semantic: color0,
-                location: 0,
-                components: 4,
-            }]),
+            output_locations: Some(vec![Varying::new(color0, 0, 4)]),
             position_fixup: true,
             ..Default::default()
         },

@@ -20,8 +20,8 @@ use d3d9_translator::decl::{
     VertexProcessing,
 };
 use d3d9_translator::lift::{
-    translate_vertex_shader, FloatMode, LiftError, OutputLocation, TranslatedShader,
-    VertexShaderOptions, ENTRY_POINT,
+    translate_vertex_shader, FloatMode, LiftError, TranslatedShader, Varying, VertexShaderOptions,
+    ENTRY_POINT,
 };
 use d3d9_translator::signature::Semantic;
 
@@ -152,11 +152,7 @@ pub fn translate(draw: &SceneDraw) -> Result<Translated, PipelineError> {
     }
     let options = VertexShaderOptions {
         input_fetches: Some(binding.fetches()),
-        output_locations: Some(vec![OutputLocation {
-            semantic: Semantic::new(Usage::Color, 0),
-            location: 0,
-            components: 4,
-        }]),
+        output_locations: Some(vec![Varying::new(Semantic::new(Usage::Color, 0), 0, 4)]),
         float_mode: FloatMode::Legacy,
         position_fixup: true,
     };

@@ -14,8 +14,7 @@ use d3d9_translator::decl::{
     VertexProcessing,
 };
 use d3d9_translator::lift::{
-    translate_vertex_shader, FloatMode, OutputLocation, TranslatedShader, VertexShaderOptions,
-    ENTRY_POINT,
+    translate_vertex_shader, FloatMode, TranslatedShader, Varying, VertexShaderOptions, ENTRY_POINT,
 };
 use d3d9_translator::signature::Semantic;
 
@@ -189,11 +188,7 @@ pub fn translate(scene: &Scene, float_mode: FloatMode) -> (TranslatedShader, Ver
     .expect("binds");
     let options = VertexShaderOptions {
         input_fetches: Some(binding.fetches()),
-        output_locations: Some(vec![OutputLocation {
-            semantic: Semantic::new(Usage::Color, 0),
-            location: 0,
-            components: 4,
-        }]),
+        output_locations: Some(vec![Varying::new(Semantic::new(Usage::Color, 0), 0, 4)]),
         float_mode,
         position_fixup: true,
     };

@@ -40,7 +40,7 @@ use d3d9_translator::decl::{
     bind_program, StreamFrequency, StreamSource, VertexDeclaration, VertexProcessing,
 };
 use d3d9_translator::lift::{
-    translate_vertex_shader, FloatMode, OutputLocation, VertexShaderOptions, ENTRY_POINT,
+    translate_vertex_shader, FloatMode, Varying, VertexShaderOptions, ENTRY_POINT,
 };
 use d3d9_translator::signature::Semantic;
 
@@ -252,11 +252,7 @@ impl Device {
         };
         let options = VertexShaderOptions {
             input_fetches: Some(binding.fetches()),
-            output_locations: Some(vec![OutputLocation {
-                semantic,
-                location: 0,
-                components: 4,
-            }]),
+            output_locations: Some(vec![Varying::new(semantic, 0, 4)]),
             float_mode: self.float_mode,
             position_fixup: true,
         };

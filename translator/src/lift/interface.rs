@@ -121,6 +121,62 @@ pub struct VertexOutput {
     pub written: bool,
 }
 
+/// How an inter-stage value is interpolated. Decided per link, so that both stages state the
+/// same interpolation as WebGPU requires: centroid from the pixel shader's `_centroid`, flat
+/// for COLOR0/1 under `D3DSHADE_FLAT`, perspective otherwise.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum VaryingInterpolation {
+    #[default]
+    Perspective,
+    Centroid,
+    Flat,
+}
+
+/// Where one semantic travels between the vertex and the pixel stage: components
+/// `component .. component + components` of the inter-stage variable at `@location(location)`.
+/// Several semantics share a location only when more than the WebGPU limit travel (all of the
+/// same interpolation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Varying {
+    pub semantic: Semantic,
+    pub location: u32,
+    /// The first component of the location's vector that carries this semantic (0–3).
+    pub component: u8,
+    /// Components that travel (1–4): what the vertex shader writes; missing ones read the
+    /// semantic's default.
+    pub components: u8,
+    pub interpolation: VaryingInterpolation,
+}
+
+impl Varying {
+    /// A semantic alone at a location, interpolated with perspective.
+    pub fn new(semantic: Semantic, location: u32, components: u8) -> Varying {
+        Varying {
+            semantic,
+            location,
+            component: 0,
+            components,
+            interpolation: VaryingInterpolation::Perspective,
+        }
+    }
+}
+
+/// One input of a pixel shader.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PixelInput {
+    /// The register read: `v#` (ps_3_0 inputs, and colours before 3.0) or `t#` (texture
+    /// coordinates before 3.0).
+    pub register: crate::bytecode::Register,
+    /// Its semantic: declared in ps_3_0, COLOR# for `v#` and TEXCOORD# for `t#` before.
+    pub semantic: Semantic,
+    /// The components the shader declares (or, in ps_1_x, reads).
+    pub mask: WriteMask,
+    /// `_centroid` on its declaration.
+    pub centroid: bool,
+    /// Where it arrives; `None`: nothing supplies it and it reads the semantic's default.
+    pub varying: Option<Varying>,
+}
+
 /// Everything a caller needs to bind and feed a translated vertex shader.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ShaderInterface {
@@ -144,6 +200,18 @@ pub struct ShaderInterface {
     /// Whether the shader writes point size (`oPts` or a `psize` output). WebGPU has no point
     /// size; the backend expands points itself.
     pub writes_point_size: bool,
+    /// Pixel shaders: the inputs, in register order.
+    pub pixel_inputs: Vec<PixelInput>,
+    /// Pixel shaders: the colour outputs `oC#` written (render targets 0–3; `r0` is oC0
+    /// before ps_2_0).
+    pub color_outputs: Vec<u32>,
+    /// Pixel shaders: whether the shader writes depth (`oDepth`, ps_1_x `texdepth`,
+    /// `texm3x2depth`).
+    pub writes_depth: bool,
+    /// Pixel shaders: whether `vPos` (ps_3_0) is read.
+    pub reads_position: bool,
+    /// Pixel shaders: whether `vFace` (ps_3_0) is read.
+    pub reads_face: bool,
 }
 
 impl ShaderInterface {

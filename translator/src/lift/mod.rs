@@ -36,7 +36,6 @@ pub type Error = LiftError;
 use crate::bytecode::{Declaration, Literal, Opcode, Program, RegisterFile, Stage};
 use crate::check::CheckedProgram;
 use crate::decl::InputFetch;
-use crate::signature::Semantic;
 use builder::{FnBuilder, Lifter};
 use std::collections::HashMap;
 
@@ -56,14 +55,7 @@ pub enum FloatMode {
     Ieee,
 }
 
-/// The location a linked pixel shader gives one vertex output.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct OutputLocation {
-    pub semantic: Semantic,
-    pub location: u32,
-    /// Components of the inter-stage variable (1–4); missing ones read the default.
-    pub components: u8,
-}
+pub use interface::{Varying, VaryingInterpolation};
 
 /// Options of [`translate_vertex_shader`].
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -74,14 +66,73 @@ pub struct VertexShaderOptions {
     /// Output locations from linking with a pixel shader; `None`: outputs are numbered in
     /// declaration (first-write) order. With a map, outputs it does not name are dropped and
     /// named outputs the shader never writes carry their defaults.
-    pub output_locations: Option<Vec<OutputLocation>>,
+    pub output_locations: Option<Vec<Varying>>,
     pub float_mode: FloatMode,
     /// Add the position fix-up uniform (`position.xy += fixup.xy * position.w`), through
     /// which the backend applies D3D9's half-pixel offset.
     pub position_fixup: bool,
 }
 
-/// A translated vertex shader: a validated module, its validation info and its interface.
+/// How ps_1_x arithmetic is clamped: D3D9 keeps ps_1_x values within
+/// `[-MaxPixelShaderValue, MaxPixelShaderValue]` (`D3DCAPS9.MaxPixelShaderValue`; 1 on the
+/// ps_1_1–1_3 hardware of the time, 8 for ps_1_4 on most cards, FLT_MAX on recent drivers).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub enum Ps1Range {
+    /// Every ps_1_x register write is clamped to ±`MaxPixelShaderValue` = the D3D9 caps value
+    /// of a typical ps_1_x part: ±1 for ps_1_1–1_3, ±8 for ps_1_4.
+    #[default]
+    Hardware,
+    /// Clamp to ±this value (`MaxPixelShaderValue`).
+    Max(f32),
+    /// No clamp (what DXVK does: the value range of modern hardware).
+    Unclamped,
+}
+
+/// `D3DFOGMODE`: how the fog factor is computed from the fog coordinate (vertex fog: the FOG
+/// output; table fog: the pixel's depth).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FogMode {
+    /// `(end - d) / (end - start)`.
+    Linear,
+    /// `1 / e^(d · density)`.
+    Exp,
+    /// `1 / e^((d · density)²)`.
+    Exp2,
+}
+
+/// Where the fog coordinate comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FogSource {
+    /// Vertex fog (`D3DRS_FOGVERTEXMODE` or the shader's FOG output): the interpolated FOG
+    /// value is the factor itself (what a vertex shader writes to `oFog`).
+    Vertex,
+    /// Table (pixel) fog (`D3DRS_FOGTABLEMODE`): the mode applied to the pixel's depth.
+    Table(FogMode),
+}
+
+/// Fixed-function fog after a ps_1_x/ps_2_x pixel shader (ps_3_0 does its own): the colour
+/// becomes `lerp(fog_colour, colour, f)` for the fog factor `f`, `D3DRS_FOG*` render states
+/// read from a uniform at run time (see [`interface`]), so only the source and mode are here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FogOptions {
+    pub source: FogSource,
+}
+
+/// Options of [`translate_pixel_shader`].
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PixelShaderOptions {
+    /// Input locations from linking with a vertex shader; `None`: every input travels at its
+    /// own location (see [`interface`]) as a `vec4<f32>`.
+    pub input_locations: Option<Vec<Varying>>,
+    pub float_mode: FloatMode,
+    /// The ps_1_x value range.
+    pub ps1_range: Ps1Range,
+    /// Fixed-function fog after the shader (`None`: `D3DRS_FOGENABLE` off). Ignored by
+    /// ps_3_0, which computes its own fog.
+    pub fog: Option<FogOptions>,
+}
+
+/// A translated shader: a validated module, its validation info and its interface.
 #[derive(Debug, Clone)]
 pub struct TranslatedShader {
     pub module: naga::Module,
