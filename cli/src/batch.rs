@@ -174,6 +174,7 @@ pub fn translate_one(
             output: None,
         };
     }
+    let mut constant_table = None;
     if let Ok(program) = decode_bytes(bytes) {
         report.version = Some(program.version.profile());
         let sig = Signature::of(&program);
@@ -186,6 +187,7 @@ pub fn translate_one(
         report.outputs = names(&sig.outputs);
         match ConstantTable::of(&program) {
             Some(Ok(table)) => {
+                constant_table = Some(table.clone());
                 report.constants = table
                     .constants
                     .iter()
@@ -201,7 +203,8 @@ pub fn translate_one(
     report.translate_us = start.elapsed().as_micros() as u64;
     let result = translated.and_then(|t| {
         let start = Instant::now();
-        let out = emit(&t, lang, backend);
+        let out = emit(&t, lang, backend)
+            .map(|o| crate::constants::annotate(o, constant_table.as_ref(), &t.interface, lang));
         report.emit_us = start.elapsed().as_micros() as u64;
         out
     });

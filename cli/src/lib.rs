@@ -5,6 +5,7 @@
 //! translator library does not take.
 
 pub mod batch;
+pub mod constants;
 pub mod translate;
 pub mod wgsl;
 

@@ -303,9 +303,20 @@ pub fn run(args: &TranslateArgs) -> ExitCode {
             } else {
                 DeviceCaps::default()
             };
-            translate_bytes(&bytes, &caps, &vertex_options(args.float_mode))
-        })
-        .and_then(|t| emit(&t, args.lang, &args.backend));
+            let shader = translate_bytes(&bytes, &caps, &vertex_options(args.float_mode))?;
+            // The constant names fxc recorded, as comments in front of text output.
+            let table = decode_bytes(&bytes)
+                .ok()
+                .and_then(|p| d3d9_translator::ctab::ConstantTable::of(&p))
+                .and_then(Result::ok);
+            let out = emit(&shader, args.lang, &args.backend)?;
+            Ok(crate::constants::annotate(
+                out,
+                table.as_ref(),
+                &shader.interface,
+                args.lang,
+            ))
+        });
     let out = match result {
         Ok(out) => out,
         Err(e) => {

@@ -47,7 +47,7 @@ fn run(inputs: &[(String, Vec<u8>)], threads: usize) -> Vec<BatchResult> {
 }
 
 /// One result per input, in order; duplicates point at their first copy; every translated
-/// output is the WGSL that translating the blob alone gives.
+/// output is the WGSL that translating the blob alone gives, named constants in front.
 #[test]
 fn translate_batch_gives_per_shader_results() {
     let mut inputs = blobs();
@@ -66,7 +66,19 @@ fn translate_batch_gives_per_shader_results() {
         match (&r.output, alone) {
             (Some(out), Ok(t)) => {
                 assert_eq!(r.report.outcome, Outcome::Translated);
-                assert_eq!(out, &t.wgsl().expect("wgsl").into_bytes(), "{name}");
+                // The WGSL, behind the names of the shader's constant table if it has one.
+                let table = d3d9_translator::bytecode::decode_bytes(bytes)
+                    .ok()
+                    .and_then(|p| d3d9_translator::ctab::ConstantTable::of(&p))
+                    .and_then(Result::ok);
+                let wgsl = t.wgsl().expect("wgsl").into_bytes();
+                let expected = d3d9_translate::constants::annotate(
+                    wgsl,
+                    table.as_ref(),
+                    &t.interface,
+                    Lang::Wgsl,
+                );
+                assert_eq!(out, &expected, "{name}");
                 translated += 1;
             }
             (None, Err(e)) => assert_eq!(r.report.reason.as_deref(), Some(&*e.to_string())),

@@ -119,3 +119,41 @@ fn info_reports_a_malformed_table() {
     }
     let _ = std::fs::remove_dir_all(path.parent().expect("dir"));
 }
+
+/// Translated text names the constants fxc recorded: a comment block in front of the WGSL
+/// and GLSL output maps each `CTAB` constant to the module's register array element; the
+/// binary SPIR-V output carries no comment. (cast-to-int.shader_test's vertex shader: `f`
+/// at c0; the output re-reads in `every_corpus_shader_in_every_language_rereads_and_validates`.)
+#[test]
+fn translated_text_names_the_constants() {
+    let path = write_temp("names", &vkd3d("cast-to-int.shader_test", 17, "vs_2_0"));
+    let p = path.to_str().expect("path");
+    for lang in ["wgsl", "glsl", "hlsl", "msl"] {
+        let o = run(&["translate", "--lang", lang, p]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let text = String::from_utf8(o.stdout).expect("utf-8");
+        let mut lines = text.lines();
+        assert_eq!(
+            lines.next(),
+            Some("// Constant table (CTAB, no target, \"vkd3d-shader 1.17\"):"),
+            "{lang}"
+        );
+        assert_eq!(
+            lines.next(),
+            Some("//   c0  f  float4  -> c[0] (group 0, binding 0)"),
+            "{lang}"
+        );
+        // One constant, one line; then the back end's own text.
+        assert!(!lines.next().unwrap_or("").starts_with("//   "), "{lang}");
+    }
+    let o = run(&["translate", "--lang", "spirv", p]);
+    assert!(o.status.success());
+    assert_eq!(o.stdout.get(..4), Some(&0x0723_0203u32.to_le_bytes()[..]));
+    // A shader without a table gets no header.
+    let tokens = d3d9_translator::asm::assemble_tokens("vs_2_0\ndcl_position v0\nmov oPos, v0\n")
+        .expect("assembles");
+    let plain = write_temp("plain", &tokens);
+    let o = run(&["translate", plain.to_str().expect("path")]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(!String::from_utf8_lossy(&o.stdout).contains("//"));
+}
