@@ -8,5 +8,7 @@ pub mod bytecode;
 pub mod check;
 pub mod ctab;
 pub mod decl;
+pub mod interp;
 pub mod lift;
+pub mod rules;
 pub mod signature;

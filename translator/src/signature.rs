@@ -154,6 +154,28 @@ impl Signature {
         self.outputs.iter().find(|e| e.semantic == semantic)
     }
 
+    /// The value vs_3_0 output register `o#n` holds before the shader writes it: each
+    /// declared semantic's unwritten value ([`Semantic::unwritten_value`]) in the components its
+    /// mask names, in order; 0 elsewhere. Read by the lifter and the interpreter.
+    pub fn output_register_default(&self, n: u32) -> [f32; 4] {
+        let mut init = [0.0f32; 4];
+        for out in self
+            .outputs
+            .iter()
+            .filter(|o| o.register.file == RegisterFile::Output && o.register.index == n)
+        {
+            let default = out.semantic.unwritten_value();
+            let mut j = 0;
+            for (c, slot) in init.iter_mut().enumerate() {
+                if out.mask.contains(c) {
+                    *slot = default[j.min(3)];
+                    j += 1;
+                }
+            }
+        }
+        init
+    }
+
     /// Inputs implied by use (DX8-style vertex shaders, ps_1_x) and the fixed outputs of
     /// vertex shaders before 3.0.
     fn add_implied(&mut self, program: &Program) {

@@ -305,8 +305,8 @@ impl Lifter<'_> {
                 let y = self.lane(v, 1);
                 let w = self.lane(v, 2);
                 let y_pos = self.bin(Bo::Greater, y, zero);
-                let lo = self.lit_f32(-127.9961);
-                let hi = self.lit_f32(127.9961);
+                let lo = self.lit_f32(-crate::rules::LIT_POWER_LIMIT);
+                let hi = self.lit_f32(crate::rules::LIT_POWER_LIMIT);
                 let power = self.math3(Mf::Clamp, w, lo, hi);
                 let p = self.pow_d3d9(y, power);
                 let both = self.bin(Bo::LogicalAnd, x_pos, y_pos);

@@ -21,7 +21,7 @@ use crate::bytecode::{Control, Instruction, Opcode, RegisterFile, SrcParam};
 use naga::{BinaryOperator as Bo, Block, Expression, Handle, MathFunction as Mf, Statement};
 
 /// The most iterations any generated loop runs.
-pub(super) const MAX_LOOP_ITERATIONS: i32 = 255;
+pub(super) const MAX_LOOP_ITERATIONS: i32 = crate::rules::MAX_LOOP_ITERATIONS;
 
 impl Lifter<'_> {
     pub(super) fn flow(&mut self, inst: &Instruction) -> Result<(), LiftError> {

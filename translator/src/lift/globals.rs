@@ -142,26 +142,9 @@ impl Lifter<'_> {
         self.private_global(RegKey::Inputs, "v", ty, None)
     }
 
-    /// The defaults of vs_3_0 output register `o#n`: each declared semantic's unwritten value
-    /// in the components its mask names.
+    /// The defaults of vs_3_0 output register `o#n` (one rule with the interpreter).
     fn output_register_default(&self, n: u32) -> [f32; 4] {
-        let mut init = [0.0f32; 4];
-        for out in self
-            .signature
-            .outputs
-            .iter()
-            .filter(|o| o.register.file == RegisterFile::Output && o.register.index == n)
-        {
-            let default = out.semantic.unwritten_value();
-            let mut j = 0;
-            for (c, slot) in init.iter_mut().enumerate() {
-                if out.mask.contains(c) {
-                    *slot = default[j.min(3)];
-                    j += 1;
-                }
-            }
-        }
-        init
+        self.signature.output_register_default(n)
     }
 
     /// A `vec4<f32>` initialiser: zero, or the given values.

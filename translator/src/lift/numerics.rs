@@ -1,4 +1,6 @@
-//! Every D3D9 float rule in one place, decided once by [`FloatMode`].
+//! Every D3D9 float rule, emitted as naga IR and decided once by [`super::FloatMode`]; the rules
+//! themselves (values at zero, the multiply rule) are stated in `crate::rules`, which the
+//! reference interpreter shares.
 //!
 //! In every mode rsq, log and pow take |x| (|a| for pow): that is the SDK's definition of those
 //! instructions, not a float rule, so `rsq(-4) = 0.5` and `pow(-2, 2) = 4` everywhere.
@@ -23,18 +25,17 @@
 //! `Ieee` is plain arithmetic otherwise.
 
 use super::builder::{Lifter, Value};
-use super::FloatMode;
 use naga::{BinaryOperator as Bo, Handle, MathFunction as Mf};
 
 impl Lifter<'_> {
     /// Whether rcp/rsq/log/pow follow D3D9 (Legacy or LegacyStrict).
     fn legacy_results(&self) -> bool {
-        self.options.float_mode != FloatMode::Ieee
+        crate::rules::legacy_results(self.options.float_mode)
     }
 
     /// Whether every multiply tests for zero (LegacyStrict).
     fn strict_multiplies(&self) -> bool {
-        self.options.float_mode == FloatMode::LegacyStrict
+        crate::rules::strict_multiplies(self.options.float_mode)
     }
 
     /// `a * b` (same widths), with `0 * x = 0` in LegacyStrict.
@@ -146,7 +147,7 @@ impl Lifter<'_> {
         if !self.legacy_results() {
             return r;
         }
-        self.zero_gives(x, r, f32::MAX)
+        self.zero_gives(x, r, crate::rules::RCP_OF_ZERO)
     }
 
     /// `rsq`: 1/sqrt(|x|); Legacy modes give +FLT_MAX for ±0, Ieee +inf.
@@ -156,7 +157,7 @@ impl Lifter<'_> {
         if !self.legacy_results() {
             return r;
         }
-        self.zero_gives(x, r, f32::MAX)
+        self.zero_gives(x, r, crate::rules::RCP_OF_ZERO)
     }
 
     /// `log`: log2(|x|); Legacy modes give -FLT_MAX for ±0, Ieee -inf.
@@ -166,7 +167,7 @@ impl Lifter<'_> {
         if !self.legacy_results() {
             return r;
         }
-        self.zero_gives(x, r, -f32::MAX)
+        self.zero_gives(x, r, crate::rules::LOG_OF_ZERO)
     }
 
     /// `exp`: 2^x (the same in every mode).

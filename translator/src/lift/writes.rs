@@ -11,7 +11,7 @@ use crate::bytecode::{DstParam, RegisterFile, SrcParam};
 use naga::{Expression, Handle, MathFunction as Mf, ScalarKind};
 
 /// The integer range a0 is clamped to before conversion (it only indexes clamped arrays).
-const ADDRESS_RANGE: f32 = 65536.0;
+const ADDRESS_RANGE: f32 = crate::rules::ADDRESS_RANGE;
 
 impl Lifter<'_> {
     /// Write `value` (as wide as `dst`'s write mask) to the destination: `_sat`, then the

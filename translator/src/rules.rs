@@ -1,0 +1,174 @@
+//! The D3D9 instruction rules that both executions of a shader share: the lifter emits them as
+//! naga IR (`lift::numerics`, `lift::writes`, `lift::flow`), the reference interpreter
+//! (`interp`) computes them on the CPU. Each value or rule is written here once; a fix lands
+//! in both.
+//!
+//! `FloatMode` decides which rules apply (see `lift::numerics` for the full statement):
+//! `LegacyStrict` multiplies with `0 * x = 0` for every x; `Legacy` and `LegacyStrict` give
+//! rcp/rsq/log their D3D9 values at 0; `Ieee` is plain IEEE arithmetic. rsq, log and pow take
+//! |x| in every mode (the SDK's definition of those instructions).
+
+use crate::lift::FloatMode;
+
+/// `rcp(±0)` and `rsq(±0)` on D3D9 hardware: +FLT_MAX, not +inf.
+pub const RCP_OF_ZERO: f32 = f32::MAX;
+/// `log(±0)` on D3D9 hardware: -FLT_MAX, not -inf.
+pub const LOG_OF_ZERO: f32 = -f32::MAX;
+/// `lit` clamps its power (`src.w`) to ±127.9961 (SDK).
+pub const LIT_POWER_LIMIT: f32 = 127.9961;
+/// The most iterations a `loop` or `rep` runs (`i#.x` is clamped to it).
+pub const MAX_LOOP_ITERATIONS: i32 = 255;
+/// The range a0 is clamped to before conversion to an integer (it only indexes clamped
+/// arrays, so any value past every register file is the same).
+pub const ADDRESS_RANGE: f32 = 65536.0;
+
+/// Whether rcp/rsq/log/pow follow D3D9 (the two legacy modes).
+pub fn legacy_results(mode: FloatMode) -> bool {
+    mode != FloatMode::Ieee
+}
+
+/// Whether every multiply gives 0 when an operand is 0 (inf and NaN included).
+pub fn strict_multiplies(mode: FloatMode) -> bool {
+    mode == FloatMode::LegacyStrict
+}
+
+/// `a * b` as D3D9 multiplies (mul, mad, dp#, m#x#, lrp, lit, dst, nrm, pow, crs).
+pub fn mul(mode: FloatMode, a: f32, b: f32) -> f32 {
+    if strict_multiplies(mode) && (a == 0.0 || b == 0.0) {
+        0.0
+    } else {
+        a * b
+    }
+}
+
+/// `dp3`/`dp4`: the products summed left to right.
+pub fn dot(mode: FloatMode, a: &[f32], b: &[f32]) -> f32 {
+    a.iter()
+        .zip(b)
+        .map(|(&x, &y)| mul(mode, x, y))
+        .fold(None, |acc: Option<f32>, p| Some(acc.map_or(p, |s| s + p)))
+        .unwrap_or(0.0)
+}
+
+/// `rcp`: 1/x; the legacy modes give [`RCP_OF_ZERO`] for ±0.
+pub fn rcp(mode: FloatMode, x: f32) -> f32 {
+    if legacy_results(mode) && x == 0.0 {
+        RCP_OF_ZERO
+    } else {
+        1.0 / x
+    }
+}
+
+/// `rsq`: 1/sqrt(|x|); the legacy modes give [`RCP_OF_ZERO`] for ±0.
+pub fn rsq(mode: FloatMode, x: f32) -> f32 {
+    if legacy_results(mode) && x == 0.0 {
+        RCP_OF_ZERO
+    } else {
+        1.0 / x.abs().sqrt()
+    }
+}
+
+/// `log`/`logp`: log2(|x|); the legacy modes give [`LOG_OF_ZERO`] for ±0.
+pub fn log(mode: FloatMode, x: f32) -> f32 {
+    if legacy_results(mode) && x == 0.0 {
+        LOG_OF_ZERO
+    } else {
+        x.abs().log2()
+    }
+}
+
+/// `exp`/`expp`: 2^x.
+pub fn exp(x: f32) -> f32 {
+    x.exp2()
+}
+
+/// `pow`: |a|^b; the legacy modes compute `exp2(b * log2|a|)` with the zero rule on that
+/// multiply (so `pow(x, 0) = 1` for every x and `pow(0, b) = 0` for b > 0).
+pub fn pow(mode: FloatMode, a: f32, b: f32) -> f32 {
+    if !legacy_results(mode) {
+        return a.abs().powf(b);
+    }
+    let l = a.abs().log2();
+    let m = if b == 0.0 || l == 0.0 { 0.0 } else { b * l };
+    m.exp2()
+}
+
+/// The value an address register (a0) takes from a float: vs_1_1 `mov a0` floors, `mova`
+/// (vs_2_0 and later) rounds to nearest with halves away from zero (Wine:
+/// `floor(|x| + 0.5) * sign(x)`); then clamped to ±[`ADDRESS_RANGE`].
+pub fn address_value(x: f32, vs_1_1: bool) -> i32 {
+    let rounded = if vs_1_1 {
+        x.floor()
+    } else {
+        let sign = if x > 0.0 {
+            1.0
+        } else if x < 0.0 {
+            -1.0
+        } else {
+            0.0
+        };
+        (x.abs() + 0.5).floor() * sign
+    };
+    // NaN: the clamp leaves NaN, and WGSL's float-to-int conversion of NaN is 0 on the
+    // drivers we run (Rust's `as` gives 0 too).
+    rounded.clamp(-ADDRESS_RANGE, ADDRESS_RANGE) as i32
+}
+
+/// `_sat`: clamp to [0, 1]; NaN becomes 0 (D3D9, and WGSL `saturate` on our drivers).
+pub fn saturate(x: f32) -> f32 {
+    if x.is_nan() {
+        0.0
+    } else {
+        x.clamp(0.0, 1.0)
+    }
+}
+
+/// The iterations of `loop`/`rep` for an `i#.x` count: `min(count, 255)` (0 for negative).
+pub fn loop_iterations(count: i32) -> i32 {
+    count.min(MAX_LOOP_ITERATIONS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn special_values() {
+        for mode in [FloatMode::Legacy, FloatMode::LegacyStrict] {
+            assert_eq!(rcp(mode, 0.0), f32::MAX);
+            assert_eq!(rcp(mode, -0.0), f32::MAX);
+            assert_eq!(rsq(mode, -0.0), f32::MAX);
+            assert_eq!(log(mode, 0.0), -f32::MAX);
+            assert_eq!(pow(mode, 0.0, 0.0), 1.0);
+            assert_eq!(pow(mode, 0.0, 2.0), 0.0);
+            assert_eq!(pow(mode, -2.0, 2.0), 4.0);
+        }
+        assert_eq!(rcp(FloatMode::Ieee, 0.0), f32::INFINITY);
+        assert_eq!(log(FloatMode::Ieee, 0.0), f32::NEG_INFINITY);
+        assert_eq!(rsq(FloatMode::Ieee, -4.0), 0.5);
+        assert_eq!(mul(FloatMode::LegacyStrict, 0.0, f32::INFINITY), 0.0);
+        assert_eq!(mul(FloatMode::LegacyStrict, f32::NAN, 0.0), 0.0);
+        assert!(mul(FloatMode::Legacy, 0.0, f32::INFINITY).is_nan());
+        assert_eq!(
+            dot(FloatMode::LegacyStrict, &[0.0, 1.0], &[f32::NAN, 2.0]),
+            2.0
+        );
+    }
+
+    #[test]
+    fn address_rounding() {
+        assert_eq!(address_value(1.5, false), 2);
+        assert_eq!(address_value(-1.5, false), -2);
+        assert_eq!(address_value(2.49, false), 2);
+        assert_eq!(address_value(-0.5, false), -1);
+        assert_eq!(address_value(1.9, true), 1);
+        assert_eq!(address_value(-1.1, true), -2);
+        assert_eq!(address_value(1e30, false), 65536);
+        assert_eq!(address_value(f32::NAN, false), 0);
+        assert_eq!(loop_iterations(1000), 255);
+        assert_eq!(loop_iterations(-3), -3);
+        assert_eq!(saturate(f32::NAN), 0.0);
+        assert_eq!(saturate(-0.5), 0.0);
+        assert_eq!(saturate(7.0), 1.0);
+    }
+}
