@@ -82,14 +82,16 @@ pub fn exp(x: f32) -> f32 {
     x.exp2()
 }
 
-/// `pow`: |a|^b; the legacy modes compute `exp2(b * log2|a|)` with the zero rule on that
-/// multiply (so `pow(x, 0) = 1` for every x and `pow(0, b) = 0` for b > 0).
+/// `pow`: |a|^b as `exp2(b * log2|a|)` (how GPUs evaluate pow, so that both executions
+/// meet the same special values); the legacy modes apply the zero rule to that multiply (so
+/// `pow(x, 0) = 1` for every x and `pow(0, b) = 0` for b > 0).
 pub fn pow(mode: FloatMode, a: f32, b: f32) -> f32 {
-    if !legacy_results(mode) {
-        return a.abs().powf(b);
-    }
     let l = a.abs().log2();
-    let m = if b == 0.0 || l == 0.0 { 0.0 } else { b * l };
+    let m = if legacy_results(mode) && (b == 0.0 || l == 0.0) {
+        0.0
+    } else {
+        b * l
+    };
     m.exp2()
 }
 
@@ -112,6 +114,18 @@ pub fn address_value(x: f32, vs_1_1: bool) -> i32 {
     // NaN: the clamp leaves NaN, and WGSL's float-to-int conversion of NaN is 0 on the
     // drivers we run (Rust's `as` gives 0 too).
     rounded.clamp(-ADDRESS_RANGE, ADDRESS_RANGE) as i32
+}
+
+/// A denormal flushed to zero (sign kept), as D3D9 hardware and the GPUs we run on (llvmpipe,
+/// through Vulkan and GL) treat denormal operands and results of arithmetic. The lifter
+/// leaves this to the GPU; the interpreter applies it to every operand it reads and every
+/// result it computes.
+pub fn flush_denormal(x: f32) -> f32 {
+    if x != 0.0 && x.abs() < f32::MIN_POSITIVE {
+        0.0f32.copysign(x)
+    } else {
+        x
+    }
 }
 
 /// `_sat`: clamp to [0, 1]; NaN becomes 0 (D3D9, and WGSL `saturate` on our drivers).
@@ -170,5 +184,8 @@ mod tests {
         assert_eq!(saturate(f32::NAN), 0.0);
         assert_eq!(saturate(-0.5), 0.0);
         assert_eq!(saturate(7.0), 1.0);
+        assert_eq!(flush_denormal(1e-40), 0.0);
+        assert!(flush_denormal(-1e-40).is_sign_negative());
+        assert_eq!(flush_denormal(1e-30), 1e-30);
     }
 }

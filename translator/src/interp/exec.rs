@@ -1,7 +1,8 @@
 //! Executing a checked vertex shader on the CPU, instruction by instruction, with the
 //! lifter's semantics (see `lift::arith`, `lift::operands`, `lift::writes`, `lift::flow`):
 //! every instruction computes all four components of its sources and stores the written
-//! ones; relative reads past a register file read 0; loops run `min(i#.x, 255)` times with
+//! ones; denormal operands and results are flushed to zero (`rules::flush_denormal`);
+//! relative reads past a register file read 0; loops run `min(i#.x, 255)` times with
 //! aL restored when a loop ends; `ret` from inside a loop of a subroutine leaves aL as the
 //! inner loop left it.
 
@@ -468,7 +469,7 @@ impl<'a> Interpreter<'a> {
 
     /// A source operand: swizzled, then modified.
     fn read(&self, m: &Machine<'_>, s: &SrcParam) -> Result<[f32; 4], InterpError> {
-        let raw = self.register(m, &s.reg)?;
+        let raw = self.register(m, &s.reg)?.map(rules::flush_denormal);
         let v = [0, 1, 2, 3].map(|c| raw[usize::from(s.swizzle.get(c))]);
         Ok(match s.modifier {
             SrcModifier::None => v,
@@ -672,6 +673,7 @@ impl<'a> Interpreter<'a> {
         dst: &DstParam,
         value: [f32; 4],
     ) -> Result<(), InterpError> {
+        let value = value.map(rules::flush_denormal);
         let value = if dst.modifier.saturate() {
             value.map(rules::saturate)
         } else {

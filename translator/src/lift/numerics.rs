@@ -175,20 +175,22 @@ impl Lifter<'_> {
         self.math1(Mf::Exp2, x)
     }
 
-    /// `pow` of two scalars: Legacy modes `|a|^b` as `exp2(b * log2|a|)` (so `pow(x, 0) = 1`
-    /// for every x, and `pow(0, b) = 0` for b > 0); Ieee `pow(|a|, b)`.
+    /// `pow` of two scalars, `|a|^b` as `exp2(b * log2|a|)` in every mode (`rules::pow`, so the
+    /// interpreter meets the same special values); the legacy modes apply the zero rule to the
+    /// multiply (so `pow(x, 0) = 1` for every x, and `pow(0, b) = 0` for b > 0).
     pub(super) fn pow_d3d9(
         &mut self,
         a: Handle<naga::Expression>,
         b: Handle<naga::Expression>,
     ) -> Handle<naga::Expression> {
         let abs = self.math1(Mf::Abs, a);
-        if !self.legacy_results() {
-            return self.math2(Mf::Pow, abs, b);
-        }
-        // The zero rule costs one scalar select here, so both legacy modes keep it.
         let l = self.math1(Mf::Log2, abs);
-        let m = self.mul_zero_rule(Value { h: b, n: 1 }, Value { h: l, n: 1 });
+        let m = if self.legacy_results() {
+            // The zero rule costs one scalar select here, so both legacy modes keep it.
+            self.mul_zero_rule(Value { h: b, n: 1 }, Value { h: l, n: 1 })
+        } else {
+            self.bin_v(Bo::Multiply, Value { h: b, n: 1 }, Value { h: l, n: 1 })
+        };
         self.math1(Mf::Exp2, m.h)
     }
 

@@ -28,8 +28,7 @@ impl Lifter<'_> {
         }
         let mut value = value;
         if dst.modifier.saturate() {
-            let saturated = self.math1_v(Mf::Saturate, value);
-            value = self.finite_if(saturated, &[value]);
+            value = self.saturate_d3d9(value);
         }
         match dst.reg.file {
             RegisterFile::Addr => {
@@ -65,6 +64,20 @@ impl Lifter<'_> {
                 self.store_lanes(p, value, lanes, pred, 0, key)
             }
         }
+    }
+
+    /// `_sat`: clamp to [0, 1], and NaN to 0 as D3D9 saturates it (`rules::saturate`); WGSL's
+    /// `saturate(NaN)` is implementation-defined (lavapipe gives 1 for `saturate(abs(NaN))`),
+    /// so a value not known to be finite is tested. The result is finite either way.
+    pub(super) fn saturate_d3d9(&mut self, value: Value) -> Value {
+        let saturated = self.math1_v(Mf::Saturate, value);
+        if self.is_finite(value) {
+            return self.mark_finite(saturated);
+        }
+        let is_number = self.bin_v(naga::BinaryOperator::Equal, value, value);
+        let zero = self.float_n(0.0, value.n);
+        let r = self.select_v(is_number, saturated, zero);
+        self.mark_finite(r)
     }
 
     /// Write a bool value (as wide as the mask) to p0 (setp).
