@@ -12,6 +12,9 @@
 //! median over rounds of a's time over b's in the same round; "hand (control)" is the hand
 //! shader in a second pipeline, so hand (control)/hand shows the noise floor (≈ 1.00).
 //!
+//! Beside them, the reference interpreter's CPU time per vertex for the same shader and
+//! vertices (`interp::process_vertices`), and how many times the GPU's Legacy time it is.
+//!
 //! Before timing, every variant's COLOR0 is read back (through the backend's vertex probe) for
 //! 64 vertices spread over the draw and compared with the hand shader's, so the hand shaders
 //! compute what the translations compute (`scenes/mod.rs`, also run as the test
@@ -389,6 +392,7 @@ fn run(timer: &Timer, scene: &Scene, vertices: u32, rounds: u32) {
         }
     }
     println!("{}: {vertices} vertices, {rounds} rounds", scene.name);
+    let interpreted = interpreter_ns_per_vertex(scene);
     for ((v, t), w) in variants.iter().zip(&times).zip(&wall) {
         let best = t.iter().copied().fold(f64::INFINITY, f64::min);
         println!(
@@ -398,6 +402,16 @@ fn run(timer: &Timer, scene: &Scene, vertices: u32, rounds: u32) {
             best * 1e3,
             median(t.clone()) * 1e9 / f64::from(vertices),
             median(w.clone()) * 1e3,
+        );
+    }
+    if let Some(legacy) = variants.iter().position(|v| v.label == "Legacy") {
+        let gpu = median(times[legacy].clone()) * 1e9 / f64::from(vertices);
+        println!(
+            "  {:<16} {:>8.1} ns/vertex ({:.2} M vertices/s; {:.0}× the GPU's Legacy time per vertex)",
+            "interpreter",
+            interpreted,
+            1e3 / interpreted,
+            interpreted / gpu
         );
     }
     let index = |label: &str| variants.iter().position(|v| v.label == label);
@@ -433,6 +447,49 @@ fn run(timer: &Timer, scene: &Scene, vertices: u32, rounds: u32) {
             }
         );
     }
+}
+
+/// CPU time per vertex of the reference interpreter (`interp::process_vertices`, Legacy) over
+/// the scene's first `INTERPRETED_VERTICES` vertices, fetched through its declaration: the
+/// best of three runs.
+fn interpreter_ns_per_vertex(scene: &Scene) -> f64 {
+    use d3d9_translator::interp::{process_vertices, Constants, Stream};
+    const INTERPRETED_VERTICES: u32 = 30_000;
+    let program = d3d9_translator::asm::assemble(scene.asm).expect("assembles");
+    let checked = d3d9_translator::check::check(
+        &program,
+        d3d9_translator::bytecode::Stage::Vertex,
+        &d3d9_translator::check::DeviceCaps::default(),
+    )
+    .expect("checks");
+    let data: Vec<u8> = (0..INTERPRETED_VERTICES).flat_map(scene.vertex).collect();
+    let constants = Constants {
+        floats: scene.constants.floats.clone(),
+        ints: scene.constants.ints.clone(),
+        bools: scene.constants.bools.clone(),
+    };
+    let stream = Stream {
+        data: &data,
+        offset: 0,
+        stride: scene.stride,
+    };
+    let mut best = f64::INFINITY;
+    for _ in 0..3 {
+        let start = Instant::now();
+        let out = process_vertices(
+            &checked,
+            &scene.declaration,
+            &[stream],
+            &constants,
+            0,
+            INTERPRETED_VERTICES,
+            d3d9_translator::lift::FloatMode::Legacy,
+        )
+        .expect("interprets");
+        assert_eq!(out.len(), INTERPRETED_VERTICES as usize);
+        best = best.min(start.elapsed().as_secs_f64());
+    }
+    best * 1e9 / f64::from(INTERPRETED_VERTICES)
 }
 
 fn main() {

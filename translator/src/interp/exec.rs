@@ -38,6 +38,14 @@ pub struct Interpreter<'a> {
     output_registers: u32,
 }
 
+/// The constant registers prepared for running ([`Interpreter::constant_file`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConstantFile {
+    c: Vec<[f32; 4]>,
+    i: Vec<[i32; 4]>,
+    b: Vec<bool>,
+}
+
 /// An open loop or rep.
 #[derive(Debug, Clone, Copy)]
 struct LoopFrame {
@@ -62,7 +70,7 @@ struct Machine<'p> {
     a0: [i32; 4],
     al: i32,
     p0: [bool; 4],
-    c: Vec<[f32; 4]>,
+    c: &'p [[f32; 4]],
     i: &'p [[i32; 4]],
     b: &'p [bool],
     steps: u64,
@@ -156,7 +164,13 @@ impl<'a> Interpreter<'a> {
         inputs: &[[f32; 4]],
         constants: &Constants,
     ) -> Result<OutputVertex, InterpError> {
-        let vs3 = self.program.version.major >= 3;
+        self.run_with(inputs, &self.constant_file(constants))
+    }
+
+    /// The float constant registers as the shader reads them: the application's values with
+    /// the `def`s written over them and the zero register past the end (built once per draw
+    /// by [`super::process_vertices`]).
+    pub fn constant_file(&self, constants: &Constants) -> ConstantFile {
         let mut c = vec![[0.0f32; 4]; self.float_registers as usize + 1];
         for (slot, v) in c.iter_mut().zip(&constants.floats) {
             *slot = *v;
@@ -170,6 +184,20 @@ impl<'a> Interpreter<'a> {
         if let Some(last) = c.last_mut() {
             *last = [0.0; 4];
         }
+        ConstantFile {
+            c,
+            i: constants.ints.clone(),
+            b: constants.bools.clone(),
+        }
+    }
+
+    /// [`Interpreter::run`] with constants prepared by [`Interpreter::constant_file`].
+    pub fn run_with(
+        &self,
+        inputs: &[[f32; 4]],
+        constants: &ConstantFile,
+    ) -> Result<OutputVertex, InterpError> {
+        let vs3 = self.program.version.major >= 3;
         let mut v = [[0.0f32; 4]; VERTEX_INPUTS as usize + 1];
         for (slot, x) in v.iter_mut().zip(inputs).take(VERTEX_INPUTS as usize) {
             *slot = *x;
@@ -193,9 +221,9 @@ impl<'a> Interpreter<'a> {
             a0: [0; 4],
             al: 0,
             p0: [false; 4],
-            c,
-            i: &constants.ints,
-            b: &constants.bools,
+            c: &constants.c,
+            i: &constants.i,
+            b: &constants.b,
             steps: 0,
         };
         self.execute(&mut m)?;

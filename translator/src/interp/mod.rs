@@ -22,7 +22,7 @@
 mod exec;
 pub mod fetch;
 
-pub use exec::Interpreter;
+pub use exec::{ConstantFile, Interpreter};
 
 use crate::bytecode::{Opcode, Register, TokenOffset, Version, WriteMask};
 use crate::check::CheckedProgram;
@@ -143,6 +143,7 @@ pub fn process_vertices(
     )?;
     let elements = decl.elements();
     let mut out = Vec::with_capacity(usize::try_from(count).unwrap_or(0).min(1 << 16));
+    let file = interpreter.constant_file(constants);
     let mut inputs = [[0.0f32; 4]; crate::bytecode::VERTEX_INPUTS as usize];
     for k in 0..count {
         let vertex = first.saturating_add(k);
@@ -182,7 +183,7 @@ pub fn process_vertices(
                 *slot = value;
             }
         }
-        out.push(interpreter.run(&inputs, constants)?);
+        out.push(interpreter.run_with(&inputs, &file)?);
     }
     Ok(out)
 }
