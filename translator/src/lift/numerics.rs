@@ -30,12 +30,12 @@ use naga::{BinaryOperator as Bo, Handle, MathFunction as Mf};
 impl Lifter<'_> {
     /// Whether rcp/rsq/log/pow follow D3D9 (Legacy or LegacyStrict).
     fn legacy_results(&self) -> bool {
-        crate::rules::legacy_results(self.options.float_mode)
+        crate::rules::legacy_results(self.float_mode)
     }
 
     /// Whether every multiply tests for zero (LegacyStrict).
     fn strict_multiplies(&self) -> bool {
-        crate::rules::strict_multiplies(self.options.float_mode)
+        crate::rules::strict_multiplies(self.float_mode)
     }
 
     /// `a * b` (same widths), with `0 * x = 0` in LegacyStrict.
