@@ -9,7 +9,8 @@
 //! files as naga globals), `operands` (source reads at the written lanes), `writes`
 //! (destination and predicate writes), `numerics` (D3D9 float rules), `arith` (per-opcode
 //! lowering), `flow` (flow control), `texture` (texldl), `inputs` (vertex fetch conversions),
-//! `outputs` (output semantics and the entry point), `interface` (what callers bind).
+//! `outputs` (output semantics and the entry point), `interface` (what callers bind), `link`
+//! (vertex outputs to pixel inputs).
 
 mod arith;
 mod builder;
@@ -19,6 +20,7 @@ mod flow;
 mod globals;
 mod inputs;
 pub mod interface;
+pub mod link;
 mod loads;
 mod numerics;
 mod operands;
@@ -28,6 +30,7 @@ mod writes;
 
 pub use error::{Feature, LiftError};
 pub use interface::ShaderInterface;
+pub use link::{link, Link, LinkError, LinkOptions};
 pub use outputs::ENTRY_POINT;
 
 /// The error of [`translate_vertex_shader`].
