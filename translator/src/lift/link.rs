@@ -265,3 +265,373 @@ fn pack(items: &mut [Varying], limit: usize) -> Result<(), LinkError> {
     }
     Ok(())
 }
+
+/// Where a vertex and a pixel entry point disagree about an inter-stage variable.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum StageMismatch {
+    /// A module without an entry point of the stage.
+    #[error("no {0:?} entry point")]
+    NoEntryPoint(naga::ShaderStage),
+    /// The pixel stage reads a location the vertex stage does not write.
+    #[error("location {location}: the pixel stage reads it, the vertex stage does not write it")]
+    Missing { location: u32 },
+    /// Different types or interpolation at one location.
+    #[error(
+        "location {location}: the vertex stage writes {vertex}, the pixel stage reads {pixel}"
+    )]
+    Differs {
+        location: u32,
+        vertex: String,
+        pixel: String,
+    },
+}
+
+/// The type, interpolation and sampling of each `@location` of one side of an entry point
+/// (the vertex stage's result, the pixel stage's arguments), structs looked into.
+fn stage_locations(
+    module: &naga::Module,
+    stage: naga::ShaderStage,
+) -> Result<BTreeMap<u32, String>, StageMismatch> {
+    let entry = module
+        .entry_points
+        .iter()
+        .find(|e| e.stage == stage)
+        .ok_or(StageMismatch::NoEntryPoint(stage))?;
+    let mut bound: Vec<(Option<&naga::Binding>, naga::Handle<naga::Type>)> = match stage {
+        naga::ShaderStage::Vertex => entry
+            .function
+            .result
+            .iter()
+            .map(|r| (r.binding.as_ref(), r.ty))
+            .collect(),
+        _ => entry
+            .function
+            .arguments
+            .iter()
+            .map(|a| (a.binding.as_ref(), a.ty))
+            .collect(),
+    };
+    let mut locations = BTreeMap::new();
+    while let Some((binding, ty)) = bound.pop() {
+        let inner = &module.types[ty].inner;
+        match (binding, inner) {
+            (
+                Some(naga::Binding::Location {
+                    location,
+                    interpolation,
+                    sampling,
+                    ..
+                }),
+                _,
+            ) => {
+                locations.insert(
+                    *location,
+                    format!("{inner:?} {interpolation:?} {sampling:?}"),
+                );
+            }
+            (None, naga::TypeInner::Struct { members, .. }) => {
+                bound.extend(members.iter().map(|m| (m.binding.as_ref(), m.ty)));
+            }
+            _ => {}
+        }
+    }
+    Ok(locations)
+}
+
+/// Check that every `@location` the pixel entry point of `pixel` reads is written by the
+/// vertex entry point of `vertex` with the same type, interpolation and sampling, as WebGPU
+/// requires of a pipeline (the backend can call it before building one).
+pub fn check_stage_agreement(
+    vertex: &naga::Module,
+    pixel: &naga::Module,
+) -> Result<(), StageMismatch> {
+    let written = stage_locations(vertex, naga::ShaderStage::Vertex)?;
+    let read = stage_locations(pixel, naga::ShaderStage::Fragment)?;
+    for (location, p) in read {
+        let v = written
+            .get(&location)
+            .ok_or(StageMismatch::Missing { location })?;
+        if *v != p {
+            return Err(StageMismatch::Differs {
+                location,
+                vertex: v.clone(),
+                pixel: p,
+            });
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bytecode::{Register, RegisterFile, WriteMask};
+    use crate::lift::interface::{PixelInput, VertexOutput};
+    use VaryingInterpolation::{Centroid, Flat, Perspective};
+
+    fn sem(usage: Usage, index: u8) -> Semantic {
+        Semantic::new(usage, index)
+    }
+
+    /// A vertex shader interface writing `outputs` (semantic, components).
+    fn vs(outputs: &[(Semantic, u8)]) -> ShaderInterface {
+        ShaderInterface {
+            outputs: outputs
+                .iter()
+                .zip(0u32..)
+                .map(|(&(semantic, components), location)| VertexOutput {
+                    semantic,
+                    register: None,
+                    mask: WriteMask((1 << components) - 1),
+                    location: Some(location),
+                    component: 0,
+                    components,
+                    interpolation: Perspective,
+                    written: true,
+                })
+                .collect(),
+            ..ShaderInterface::default()
+        }
+    }
+
+    /// A pixel shader interface reading `inputs` (semantic, mask, centroid).
+    fn ps(inputs: &[(Semantic, u8, bool)]) -> ShaderInterface {
+        ShaderInterface {
+            pixel_inputs: inputs
+                .iter()
+                .zip(0u32..)
+                .map(|(&(semantic, mask, centroid), n)| PixelInput {
+                    register: Register::new(RegisterFile::Input, n),
+                    semantic,
+                    mask: WriteMask(mask),
+                    centroid,
+                    varying: None,
+                })
+                .collect(),
+            ..ShaderInterface::default()
+        }
+    }
+
+    fn at(link: &Link, semantic: Semantic) -> Option<(u32, u8, u8, VaryingInterpolation)> {
+        link.vertex
+            .iter()
+            .find(|v| v.semantic == semantic)
+            .map(|v| (v.location, v.component, v.components, v.interpolation))
+    }
+
+    #[test]
+    fn pixel_inputs_get_the_vertex_output_of_their_semantic() {
+        let (t0, t1, c0) = (
+            sem(Usage::TexCoord, 0),
+            sem(Usage::TexCoord, 1),
+            sem(Usage::Color, 0),
+        );
+        let v = vs(&[(t0, 4), (c0, 4), (t1, 2)]);
+        let p = ps(&[(c0, 0xF, false), (t1, 0x3, false)]);
+        let link = link(&v, &p, &LinkOptions::default()).expect("links");
+        // In pixel-input order; TEXCOORD0, which nobody reads, is dropped.
+        assert_eq!(at(&link, c0), Some((0, 0, 4, Perspective)));
+        assert_eq!(at(&link, t1), Some((1, 0, 2, Perspective)));
+        assert_eq!(at(&link, t0), None);
+        assert_eq!(link.vertex, link.pixel);
+    }
+
+    #[test]
+    fn a_pixel_input_nobody_writes_is_absent() {
+        let (t0, t5) = (sem(Usage::TexCoord, 0), sem(Usage::TexCoord, 5));
+        let link = link(
+            &vs(&[(t0, 4)]),
+            &ps(&[(t5, 0xF, false), (t0, 0xF, false)]),
+            &LinkOptions::default(),
+        )
+        .expect("links");
+        assert_eq!(at(&link, t5), None);
+        assert_eq!(at(&link, t0), Some((0, 0, 4, Perspective)));
+        assert_eq!(link.pixel.len(), 1);
+    }
+
+    #[test]
+    fn what_travels_is_what_the_vertex_shader_writes() {
+        // A pixel shader declaring v8.xy for a vertex shader writing .xyz receives three.
+        let t8 = sem(Usage::TexCoord, 8);
+        let link = link(
+            &vs(&[(t8, 3)]),
+            &ps(&[(t8, 0x3, false)]),
+            &LinkOptions::default(),
+        )
+        .expect("links");
+        assert_eq!(at(&link, t8), Some((0, 0, 3, Perspective)));
+    }
+
+    #[test]
+    fn centroid_from_the_pixel_shader_and_flat_colours_under_flat_shading() {
+        let (c0, c1, c2, t0) = (
+            sem(Usage::Color, 0),
+            sem(Usage::Color, 1),
+            sem(Usage::Color, 2),
+            sem(Usage::TexCoord, 0),
+        );
+        let v = vs(&[(c0, 4), (c1, 4), (c2, 4), (t0, 2)]);
+        let p = ps(&[
+            (c0, 0xF, true),
+            (c1, 0xF, false),
+            (c2, 0xF, false),
+            (t0, 0x3, true),
+        ]);
+        let smooth = link(&v, &p, &LinkOptions::default()).expect("links");
+        assert_eq!(at(&smooth, c0).map(|a| a.3), Some(Centroid));
+        assert_eq!(at(&smooth, c1).map(|a| a.3), Some(Perspective));
+        assert_eq!(at(&smooth, t0).map(|a| a.3), Some(Centroid));
+        let flat = LinkOptions {
+            flat_shading: true,
+            ..LinkOptions::default()
+        };
+        let flat = link(&v, &p, &flat).expect("links");
+        // D3DSHADE_FLAT flattens COLOR0/COLOR1 only (flat has no centroid).
+        assert_eq!(at(&flat, c0).map(|a| a.3), Some(Flat));
+        assert_eq!(at(&flat, c1).map(|a| a.3), Some(Flat));
+        assert_eq!(at(&flat, c2).map(|a| a.3), Some(Perspective));
+        assert_eq!(at(&flat, t0).map(|a| a.3), Some(Centroid));
+    }
+
+    #[test]
+    fn position_and_point_size_never_travel_fog_when_read_or_for_the_fog_stage() {
+        let (pos, psize, fog, t0) = (
+            sem(Usage::Position, 0),
+            sem(Usage::PSize, 0),
+            sem(Usage::Fog, 0),
+            sem(Usage::TexCoord, 0),
+        );
+        let v = vs(&[(pos, 4), (psize, 1), (fog, 1), (t0, 4)]);
+        let p = ps(&[(pos, 0xF, false), (psize, 0x1, false), (t0, 0xF, false)]);
+        let plain = link(&v, &p, &LinkOptions::default()).expect("links");
+        assert_eq!(plain.vertex.len(), 1);
+        let fog_stage = LinkOptions {
+            vertex_fog: true,
+            ..LinkOptions::default()
+        };
+        let fogged = link(&v, &p, &fog_stage).expect("links");
+        assert_eq!(at(&fogged, fog), Some((1, 0, 1, Perspective)));
+        // A ps_3_0 `dcl_fog` reads it without the fog stage.
+        let reads = link(&v, &ps(&[(fog, 0x1, false)]), &LinkOptions::default()).expect("links");
+        assert_eq!(at(&reads, fog), Some((0, 0, 1, Perspective)));
+        // Vertex fog from a shader that never writes oFog: absent, the fog stage reads FOG's
+        // default 0 (fully fogged).
+        let none = link(&vs(&[(t0, 4)]), &p, &fog_stage).expect("links");
+        assert_eq!(at(&none, fog), None);
+    }
+
+    /// 20 semantics of 1–2 components (and two colours) into 16 locations, then 15 for a
+    /// point list, then 14 with `vFace`: packed, each location of one interpolation.
+    #[test]
+    fn more_than_sixteen_semantics_are_packed() {
+        let mut outputs = Vec::new();
+        let mut inputs = Vec::new();
+        for k in 0..20u8 {
+            let s = sem(Usage::TexCoord, k);
+            outputs.push((s, 1 + k % 2));
+            inputs.push((s, 0x3, k % 5 == 0));
+        }
+        for k in 0..2u8 {
+            outputs.push((sem(Usage::Color, k), 4));
+            inputs.push((sem(Usage::Color, k), 0xF, false));
+        }
+        let v = vs(&outputs);
+        let mut p = ps(&inputs);
+        for options in [
+            LinkOptions::default(),
+            LinkOptions {
+                point_list: true,
+                flat_shading: true,
+                ..LinkOptions::default()
+            },
+        ] {
+            for face in [false, true] {
+                p.reads_face = face;
+                let link = link(&v, &p, &options).expect("packs");
+                assert_eq!(link.vertex.len(), 22);
+                let shapes = location_shapes(&link.vertex).expect("a consistent map");
+                assert!(shapes.len() <= varying_limit(&p, &options), "{shapes:?}");
+                for &(s, n) in &outputs {
+                    assert_eq!(at(&link, s).map(|a| a.2), Some(n), "{s}");
+                }
+                if options.flat_shading {
+                    assert_eq!(at(&link, sem(Usage::Color, 0)).map(|a| a.3), Some(Flat));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn an_error_only_when_even_packed_they_do_not_fit() {
+        // 17 four-component semantics cannot share locations.
+        let outputs: Vec<_> = (0..17u8).map(|k| (sem(Usage::TexCoord, k), 4)).collect();
+        let inputs: Vec<_> = outputs.iter().map(|&(s, _)| (s, 0xF, false)).collect();
+        let err =
+            link(&vs(&outputs), &ps(&inputs), &LinkOptions::default()).expect_err("does not fit");
+        assert_eq!(
+            err,
+            LinkError::TooManyVaryings {
+                semantics: 17,
+                locations: 17,
+                limit: 16
+            }
+        );
+        // 16 fit, but not in a point list.
+        let sixteen = &outputs[..16];
+        let inputs = &inputs[..16];
+        assert!(link(&vs(sixteen), &ps(inputs), &LinkOptions::default()).is_ok());
+        let points = LinkOptions {
+            point_list: true,
+            ..LinkOptions::default()
+        };
+        assert!(matches!(
+            link(&vs(sixteen), &ps(inputs), &points),
+            Err(LinkError::TooManyVaryings { limit: 15, .. })
+        ));
+    }
+
+    #[test]
+    fn inconsistent_maps_are_refused() {
+        let v = |k: u8, location, component, components, interpolation| Varying {
+            semantic: sem(Usage::TexCoord, k),
+            location,
+            component,
+            components,
+            interpolation,
+        };
+        let shapes = location_shapes(&[
+            v(0, 0, 0, 2, Perspective),
+            v(1, 0, 2, 1, Perspective),
+            v(2, 3, 0, 1, Flat),
+        ])
+        .expect("consistent");
+        assert_eq!(shapes.get(&0).map(|s| s.components), Some(3));
+        assert_eq!(shapes.get(&3).map(|s| s.interpolation), Some(Flat));
+        let err = |map: &[Varying]| location_shapes(map).expect_err("inconsistent");
+        assert!(matches!(
+            err(&[v(0, 0, 0, 2, Perspective), v(1, 0, 1, 2, Perspective)]),
+            LinkError::Overlap { location: 0, .. }
+        ));
+        assert!(matches!(
+            err(&[v(0, 0, 0, 2, Perspective), v(1, 0, 2, 2, Centroid)]),
+            LinkError::MixedInterpolation { location: 0, .. }
+        ));
+        assert!(matches!(
+            err(&[v(0, 0, 3, 2, Perspective)]),
+            LinkError::ComponentRange { .. }
+        ));
+        assert!(matches!(
+            err(&[v(0, 0, 0, 0, Perspective)]),
+            LinkError::ComponentRange { .. }
+        ));
+        assert!(matches!(
+            err(&[v(0, 16, 0, 1, Perspective)]),
+            LinkError::LocationRange { location: 16, .. }
+        ));
+        assert!(matches!(
+            err(&[v(0, 0, 0, 1, Perspective), v(0, 1, 0, 1, Perspective)]),
+            LinkError::DuplicateSemantic { .. }
+        ));
+    }
+}
