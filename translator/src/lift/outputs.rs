@@ -106,7 +106,10 @@ impl Lifter<'_> {
                 source,
             });
         }
-        let planned = match &self.options.output_locations {
+        let planned = match self
+            .vertex_options()
+            .and_then(|o| o.output_locations.as_ref())
+        {
             // Without a map: one location each in declaration order, or, past WebGPU's 16,
             // packed as a link packs them.
             None if written.len() <= MAX_INTER_STAGE_VARIABLES => {
@@ -252,7 +255,8 @@ impl Lifter<'_> {
                 None => continue,
             };
             if direct {
-                self.input_values.insert(input.register, value);
+                self.input_values
+                    .insert((RegisterFile::Input, input.register), value);
             } else {
                 let p = self.input_pointer(input.register);
                 self.store(p, value);
@@ -291,7 +295,7 @@ impl Lifter<'_> {
             None => self.float_n(0.0, 4).h,
         };
         let mut position_fixup = None;
-        if self.options.position_fixup {
+        if self.vertex_options().is_some_and(|o| o.position_fixup) {
             let ty = self.ty.vec4f;
             let g = self.resource_global(
                 RegKey::PositionFixup,

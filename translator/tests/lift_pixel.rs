@@ -1,0 +1,365 @@
+//! Pixel-shader translation (ps_2_0, ps_2_x, ps_3_0): the interface it reports, the rules of
+//! its entry point, and typed refusals. Every module is re-parsed from its WGSL and validated.
+
+#![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
+
+use d3d9_translator::asm::assemble;
+use d3d9_translator::bytecode::{Stage, Usage};
+use d3d9_translator::check::{check, CheckedProgram, DeviceCaps};
+use d3d9_translator::lift::interface::{
+    Varying, VaryingInterpolation, PS_CONSTANTS_GROUP, PS_TEXTURES_GROUP,
+};
+use d3d9_translator::lift::{
+    translate_pixel_shader, translate_vertex_shader, Feature, LiftError, PixelShaderOptions,
+    TranslatedShader, VertexShaderOptions,
+};
+use d3d9_translator::signature::Semantic;
+
+fn checked(text: &str) -> CheckedProgram {
+    let program = assemble(text).unwrap_or_else(|e| panic!("{e}"));
+    check(&program, Stage::Pixel, &DeviceCaps::default()).unwrap_or_else(|e| panic!("check: {e}"))
+}
+
+fn reparse(wgsl: &str) -> naga::Module {
+    let module =
+        naga::front::wgsl::parse_str(wgsl).unwrap_or_else(|e| panic!("{}", e.emit_to_string(wgsl)));
+    naga::valid::Validator::new(
+        naga::valid::ValidationFlags::all(),
+        naga::valid::Capabilities::default(),
+    )
+    .validate(&module)
+    .unwrap_or_else(|e| panic!("{}", e.emit_to_string(wgsl)));
+    module
+}
+
+fn translate_with(text: &str, options: &PixelShaderOptions) -> (TranslatedShader, String) {
+    let t = translate_pixel_shader(&checked(text), options).unwrap_or_else(|e| panic!("{e}"));
+    let wgsl = t.wgsl().expect("wgsl");
+    reparse(&wgsl);
+    (t, wgsl)
+}
+
+fn translate(text: &str) -> (TranslatedShader, String) {
+    translate_with(text, &PixelShaderOptions::default())
+}
+
+#[test]
+fn ps_2_0_reads_colour_and_texcoord_inputs_and_writes_oc0() {
+    let (t, wgsl) = translate(
+        "ps_2_0\n dcl t0.xy\n dcl v0\n dcl_2d s0\n texld r0, t0, s0\n mul r0, r0, v0\n mov oC0, r0\n",
+    );
+    let i = &t.interface;
+    assert_eq!(i.color_outputs, vec![0]);
+    assert!(!i.writes_depth && !i.reads_position && !i.reads_face);
+    assert_eq!(i.samplers.len(), 1);
+    assert_eq!(i.samplers[0].group, PS_TEXTURES_GROUP);
+    assert_eq!(
+        (i.samplers[0].texture_binding, i.samplers[0].sampler_binding),
+        (0, 1)
+    );
+    // Inputs in register order: v0 (COLOR0), then t0 (TEXCOORD0); locations in signature order.
+    let sems: Vec<Semantic> = i.pixel_inputs.iter().map(|p| p.semantic).collect();
+    assert_eq!(
+        sems,
+        vec![
+            Semantic::new(Usage::Color, 0),
+            Semantic::new(Usage::TexCoord, 0)
+        ]
+    );
+    let locations: Vec<u32> = i
+        .pixel_inputs
+        .iter()
+        .map(|p| p.varying.expect("located").location)
+        .collect();
+    assert_eq!(locations, vec![1, 0]);
+    assert!(
+        wgsl.contains("textureSample(s0_texture, s0_sampler"),
+        "{wgsl}"
+    );
+    assert!(wgsl.contains("@fragment"), "{wgsl}");
+}
+
+#[test]
+fn constants_live_in_the_pixel_group() {
+    let (t, wgsl) = translate("ps_2_0\n mov oC0, c3\n");
+    let c = t.interface.float_constants.expect("c#");
+    assert_eq!(
+        (c.group, c.binding, c.registers, c.storage),
+        (PS_CONSTANTS_GROUP, 0, 32, false)
+    );
+    assert!(wgsl.contains("array<vec4<f32>, 33>"), "{wgsl}");
+    let (t, _) = translate("ps_3_0\n mov oC0, c200\n");
+    assert_eq!(t.interface.float_constants.expect("c#").registers, 224);
+}
+
+#[test]
+fn the_wrong_stage_is_a_typed_error() {
+    let ps = checked("ps_2_0\n mov oC0, c0\n");
+    let e = translate_vertex_shader(&ps, &VertexShaderOptions::default()).expect_err("pixel");
+    assert!(
+        matches!(
+            e,
+            LiftError::WrongStage {
+                expected: Stage::Vertex,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    assert_eq!(e.to_string(), "ps_2_0 is not a vertex shader");
+    let vs = assemble("vs_2_0\n dcl_position v0\n mov oPos, v0\n").expect("asm");
+    let vs = check(&vs, Stage::Vertex, &DeviceCaps::default()).expect("check");
+    let e = translate_pixel_shader(&vs, &PixelShaderOptions::default()).expect_err("vertex");
+    assert!(
+        matches!(
+            e,
+            LiftError::WrongStage {
+                expected: Stage::Pixel,
+                ..
+            }
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn ps_1_x_is_unsupported_until_its_lowering_lands() {
+    for text in [
+        "ps_1_1\n mov r0, v0\n",
+        "ps_1_4\n texld r0, t0\n mov r0, r0\n",
+    ] {
+        let e = translate_pixel_shader(&checked(text), &PixelShaderOptions::default())
+            .expect_err("ps_1_x");
+        assert!(
+            matches!(
+                e,
+                LiftError::Unsupported {
+                    feature: Feature::PixelShader1,
+                    ..
+                }
+            ),
+            "{e}"
+        );
+    }
+}
+
+#[test]
+fn linked_inputs_read_their_components_and_defaults() {
+    // TEXCOORD0 arrives as 2 components at location 3 component 1 (packed behind FOG at
+    // component 0); v0.xyz asks for three, so .z reads TEXCOORD's default 0. COLOR1 is not
+    // supplied: it reads (0, 0, 0, 1).
+    let map = vec![
+        Varying {
+            component: 1,
+            ..Varying::new(Semantic::new(Usage::TexCoord, 0), 3, 2)
+        },
+        Varying::new(Semantic::new(Usage::Fog, 0), 3, 1),
+    ];
+    let options = PixelShaderOptions {
+        input_locations: Some(map),
+        ..PixelShaderOptions::default()
+    };
+    let (t, wgsl) = translate_with(
+        "ps_3_0\n dcl_texcoord0 v0.xyz\n dcl_color1 v1\n mov r0, v1\n add oC0, v0, r0\n",
+        &options,
+    );
+    let i = &t.interface;
+    assert_eq!(i.pixel_inputs.len(), 2);
+    assert_eq!(i.pixel_inputs[1].varying, None);
+    assert!(
+        wgsl.contains("@location(3) location3_: vec3<f32>"),
+        "{wgsl}"
+    );
+    assert!(
+        wgsl.contains("location3_.y, location3_.z, 0f, 0f"),
+        "{wgsl}"
+    );
+    assert!(wgsl.contains("vec4<f32>(0f, 0f, 0f, 1f)"), "{wgsl}");
+    assert_eq!(wgsl.matches("@location(").count(), 2, "{wgsl}");
+    let _ = VaryingInterpolation::Flat;
+}
+
+#[test]
+fn derivatives_in_varying_flow_control_turn_the_uniformity_diagnostic_off() {
+    use d3d9_translator::lift::NONUNIFORM_DERIVATIVES_DIRECTIVE as D;
+    let cases = [
+        // Sampling under a branch on a per-pixel value.
+        ("ps_2_x\n dcl t0\n dcl_2d s0\n if_gt t0.x, c0.x\n texld r0, t0, s0\n endif\n mov oC0, r0\n", true),
+        // dsx after a predicated branch.
+        ("ps_3_0\n dcl_texcoord0 v0\n setp_gt p0, v0, c0\n if p0.x\n dsx r0, v0\n endif\n mov oC0, r0\n", true),
+        // breakc in a loop: iterations differ per pixel.
+        ("ps_3_0\n defi i0, 4, 0, 1, 0\n dcl_texcoord0 v0\n dcl_2d s0\n loop aL, i0\n break_gt v0.x, c0.x\n texld r0, v0, s0\n endloop\n mov oC0, r0\n", true),
+        // Branches on b# and loops on i# are uniform.
+        ("ps_3_0\n defi i0, 4, 0, 1, 0\n dcl_texcoord0 v0\n dcl_2d s0\n if b0\n loop aL, i0\n texld r0, v0, s0\n endloop\n endif\n mov oC0, r0\n", false),
+        // texkill (WGSL's demoting discard) leaves later sampling uniform.
+        ("ps_2_0\n dcl t0\n dcl_2d s0\n texkill t0\n texld r0, t0, s0\n mov oC0, r0\n", false),
+        // Varying branches without derivatives need nothing.
+        ("ps_2_x\n dcl t0\n if_gt t0.x, c0.x\n mov r0, c1\n endif\n mov oC0, r0\n", false),
+    ];
+    for (text, off) in cases {
+        let (_, wgsl) = translate(text);
+        assert_eq!(wgsl.starts_with(D), off, "{text}\n{wgsl}");
+        assert_eq!(wgsl.matches(D).count(), usize::from(off), "{wgsl}");
+    }
+}
+
+#[test]
+fn texkill_tests_all_four_components_from_ps_2_0() {
+    let (_, wgsl) = translate("ps_2_0\n dcl t0\n texkill t0\n mov oC0, t0\n");
+    assert!(
+        wgsl.contains("if any((location0_ < vec4(0f))) {\n        discard;"),
+        "{wgsl}"
+    );
+}
+
+#[test]
+fn vpos_is_the_pixel_centre_minus_a_half_and_vface_is_plus_or_minus_one() {
+    let (t, wgsl) = translate(
+        "ps_3_0\n dcl vPos.xy\n dcl vFace\n mov r0.xy, vPos\n mov r0.zw, vFace\n mov oC0, r0\n",
+    );
+    assert!(t.interface.reads_position && t.interface.reads_face);
+    assert!(
+        wgsl.contains("@builtin(position) frag_coord: vec4<f32>"),
+        "{wgsl}"
+    );
+    assert!(
+        wgsl.contains("(frag_coord.x - 0.5f), (frag_coord.y - 0.5f), frag_coord.z, frag_coord.w"),
+        "{wgsl}"
+    );
+    assert!(
+        wgsl.contains("@builtin(front_facing) front_facing: bool"),
+        "{wgsl}"
+    );
+    assert!(wgsl.contains("select(-1f, 1f, front_facing)"), "{wgsl}");
+}
+
+#[test]
+fn colour_outputs_oc0_always_and_depth_when_written() {
+    // Only oC2 and oDepth written: oC0 still travels (0), oC2 at location 2.
+    let (t, wgsl) = translate("ps_3_0\n dcl_texcoord0 v0\n mov oC2, v0\n mov oDepth, v0.z\n");
+    assert_eq!(t.interface.color_outputs, vec![0, 2]);
+    assert!(t.interface.writes_depth);
+    assert!(wgsl.contains("@location(0) oC0_: vec4<f32>"), "{wgsl}");
+    assert!(wgsl.contains("@location(2) oC2_: vec4<f32>"), "{wgsl}");
+    assert!(wgsl.contains("@builtin(frag_depth) oDepth: f32"), "{wgsl}");
+    let (t, _) = translate("ps_2_0\n mov oC0, c0\n");
+    assert!(!t.interface.writes_depth);
+}
+
+#[test]
+fn centroid_and_linked_interpolation() {
+    let (t, wgsl) = translate(
+        "ps_3_0\n dcl_texcoord0_centroid v0\n dcl_color0 v1\n add oC0, v0, c0\n mov oC1, v1\n",
+    );
+    assert!(t.interface.pixel_inputs[0].centroid);
+    assert_eq!(
+        t.interface.pixel_inputs[0].varying.map(|v| v.interpolation),
+        Some(VaryingInterpolation::Centroid)
+    );
+    assert!(
+        wgsl.contains("@location(0) @interpolate(perspective, centroid)"),
+        "{wgsl}"
+    );
+    // The link decides: COLOR0 flat, TEXCOORD0 as the link says.
+    let map = vec![
+        Varying {
+            interpolation: VaryingInterpolation::Flat,
+            ..Varying::new(Semantic::new(Usage::Color, 0), 5, 4)
+        },
+        Varying {
+            interpolation: VaryingInterpolation::Centroid,
+            ..Varying::new(Semantic::new(Usage::TexCoord, 0), 2, 4)
+        },
+    ];
+    let options = PixelShaderOptions {
+        input_locations: Some(map),
+        ..Default::default()
+    };
+    let (_, wgsl) = translate_with(
+        "ps_3_0\n dcl_texcoord0_centroid v0\n dcl_color0 v1\n add oC0, v0, c0\n mov oC1, v1\n",
+        &options,
+    );
+    assert!(
+        wgsl.contains("@location(5) @interpolate(flat) location5_: vec4<f32>"),
+        "{wgsl}"
+    );
+    assert!(
+        wgsl.contains("@location(2) @interpolate(perspective, centroid) location2_"),
+        "{wgsl}"
+    );
+}
+
+#[test]
+fn bad_link_maps_are_option_errors() {
+    for (component, components) in [(3u8, 2u8), (0, 0), (0, 5)] {
+        let options = PixelShaderOptions {
+            input_locations: Some(vec![Varying {
+                component,
+                ..Varying::new(Semantic::new(Usage::TexCoord, 0), 0, components)
+            }]),
+            ..Default::default()
+        };
+        let e = translate_pixel_shader(
+            &checked("ps_3_0\n dcl_texcoord0 v0\n mov oC0, v0\n"),
+            &options,
+        )
+        .expect_err("bad map");
+        assert!(matches!(e, LiftError::Options(_)), "{e}");
+    }
+    // 20 semantics (two per register), each at its own location: more than WebGPU's 16.
+    let mut text = String::from("ps_3_0\n");
+    let mut map = Vec::new();
+    for n in 0..10u8 {
+        text.push_str(&format!(" dcl_texcoord{n} v{n}.x\n dcl_color{n} v{n}.y\n"));
+        map.push(Varying::new(
+            Semantic::new(Usage::TexCoord, n),
+            u32::from(n),
+            1,
+        ));
+        map.push(Varying::new(
+            Semantic::new(Usage::Color, n),
+            10 + u32::from(n),
+            1,
+        ));
+    }
+    text.push_str(" mov oC0, v9\n");
+    let options = PixelShaderOptions {
+        input_locations: Some(map),
+        ..Default::default()
+    };
+    let e = translate_pixel_shader(&checked(&text), &options).expect_err("20 locations");
+    assert!(
+        matches!(
+            e,
+            LiftError::TooManyOutputs {
+                count: 20,
+                limit: 16
+            }
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn fixed_function_fog_after_ps_2_x_is_unsupported() {
+    use d3d9_translator::lift::{FogOptions, FogSource};
+    let options = PixelShaderOptions {
+        fog: Some(FogOptions {
+            source: FogSource::Vertex,
+        }),
+        ..Default::default()
+    };
+    let e = translate_pixel_shader(&checked("ps_2_0\n mov oC0, c0\n"), &options).expect_err("fog");
+    assert!(
+        matches!(
+            e,
+            LiftError::Unsupported {
+                feature: Feature::FixedFunctionFog,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    // ps_3_0 does its own fog: the option is ignored.
+    translate_with("ps_3_0\n mov oC0, c0\n", &options);
+}
