@@ -22,9 +22,6 @@ pub enum Feature {
     /// A ps_1_x result shift (`_x2`, `_x4`, `_x8`, `_d2`, `_d4`, `_d8`).
     #[error("ps_1_x result shift")]
     ResultShift,
-    /// Fixed-function fog after a ps_2_x shader (`PixelShaderOptions::fog`).
-    #[error("fixed-function fog after a pixel shader")]
-    FixedFunctionFog,
 }
 
 /// Why a shader did not translate.

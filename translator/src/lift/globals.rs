@@ -42,6 +42,8 @@ pub(super) enum RegKey {
     IntConsts,
     BoolConsts,
     PositionFixup,
+    /// The fog render states of the pixel stage's fixed-function fog.
+    Fog,
     Texture(u32),
     Sampler(u32),
 }
