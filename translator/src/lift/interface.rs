@@ -217,9 +217,10 @@ impl VaryingInterpolation {
 }
 
 /// Where one semantic travels between the vertex and the pixel stage: components
-/// `component .. component + components` of the inter-stage variable at `@location(location)`.
-/// Several semantics share a location only when more than the WebGPU limit travel (all of the
-/// same interpolation).
+/// `component .. component + components` of the inter-stage variable at `@location(location)`
+/// (the semantic's components compacted: its j-th written component is the location's
+/// component `component + j`). Several semantics share a location only when more than the
+/// WebGPU limit travel (all of the same interpolation); see [`super::link`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Varying {
     pub semantic: Semantic,
