@@ -220,7 +220,7 @@ impl VaryingInterpolation {
 /// `component .. component + components` of the inter-stage variable at `@location(location)`
 /// (the semantic's components compacted: its j-th written component is the location's
 /// component `component + j`). Several semantics share a location only when more than the
-/// WebGPU limit travel (all of the same interpolation); see [`super::link`].
+/// WebGPU limit travel (all of the same interpolation); see [`mod@super::link`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Varying {
     pub semantic: Semantic,
