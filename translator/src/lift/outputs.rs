@@ -86,6 +86,7 @@ impl Lifter<'_> {
                 };
                 (Source::Fixed(out.register), None, mask)
             };
+            // The position builtin: what is not a varying, point size apart.
             if !super::link::is_varying(out.semantic) && out.semantic.usage != Usage::PSize {
                 if position.is_none() {
                     position = Some(source);
