@@ -30,13 +30,15 @@ impl Semantic {
     }
 
     /// What a pixel stage reads for this vertex output when the vertex shader never writes
-    /// it: COLOR0 = (1,1,1,1), other COLOR = (0,0,0,1), FOG = 1, everything else 0. One
-    /// definition, read by the lifter and the linker.
+    /// it, and what a pre-3.0 fixed output register (oD#, oT#, oFog, oPts) holds before the
+    /// shader writes it (a partly written `oD1.x` keeps `.yzw` = (0, 0, 1)): COLOR0 =
+    /// (1,1,1,1), other COLOR = (0,0,0,1), everything else 0 (FOG 0: fully fogged, as
+    /// Windows, Wine and DXVK give). One definition, read by the lifter, the linker and the
+    /// pixel stage. (vs_3_0 `o#` registers start at 0 instead: see `docs/decisions.md`.)
     pub fn unwritten_value(self) -> [f32; 4] {
         match self.usage {
             Usage::Color if self.index == 0 => [1.0; 4],
             Usage::Color => [0.0, 0.0, 0.0, 1.0],
-            Usage::Fog => [1.0, 0.0, 0.0, 0.0],
             _ => [0.0; 4],
         }
     }
@@ -152,28 +154,6 @@ impl Signature {
     /// The output element with this semantic.
     pub fn output(&self, semantic: Semantic) -> Option<&SignatureElement> {
         self.outputs.iter().find(|e| e.semantic == semantic)
-    }
-
-    /// The value vs_3_0 output register `o#n` holds before the shader writes it: each
-    /// declared semantic's unwritten value ([`Semantic::unwritten_value`]) in the components its
-    /// mask names, in order; 0 elsewhere. Read by the lifter and the interpreter.
-    pub fn output_register_default(&self, n: u32) -> [f32; 4] {
-        let mut init = [0.0f32; 4];
-        for out in self
-            .outputs
-            .iter()
-            .filter(|o| o.register.file == RegisterFile::Output && o.register.index == n)
-        {
-            let default = out.semantic.unwritten_value();
-            let mut j = 0;
-            for (c, slot) in init.iter_mut().enumerate() {
-                if out.mask.contains(c) {
-                    *slot = default[j.min(3)];
-                    j += 1;
-                }
-            }
-        }
-        init
     }
 
     /// Inputs implied by use (DX8-style vertex shaders, ps_1_x) and the fixed outputs of

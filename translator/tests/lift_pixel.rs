@@ -359,30 +359,6 @@ fn bad_link_maps_are_option_errors() {
 }
 
 #[test]
-fn fixed_function_fog_after_ps_2_x_is_unsupported() {
-    use d3d9_translator::lift::{FogOptions, FogSource};
-    let options = PixelShaderOptions {
-        fog: Some(FogOptions {
-            source: FogSource::Vertex,
-        }),
-        ..Default::default()
-    };
-    let e = translate_pixel_shader(&checked("ps_2_0\n mov oC0, c0\n"), &options).expect_err("fog");
-    assert!(
-        matches!(
-            e,
-            LiftError::Unsupported {
-                feature: Feature::FixedFunctionFog,
-                ..
-            }
-        ),
-        "{e}"
-    );
-    // ps_3_0 does its own fog: the option is ignored.
-    translate_with("ps_3_0\n mov oC0, c0\n", &options);
-}
-
-#[test]
 fn constant_operations_that_overflow_still_give_valid_wgsl() {
     use d3d9_translator::lift::FloatMode;
     // WGSL refuses literal-only expressions whose value is not finite (1f / 0f, exp2(200f),

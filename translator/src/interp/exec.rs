@@ -197,7 +197,6 @@ impl<'a> Interpreter<'a> {
         inputs: &[[f32; 4]],
         constants: &ConstantFile,
     ) -> Result<OutputVertex, InterpError> {
-        let vs3 = self.program.version.major >= 3;
         let mut v = [[0.0f32; 4]; VERTEX_INPUTS as usize + 1];
         for (slot, x) in v.iter_mut().zip(inputs).take(VERTEX_INPUTS as usize) {
             *slot = *x;
@@ -205,15 +204,8 @@ impl<'a> Interpreter<'a> {
         let mut m = Machine {
             r: vec![[0.0; 4]; self.temp_registers.max(1) as usize],
             v,
-            o: (0..=self.output_registers)
-                .map(|n| {
-                    if vs3 {
-                        self.signature.output_register_default(n)
-                    } else {
-                        [0.0; 4]
-                    }
-                })
-                .collect(),
+            // vs_3_0 `o#` registers start at 0, as the lifter's (Windows and wined3d).
+            o: vec![[0.0; 4]; self.output_registers as usize + 1],
             rast: [0, 1, 2].map(|n| fixed_default(Register::new(RegisterFile::RastOut, n))),
             attr: [0, 1].map(|n| fixed_default(Register::new(RegisterFile::AttrOut, n))),
             texcrd: [0, 1, 2, 3, 4, 5, 6, 7]

@@ -22,9 +22,6 @@ pub enum Feature {
     /// A ps_1_x result shift (`_x2`, `_x4`, `_x8`, `_d2`, `_d4`, `_d8`).
     #[error("ps_1_x result shift")]
     ResultShift,
-    /// Fixed-function fog after a ps_2_x shader (`PixelShaderOptions::fog`).
-    #[error("fixed-function fog after a pixel shader")]
-    FixedFunctionFog,
 }
 
 /// Why a shader did not translate.
@@ -49,6 +46,9 @@ pub enum LiftError {
     /// More inter-stage variables than WebGPU allows.
     #[error("the shader needs {count} inter-stage variables; WebGPU allows {limit}")]
     TooManyOutputs { count: usize, limit: usize },
+    /// The varying map of the options is inconsistent.
+    #[error("invalid varying map: {0}")]
+    Varyings(#[from] super::link::LinkError),
     /// The options contradict the shader or themselves.
     #[error("invalid options: {0}")]
     Options(String),

@@ -42,6 +42,8 @@ pub(super) enum RegKey {
     IntConsts,
     BoolConsts,
     PositionFixup,
+    /// The fog render states of the pixel stage's fixed-function fog.
+    Fog,
     Texture(u32),
     Sampler(u32),
 }
@@ -143,11 +145,6 @@ impl Lifter<'_> {
         self.private_global(RegKey::Inputs, "v", ty, None)
     }
 
-    /// The defaults of vs_3_0 output register `o#n` (one rule with the interpreter).
-    fn output_register_default(&self, n: u32) -> [f32; 4] {
-        self.signature.output_register_default(n)
-    }
-
     /// A `vec4<f32>` initialiser: zero, or the given values.
     fn vec4_init(&mut self, v: [f32; 4]) -> Handle<Expression> {
         if v.iter().all(|x| x.to_bits() == 0) {
@@ -174,10 +171,10 @@ impl Lifter<'_> {
         let g = match self.globals.get(&key) {
             Some(&g) => g,
             None => {
-                let init = self.output_register_default(n);
-                let init = self.vec4_init(init);
+                // vs_3_0 output registers start at 0, like temporaries (Windows and Wine:
+                // `test_uninitialized_varyings`, docs/decisions.md).
                 let ty = self.ty.vec4f;
-                self.private_global(key, &format!("o{n}"), ty, Some(init))
+                self.private_global(key, &format!("o{n}"), ty, None)
             }
         };
         self.global(g)
@@ -198,21 +195,10 @@ impl Lifter<'_> {
         self.global(g)
     }
 
-    /// The `o` array global of vs_3_0, initialised to the defaults of the declared semantics.
+    /// The `o` array global of vs_3_0, zero like the direct registers.
     pub(super) fn outputs_global(&mut self) -> Handle<GlobalVariable> {
-        if let Some(&g) = self.globals.get(&RegKey::Outputs) {
-            return g;
-        }
-        let init: Vec<[f32; 4]> = (0..=self.output_registers)
-            .map(|n| self.output_register_default(n))
-            .collect();
-        let components = init.iter().map(|&v| self.vec4_init(v)).collect();
         let ty = self.vec4_array(self.output_registers + 1);
-        let init = self
-            .module
-            .global_expressions
-            .append(Expression::Compose { ty, components }, Span::UNDEFINED);
-        self.private_global(RegKey::Outputs, "o", ty, Some(init))
+        self.private_global(RegKey::Outputs, "o", ty, None)
     }
 
     /// The global of a fixed pre-3.0 output, initialised to its semantic's default.

@@ -19,7 +19,8 @@
 //!   `array<vec4<f32>, N + 1>`, N = [`PS2_FLOAT_CONSTANTS`] in ps_2_0/2_x,
 //!   [`PS3_FLOAT_CONSTANTS`] in ps_3_0), `i#` at [`INT_CONSTANTS_BINDING`]
 //!   (`array<vec4<i32>, 16>`) and `b#` at [`BOOL_CONSTANTS_BINDING`] (one `u32`), the same
-//!   shapes as the vertex side's hardware layout.
+//!   shapes as the vertex side's hardware layout; with fixed-function fog, the fog render
+//!   states at [`FOG_BINDING`] (`array<vec4<f32>, 2>`: colour, then start, end, density).
 //! - group [`PS_TEXTURES_GROUP`]: for sampler `s#n`, the texture at [`texture_binding`]`(n)`
 //!   and the sampler at [`sampler_binding`]`(n)`.
 //!
@@ -49,6 +50,9 @@ pub const INT_CONSTANTS_BINDING: u32 = 1;
 pub const BOOL_CONSTANTS_BINDING: u32 = 2;
 /// Binding of the position fix-up (`vec4<f32>`, `.xy` used).
 pub const POSITION_FIXUP_BINDING: u32 = 3;
+/// Binding of the fixed-function fog render states in [`PS_CONSTANTS_GROUP`]
+/// (`array<vec4<f32>, 2>`: `FogConstants::data`).
+pub const FOG_BINDING: u32 = 3;
 /// Bind group of vertex textures and samplers.
 pub const VS_TEXTURES_GROUP: u32 = 1;
 /// Bind group of the pixel shader's constants (`c#`, `i#`, `b#` at the same bindings as the
@@ -144,10 +148,29 @@ pub struct VertexOutput {
     pub mask: WriteMask,
     /// `@location`, or `None` for the position builtin and for outputs dropped by the map.
     pub location: Option<u32>,
-    /// Components of the inter-stage variable (1 = `f32` … 4 = `vec4<f32>`).
+    /// The first component of the location's variable that carries it (0 unless several
+    /// semantics share the location).
+    pub component: u8,
+    /// Components it occupies in the inter-stage variable (1 = `f32` … 4 = `vec4<f32>` when
+    /// alone at its location).
     pub components: u8,
+    /// How the location is interpolated.
+    pub interpolation: VaryingInterpolation,
     /// Whether the shader writes it (false: it carries its default).
     pub written: bool,
+}
+
+impl VertexOutput {
+    /// Where it travels, if it has a location.
+    pub fn varying(&self) -> Option<Varying> {
+        Some(Varying {
+            semantic: self.semantic,
+            location: self.location?,
+            component: self.component,
+            components: self.components,
+            interpolation: self.interpolation,
+        })
+    }
 }
 
 /// How an inter-stage value is interpolated. Decided per link, so that both stages state the
@@ -161,10 +184,43 @@ pub enum VaryingInterpolation {
     Flat,
 }
 
+impl VaryingInterpolation {
+    /// The naga interpolation and sampling: perspective at the pixel centre, perspective at
+    /// the centroid, or flat (no sampling: WebGPU's default, the first vertex, which is
+    /// D3D9's flat-shading vertex). What WGSL `@interpolate(perspective, center)`,
+    /// `@interpolate(perspective, centroid)` and `@interpolate(flat)` give.
+    pub fn naga(self) -> (naga::Interpolation, Option<naga::Sampling>) {
+        match self {
+            VaryingInterpolation::Perspective => (
+                naga::Interpolation::Perspective,
+                Some(naga::Sampling::Center),
+            ),
+            VaryingInterpolation::Centroid => (
+                naga::Interpolation::Perspective,
+                Some(naga::Sampling::Centroid),
+            ),
+            VaryingInterpolation::Flat => (naga::Interpolation::Flat, None),
+        }
+    }
+
+    /// The `@location(location)` binding with this interpolation.
+    pub fn binding(self, location: u32) -> naga::Binding {
+        let (interpolation, sampling) = self.naga();
+        naga::Binding::Location {
+            location,
+            interpolation: Some(interpolation),
+            sampling,
+            blend_src: None,
+            per_primitive: false,
+        }
+    }
+}
+
 /// Where one semantic travels between the vertex and the pixel stage: components
-/// `component .. component + components` of the inter-stage variable at `@location(location)`.
-/// Several semantics share a location only when more than the WebGPU limit travel (all of the
-/// same interpolation).
+/// `component .. component + components` of the inter-stage variable at `@location(location)`
+/// (the semantic's components compacted: its j-th written component is the location's
+/// component `component + j`). Several semantics share a location only when more than the
+/// WebGPU limit travel (all of the same interpolation); see [`mod@super::link`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Varying {
     pub semantic: Semantic,
@@ -187,6 +243,11 @@ impl Varying {
             components,
             interpolation: VaryingInterpolation::Perspective,
         }
+    }
+
+    /// The components of the location's variable it occupies.
+    pub fn end(&self) -> u8 {
+        self.component.saturating_add(self.components)
     }
 }
 
@@ -242,6 +303,8 @@ pub struct ShaderInterface {
     pub reads_position: bool,
     /// Pixel shaders: whether `vFace` (ps_3_0) is read.
     pub reads_face: bool,
+    /// Pixel shaders with fixed-function fog: the fog render states' uniform.
+    pub fog: Option<UniformBinding>,
 }
 
 impl ShaderInterface {

@@ -11,7 +11,8 @@
 //! (destination and predicate writes), `numerics` (D3D9 float rules), `arith` (per-opcode
 //! lowering), `flow` (flow control), `texture` (texld*, texkill), `inputs` (vertex fetch
 //! conversions), `outputs` (vertex output semantics and entry point), `pixel_entry` (pixel
-//! inputs, outputs and entry point), `interface` (what callers bind).
+//! inputs, outputs and entry point), `interface` (what callers bind),
+//! `link` (vertex outputs to pixel inputs).
 
 mod arith;
 mod builder;
@@ -19,9 +20,11 @@ mod constness;
 mod error;
 mod finite;
 mod flow;
+mod fog;
 mod globals;
 mod inputs;
 pub mod interface;
+pub mod link;
 mod loads;
 mod numerics;
 mod operands;
@@ -31,7 +34,9 @@ mod texture;
 mod writes;
 
 pub use error::{Feature, LiftError};
+pub use fog::FogConstants;
 pub use interface::ShaderInterface;
+pub use link::{link, Link, LinkError, LinkOptions};
 pub use outputs::ENTRY_POINT;
 
 /// The error of [`translate_vertex_shader`] and [`translate_pixel_shader`].
@@ -309,8 +314,8 @@ pub fn translate_vertex_shader(
 /// [`interface::PS_CONSTANTS_GROUP`], textures and samplers in
 /// [`interface::PS_TEXTURES_GROUP`]; inputs as `options.input_locations` places them.
 ///
-/// ps_1_x shaders are `Unsupported` ([`Feature::PixelShader1`]), and so is fixed-function
-/// fog after a ps_2_x shader ([`Feature::FixedFunctionFog`]).
+/// ps_1_x shaders are `Unsupported` ([`Feature::PixelShader1`]). With `options.fog`, a
+/// ps_2_x shader's colour goes through the fixed-function fog stage (see `lift/fog.rs`).
 pub fn translate_pixel_shader(
     checked: &CheckedProgram,
     options: &PixelShaderOptions,
@@ -336,15 +341,12 @@ fn translate(
         });
     }
     let mut l = Lifter::new(program, options, checked.caps());
-    if let StageOptions::Pixel(o) = options {
+    if let StageOptions::Pixel(_) = options {
         if let Some(inst) = program.instructions.first() {
             l.set_at(0, inst);
         }
         if program.version.major < 2 {
             return Err(l.unsupported(Feature::PixelShader1));
-        }
-        if program.version.major < 3 && o.fog.is_some() {
-            return Err(l.unsupported(Feature::FixedFunctionFog));
         }
     }
     let segments = l.prepass()?;

@@ -24,7 +24,7 @@ use super::ENTRY_POINT;
 use crate::bytecode::{Opcode, RegisterFile};
 use naga::{
     Binding, BuiltIn, EntryPoint, Expression, Function, FunctionArgument, FunctionResult, Handle,
-    Interpolation, Sampling, ShaderStage, Span, Statement, StructMember, TypeInner,
+    ShaderStage, Span, Statement, StructMember, TypeInner,
 };
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -42,19 +42,11 @@ struct LocationArg {
 /// The pixel entry point's plan, between opening it and closing it.
 pub(super) struct PixelPlan {
     inputs: Vec<PixelInput>,
+    fog: Option<super::fog::FogPlan>,
     color_outputs: Vec<u32>,
     writes_depth: bool,
     reads_position: bool,
     reads_face: bool,
-}
-
-/// naga's interpolation and sampling of a varying.
-fn interpolation(i: VaryingInterpolation) -> (Interpolation, Option<Sampling>) {
-    match i {
-        VaryingInterpolation::Perspective => (Interpolation::Perspective, Some(Sampling::Center)),
-        VaryingInterpolation::Centroid => (Interpolation::Perspective, Some(Sampling::Centroid)),
-        VaryingInterpolation::Flat => (Interpolation::Flat, None),
-    }
 }
 
 impl Lifter<'_> {
@@ -113,6 +105,27 @@ impl Lifter<'_> {
             });
         }
         inputs.sort_by_key(|p| (p.register.file, p.register.index));
+        // Unlinked past WebGPU's 16: packed at their declared widths, as a link packs them.
+        if map.is_none() && inputs.len() > MAX_INTER_STAGE_VARIABLES {
+            let mut varyings: Vec<Varying> = inputs
+                .iter()
+                .filter_map(|p| p.varying)
+                .zip(&inputs)
+                .map(|(v, p)| Varying {
+                    components: p.mask.count().clamp(1, 4) as u8,
+                    ..v
+                })
+                .collect();
+            super::link::pack(&mut varyings, MAX_INTER_STAGE_VARIABLES).map_err(|_| {
+                LiftError::TooManyOutputs {
+                    count: inputs.len(),
+                    limit: MAX_INTER_STAGE_VARIABLES,
+                }
+            })?;
+            for (p, v) in inputs.iter_mut().zip(varyings) {
+                p.varying = Some(v);
+            }
+        }
         Ok(inputs)
     }
 
@@ -126,7 +139,9 @@ impl Lifter<'_> {
             .pixel_options()
             .and_then(|o| o.input_locations.as_ref());
         let mut locations = BTreeMap::new();
-        for v in inputs.iter().filter_map(|p| p.varying) {
+        // The inputs' varyings, and FOG for the fixed-function fog stage.
+        let fog = self.fog_varying();
+        for v in inputs.iter().filter_map(|p| p.varying).chain(fog) {
             let at_location: Vec<Varying> = match map {
                 Some(map) => map
                     .iter()
@@ -204,7 +219,7 @@ impl Lifter<'_> {
         let mut args: BTreeMap<u32, (Handle<Expression>, u8)> = BTreeMap::new();
         for (&location, arg) in &locations {
             let ty = self.value_type(0, arg.n);
-            let (interpolation, sampling) = interpolation(arg.interpolation);
+            let (interpolation, sampling) = arg.interpolation.naga();
             let index = self.f.function.arguments.len() as u32;
             self.f.function.arguments.push(FunctionArgument {
                 name: Some(format!("location{location}")),
@@ -280,7 +295,9 @@ impl Lifter<'_> {
             let value = self.compose4([x, y, z, w]);
             self.set_input_register(file, index, value, direct);
         }
-        if reads_position {
+        // The position builtin, for vPos and for table fog's depth.
+        let table_fog = matches!(self.fog_source(), Some(super::FogSource::Table(_)));
+        let frag_coord = (reads_position || table_fog).then(|| {
             let index = self.f.function.arguments.len() as u32;
             let ty = self.ty.vec4f;
             self.f.function.arguments.push(FunctionArgument {
@@ -288,7 +305,9 @@ impl Lifter<'_> {
                 ty,
                 binding: Some(Binding::BuiltIn(BuiltIn::Position { invariant: false })),
             });
-            let fc = self.emit(Expression::FunctionArgument(index));
+            self.emit(Expression::FunctionArgument(index))
+        });
+        if let (true, Some(fc)) = (reads_position, frag_coord) {
             // D3D9 pixel centres are integers: (x - 0.5, y - 0.5, z, w).
             let half = self.lit_f32(0.5);
             let x = self.comp(fc, 0);
@@ -300,6 +319,10 @@ impl Lifter<'_> {
             let value = self.compose4([x, y, z, w]);
             self.set_input_register(RegisterFile::MiscType, 0, value, direct);
         }
+        let fog_arg = self
+            .fog_varying()
+            .and_then(|v| args.get(&v.location).copied());
+        let fog = self.plan_fog(fog_arg, frag_coord)?;
         if reads_face {
             let index = self.f.function.arguments.len() as u32;
             let ty = self.ty.bool;
@@ -317,6 +340,7 @@ impl Lifter<'_> {
         }
         Ok(PixelPlan {
             inputs,
+            fog,
             color_outputs: color_outputs.into_iter().collect(),
             writes_depth,
             reads_position,
@@ -360,9 +384,18 @@ impl Lifter<'_> {
         let mut members = Vec::new();
         let mut values = Vec::new();
         let mut offset = 0u32;
+        let mut fog_binding = None;
         for &n in &plan.color_outputs {
             let p = self.pixel_register_pointer(RegisterFile::ColorOut, n);
-            values.push(self.load(p));
+            let value = self.load(p);
+            values.push(match (n, plan.fog) {
+                (0, Some(fog)) => {
+                    let (fogged, binding) = self.apply_fog(value, fog);
+                    fog_binding = Some(binding);
+                    fogged
+                }
+                _ => value,
+            });
             members.push(StructMember {
                 name: Some(format!("oC{n}")),
                 ty: self.ty.vec4f,
@@ -427,6 +460,7 @@ impl Lifter<'_> {
             writes_depth: plan.writes_depth,
             reads_position: plan.reads_position,
             reads_face: plan.reads_face,
+            fog: fog_binding,
             ..ShaderInterface::default()
         })
     }
