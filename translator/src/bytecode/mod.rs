@@ -50,6 +50,16 @@ pub enum Stage {
     Pixel,
 }
 
+impl std::fmt::Display for Stage {
+    /// `vertex` / `pixel`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Stage::Vertex => "vertex",
+            Stage::Pixel => "pixel",
+        })
+    }
+}
+
 /// A shader version token: `vs_1_1`, `vs_2_x` (minor 1), `vs_3_sw` (minor 0xFF), `ps_1_4`, ...
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Version {

@@ -22,9 +22,33 @@ impl Lifter<'_> {
             self.forget_at_join();
             return self.flow(inst);
         }
+        if inst.dst.is_some_and(|d| d.shift != 0) {
+            return Err(self.unsupported(Feature::ResultShift));
+        }
         match inst.opcode {
             O::Nop | O::Dcl | O::Def | O::Defi | O::Defb => Ok(()),
-            O::TexLdl => self.texldl(inst),
+            O::TexLdl | O::TexLdd | O::Tex => self.texture_sample(inst),
+            O::TexKill => self.texkill(inst),
+            // ps_1_x only: the ps_1_x lowering is not written yet.
+            O::TexCoord
+            | O::TexBem
+            | O::TexBemL
+            | O::TexReg2Ar
+            | O::TexReg2Gb
+            | O::TexReg2Rgb
+            | O::TexM3x2Pad
+            | O::TexM3x2Tex
+            | O::TexM3x3Pad
+            | O::TexM3x3Tex
+            | O::TexM3x3Spec
+            | O::TexM3x3VSpec
+            | O::TexM3x3
+            | O::TexDp3
+            | O::TexDp3Tex
+            | O::TexM3x2Depth
+            | O::TexDepth
+            | O::Bem
+            | O::Phase => Err(self.unsupported(Feature::Ps1Instruction(inst.opcode))),
             O::Lit => self.lit(inst),
             O::Dst => self.dst_op(inst),
             O::Crs => self.crs(inst),
@@ -43,7 +67,16 @@ impl Lifter<'_> {
                 self.write_predicate(&dst, c, inst.predicate.as_ref())
             }
             // Scalar results, replicated to the written components.
-            O::Rcp | O::Rsq | O::Exp | O::Expp | O::Log | O::Logp | O::Pow | O::Dp3 | O::Dp4 => {
+            O::Rcp
+            | O::Rsq
+            | O::Exp
+            | O::Expp
+            | O::Log
+            | O::Logp
+            | O::Pow
+            | O::Dp3
+            | O::Dp4
+            | O::Dp2Add => {
                 let s = match inst.opcode {
                     O::Rcp => {
                         let x = self.scalar_src(inst, 0)?;
@@ -67,6 +100,14 @@ impl Lifter<'_> {
                         let a = self.scalar_src(inst, 0)?;
                         let b = self.scalar_src(inst, 1)?;
                         self.pow_d3d9(a, b)
+                    }
+                    O::Dp2Add => {
+                        // src0.x * src1.x + src0.y * src1.y + src2 (a replicated component).
+                        let a = self.src(inst, 0, Lanes::of(&[0, 1]))?;
+                        let b = self.src(inst, 1, Lanes::of(&[0, 1]))?;
+                        let d = self.dot_d3d9(a, b);
+                        let c = self.scalar_src(inst, 2)?;
+                        self.bin(Bo::Add, d, c)
                     }
                     _ => {
                         let n: &[u8] = if inst.opcode == O::Dp3 {
@@ -186,7 +227,38 @@ impl Lifter<'_> {
                 let a = self.pick(v, lanes.as_slice());
                 self.mul_d3d9(a, q)
             }
-            other => return Err(self.internal(format!("{other} is not a vertex instruction"))),
+            O::Cmp | O::Cnd => {
+                // cmp: src0 >= 0 ? src1 : src2; cnd: src0 > 0.5 ? src1 : src2.
+                let a = self.src(inst, 0, lanes)?;
+                let b = self.src(inst, 1, lanes)?;
+                let c = self.src(inst, 2, lanes)?;
+                let (op, k) = if inst.opcode == O::Cmp {
+                    (Bo::GreaterEqual, 0.0)
+                } else {
+                    (Bo::Greater, 0.5)
+                };
+                let k = self.float_n(k, n);
+                let t = self.bin_v(op, a, k);
+                let r = self.select_v(t, b, c);
+                self.finite_if(r, &[b, c])
+            }
+            O::Dsx | O::Dsy => {
+                // The screen-space derivative, at the precision the device picks (WGSL
+                // `dpdx`/`dpdy`, as Wine's dFdx/dFdy and DXVK's OpDPdx/OpDPdy).
+                let a = self.src(inst, 0, lanes)?;
+                let axis = if inst.opcode == O::Dsx {
+                    naga::DerivativeAxis::X
+                } else {
+                    naga::DerivativeAxis::Y
+                };
+                let h = self.emit(naga::Expression::Derivative {
+                    axis,
+                    ctrl: naga::DerivativeControl::None,
+                    expr: a.h,
+                });
+                Value { h, n }
+            }
+            other => return Err(self.internal(format!("{other} is not an instruction"))),
         };
         self.write(&dst, r, inst.predicate.as_ref())
     }

@@ -6,7 +6,7 @@
 //! byte span of the D3D9 instruction it comes from.
 
 use super::error::LiftError;
-use super::VertexShaderOptions;
+use super::{FloatMode, PixelShaderOptions, VertexShaderOptions};
 use crate::bytecode::{Instruction, Opcode, Program, RegisterFile, TextureType, TokenOffset};
 use crate::signature::Signature;
 use naga::{
@@ -233,10 +233,29 @@ pub(super) fn instruction_span(program: &Program, index: usize) -> Span {
     Span::new(start, end.max(start.saturating_add(4)))
 }
 
-/// The vertex-shader lifter.
+/// The options of the stage being translated.
+#[derive(Clone, Copy)]
+pub(super) enum StageOptions<'a> {
+    Vertex(&'a VertexShaderOptions),
+    Pixel(&'a PixelShaderOptions),
+}
+
+impl StageOptions<'_> {
+    pub fn float_mode(self) -> FloatMode {
+        match self {
+            StageOptions::Vertex(o) => o.float_mode,
+            StageOptions::Pixel(o) => o.float_mode,
+        }
+    }
+}
+
+/// The shader lifter (both stages: the stage-specific parts are the entry points, in
+/// `outputs`/`inputs` for vertex shaders and `pixel_entry` for pixel shaders).
 pub(super) struct Lifter<'a> {
     pub program: &'a Program,
-    pub options: &'a VertexShaderOptions,
+    pub options: StageOptions<'a>,
+    /// How D3D9 float arithmetic is emulated (from the options).
+    pub float_mode: FloatMode,
     /// The shader's semantics, computed once.
     pub signature: Signature,
     /// Software vertex processing: 8192 `c#`, 2048 `i#`/`b#`, constants in storage.
@@ -251,9 +270,11 @@ pub(super) struct Lifter<'a> {
     pub samplers: BTreeMap<u32, TextureType>,
     pub labels: HashMap<u32, Handle<Function>>,
     pub globals: HashMap<super::globals::RegKey, Handle<GlobalVariable>>,
-    /// The converted value of each `v#` when `main` is lifted into the entry point (read
-    /// directly instead of through a register).
-    pub input_values: HashMap<u32, Handle<Expression>>,
+    /// The converted value of each input register (`v#`, and ps_2_x `t#`) when `main` is
+    /// lifted into the entry point (read directly instead of through a register).
+    pub input_values: HashMap<(RegisterFile, u32), Handle<Expression>>,
+    /// Input registers `v#` (16 in vertex shaders, 10 in ps_3_0, 2 before).
+    pub input_registers: u32,
     /// `v#` registers fetched from integer or normalised declaration types (finite values).
     pub finite_inputs: std::collections::BTreeSet<u32>,
     /// Whether any `v#` read is relative (then `v#` is an array, else one variable each).
@@ -277,7 +298,7 @@ impl<'a> Lifter<'a> {
     /// register-file table (`bytecode::file_rule`) for that device.
     pub fn new(
         program: &'a Program,
-        options: &'a VertexShaderOptions,
+        options: StageOptions<'a>,
         caps: &crate::check::DeviceCaps,
     ) -> Lifter<'a> {
         use crate::bytecode::{file_rule, float_constants, software_limits};
@@ -289,9 +310,14 @@ impl<'a> Lifter<'a> {
         let count = |file| {
             file_rule(version, file, vp).map_or(0, |r| r.count.on_device(|c| caps.count_cap(c)))
         };
+        let vertex_fetches = match options {
+            StageOptions::Vertex(o) => o.input_fetches.as_deref(),
+            StageOptions::Pixel(_) => None,
+        };
         Lifter {
             program,
             options,
+            float_mode: options.float_mode(),
             signature: Signature::of(program),
             software,
             module,
@@ -308,9 +334,8 @@ impl<'a> Lifter<'a> {
             labels: HashMap::new(),
             globals: HashMap::new(),
             input_values: HashMap::new(),
-            finite_inputs: options
-                .input_fetches
-                .iter()
+            finite_inputs: vertex_fetches
+                .into_iter()
                 .flatten()
                 .filter(|f| match f.source {
                     crate::decl::FetchSource::Attribute { format, .. } => {
@@ -335,6 +360,23 @@ impl<'a> Lifter<'a> {
             int_registers: count(RegisterFile::ConstInt),
             bool_registers: count(RegisterFile::ConstBool),
             output_registers: count(RegisterFile::Output),
+            input_registers: count(RegisterFile::Input),
+        }
+    }
+
+    /// The vertex-shader options (`None` when translating a pixel shader).
+    pub fn vertex_options(&self) -> Option<&'a VertexShaderOptions> {
+        match self.options {
+            StageOptions::Vertex(o) => Some(o),
+            StageOptions::Pixel(_) => None,
+        }
+    }
+
+    /// The pixel-shader options (`None` when translating a vertex shader).
+    pub fn pixel_options(&self) -> Option<&'a PixelShaderOptions> {
+        match self.options {
+            StageOptions::Pixel(o) => Some(o),
+            StageOptions::Vertex(_) => None,
         }
     }
 

@@ -1,6 +1,6 @@
-//! The one error type of vertex-shader lifting.
+//! The one error type of shader lifting (vertex and pixel).
 
-use crate::bytecode::{Opcode, TokenOffset, Version};
+use crate::bytecode::{Opcode, SrcModifier, Stage, TokenOffset, Version};
 
 /// Legal D3D9 that the lifter does not translate yet.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -8,9 +8,26 @@ pub enum Feature {
     /// A flow-control instruction with a predicate (`(p0.x) break`, `(p0) call l0`).
     #[error("predicated flow-control instruction")]
     PredicatedFlowControl,
+    /// A ps_1_1–ps_1_4 shader: its register semantics (r0 as the colour, writable t#, value
+    /// range clamping) are not translated yet.
+    #[error("ps_1_x pixel shaders")]
+    PixelShader1,
+    /// An instruction that exists only in ps_1_x (`tex`, `texcoord`, `texbem`, `texm3x*`,
+    /// `bem`, `phase`, …).
+    #[error("ps_1_x instruction {0}")]
+    Ps1Instruction(Opcode),
+    /// A ps_1_x source modifier (`_dz`, `_dw` of ps_1_4 `texld`/`texcrd`).
+    #[error("ps_1_x source modifier {0:?}")]
+    Ps1SourceModifier(SrcModifier),
+    /// A ps_1_x result shift (`_x2`, `_x4`, `_x8`, `_d2`, `_d4`, `_d8`).
+    #[error("ps_1_x result shift")]
+    ResultShift,
+    /// Fixed-function fog after a ps_2_x shader (`PixelShaderOptions::fog`).
+    #[error("fixed-function fog after a pixel shader")]
+    FixedFunctionFog,
 }
 
-/// Why a vertex shader did not translate.
+/// Why a shader did not translate.
 ///
 /// Translation takes a [`crate::check::CheckedProgram`], so D3D9 rules are not re-checked
 /// here: `Unsupported` means legal D3D9 that this translator does not handle; `Internal` is a
@@ -19,8 +36,9 @@ pub enum Feature {
 /// handed out.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum LiftError {
-    #[error("{version} is not a vertex shader")]
-    NotVertexShader { version: Version },
+    /// The program is of the other stage than the translation asked for.
+    #[error("{version} is not a {expected} shader")]
+    WrongStage { expected: Stage, version: Version },
     #[error("instruction {index} ({opcode}) at token {offset}: unsupported: {feature}")]
     Unsupported {
         index: usize,

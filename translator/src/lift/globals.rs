@@ -9,14 +9,12 @@
 use super::builder::Lifter;
 use super::error::LiftError;
 use super::interface::{
-    BOOL_CONSTANTS_BINDING, FLOAT_CONSTANTS_BINDING, INT_CONSTANTS_BINDING, VS_CONSTANTS_GROUP,
+    BOOL_CONSTANTS_BINDING, FLOAT_CONSTANTS_BINDING, INT_CONSTANTS_BINDING, PS_CONSTANTS_GROUP,
+    VS_CONSTANTS_GROUP,
 };
-use crate::bytecode::{Register, RegisterFile};
+use crate::bytecode::{Register, RegisterFile, Stage};
 use naga::{AddressSpace, ArraySize, Expression, GlobalVariable, Handle, Span, TypeInner};
 use std::num::NonZeroU32;
-
-/// Input registers v# (the register-file table's count).
-pub(super) const INPUT_REGISTERS: u32 = crate::bytecode::VERTEX_INPUTS;
 
 /// Which global a register lives in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -37,6 +35,9 @@ pub(super) enum RegKey {
     Output(u32),
     /// oPos/oFog/oPts, oD#, oT# before vs_3_0.
     Fixed(RegisterFile, u32),
+    /// Pixel-shader registers outside the shared files: `t#` (texture coordinates), `vPos` /
+    /// `vFace` (`MiscType`), `oC#` and `oDepth`, each a zero-initialised `vec4<f32>`.
+    Pixel(RegisterFile, u32),
     FloatConsts,
     IntConsts,
     BoolConsts,
@@ -138,7 +139,7 @@ impl Lifter<'_> {
 
     /// The `v` array global.
     pub(super) fn inputs_global(&mut self) -> Handle<GlobalVariable> {
-        let ty = self.vec4_array(INPUT_REGISTERS + 1);
+        let ty = self.vec4_array(self.input_registers + 1);
         self.private_global(RegKey::Inputs, "v", ty, None)
     }
 
@@ -206,7 +207,7 @@ impl Lifter<'_> {
             let base = self.global(g);
             return self.emit(Expression::AccessIndex {
                 base,
-                index: n.min(INPUT_REGISTERS),
+                index: n.min(self.input_registers),
             });
         }
         let ty = self.ty.vec4f;
@@ -258,6 +259,31 @@ impl Lifter<'_> {
         Ok(self.private_global(key, &name, ty, Some(init)))
     }
 
+    /// The pointer to a pixel-shader `t#`, `vPos`/`vFace`, `oC#` or `oDepth` register.
+    pub(super) fn pixel_register_pointer(
+        &mut self,
+        file: RegisterFile,
+        n: u32,
+    ) -> Handle<Expression> {
+        let name = match (file, n) {
+            (RegisterFile::MiscType, 0) => "vPos".to_string(),
+            (RegisterFile::MiscType, _) => "vFace".to_string(),
+            (RegisterFile::DepthOut, _) => "oDepth".to_string(),
+            (f, n) => format!("{}{n}", f.prefix()),
+        };
+        let ty = self.ty.vec4f;
+        let g = self.private_global(RegKey::Pixel(file, n), &name, ty, None);
+        self.global(g)
+    }
+
+    /// The bind group of this stage's constants.
+    pub(super) fn constants_group(&self) -> u32 {
+        match self.program.version.stage {
+            Stage::Vertex => VS_CONSTANTS_GROUP,
+            Stage::Pixel => PS_CONSTANTS_GROUP,
+        }
+    }
+
     /// The float constant buffer.
     pub(super) fn float_consts_global(&mut self) -> Handle<GlobalVariable> {
         let n = self.float_registers;
@@ -274,7 +300,7 @@ impl Lifter<'_> {
             "c",
             ty,
             space,
-            VS_CONSTANTS_GROUP,
+            self.constants_group(),
             FLOAT_CONSTANTS_BINDING,
         )
     }
@@ -288,7 +314,7 @@ impl Lifter<'_> {
             "i",
             ty,
             AddressSpace::Uniform,
-            VS_CONSTANTS_GROUP,
+            self.constants_group(),
             INT_CONSTANTS_BINDING,
         )
     }
@@ -310,7 +336,7 @@ impl Lifter<'_> {
             "b",
             ty,
             AddressSpace::Uniform,
-            VS_CONSTANTS_GROUP,
+            self.constants_group(),
             BOOL_CONSTANTS_BINDING,
         )
     }

@@ -3,7 +3,6 @@
 
 use super::builder::Lifter;
 use super::error::LiftError;
-use super::globals::INPUT_REGISTERS;
 use super::interface::{plain_input, VertexInput};
 use crate::bytecode::{RegisterFile, Stage};
 use crate::decl::{FetchConversion, FetchSource};
@@ -27,7 +26,7 @@ impl Lifter<'_> {
                 }
             }
         }
-        regs.retain(|&r| r < INPUT_REGISTERS);
+        regs.retain(|&r| r < self.input_registers);
         regs.into_iter()
             .map(|r| {
                 let semantic = sig
@@ -35,7 +34,7 @@ impl Lifter<'_> {
                     .iter()
                     .find(|e| e.register.file == RegisterFile::Input && e.register.index == r)
                     .map(|e| e.semantic);
-                match &self.options.input_fetches {
+                match self.vertex_options().and_then(|o| o.input_fetches.as_ref()) {
                     None => plain_input(r, semantic),
                     Some(fetches) => {
                         match fetches.iter().find(|f| f.register == r).map(|f| f.source) {

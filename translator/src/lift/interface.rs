@@ -1,7 +1,8 @@
-//! What a translated vertex shader expects from its caller: bind groups and bindings,
-//! vertex inputs, inter-stage outputs and the constants the shader itself defines.
+//! What a translated shader expects from its caller: bind groups and bindings, vertex inputs,
+//! inter-stage outputs, pixel inputs and colour/depth outputs, and the constants the shader
+//! itself defines.
 //!
-//! Binding layout (all vertex-stage resources):
+//! Binding layout of vertex shaders:
 //! - group [`VS_CONSTANTS_GROUP`]: float constants `c#` at [`FLOAT_CONSTANTS_BINDING`]
 //!   (`array<vec4<f32>, N + 1>`, a uniform buffer, or a read-only storage buffer in software
 //!   vertex processing where 8192 registers exceed the 64 KiB uniform limit), integer constants
@@ -11,6 +12,24 @@
 //!   position, which is how the backend applies D3D9's half-pixel offset).
 //! - group [`VS_TEXTURES_GROUP`]: for vertex sampler `s#n`, the texture at
 //!   [`texture_binding`]`(n)` and the sampler at [`sampler_binding`]`(n)`.
+//!
+//! Binding layout of pixel shaders (the groups after the vertex stage's, so one pipeline
+//! layout holds both stages):
+//! - group [`PS_CONSTANTS_GROUP`]: `c#` at [`FLOAT_CONSTANTS_BINDING`] (a uniform
+//!   `array<vec4<f32>, N + 1>`, N = [`PS2_FLOAT_CONSTANTS`] in ps_2_0/2_x,
+//!   [`PS3_FLOAT_CONSTANTS`] in ps_3_0), `i#` at [`INT_CONSTANTS_BINDING`]
+//!   (`array<vec4<i32>, 16>`) and `b#` at [`BOOL_CONSTANTS_BINDING`] (one `u32`), the same
+//!   shapes as the vertex side's hardware layout.
+//! - group [`PS_TEXTURES_GROUP`]: for sampler `s#n`, the texture at [`texture_binding`]`(n)`
+//!   and the sampler at [`sampler_binding`]`(n)`.
+//!
+//! Pixel inputs travel as the link's [`Varying`]s say: the inter-stage variable at a location
+//! is `vecN<f32>` (`f32` for N = 1), N the largest `component + components` of the varyings at
+//! that location; a varying occupies components `component .. component + components`; the
+//! j-th component of a pixel input's declared mask reads component `component + j`, and
+//! components past `components` read the semantic's default
+//! ([`Semantic::unwritten_value`]). Without a link map, each input travels alone at its own
+//! location (signature order) as a `vec4<f32>`.
 //!
 //! Only resources the shader uses are present; the interface says which.
 
@@ -32,6 +51,15 @@ pub const BOOL_CONSTANTS_BINDING: u32 = 2;
 pub const POSITION_FIXUP_BINDING: u32 = 3;
 /// Bind group of vertex textures and samplers.
 pub const VS_TEXTURES_GROUP: u32 = 1;
+/// Bind group of the pixel shader's constants (`c#`, `i#`, `b#` at the same bindings as the
+/// vertex side's).
+pub const PS_CONSTANTS_GROUP: u32 = 2;
+/// Bind group of pixel textures and samplers.
+pub const PS_TEXTURES_GROUP: u32 = 3;
+/// Float constant registers of ps_2_0 and ps_2_x.
+pub const PS2_FLOAT_CONSTANTS: u32 = 32;
+/// Float constant registers of ps_3_0.
+pub const PS3_FLOAT_CONSTANTS: u32 = 224;
 /// Float constant registers in hardware vertex processing (`MaxVertexShaderConst`).
 pub const HW_FLOAT_CONSTANTS: u32 = 256;
 /// Float constant registers in software vertex processing.
@@ -47,12 +75,12 @@ pub const SW_BOOL_CONSTANTS: u32 = 2048;
 /// Inter-stage variables WebGPU allows (`maxInterStageShaderVariables`).
 pub const MAX_INTER_STAGE_VARIABLES: usize = 16;
 
-/// The texture binding of vertex sampler `s#sampler`.
+/// The texture binding of sampler `s#sampler` (either stage, in its textures group).
 pub const fn texture_binding(sampler: u32) -> u32 {
     2 * sampler
 }
 
-/// The sampler binding of vertex sampler `s#sampler`.
+/// The sampler binding of sampler `s#sampler` (either stage, in its textures group).
 pub const fn sampler_binding(sampler: u32) -> u32 {
     2 * sampler + 1
 }
@@ -77,9 +105,10 @@ pub struct UniformBinding {
     pub binding: u32,
 }
 
-/// A vertex texture fetched with `texldl` from sampler `s#register`.
+/// A texture and sampler pair of sampler register `s#register` (vertex `texldl`, pixel
+/// `texld*`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct VertexSampler {
+pub struct SamplerBinding {
     pub register: u32,
     /// From `dcl_2d` / `dcl_cube` / `dcl_volume`: a `texture_2d`, `texture_cube` or
     /// `texture_3d` of `f32`.
@@ -177,14 +206,14 @@ pub struct PixelInput {
     pub varying: Option<Varying>,
 }
 
-/// Everything a caller needs to bind and feed a translated vertex shader.
+/// Everything a caller needs to bind and feed a translated shader (vertex or pixel).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ShaderInterface {
     pub float_constants: Option<FloatConstants>,
     pub int_constants: Option<UniformBinding>,
     pub bool_constants: Option<UniformBinding>,
     pub position_fixup: Option<UniformBinding>,
-    pub samplers: Vec<VertexSampler>,
+    pub samplers: Vec<SamplerBinding>,
     pub inputs: Vec<VertexInput>,
     pub outputs: Vec<VertexOutput>,
     /// `def c#` values (raw bits as f32): the backend writes them over the application's
@@ -256,5 +285,26 @@ mod tests {
         assert_eq!(count(RegisterFile::ConstBool, hw), Some(BOOL_CONSTANTS));
         assert_eq!(count(RegisterFile::ConstInt, sw), Some(SW_INT_CONSTANTS));
         assert_eq!(count(RegisterFile::ConstBool, sw), Some(SW_BOOL_CONSTANTS));
+        for (major, minor, n) in [
+            (2, 0, PS2_FLOAT_CONSTANTS),
+            (2, 1, PS2_FLOAT_CONSTANTS),
+            (3, 0, PS3_FLOAT_CONSTANTS),
+        ] {
+            let ps = Version::new(Stage::Pixel, major, minor);
+            assert_eq!(float_constants(ps, hw).typical(), n);
+            // ps_2_0 has no i#/b#; ps_2_x and ps_3_0 have the vertex side's 16 of each.
+            let count = |file| file_rule(ps, file, hw).map(|r| r.count.typical());
+            let expected = |n| (minor > 0 || major == 3).then_some(n);
+            assert_eq!(
+                count(RegisterFile::ConstInt),
+                expected(INT_CONSTANTS),
+                "{ps}"
+            );
+            assert_eq!(
+                count(RegisterFile::ConstBool),
+                expected(BOOL_CONSTANTS),
+                "{ps}"
+            );
+        }
     }
 }

@@ -19,6 +19,10 @@ pub(super) enum Loaded {
     Temp(u32),
     /// A direct `v#` read.
     Input(u32),
+    /// A direct `t#` read (pixel shaders; ps_1_x writes them).
+    Texture(u32),
+    /// `vPos` (0) / `vFace` (1).
+    Misc(u32),
     /// A direct `c#` read (flat index over the CONST banks).
     Const(u32),
     Addr,
@@ -29,7 +33,7 @@ pub(super) enum Loaded {
 impl Loaded {
     /// Whether the shader itself writes this register.
     fn mutable(self) -> bool {
-        !matches!(self, Loaded::Input(_) | Loaded::Const(_))
+        !matches!(self, Loaded::Input(_) | Loaded::Const(_) | Loaded::Misc(_))
     }
 }
 

@@ -1,15 +1,17 @@
-//! Lifting D3D9 vertex shaders (vs_1_1 … vs_3_0) into validated naga modules and WGSL.
+//! Lifting D3D9 vertex shaders (vs_1_1 … vs_3_0) and pixel shaders (ps_2_0 … ps_3_0) into
+//! validated naga modules and WGSL.
 //!
-//! [`translate_vertex_shader`] builds a `naga::Module` with one vertex entry point named
-//! [`ENTRY_POINT`], validates it with naga's validator (a failure is a translator bug and is
-//! returned as [`LiftError::Internal`], never handed out), and describes in
-//! [`ShaderInterface`] which bindings and locations a caller must feed and read.
+//! [`translate_vertex_shader`] and [`translate_pixel_shader`] build a `naga::Module` with one
+//! entry point named [`ENTRY_POINT`], validate it with naga's validator (a failure is a
+//! translator bug and is returned as [`LiftError::Internal`], never handed out), and describe
+//! in [`ShaderInterface`] which bindings and locations a caller must feed and read.
 //!
 //! Module layout: `builder` (the lifter, its verbs and narrow values), `globals` (register
 //! files as naga globals), `operands` (source reads at the written lanes), `writes`
 //! (destination and predicate writes), `numerics` (D3D9 float rules), `arith` (per-opcode
-//! lowering), `flow` (flow control), `texture` (texldl), `inputs` (vertex fetch conversions),
-//! `outputs` (output semantics and the entry point), `interface` (what callers bind).
+//! lowering), `flow` (flow control), `texture` (texld*, texkill), `inputs` (vertex fetch
+//! conversions), `outputs` (vertex output semantics and entry point), `pixel_entry` (pixel
+//! inputs, outputs and entry point), `interface` (what callers bind).
 
 mod arith;
 mod builder;
@@ -23,6 +25,7 @@ mod loads;
 mod numerics;
 mod operands;
 mod outputs;
+mod pixel_entry;
 mod texture;
 mod writes;
 
@@ -30,13 +33,13 @@ pub use error::{Feature, LiftError};
 pub use interface::ShaderInterface;
 pub use outputs::ENTRY_POINT;
 
-/// The error of [`translate_vertex_shader`].
+/// The error of [`translate_vertex_shader`] and [`translate_pixel_shader`].
 pub type Error = LiftError;
 
 use crate::bytecode::{Declaration, Literal, Opcode, Program, RegisterFile, Stage};
 use crate::check::CheckedProgram;
 use crate::decl::InputFetch;
-use builder::{FnBuilder, Lifter};
+use builder::{FnBuilder, Lifter, StageOptions};
 use std::collections::HashMap;
 
 /// How D3D9 float arithmetic is emulated.
@@ -163,20 +166,28 @@ impl TranslatedShader {
         );
         w.write(&self.module, &self.info)
             .map_err(|e| LiftError::Internal(format!("WGSL output: {e}")))?;
-        Ok(w.finish())
+        let text = w.finish();
+        // naga's WGSL writer does not print diagnostic filters: the one the lifter sets is a
+        // directive before every declaration.
+        if allows_nonuniform_derivatives(&self.module) {
+            return Ok(format!("{NONUNIFORM_DERIVATIVES_DIRECTIVE}\n{text}"));
+        }
+        Ok(text)
     }
 }
+
+/// The WGSL directive of a module that takes derivatives in non-uniform control flow.
+pub const NONUNIFORM_DERIVATIVES_DIRECTIVE: &str = "diagnostic(off, derivative_uniformity);";
 
 /// Validate a module as every translated module is validated.
 pub fn validate(module: &naga::Module) -> Result<naga::valid::ModuleInfo, LiftError> {
     validate_spanned(module, None)
 }
 
-/// Validate a module; a failure names the D3D9 instruction whose span it carries.
-fn validate_spanned(
+/// naga's validation, with one validator per thread.
+fn validate_raw(
     module: &naga::Module,
-    program: Option<&Program>,
-) -> Result<naga::valid::ModuleInfo, LiftError> {
+) -> Result<naga::valid::ModuleInfo, Box<naga::WithSpan<naga::valid::ValidationError>>> {
     thread_local! {
         // One validator per thread, reused: `validate` resets it, and building one allocates.
         static VALIDATOR: std::cell::RefCell<naga::valid::Validator> =
@@ -185,29 +196,99 @@ fn validate_spanned(
                 naga::valid::Capabilities::default(),
             ));
     }
-    VALIDATOR
-        .with(|v| v.borrow_mut().validate(module).map_err(Box::new))
-        .map_err(|e| {
-            let at = program.and_then(|p| {
-                e.spans().find_map(|(span, _)| {
-                    let start = span.to_range()?.start;
-                    p.instructions.iter().enumerate().find_map(|(i, inst)| {
-                        let r = builder::instruction_span(p, i).to_range()?;
-                        r.contains(&start).then(|| {
-                            format!(
-                                " at instruction {i} ({}) token {}",
-                                inst.opcode, inst.offset
-                            )
-                        })
-                    })
+    VALIDATOR.with(|v| v.borrow_mut().validate(module).map_err(Box::new))
+}
+
+/// Validate a module; a failure names the D3D9 instruction whose span it carries.
+fn validate_spanned(
+    module: &naga::Module,
+    program: Option<&Program>,
+) -> Result<naga::valid::ModuleInfo, LiftError> {
+    validate_raw(module).map_err(|e| validation_error(&e, program))
+}
+
+/// A validation failure as a translator bug naming the D3D9 instruction its span carries.
+fn validation_error(
+    e: &naga::WithSpan<naga::valid::ValidationError>,
+    program: Option<&Program>,
+) -> LiftError {
+    let at = program.and_then(|p| {
+        e.spans().find_map(|(span, _)| {
+            let start = span.to_range()?.start;
+            p.instructions.iter().enumerate().find_map(|(i, inst)| {
+                let r = builder::instruction_span(p, i).to_range()?;
+                r.contains(&start).then(|| {
+                    format!(
+                        " at instruction {i} ({}) token {}",
+                        inst.opcode, inst.offset
+                    )
                 })
-            });
-            LiftError::Internal(format!(
-                "generated module fails validation{}: {:?}",
-                at.unwrap_or_default(),
-                e.as_inner()
-            ))
+            })
         })
+    });
+    LiftError::Internal(format!(
+        "generated module fails validation{}: {:?}",
+        at.unwrap_or_default(),
+        e.as_inner()
+    ))
+}
+
+/// Whether a pixel shader may take implicit derivatives in non-uniform control flow, which
+/// WGSL's uniformity analysis refuses: it has an implicit-derivative operation (`texld`,
+/// `texldp`, `texldb`, `dsx`, `dsy`) and a branch on a value that may vary per pixel
+/// (`if p0`, `ifc`, `breakc`, `breakp`, `callnz p0`). Branches on `b#` and loop counts from
+/// `i#` are uniform; `texkill` is WGSL's `discard`, which demotes to a helper invocation and
+/// leaves uniformity alone. Conservative: the whole program counts, not only the code under
+/// the branch.
+fn needs_nonuniform_derivatives(program: &Program) -> bool {
+    let derivative = program.instructions.iter().any(|i| {
+        matches!(i.opcode, Opcode::Dsx | Opcode::Dsy)
+            || (i.opcode == Opcode::Tex && program.version.major >= 2)
+    });
+    let varying_branch = program.instructions.iter().any(|i| match i.opcode {
+        Opcode::Ifc | Opcode::Breakc | Opcode::Breakp => true,
+        Opcode::If | Opcode::CallNz => i.src.iter().any(|s| s.reg.file == RegisterFile::Predicate),
+        _ => false,
+    });
+    derivative && varying_branch
+}
+
+/// Whether the module turns `derivative_uniformity` off (see
+/// [`allow_nonuniform_derivatives`]).
+fn allows_nonuniform_derivatives(module: &naga::Module) -> bool {
+    use naga::diagnostic_filter::{
+        FilterableTriggeringRule, Severity, StandardFilterableTriggeringRule,
+    };
+    module.diagnostic_filters.iter().any(|(_, node)| {
+        node.inner.new_severity == Severity::Off
+            && node.inner.triggering_rule
+                == FilterableTriggeringRule::Standard(
+                    StandardFilterableTriggeringRule::DerivativeUniformity,
+                )
+    })
+}
+
+/// Turn WGSL's `derivative_uniformity` diagnostic off for the whole module
+/// (`diagnostic(off, derivative_uniformity);`): D3D9 leaves gradients in divergent flow
+/// control undefined, as WGSL does with the diagnostic off.
+fn allow_nonuniform_derivatives(module: &mut naga::Module) {
+    use naga::diagnostic_filter::{
+        DiagnosticFilter, DiagnosticFilterNode, FilterableTriggeringRule, Severity,
+        StandardFilterableTriggeringRule,
+    };
+    let node = module.diagnostic_filters.append(
+        DiagnosticFilterNode {
+            inner: DiagnosticFilter {
+                new_severity: Severity::Off,
+                triggering_rule: FilterableTriggeringRule::Standard(
+                    StandardFilterableTriggeringRule::DerivativeUniformity,
+                ),
+            },
+            parent: module.diagnostic_filter_leaf,
+        },
+        naga::Span::UNDEFINED,
+    );
+    module.diagnostic_filter_leaf = Some(node);
 }
 
 /// Translate a checked vertex shader into a validated naga module.
@@ -219,13 +300,52 @@ pub fn translate_vertex_shader(
     checked: &CheckedProgram,
     options: &VertexShaderOptions,
 ) -> Result<TranslatedShader, LiftError> {
+    translate(checked, StageOptions::Vertex(options))
+}
+
+/// Translate a checked pixel shader (ps_2_0, ps_2_x, ps_3_0) into a validated naga module
+/// with one fragment entry point named [`ENTRY_POINT`]. Bindings: `c#`/`i#`/`b#` in
+/// [`interface::PS_CONSTANTS_GROUP`], textures and samplers in
+/// [`interface::PS_TEXTURES_GROUP`]; inputs as `options.input_locations` places them.
+///
+/// ps_1_x shaders are `Unsupported` ([`Feature::PixelShader1`]), and so is fixed-function
+/// fog after a ps_2_x shader ([`Feature::FixedFunctionFog`]).
+pub fn translate_pixel_shader(
+    checked: &CheckedProgram,
+    options: &PixelShaderOptions,
+) -> Result<TranslatedShader, LiftError> {
+    translate(checked, StageOptions::Pixel(options))
+}
+
+/// The shared translation: prepass, subroutines, `main` (inline into the entry point when
+/// it can be), the stage's entry point, validation.
+fn translate(
+    checked: &CheckedProgram,
+    options: StageOptions<'_>,
+) -> Result<TranslatedShader, LiftError> {
     let program = checked.program();
-    if program.stage() != Stage::Vertex {
-        return Err(LiftError::NotVertexShader {
+    let expected = match options {
+        StageOptions::Vertex(_) => Stage::Vertex,
+        StageOptions::Pixel(_) => Stage::Pixel,
+    };
+    if program.stage() != expected {
+        return Err(LiftError::WrongStage {
+            expected,
             version: program.version,
         });
     }
     let mut l = Lifter::new(program, options, checked.caps());
+    if let StageOptions::Pixel(o) = options {
+        if let Some(inst) = program.instructions.first() {
+            l.set_at(0, inst);
+        }
+        if program.version.major < 2 {
+            return Err(l.unsupported(Feature::PixelShader1));
+        }
+        if program.version.major < 3 && o.fog.is_some() {
+            return Err(l.unsupported(Feature::FixedFunctionFog));
+        }
+    }
     let segments = l.prepass()?;
 
     // Subroutines: callees first (naga requires a function to precede its callers).
@@ -264,12 +384,12 @@ pub fn translate_vertex_shader(
         && !program.instructions[main.start..body_end]
             .iter()
             .any(|i| i.opcode == Opcode::Ret);
-    let entry = if inline {
+    let stage_interface = if inline {
         l.span = program_span(program);
-        let plan = l.begin_entry(true)?;
+        let plan = l.begin_stage_entry(true)?;
         l.lift_range(main.start..body_end)?;
         l.span = program_span(program);
-        l.finish_entry(plan, None)?
+        l.finish_stage_entry(plan, None)?
     } else {
         l.f = FnBuilder::new("d3d9_main");
         l.lift_range(main)?;
@@ -277,16 +397,25 @@ pub fn translate_vertex_shader(
         let main_body = l.module.functions.append(body, l.span);
         // The entry point's glue (input copies, output assembly) belongs to the whole program.
         l.span = program_span(program);
-        let plan = l.begin_entry(false)?;
-        l.finish_entry(plan, Some(main_body))?
+        let plan = l.begin_stage_entry(false)?;
+        l.finish_stage_entry(plan, Some(main_body))?
     };
-    let interface = l.interface(entry);
+    let interface = l.interface(stage_interface);
+    if expected == Stage::Pixel && needs_nonuniform_derivatives(program) {
+        allow_nonuniform_derivatives(&mut l.module);
+    }
     let info = validate_spanned(&l.module, Some(program))?;
     Ok(TranslatedShader {
         module: l.module,
         info,
         interface,
     })
+}
+
+/// The entry point's plan, between opening it and closing it.
+enum EntryPlan {
+    Vertex(outputs::EntryPlan),
+    Pixel(pixel_entry::PixelPlan),
 }
 
 /// The byte span of a whole program's instructions.
@@ -435,21 +564,49 @@ impl Lifter<'_> {
         Ok(())
     }
 
-    /// The whole interface, built once: the entry point's inputs and outputs, and the
+    /// Open the stage's entry point (see `outputs::begin_entry`, `pixel_entry`).
+    fn begin_stage_entry(&mut self, inline: bool) -> Result<EntryPlan, LiftError> {
+        Ok(match self.options {
+            StageOptions::Vertex(_) => EntryPlan::Vertex(self.begin_entry(inline)?),
+            StageOptions::Pixel(_) => EntryPlan::Pixel(self.begin_pixel_entry(inline)?),
+        })
+    }
+
+    /// Close the stage's entry point; returns the stage's part of the interface.
+    fn finish_stage_entry(
+        &mut self,
+        plan: EntryPlan,
+        main_body: Option<naga::Handle<naga::Function>>,
+    ) -> Result<ShaderInterface, LiftError> {
+        Ok(match plan {
+            EntryPlan::Vertex(plan) => {
+                let entry = self.finish_entry(plan, main_body)?;
+                ShaderInterface {
+                    inputs: entry.inputs,
+                    outputs: entry.outputs,
+                    position_fixup: entry.position_fixup,
+                    writes_point_size: entry.writes_point_size,
+                    ..ShaderInterface::default()
+                }
+            }
+            EntryPlan::Pixel(plan) => self.finish_pixel_entry(plan, main_body)?,
+        })
+    }
+
+    /// The whole interface, built once: the entry point's part (inputs and outputs), and the
     /// bindings, samplers and constants the shader uses.
-    fn interface(&self, entry: outputs::EntryInterface) -> ShaderInterface {
+    fn interface(&self, stage: ShaderInterface) -> ShaderInterface {
         use globals::RegKey;
         use interface::*;
-        let mut interface = ShaderInterface {
-            inputs: entry.inputs,
-            outputs: entry.outputs,
-            position_fixup: entry.position_fixup,
-            writes_point_size: entry.writes_point_size,
-            ..ShaderInterface::default()
+        let mut interface = stage;
+        let group = self.constants_group();
+        let textures_group = match self.program.version.stage {
+            Stage::Vertex => VS_TEXTURES_GROUP,
+            Stage::Pixel => PS_TEXTURES_GROUP,
         };
         if self.globals.contains_key(&RegKey::FloatConsts) {
             interface.float_constants = Some(FloatConstants {
-                group: VS_CONSTANTS_GROUP,
+                group,
                 binding: FLOAT_CONSTANTS_BINDING,
                 registers: self.float_registers,
                 storage: self.software,
@@ -457,22 +614,22 @@ impl Lifter<'_> {
         }
         if self.globals.contains_key(&RegKey::IntConsts) {
             interface.int_constants = Some(UniformBinding {
-                group: VS_CONSTANTS_GROUP,
+                group,
                 binding: INT_CONSTANTS_BINDING,
             });
         }
         if self.globals.contains_key(&RegKey::BoolConsts) {
             interface.bool_constants = Some(UniformBinding {
-                group: VS_CONSTANTS_GROUP,
+                group,
                 binding: BOOL_CONSTANTS_BINDING,
             });
         }
         for (&n, &tt) in &self.samplers {
             if self.globals.contains_key(&RegKey::Texture(n)) {
-                interface.samplers.push(VertexSampler {
+                interface.samplers.push(SamplerBinding {
                     register: n,
                     texture_type: tt,
-                    group: VS_TEXTURES_GROUP,
+                    group: textures_group,
                     texture_binding: texture_binding(n),
                     sampler_binding: sampler_binding(n),
                 });

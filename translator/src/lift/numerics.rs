@@ -29,12 +29,12 @@ use naga::{BinaryOperator as Bo, Handle, MathFunction as Mf};
 impl Lifter<'_> {
     /// Whether rcp/rsq/log/pow follow D3D9 (Legacy or LegacyStrict).
     fn legacy_results(&self) -> bool {
-        self.options.float_mode != FloatMode::Ieee
+        self.float_mode != FloatMode::Ieee
     }
 
     /// Whether every multiply tests for zero (LegacyStrict).
     fn strict_multiplies(&self) -> bool {
-        self.options.float_mode == FloatMode::LegacyStrict
+        self.float_mode == FloatMode::LegacyStrict
     }
 
     /// `a * b` (same widths), with `0 * x = 0` in LegacyStrict.

@@ -5,7 +5,7 @@
 
 use super::builder::{Lanes, Lifter, Value};
 use super::error::LiftError;
-use super::globals::{RegKey, INPUT_REGISTERS};
+use super::globals::RegKey;
 use super::loads::Loaded;
 use crate::bytecode::{Register, RegisterFile, RelativeAddress, SrcModifier, SrcParam};
 use naga::{BinaryOperator as Bo, Expression, Handle, MathFunction as Mf, ScalarKind};
@@ -58,7 +58,8 @@ impl Lifter<'_> {
             RegisterFile::Input if !write => {
                 let g = self.inputs_global();
                 let base = self.global(g);
-                self.indexed(base, reg, INPUT_REGISTERS)
+                let n = self.input_registers;
+                self.indexed(base, reg, n)
             }
             RegisterFile::Const
             | RegisterFile::Const2
@@ -85,6 +86,13 @@ impl Lifter<'_> {
                 let n = self.output_registers;
                 self.indexed(base, reg, n)
             }
+            // Pixel shaders: ps_2_x texture coordinates, vPos/vFace, colour and depth outputs.
+            RegisterFile::Texture | RegisterFile::MiscType if !write => {
+                Ok(self.pixel_register_pointer(reg.file, reg.index))
+            }
+            RegisterFile::ColorOut | RegisterFile::DepthOut if write => {
+                Ok(self.pixel_register_pointer(reg.file, reg.index))
+            }
             RegisterFile::RastOut | RegisterFile::AttrOut | RegisterFile::TexCrdOut if write => {
                 let g = self.fixed_output_global(*reg)?;
                 Ok(self.global(g))
@@ -103,14 +111,16 @@ impl Lifter<'_> {
         let key = match (reg.file, reg.relative) {
             (RegisterFile::Temp, _) => Some(Loaded::Temp(reg.index)),
             (RegisterFile::Input, None) => Some(Loaded::Input(reg.index)),
+            (RegisterFile::Texture, None) => Some(Loaded::Texture(reg.index)),
+            (RegisterFile::MiscType, None) => Some(Loaded::Misc(reg.index)),
             (_, None) => reg.float_constant_index().map(Loaded::Const),
             _ => None,
         };
         if let Some(&(h, _)) = key.and_then(|k| self.f.loads.get(&k)) {
             return Ok(h);
         }
-        if let (RegisterFile::Input, None) = (reg.file, reg.relative) {
-            if let Some(&h) = self.input_values.get(&reg.index) {
+        if reg.relative.is_none() {
+            if let Some(&h) = self.input_values.get(&(reg.file, reg.index)) {
                 return Ok(h);
             }
         }

@@ -99,7 +99,10 @@ impl Lifter<'_> {
                 source,
             });
         }
-        let planned = match &self.options.output_locations {
+        let planned = match self
+            .vertex_options()
+            .and_then(|o| o.output_locations.as_ref())
+        {
             None => written
                 .into_iter()
                 .enumerate()
@@ -218,7 +221,8 @@ impl Lifter<'_> {
                 None => continue,
             };
             if direct {
-                self.input_values.insert(input.register, value);
+                self.input_values
+                    .insert((RegisterFile::Input, input.register), value);
             } else {
                 let p = self.input_pointer(input.register);
                 self.store(p, value);
@@ -257,7 +261,7 @@ impl Lifter<'_> {
             None => self.float_n(0.0, 4).h,
         };
         let mut position_fixup = None;
-        if self.options.position_fixup {
+        if self.vertex_options().is_some_and(|o| o.position_fixup) {
             let ty = self.ty.vec4f;
             let g = self.resource_global(
                 RegKey::PositionFixup,

@@ -1,26 +1,52 @@
-//! Vertex texture fetch: `texldl dst, coord, s#` samples mip level `coord.w` of the texture
-//! declared by `dcl_2d` / `dcl_cube` / `dcl_volume s#`.
+//! Texture sampling, both stages: `texld dst, coord, s#` and its ps_2_0+ forms `texldp`
+//! (coordinate divided by `.w`), `texldb` (level-of-detail bias from `.w`), `texldd`
+//! (explicit gradients) and `texldl` (explicit level `.w`; the only form of vertex shaders).
+//! The texture is the one declared by `dcl_2d` / `dcl_cube` / `dcl_volume s#`: a
+//! `texture_2d`, `texture_cube` or `texture_3d` of `f32`, sampled with the coordinate's first
+//! 2 or 3 components.
 
 use super::builder::Lifter;
 use super::builder::{Lanes, Value};
-use super::error::LiftError;
+use super::error::{Feature, LiftError};
 use super::globals::RegKey;
-use super::interface::{sampler_binding, texture_binding, VS_TEXTURES_GROUP};
-use crate::bytecode::{Instruction, RegisterFile, TextureType};
+use super::interface::{sampler_binding, texture_binding, PS_TEXTURES_GROUP, VS_TEXTURES_GROUP};
+use crate::bytecode::{Control, Instruction, Opcode, RegisterFile, Stage, TextureType};
 use naga::{
-    AddressSpace, Expression, ImageClass, ImageDimension, SampleLevel, ScalarKind, TypeInner,
+    AddressSpace, BinaryOperator as Bo, Expression, Handle, ImageClass, ImageDimension,
+    SampleLevel, ScalarKind, TypeInner,
 };
 
-/// Vertex samplers s0–s3.
-pub(super) const VERTEX_SAMPLERS: u32 = 4;
+/// How the level of detail of a sample is chosen.
+enum Level {
+    /// Implicit derivatives (`texld`, `texldp`).
+    Auto,
+    /// Implicit derivatives plus a bias (`texldb`: `coord.w`).
+    Bias,
+    /// Explicit level (`texldl`: `coord.w`).
+    Exact,
+    /// Explicit gradients (`texldd`: sources 2 and 3).
+    Gradient,
+}
 
 impl Lifter<'_> {
-    pub(super) fn texldl(&mut self, inst: &Instruction) -> Result<(), LiftError> {
+    /// `texld`, `texldp`, `texldb` (ps_2_0+ `tex` opcode), `texldd` and `texldl`.
+    pub(super) fn texture_sample(&mut self, inst: &Instruction) -> Result<(), LiftError> {
+        let (level, project) = match (inst.opcode, inst.control) {
+            (Opcode::TexLdl, _) => (Level::Exact, false),
+            (Opcode::TexLdd, _) => (Level::Gradient, false),
+            (Opcode::Tex, _) if self.program.version.major < 2 => {
+                return Err(self.unsupported(Feature::Ps1Instruction(inst.opcode)))
+            }
+            (Opcode::Tex, Control::TexProject) => (Level::Auto, true),
+            (Opcode::Tex, Control::TexBias) => (Level::Bias, false),
+            (Opcode::Tex, _) => (Level::Auto, false),
+            (other, _) => return Err(self.internal(format!("{other} is not a texture sample"))),
+        };
         let dst = self.dst(inst)?;
         let coord = self.src(inst, 0, Lanes::ALL)?.h;
         let s = self.src_param(inst, 1)?;
-        if s.reg.file != RegisterFile::Sampler || s.reg.index >= VERTEX_SAMPLERS {
-            return Err(self.internal("texldl samples s0–s3"));
+        if s.reg.file != RegisterFile::Sampler {
+            return Err(self.internal("the second source of a texture sample is not s#"));
         }
         let n = s.reg.index;
         let Some(&tt) = self.samplers.get(&n) else {
@@ -31,6 +57,91 @@ impl Lifter<'_> {
             TextureType::Cube => (ImageDimension::Cube, 3),
             TextureType::Volume => (ImageDimension::D3, 3),
             TextureType::Unknown => return Err(self.internal(format!("s{n} has no texture type"))),
+        };
+        let (image, sampler) = self.texture_globals(n, dim);
+        let mut coordinate = self.truncate(coord, coords);
+        if project {
+            let w = self.comp(coord, 3);
+            let w = self.splat(w, coords).h;
+            coordinate = self.bin(Bo::Divide, coordinate, w);
+        }
+        let level = match level {
+            Level::Auto => SampleLevel::Auto,
+            Level::Bias => SampleLevel::Bias(self.comp(coord, 3)),
+            Level::Exact => SampleLevel::Exact(self.comp(coord, 3)),
+            Level::Gradient => {
+                let x = self.src(inst, 2, Lanes::ALL)?.h;
+                let y = self.src(inst, 3, Lanes::ALL)?.h;
+                SampleLevel::Gradient {
+                    x: self.truncate(x, coords),
+                    y: self.truncate(y, coords),
+                }
+            }
+        };
+        let texel = self.emit(Expression::ImageSample {
+            image,
+            sampler,
+            gather: None,
+            coordinate,
+            array_index: None,
+            offset: None,
+            level,
+            depth_ref: None,
+            clamp_to_edge: false,
+        });
+        // The sampler's swizzle picks the texel components for the written ones.
+        let lanes = Lanes::of_mask(dst.mask);
+        let pattern: Vec<u8> = lanes
+            .as_slice()
+            .iter()
+            .map(|&c| s.swizzle.get(usize::from(c)))
+            .collect();
+        let r = self.pick(Value { h: texel, n: 4 }, &pattern);
+        self.write(&dst, r, inst.predicate.as_ref())
+    }
+
+    /// `texkill reg`: discard the pixel when a component of the register is negative: `.xyzw`
+    /// from ps_2_0 on, `.xyz` in ps_1_x (Wine's `shader_glsl_texkill`: ps_1_x ignores `.w`).
+    /// The operand is encoded as a destination whose mask D3D9 requires to be full.
+    pub(super) fn texkill(&mut self, inst: &Instruction) -> Result<(), LiftError> {
+        let dst = self.dst(inst)?;
+        let lanes = if self.program.version.major >= 2 {
+            Lanes::ALL
+        } else {
+            Lanes::of(&[0, 1, 2])
+        };
+        let v = self.read(&crate::bytecode::SrcParam::new(dst.reg), lanes)?;
+        let zero = self.float_n(0.0, v.n);
+        let mut negative = self.bin_v(Bo::Less, v, zero);
+        if let Some(p) = inst.predicate.as_ref() {
+            // Predicated: only the components the predicate allows are tested.
+            let allowed = self.read_predicate(p, lanes)?;
+            negative = self.bin_v(Bo::And, negative, allowed);
+        }
+        let any = self.emit(Expression::Relational {
+            fun: naga::RelationalFunction::Any,
+            argument: negative.h,
+        });
+        let mut accept = naga::Block::new();
+        accept.push(naga::Statement::Kill, self.span);
+        self.push(naga::Statement::If {
+            condition: any,
+            accept,
+            reject: naga::Block::new(),
+        });
+        Ok(())
+    }
+
+    /// The texture and sampler of `s#n` in the current function, declared on first use in
+    /// this stage's textures group.
+    fn texture_globals(
+        &mut self,
+        n: u32,
+        dim: ImageDimension,
+    ) -> (Handle<Expression>, Handle<Expression>) {
+        let group = match self.program.version.stage {
+            Stage::Vertex => VS_TEXTURES_GROUP,
+            Stage::Pixel => PS_TEXTURES_GROUP,
         };
         let image_ty = self.type_of(TypeInner::Image {
             dim,
@@ -46,7 +157,7 @@ impl Lifter<'_> {
             &format!("s{n}_texture"),
             image_ty,
             AddressSpace::Handle,
-            VS_TEXTURES_GROUP,
+            group,
             texture_binding(n),
         );
         let smp = self.resource_global(
@@ -54,32 +165,9 @@ impl Lifter<'_> {
             &format!("s{n}_sampler"),
             sampler_ty,
             AddressSpace::Handle,
-            VS_TEXTURES_GROUP,
+            group,
             sampler_binding(n),
         );
-        let image = self.global(tex);
-        let sampler = self.global(smp);
-        let coordinate = self.truncate(coord, coords);
-        let lod = self.comp(coord, 3);
-        let texel = self.emit(Expression::ImageSample {
-            image,
-            sampler,
-            gather: None,
-            coordinate,
-            array_index: None,
-            offset: None,
-            level: SampleLevel::Exact(lod),
-            depth_ref: None,
-            clamp_to_edge: false,
-        });
-        // The sampler's swizzle picks the texel components for the written ones.
-        let lanes = Lanes::of_mask(dst.mask);
-        let pattern: Vec<u8> = lanes
-            .as_slice()
-            .iter()
-            .map(|&c| s.swizzle.get(usize::from(c)))
-            .collect();
-        let r = self.pick(Value { h: texel, n: 4 }, &pattern);
-        self.write(&dst, r, inst.predicate.as_ref())
+        (self.global(tex), self.global(smp))
     }
 }

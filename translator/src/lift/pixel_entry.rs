@@ -1,0 +1,425 @@
+//! The fragment entry point of a pixel shader: inter-stage inputs (ps_3_0 `dcl_<usage> v#`,
+//! ps_2_x `dcl v#` colours and `dcl t#` texture coordinates) assembled into their registers
+//! from the link's [`Varying`]s, `vPos` and `vFace` from builtins, and the colour (`oC#`) and
+//! depth (`oDepth`) outputs.
+//!
+//! Rules (see `docs/decisions.md`):
+//! - The j-th component of an input's declared mask reads component `component + j` of the
+//!   inter-stage variable at its varying's location; components past the varying's
+//!   `components`, and inputs nothing supplies, read the semantic's default
+//!   ([`crate::signature::Semantic::unwritten_value`]); components no declaration names
+//!   read 0.
+//! - `vPos` is `(frag_coord.x - 0.5, frag_coord.y - 0.5, frag_coord.z, frag_coord.w)`: D3D9
+//!   pixel centres are integers (Wine's `pixel_center_integer` `gl_FragCoord`).
+//! - `vFace` is 1 for front faces and -1 for back faces.
+//! - `oC0` is always an output (0 when never written); `oC1`–`oC3` when written. `oDepth`'s
+//!   `.x` is clamped to [0, 1] and written as `frag_depth`.
+
+use super::builder::{FnBuilder, Lifter};
+use super::error::LiftError;
+use super::interface::{
+    PixelInput, ShaderInterface, Varying, VaryingInterpolation, MAX_INTER_STAGE_VARIABLES,
+};
+use super::ENTRY_POINT;
+use crate::bytecode::{Opcode, RegisterFile};
+use naga::{
+    Binding, BuiltIn, EntryPoint, Expression, Function, FunctionArgument, FunctionResult, Handle,
+    Interpolation, MathFunction as Mf, Sampling, ShaderStage, Span, Statement, StructMember,
+    TypeInner,
+};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Colour outputs oC0–oC3.
+const COLOR_OUTPUTS: u32 = 4;
+
+/// One inter-stage variable the entry point receives.
+#[derive(Debug, Clone, Copy)]
+struct LocationArg {
+    /// Components (1 = `f32`).
+    n: u8,
+    interpolation: VaryingInterpolation,
+}
+
+/// The pixel entry point's plan, between opening it and closing it.
+pub(super) struct PixelPlan {
+    inputs: Vec<PixelInput>,
+    color_outputs: Vec<u32>,
+    writes_depth: bool,
+    reads_position: bool,
+    reads_face: bool,
+}
+
+/// naga's interpolation and sampling of a varying.
+fn interpolation(i: VaryingInterpolation) -> (Interpolation, Option<Sampling>) {
+    match i {
+        VaryingInterpolation::Perspective => (Interpolation::Perspective, Some(Sampling::Center)),
+        VaryingInterpolation::Centroid => (Interpolation::Perspective, Some(Sampling::Centroid)),
+        VaryingInterpolation::Flat => (Interpolation::Flat, None),
+    }
+}
+
+impl Lifter<'_> {
+    /// The pixel inputs in register order, each with the varying it arrives in.
+    fn plan_pixel_inputs(&self) -> Result<Vec<PixelInput>, LiftError> {
+        let centroid: BTreeSet<(RegisterFile, u32)> = self
+            .program
+            .instructions
+            .iter()
+            .filter(|i| i.opcode == Opcode::Dcl)
+            .filter_map(|i| i.dst)
+            .filter(|d| d.modifier.centroid())
+            .map(|d| (d.reg.file, d.reg.index))
+            .collect();
+        let map = self
+            .pixel_options()
+            .and_then(|o| o.input_locations.as_ref());
+        if let Some(map) = map {
+            for v in map {
+                if !(1..=4).contains(&v.components) || v.component + v.components > 4 {
+                    return Err(LiftError::Options(format!(
+                        "input {} occupies components {}..{}",
+                        v.semantic,
+                        v.component,
+                        u32::from(v.component) + u32::from(v.components)
+                    )));
+                }
+            }
+        }
+        let mut inputs = Vec::new();
+        for (i, e) in self
+            .signature
+            .inputs
+            .iter()
+            .filter(|e| matches!(e.register.file, RegisterFile::Input | RegisterFile::Texture))
+            .enumerate()
+        {
+            let centroid = centroid.contains(&(e.register.file, e.register.index));
+            let varying = match map {
+                Some(map) => map.iter().find(|v| v.semantic == e.semantic).copied(),
+                None => Some(Varying {
+                    interpolation: if centroid {
+                        VaryingInterpolation::Centroid
+                    } else {
+                        VaryingInterpolation::Perspective
+                    },
+                    ..Varying::new(e.semantic, i as u32, 4)
+                }),
+            };
+            inputs.push(PixelInput {
+                register: e.register,
+                semantic: e.semantic,
+                mask: e.mask,
+                centroid,
+                varying,
+            });
+        }
+        inputs.sort_by_key(|p| (p.register.file, p.register.index));
+        Ok(inputs)
+    }
+
+    /// The inter-stage variables the inputs need, by location: width and interpolation from
+    /// every varying of the map at that location (so both stages agree).
+    fn pixel_locations(
+        &self,
+        inputs: &[PixelInput],
+    ) -> Result<BTreeMap<u32, LocationArg>, LiftError> {
+        let map = self
+            .pixel_options()
+            .and_then(|o| o.input_locations.as_ref());
+        let mut locations = BTreeMap::new();
+        for v in inputs.iter().filter_map(|p| p.varying) {
+            let at_location: Vec<Varying> = match map {
+                Some(map) => map
+                    .iter()
+                    .filter(|m| m.location == v.location)
+                    .copied()
+                    .collect(),
+                None => vec![v],
+            };
+            let n = at_location
+                .iter()
+                .map(|m| m.component + m.components)
+                .max()
+                .unwrap_or(4)
+                .clamp(1, 4);
+            locations.insert(
+                v.location,
+                LocationArg {
+                    n,
+                    interpolation: v.interpolation,
+                },
+            );
+        }
+        if locations.len() > MAX_INTER_STAGE_VARIABLES {
+            return Err(LiftError::TooManyOutputs {
+                count: locations.len(),
+                limit: MAX_INTER_STAGE_VARIABLES,
+            });
+        }
+        Ok(locations)
+    }
+
+    /// Open the fragment entry point: its arguments, and the input registers built from them.
+    /// With `inline`, `main` is lifted into the entry point and reads the values directly;
+    /// otherwise they are stored into the registers for `main` and the subroutines.
+    pub(super) fn begin_pixel_entry(&mut self, inline: bool) -> Result<PixelPlan, LiftError> {
+        let inputs = self.plan_pixel_inputs()?;
+        let locations = self.pixel_locations(&inputs)?;
+        let program = self.program;
+        let reads = |file: RegisterFile, index: u32| {
+            program.instructions.iter().any(|i| {
+                i.opcode != Opcode::Dcl
+                    && i.src
+                        .iter()
+                        .any(|s| s.reg.file == file && s.reg.index == index)
+            })
+        };
+        let reads_position = reads(RegisterFile::MiscType, 0);
+        let reads_face = reads(RegisterFile::MiscType, 1);
+        let mut color_outputs: BTreeSet<u32> = program
+            .instructions
+            .iter()
+            .filter_map(|i| i.dst)
+            .filter(|d| d.reg.file == RegisterFile::ColorOut && d.reg.index < COLOR_OUTPUTS)
+            .map(|d| d.reg.index)
+            .collect();
+        color_outputs.insert(0);
+        let writes_depth = program
+            .instructions
+            .iter()
+            .filter_map(|i| i.dst)
+            .any(|d| d.reg.file == RegisterFile::DepthOut);
+
+        self.f = FnBuilder::new(ENTRY_POINT);
+        let direct = inline && !self.relative_inputs;
+        // One argument per location.
+        let mut args: BTreeMap<u32, (Handle<Expression>, u8)> = BTreeMap::new();
+        for (&location, arg) in &locations {
+            let ty = self.value_type(0, arg.n);
+            let (interpolation, sampling) = interpolation(arg.interpolation);
+            let index = self.f.function.arguments.len() as u32;
+            self.f.function.arguments.push(FunctionArgument {
+                name: Some(format!("location{location}")),
+                ty,
+                binding: Some(Binding::Location {
+                    location,
+                    interpolation: Some(interpolation),
+                    sampling,
+                    blend_src: None,
+                    per_primitive: false,
+                }),
+            });
+            let h = self.emit(Expression::FunctionArgument(index));
+            args.insert(location, (h, arg.n));
+        }
+        // Each input register from the components of its declarations.
+        let registers: BTreeSet<(RegisterFile, u32)> = inputs
+            .iter()
+            .map(|p| (p.register.file, p.register.index))
+            .collect();
+        for (file, index) in registers {
+            let mut parts: [Option<Handle<Expression>>; 4] = [None; 4];
+            // A whole vec4 arriving unchanged is the argument itself.
+            let whole = inputs
+                .iter()
+                .filter(|p| p.register.file == file && p.register.index == index)
+                .find_map(|p| {
+                    let v = p.varying?;
+                    let (h, n) = *args.get(&v.location)?;
+                    (p.mask == crate::bytecode::WriteMask::ALL
+                        && v.component == 0
+                        && v.components == 4
+                        && n == 4)
+                        .then_some(h)
+                });
+            if let Some(h) = whole {
+                self.set_input_register(file, index, h, direct);
+                continue;
+            }
+            for p in inputs
+                .iter()
+                .filter(|p| p.register.file == file && p.register.index == index)
+            {
+                let default = p.semantic.unwritten_value();
+                let mut j = 0u8;
+                for c in 0..4u8 {
+                    if !p.mask.contains(usize::from(c)) {
+                        continue;
+                    }
+                    let arrived = p
+                        .varying
+                        .filter(|v| j < v.components)
+                        .and_then(|v| args.get(&v.location).map(|&(h, n)| (h, n, v.component + j)));
+                    let value = match arrived {
+                        Some((h, 1, _)) => h,
+                        Some((h, _, k)) => self.comp(h, u32::from(k)),
+                        None => self.lit_f32(default[usize::from(j.min(3))]),
+                    };
+                    parts[usize::from(c)] = Some(value);
+                    j += 1;
+                }
+            }
+            let mut components = [None; 4];
+            for (slot, part) in components.iter_mut().zip(parts) {
+                *slot = Some(match part {
+                    Some(h) => h,
+                    None => self.lit_f32(0.0),
+                });
+            }
+            let [Some(x), Some(y), Some(z), Some(w)] = components else {
+                return Err(self.internal("input register without four components"));
+            };
+            let value = self.compose4([x, y, z, w]);
+            self.set_input_register(file, index, value, direct);
+        }
+        if reads_position {
+            let index = self.f.function.arguments.len() as u32;
+            let ty = self.ty.vec4f;
+            self.f.function.arguments.push(FunctionArgument {
+                name: Some("frag_coord".into()),
+                ty,
+                binding: Some(Binding::BuiltIn(BuiltIn::Position { invariant: false })),
+            });
+            let fc = self.emit(Expression::FunctionArgument(index));
+            // D3D9 pixel centres are integers: (x - 0.5, y - 0.5, z, w).
+            let half = self.lit_f32(0.5);
+            let x = self.comp(fc, 0);
+            let x = self.bin(naga::BinaryOperator::Subtract, x, half);
+            let y = self.comp(fc, 1);
+            let y = self.bin(naga::BinaryOperator::Subtract, y, half);
+            let z = self.comp(fc, 2);
+            let w = self.comp(fc, 3);
+            let value = self.compose4([x, y, z, w]);
+            self.set_input_register(RegisterFile::MiscType, 0, value, direct);
+        }
+        if reads_face {
+            let index = self.f.function.arguments.len() as u32;
+            let ty = self.ty.bool;
+            self.f.function.arguments.push(FunctionArgument {
+                name: Some("front_facing".into()),
+                ty,
+                binding: Some(Binding::BuiltIn(BuiltIn::FrontFacing)),
+            });
+            let ff = self.emit(Expression::FunctionArgument(index));
+            let front = self.lit_f32(1.0);
+            let back = self.lit_f32(-1.0);
+            let s = self.select(ff, front, back);
+            let value = self.splat(s, 4).h;
+            self.set_input_register(RegisterFile::MiscType, 1, value, direct);
+        }
+        Ok(PixelPlan {
+            inputs,
+            color_outputs: color_outputs.into_iter().collect(),
+            writes_depth,
+            reads_position,
+            reads_face,
+        })
+    }
+
+    /// Hand an input register's value to `main`: directly, or through its register.
+    fn set_input_register(
+        &mut self,
+        file: RegisterFile,
+        index: u32,
+        value: Handle<Expression>,
+        direct: bool,
+    ) {
+        if direct {
+            self.input_values.insert((file, index), value);
+            return;
+        }
+        let p = match file {
+            RegisterFile::Input => self.input_pointer(index),
+            other => self.pixel_register_pointer(other, index),
+        };
+        self.store(p, value);
+    }
+
+    /// Close the fragment entry point: call `main_body` (unless `main` was lifted inline),
+    /// then return the colour and depth outputs. Returns the stage's part of the interface.
+    pub(super) fn finish_pixel_entry(
+        &mut self,
+        plan: PixelPlan,
+        main_body: Option<Handle<Function>>,
+    ) -> Result<ShaderInterface, LiftError> {
+        if let Some(function) = main_body {
+            self.push(Statement::Call {
+                function,
+                arguments: Vec::new(),
+                result: None,
+            });
+        }
+        let mut members = Vec::new();
+        let mut values = Vec::new();
+        let mut offset = 0u32;
+        for &n in &plan.color_outputs {
+            let p = self.pixel_register_pointer(RegisterFile::ColorOut, n);
+            values.push(self.load(p));
+            members.push(StructMember {
+                name: Some(format!("oC{n}")),
+                ty: self.ty.vec4f,
+                binding: Some(Binding::Location {
+                    location: n,
+                    interpolation: None,
+                    sampling: None,
+                    blend_src: None,
+                    per_primitive: false,
+                }),
+                offset,
+            });
+            offset += 16;
+        }
+        if plan.writes_depth {
+            let p = self.pixel_register_pointer(RegisterFile::DepthOut, 0);
+            let v = self.load(p);
+            let x = self.comp(v, 0);
+            values.push(self.math1(Mf::Saturate, x));
+            members.push(StructMember {
+                name: Some("oDepth".into()),
+                ty: self.ty.f32,
+                binding: Some(Binding::BuiltIn(BuiltIn::FragDepth)),
+                offset,
+            });
+            offset += 4;
+        }
+        let span = offset.div_ceil(16) * 16;
+        let out_ty = self.module.types.insert(
+            naga::Type {
+                name: Some("PixelOutput".into()),
+                inner: TypeInner::Struct { members, span },
+            },
+            Span::UNDEFINED,
+        );
+        let result = self.emit(Expression::Compose {
+            ty: out_ty,
+            components: values,
+        });
+        self.push(Statement::Return {
+            value: Some(result),
+        });
+        let mut function = self.finish_function();
+        function.result = Some(FunctionResult {
+            ty: out_ty,
+            binding: None,
+        });
+        self.module.entry_points.push(EntryPoint {
+            name: ENTRY_POINT.into(),
+            stage: ShaderStage::Fragment,
+            early_depth_test: None,
+            workgroup_size: [0; 3],
+            workgroup_size_overrides: None,
+            function,
+            mesh_info: None,
+            task_payload: None,
+            incoming_ray_payload: None,
+        });
+        Ok(ShaderInterface {
+            pixel_inputs: plan.inputs,
+            color_outputs: plan.color_outputs,
+            writes_depth: plan.writes_depth,
+            reads_position: plan.reads_position,
+            reads_face: plan.reads_face,
+            ..ShaderInterface::default()
+        })
+    }
+}
