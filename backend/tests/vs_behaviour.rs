@@ -470,7 +470,7 @@ mov o5, r4
 
 /// With an output map (as linking with a pixel shader gives), outputs the shader never
 /// writes carry their defaults: COLOR0 = (1, 1, 1, 1), COLOR1 = (0, 0, 0, 1), TEXCOORD = 0,
-/// and FOG = 1 (this project's choice, `Semantic::unwritten_value`: no fog). The written
+/// and FOG = 0 (fully fogged, as Windows, Wine and DXVK give: `Semantic::unwritten_value`). The written
 /// TEXCOORD0 arrives as written, at the location the map gives.
 #[test]
 fn gpu_unwritten_outputs_read_their_defaults() -> TestResult {
@@ -508,7 +508,7 @@ mov oT0, v0
     let mut report = Report::default();
     report.check("COLOR0 @3", &at(3), &[1.0, 1.0, 1.0, 1.0]);
     report.check("COLOR1 @0", &at(0), &[0.0, 0.0, 0.0, 1.0]);
-    report.check("FOG @5", &at(5), &[1.0]);
+    report.check("FOG @5", &at(5), &[0.0]);
     report.check("TEXCOORD0 @1", &at(1), &v0);
     report.check("TEXCOORD5 @2", &at(2), &[0.0; 4]);
     assert_eq!(outputs[0].len(), 5, "{:?}", outputs[0]);

@@ -30,13 +30,15 @@ impl Semantic {
     }
 
     /// What a pixel stage reads for this vertex output when the vertex shader never writes
-    /// it: COLOR0 = (1,1,1,1), other COLOR = (0,0,0,1), FOG = 1, everything else 0. One
-    /// definition, read by the lifter and the linker.
+    /// it, and what a pre-3.0 fixed output register (oD#, oT#, oFog, oPts) holds before the
+    /// shader writes it (a partly written `oD1.x` keeps `.yzw` = (0, 0, 1)): COLOR0 =
+    /// (1,1,1,1), other COLOR = (0,0,0,1), everything else 0 (FOG 0: fully fogged, as
+    /// Windows, Wine and DXVK give). One definition, read by the lifter, the linker and the
+    /// pixel stage. (vs_3_0 `o#` registers start at 0 instead: see `docs/decisions.md`.)
     pub fn unwritten_value(self) -> [f32; 4] {
         match self.usage {
             Usage::Color if self.index == 0 => [1.0; 4],
             Usage::Color => [0.0, 0.0, 0.0, 1.0],
-            Usage::Fog => [1.0, 0.0, 0.0, 0.0],
             _ => [0.0; 4],
         }
     }

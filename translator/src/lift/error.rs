@@ -49,6 +49,9 @@ pub enum LiftError {
     /// More inter-stage variables than WebGPU allows.
     #[error("the shader needs {count} inter-stage variables; WebGPU allows {limit}")]
     TooManyOutputs { count: usize, limit: usize },
+    /// The varying map of the options is inconsistent.
+    #[error("invalid varying map: {0}")]
+    Varyings(#[from] super::link::LinkError),
     /// The options contradict the shader or themselves.
     #[error("invalid options: {0}")]
     Options(String),

@@ -143,28 +143,6 @@ impl Lifter<'_> {
         self.private_global(RegKey::Inputs, "v", ty, None)
     }
 
-    /// The defaults of vs_3_0 output register `o#n`: each declared semantic's unwritten value
-    /// in the components its mask names.
-    fn output_register_default(&self, n: u32) -> [f32; 4] {
-        let mut init = [0.0f32; 4];
-        for out in self
-            .signature
-            .outputs
-            .iter()
-            .filter(|o| o.register.file == RegisterFile::Output && o.register.index == n)
-        {
-            let default = out.semantic.unwritten_value();
-            let mut j = 0;
-            for (c, slot) in init.iter_mut().enumerate() {
-                if out.mask.contains(c) {
-                    *slot = default[j.min(3)];
-                    j += 1;
-                }
-            }
-        }
-        init
-    }
-
     /// A `vec4<f32>` initialiser: zero, or the given values.
     fn vec4_init(&mut self, v: [f32; 4]) -> Handle<Expression> {
         if v.iter().all(|x| x.to_bits() == 0) {
@@ -191,10 +169,10 @@ impl Lifter<'_> {
         let g = match self.globals.get(&key) {
             Some(&g) => g,
             None => {
-                let init = self.output_register_default(n);
-                let init = self.vec4_init(init);
+                // vs_3_0 output registers start at 0, like temporaries (Windows and Wine:
+                // `test_uninitialized_varyings`, docs/decisions.md).
                 let ty = self.ty.vec4f;
-                self.private_global(key, &format!("o{n}"), ty, Some(init))
+                self.private_global(key, &format!("o{n}"), ty, None)
             }
         };
         self.global(g)
@@ -215,21 +193,10 @@ impl Lifter<'_> {
         self.global(g)
     }
 
-    /// The `o` array global of vs_3_0, initialised to the defaults of the declared semantics.
+    /// The `o` array global of vs_3_0, zero like the direct registers.
     pub(super) fn outputs_global(&mut self) -> Handle<GlobalVariable> {
-        if let Some(&g) = self.globals.get(&RegKey::Outputs) {
-            return g;
-        }
-        let init: Vec<[f32; 4]> = (0..=self.output_registers)
-            .map(|n| self.output_register_default(n))
-            .collect();
-        let components = init.iter().map(|&v| self.vec4_init(v)).collect();
         let ty = self.vec4_array(self.output_registers + 1);
-        let init = self
-            .module
-            .global_expressions
-            .append(Expression::Compose { ty, components }, Span::UNDEFINED);
-        self.private_global(RegKey::Outputs, "o", ty, Some(init))
+        self.private_global(RegKey::Outputs, "o", ty, None)
     }
 
     /// The global of a fixed pre-3.0 output, initialised to its semantic's default.

@@ -144,8 +144,14 @@ pub struct VertexOutput {
     pub mask: WriteMask,
     /// `@location`, or `None` for the position builtin and for outputs dropped by the map.
     pub location: Option<u32>,
-    /// Components of the inter-stage variable (1 = `f32` … 4 = `vec4<f32>`).
+    /// The first component of the location's variable that carries it (0 unless several
+    /// semantics share the location).
+    pub component: u8,
+    /// Components it occupies in the inter-stage variable (1 = `f32` … 4 = `vec4<f32>` when
+    /// alone at its location).
     pub components: u8,
+    /// How the location is interpolated.
+    pub interpolation: VaryingInterpolation,
     /// Whether the shader writes it (false: it carries its default).
     pub written: bool,
 }
@@ -159,6 +165,38 @@ pub enum VaryingInterpolation {
     Perspective,
     Centroid,
     Flat,
+}
+
+impl VaryingInterpolation {
+    /// The naga interpolation and sampling: perspective at the pixel centre, perspective at
+    /// the centroid, or flat (no sampling: WebGPU's default, the first vertex, which is
+    /// D3D9's flat-shading vertex). What WGSL `@interpolate(perspective, center)`,
+    /// `@interpolate(perspective, centroid)` and `@interpolate(flat)` give.
+    pub fn naga(self) -> (naga::Interpolation, Option<naga::Sampling>) {
+        match self {
+            VaryingInterpolation::Perspective => (
+                naga::Interpolation::Perspective,
+                Some(naga::Sampling::Center),
+            ),
+            VaryingInterpolation::Centroid => (
+                naga::Interpolation::Perspective,
+                Some(naga::Sampling::Centroid),
+            ),
+            VaryingInterpolation::Flat => (naga::Interpolation::Flat, None),
+        }
+    }
+
+    /// The `@location(location)` binding with this interpolation.
+    pub fn binding(self, location: u32) -> naga::Binding {
+        let (interpolation, sampling) = self.naga();
+        naga::Binding::Location {
+            location,
+            interpolation: Some(interpolation),
+            sampling,
+            blend_src: None,
+            per_primitive: false,
+        }
+    }
 }
 
 /// Where one semantic travels between the vertex and the pixel stage: components
@@ -187,6 +225,11 @@ impl Varying {
             components,
             interpolation: VaryingInterpolation::Perspective,
         }
+    }
+
+    /// The components of the location's variable it occupies.
+    pub fn end(&self) -> u8 {
+        self.component.saturating_add(self.components)
     }
 }
 

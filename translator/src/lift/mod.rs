@@ -11,7 +11,8 @@
 //! (destination and predicate writes), `numerics` (D3D9 float rules), `arith` (per-opcode
 //! lowering), `flow` (flow control), `texture` (texld*, texkill), `inputs` (vertex fetch
 //! conversions), `outputs` (vertex output semantics and entry point), `pixel_entry` (pixel
-//! inputs, outputs and entry point), `interface` (what callers bind).
+//! inputs, outputs and entry point), `interface` (what callers bind), `link` (vertex outputs
+//! to pixel inputs).
 
 mod arith;
 mod builder;
@@ -21,6 +22,7 @@ mod flow;
 mod globals;
 mod inputs;
 pub mod interface;
+pub mod link;
 mod loads;
 mod numerics;
 mod operands;
@@ -31,6 +33,7 @@ mod writes;
 
 pub use error::{Feature, LiftError};
 pub use interface::ShaderInterface;
+pub use link::{link, Link, LinkError, LinkOptions};
 pub use outputs::ENTRY_POINT;
 
 /// The error of [`translate_vertex_shader`] and [`translate_pixel_shader`].

@@ -1,21 +1,24 @@
 //! Outputs: declared (vs_3_0) or fixed (oPos, oFog, oPts, oD#, oT#) output semantics become
 //! the entry point's result struct: position as an invariant builtin, every other semantic
-//! its own inter-stage variable of its own width, at the location the link map gives (or in
-//! declaration order), with defaults for what is never written and colours clamped to [0, 1]
-//! before vs_3_0. More than 16 inter-stage variables is an error.
+//! its written components (compacted; point size and fog one), at the location, component
+//! and interpolation the link map gives (several semantics composed into one location's
+//! vector, see [`super::link`]), or alone in declaration order without a map. Semantics the
+//! map names that the shader never writes carry their defaults; colours are clamped to
+//! [0, 1] before vs_3_0. More than 16 outputs without a map is an error.
 
 use super::builder::{FnBuilder, Lifter, Value};
 use super::error::LiftError;
 use super::globals::RegKey;
 use super::interface::{
-    VertexOutput, MAX_INTER_STAGE_VARIABLES, POSITION_FIXUP_BINDING, VS_CONSTANTS_GROUP,
+    VaryingInterpolation, VertexOutput, MAX_INTER_STAGE_VARIABLES, POSITION_FIXUP_BINDING,
+    VS_CONSTANTS_GROUP,
 };
 use crate::bytecode::{Register, RegisterFile, Usage, WriteMask};
 use crate::signature::Semantic;
 use naga::{
     AddressSpace, BinaryOperator as Bo, Binding, BuiltIn, EntryPoint, Expression, Function,
-    FunctionArgument, FunctionResult, Handle, Interpolation, Sampling, ShaderStage, Span,
-    Statement, StructMember, TypeInner,
+    FunctionArgument, FunctionResult, Handle, ShaderStage, Span, Statement, StructMember,
+    TypeInner,
 };
 
 /// Where an output's value comes from.
@@ -60,28 +63,29 @@ impl Lifter<'_> {
         let mut position = None;
         let mut written = Vec::new();
         for out in &self.signature.outputs {
-            let is_position = out.semantic == Semantic::new(Usage::Position, 0)
-                || (vs3 && out.semantic == Semantic::new(Usage::PositionT, 0));
-            let (source, register, mask, components) = if vs3 {
+            let (source, register, mask) = if vs3 {
                 if out.register.file != RegisterFile::Output {
                     continue;
                 }
-                let n = out.mask.count().max(1) as u8;
+                // Point size travels as a scalar, its first declared component (as oPts).
+                let mask = if out.semantic.usage == Usage::PSize {
+                    WriteMask(out.mask.0 & out.mask.0.wrapping_neg())
+                } else {
+                    out.mask
+                };
                 (
                     Source::O(out.register.index),
                     Some(out.register.index),
-                    out.mask,
-                    n,
+                    mask,
                 )
             } else {
-                let n = match out.semantic.usage {
-                    Usage::Fog | Usage::PSize => 1,
-                    _ => 4,
+                let mask = match out.semantic.usage {
+                    Usage::Fog | Usage::PSize => WriteMask(1),
+                    _ => WriteMask::ALL,
                 };
-                let mask = if n == 1 { WriteMask(1) } else { WriteMask::ALL };
-                (Source::Fixed(out.register), None, mask, n)
+                (Source::Fixed(out.register), None, mask)
             };
-            if is_position {
+            if !super::link::is_varying(out.semantic) && out.semantic.usage != Usage::PSize {
                 if position.is_none() {
                     position = Some(source);
                 }
@@ -93,7 +97,9 @@ impl Lifter<'_> {
                     register,
                     mask,
                     location: None,
-                    components,
+                    component: 0,
+                    components: mask.count().clamp(1, 4) as u8,
+                    interpolation: VaryingInterpolation::Perspective,
                     written: true,
                 },
                 source,
@@ -103,23 +109,22 @@ impl Lifter<'_> {
             .vertex_options()
             .and_then(|o| o.output_locations.as_ref())
         {
-            None => written
-                .into_iter()
-                .enumerate()
-                .map(|(i, mut p)| {
-                    p.info.location = Some(i as u32);
-                    p
-                })
-                .collect::<Vec<_>>(),
+            None => {
+                if written.len() > MAX_INTER_STAGE_VARIABLES {
+                    return Err(LiftError::TooManyOutputs {
+                        count: written.len(),
+                        limit: MAX_INTER_STAGE_VARIABLES,
+                    });
+                }
+                for (location, p) in (0u32..).zip(written.iter_mut()) {
+                    p.info.location = Some(location);
+                }
+                written
+            }
             Some(map) => {
+                super::link::location_shapes(map)?;
                 let mut out = Vec::new();
                 for m in map {
-                    if !(1..=4).contains(&m.components) {
-                        return Err(LiftError::Options(format!(
-                            "output {} has {} components",
-                            m.semantic, m.components
-                        )));
-                    }
                     let found = written.iter().find(|p| p.info.semantic == m.semantic);
                     let mut p = found.copied().unwrap_or(Planned {
                         info: VertexOutput {
@@ -127,13 +132,17 @@ impl Lifter<'_> {
                             register: None,
                             mask: WriteMask::ALL,
                             location: None,
+                            component: 0,
                             components: m.components,
+                            interpolation: m.interpolation,
                             written: false,
                         },
                         source: Source::Default,
                     });
                     p.info.location = Some(m.location);
+                    p.info.component = m.component;
                     p.info.components = m.components;
+                    p.info.interpolation = m.interpolation;
                     out.push(p);
                 }
                 // Outputs the map does not name are dropped (listed without a location).
@@ -145,22 +154,33 @@ impl Lifter<'_> {
                 out
             }
         };
-        let count = planned.iter().filter(|p| p.info.location.is_some()).count();
-        if count > MAX_INTER_STAGE_VARIABLES {
-            return Err(LiftError::TooManyOutputs {
-                count,
-                limit: MAX_INTER_STAGE_VARIABLES,
+        Ok((position, planned))
+    }
+
+    /// The value of one located output, `components` wide: its written components in order
+    /// (compacted), then, past those, its default where the shader never writes it and 0
+    /// otherwise.
+    fn output_value(&mut self, p: &Planned) -> Result<Value, LiftError> {
+        let n = usize::from(p.info.components.clamp(1, 4));
+        if let Source::Default = p.source {
+            let default = p.info.semantic.unwritten_value();
+            return Ok(self.const_f32s(&default[..n]));
+        }
+        let v = self.load_source(p.source, p.info.semantic)?;
+        let lanes: Vec<u8> = (0..4u8)
+            .filter(|&c| p.info.mask.contains(usize::from(c)))
+            .collect();
+        if let Some(lanes) = lanes.get(..n) {
+            return Ok(self.pick(Value { h: v, n: 4 }, lanes));
+        }
+        let mut parts = Vec::with_capacity(n);
+        for j in 0..n {
+            parts.push(match lanes.get(j) {
+                Some(&lane) => self.comp(v, u32::from(lane)),
+                None => self.lit_f32(0.0),
             });
         }
-        let mut seen = std::collections::BTreeSet::new();
-        for p in &planned {
-            if let Some(l) = p.info.location {
-                if !seen.insert(l) {
-                    return Err(LiftError::Options(format!("location {l} given twice")));
-                }
-            }
-        }
-        Ok((position, planned))
+        Ok(self.compose(&parts))
     }
 
     /// The `vec4` value of an output source, loaded in the entry point.
@@ -295,26 +315,52 @@ impl Lifter<'_> {
         }];
         let mut values = vec![pos];
         let mut offset: u32 = 16;
-        for p in planned.iter().filter(|p| p.info.location.is_some()) {
-            let location = p.info.location.unwrap_or_default();
-            let v = self.load_source(p.source, p.info.semantic)?;
-            let default = p.info.semantic.unwritten_value();
-            let comps: Vec<u8> = (0..4u8)
-                .filter(|&c| p.info.mask.contains(usize::from(c)))
+        // One variable per location: the varyings sharing it composed into its vector.
+        let mut locations: std::collections::BTreeMap<u32, Vec<&Planned>> = Default::default();
+        for p in &planned {
+            if let Some(location) = p.info.location {
+                locations.entry(location).or_default().push(p);
+            }
+        }
+        for (location, sharing) in locations {
+            let n = sharing
+                .iter()
+                .map(|p| p.info.component.saturating_add(p.info.components))
+                .max()
+                .unwrap_or(1)
+                .clamp(1, 4);
+            let names: Vec<String> = sharing
+                .iter()
+                .map(|p| format!("{}{}", p.info.semantic.usage.name(), p.info.semantic.index))
                 .collect();
-            let n = p.info.components.clamp(1, 4);
-            // The written components in order, then the semantic's defaults.
-            let value = if comps.len() >= usize::from(n) {
-                self.pick(Value { h: v, n: 4 }, &comps[..usize::from(n)]).h
-            } else {
-                let mut parts = Vec::with_capacity(usize::from(n));
-                for (j, &d) in default.iter().enumerate().take(usize::from(n)) {
-                    parts.push(match comps.get(j) {
-                        Some(&c) => self.comp(v, u32::from(c)),
-                        None => self.lit_f32(d),
-                    });
+            let value = match sharing.as_slice() {
+                [p] if p.info.component == 0 => self.output_value(p)?.h,
+                _ => {
+                    let mut slots: Vec<Option<Handle<Expression>>> = vec![None; usize::from(n)];
+                    for p in &sharing {
+                        let value = self.output_value(p)?;
+                        let start = usize::from(p.info.component);
+                        for (j, slot) in slots
+                            .iter_mut()
+                            .skip(start)
+                            .take(usize::from(value.n))
+                            .enumerate()
+                        {
+                            *slot = Some(match value.n {
+                                1 => value.h,
+                                _ => self.comp(value.h, j as u32),
+                            });
+                        }
+                    }
+                    let mut parts = Vec::with_capacity(slots.len());
+                    for slot in slots {
+                        parts.push(match slot {
+                            Some(h) => h,
+                            None => self.lit_f32(0.0),
+                        });
+                    }
+                    self.compose(&parts).h
                 }
-                self.compose(&parts).h
             };
             let (ty, size, align) = match n {
                 1 => (self.ty.f32, 4, 4),
@@ -322,21 +368,15 @@ impl Lifter<'_> {
                 3 => (self.value_type(0, 3), 12, 16),
                 _ => (self.ty.vec4f, 16, 16),
             };
+            let interpolation = sharing
+                .first()
+                .map(|p| p.info.interpolation)
+                .unwrap_or_default();
             offset = offset.div_ceil(align) * align;
             members.push(StructMember {
-                name: Some(format!(
-                    "{}{}",
-                    p.info.semantic.usage.name(),
-                    p.info.semantic.index
-                )),
+                name: Some(names.join("_")),
                 ty,
-                binding: Some(Binding::Location {
-                    location,
-                    interpolation: Some(Interpolation::Perspective),
-                    sampling: Some(Sampling::Center),
-                    blend_src: None,
-                    per_primitive: false,
-                }),
+                binding: Some(interpolation.binding(location)),
                 offset,
             });
             offset += size;
@@ -389,7 +429,9 @@ impl Lifter<'_> {
                 },
                 mask: WriteMask::ALL,
                 location: None,
+                component: 0,
                 components: 4,
+                interpolation: VaryingInterpolation::Perspective,
                 written: true,
             });
         }
