@@ -1,4 +1,6 @@
-//! Support for `wine_visual_vs.rs`: replaying Wine's d3d9 vertex-shader visual tests.
+//! Support for `wine_visual_vs.rs` and `wine_visual_ps.rs`: replaying Wine's d3d9 shader
+//! visual tests. Each test binary uses part of it.
+#![allow(dead_code)]
 //!
 //! - [`corpus`]: reading `d3d9_visual.json` (shaders, C data arrays, pixel checks).
 //! - [`device`]: the small D3D9 device the draws run on.
