@@ -123,7 +123,7 @@ enum TextureSource {
 
 /// The fragment stage of a prepared draw.
 enum Fragment {
-    Module(naga::Module),
+    Module(Box<naga::Module>),
     Wgsl(String),
 }
 
@@ -507,7 +507,7 @@ impl Device {
                     samplers.push(sampler);
                 }
                 let constants = self.ps_constants.buffers(&ps.interface);
-                (vs, Fragment::Module(ps.module), constants)
+                (vs, Fragment::Module(Box::new(ps.module)), constants)
             }
             None => {
                 let color0 = Semantic::new(Usage::Color, 0);
@@ -800,10 +800,10 @@ impl Device {
         Ok(u32::from(a) << 24 | u32::from(r) << 16 | u32::from(g) << 8 | u32::from(b))
     }
 
-    /// `getPixelColor(x, y)`: 0x00RRGGBB of the back buffer.
+    /// `getPixelColor(x, y)`: 0x00RRGGBB of render target 0.
     pub fn pixel(&mut self, x: u32, y: u32) -> Result<u32, String> {
-        self.surface_pixel(BACK_BUFFER, x, y)
-            .map(|c| c & 0x00ff_ffff)
+        let target = self.render_targets[0].ok_or("no render target 0")?;
+        self.surface_pixel(target, x, y).map(|c| c & 0x00ff_ffff)
     }
 
     /// Records a check of `colour` (a read that may have failed) against `accepted`.

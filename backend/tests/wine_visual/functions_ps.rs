@@ -1,0 +1,309 @@
+//! The pixel-shader and vertex↔pixel functions of Wine's `dlls/d3d9/tests/visual.c`, replayed
+//! call by call on [`Device`], like [`super::functions`]: shaders, vertex data and expected
+//! colours from the corpus; each function's control flow (shader, constants, state, draw,
+//! check) as visual.c has it.
+
+use super::corpus::Corpus;
+use super::device::{Device, Primitive, StageColorOp, BACK_BUFFER};
+use super::functions::{f32_bytes, literal_checks, vec4, Report};
+use d3d9_backend::CullMode;
+use d3d9_translator::lift::FloatMode;
+
+/// The functions of the pixel-shader issue, in the order of the issue.
+pub const FUNCTIONS: [&str; 16] = [
+    "fp_special_test",
+    "cnd_test",
+    "texkill_test",
+    "dp2add_ps_test",
+    "pretransformed_varying_test",
+    "nested_loop_test",
+    "vface_register_test",
+    "test_fragment_coords",
+    "test_color_clamping",
+    "test_uninitialized_varyings",
+    "test_vshader_input",
+    "multiple_rendertargets_test",
+    "test_nrm_instruction",
+    "test_dsy",
+    "test_mismatched_sample_types",
+    "fog_with_shader_test",
+];
+
+const D3DFVF_XYZ: u32 = 0x002;
+const D3DFVF_DIFFUSE: u32 = 0x040;
+const D3DFVF_TEX1: u32 = 0x100;
+/// `D3DFVF_TEXCOORDSIZE4(0)`.
+const D3DFVF_TEXCOORDSIZE4_0: u32 = 2 << 16;
+
+/// Replay `function` on a fresh device (the lifter's default float mode).
+pub fn run(function: &str) -> Report {
+    run_in(function, FloatMode::Legacy)
+}
+
+/// Replay `function` with the shaders translated in `float_mode`.
+pub fn run_in(function: &str, float_mode: FloatMode) -> Report {
+    if function == "fp_special_test" {
+        return super::functions::run_in(function, float_mode);
+    }
+    let mut report = Report {
+        function: function.to_string(),
+        checks: Vec::new(),
+        failures: Vec::new(),
+        error: None,
+    };
+    let corpus = match Corpus::load() {
+        Ok(c) => c,
+        Err(e) => {
+            report.error = Some(e);
+            return report;
+        }
+    };
+    let mut dev = match Device::new(float_mode) {
+        Ok(d) => d,
+        Err(e) => {
+            report.error = Some(format!("no GPU device: {e}"));
+            return report;
+        }
+    };
+    let result = match function {
+        "cnd_test" => cnd_test(&corpus, &mut dev),
+        "texkill_test" => texkill_test(&corpus, &mut dev),
+        "dp2add_ps_test" => dp2add_ps_test(&corpus, &mut dev),
+        "nested_loop_test" => nested_loop_test(&corpus, &mut dev),
+        "vface_register_test" => vface_register_test(&corpus, &mut dev),
+        "multiple_rendertargets_test" => multiple_rendertargets_test(&corpus, &mut dev),
+        "test_dsy" => test_dsy(&corpus, &mut dev),
+        other => Err(NOT_REPLAYED.iter().find(|(f, _)| *f == other).map_or_else(
+            || format!("{other} is not one of the replayed functions"),
+            |(_, why)| format!("not replayed yet: {why}"),
+        )),
+    };
+    report.error = result.err();
+    report.checks = std::mem::take(&mut dev.checks);
+    report.failures = std::mem::take(&mut dev.failures);
+    report
+}
+
+/// Functions of the list whose replay is not written yet, with what it needs.
+pub const NOT_REPLAYED: &[(&str, &str)] = &[
+    (
+        "pretransformed_varying_test",
+        "table-driven checks (12 ps_3_0 shaders reading each semantic of XYZRHW vertices) not transcribed",
+    ),
+    (
+        "test_fragment_coords",
+        "vPos checks on an offscreen 32x32 target read back with LockRect not transcribed",
+    ),
+    (
+        "test_color_clamping",
+        "fixed-function texture stages 0 and 1 with TFACTOR (D3DRS_TEXTUREFACTOR) not emulated",
+    ),
+    (
+        "test_uninitialized_varyings",
+        "table-driven checks (15 shader pairs, per-driver alternatives) not transcribed",
+    ),
+    (
+        "test_vshader_input",
+        "table-driven checks over three shader versions not transcribed",
+    ),
+    (
+        "test_nrm_instruction",
+        "composed shaders (ps_header + per-test body) and their table not transcribed",
+    ),
+    (
+        "test_mismatched_sample_types",
+        "composed shaders (ps_header + per-test body) and volume textures from LockBox not transcribed",
+    ),
+    (
+        "fog_with_shader_test",
+        "fixed-function fog after the pixel shader is Unsupported in the translator (FixedFunctionFog), and table fog needs depth",
+    ),
+];
+
+/// cnd_test: ps_1_1–1_4 `cnd` with the `r0.a` condition, then with co-issue on the colour
+/// and on the alpha instruction; 16 checks each.
+fn cnd_test(corpus: &Corpus, dev: &mut Device) -> Result<(), String> {
+    const FN: &str = "cnd_test";
+    let quads: Vec<Vec<u8>> = ["quad1", "quad2", "quad3", "quad4"]
+        .iter()
+        .map(|q| corpus.floats(FN, q).map(|v| f32_bytes(&v)))
+        .collect::<Result<_, _>>()?;
+    let pass = |dev: &mut Device, suffix: &str| -> Result<(), String> {
+        for (version, quad) in ["11", "12", "13", "14"].iter().zip(&quads) {
+            let name = format!("shader_code_{version}{suffix}");
+            dev.set_pixel_shader(Some(&corpus.shader(FN, &name)?));
+            dev.draw_up(&name, Primitive::TriangleStrip, 2, quad, 24);
+        }
+        dev.set_pixel_shader(None);
+        Ok(())
+    };
+    dev.clear(0xff00_ffff);
+    dev.set_ps_const_f(1, &[vec4(corpus, FN, "test_data_c1")?]);
+    dev.set_ps_const_f(2, &[vec4(corpus, FN, "test_data_c2")?]);
+    dev.set_fvf(D3DFVF_XYZ | D3DFVF_TEX1)?;
+    pass(dev, "")?;
+    literal_checks(corpus, dev, FN, 6942..7018, 16)?;
+    dev.clear(0xff00_ffff);
+    dev.set_ps_const_f(1, &[vec4(corpus, FN, "test_data_c1_coi")?]);
+    dev.set_ps_const_f(2, &[vec4(corpus, FN, "test_data_c2_coi")?]);
+    pass(dev, "_coissue")?;
+    literal_checks(corpus, dev, FN, 7023..7116, 16)?;
+    dev.clear(0xff00_ffff);
+    pass(dev, "_coissue_2")?;
+    literal_checks(corpus, dev, FN, 7117..u64::MAX, 16)
+}
+
+/// texkill_test: `texkill t0` (ps_1_1, then ps_2_0) discards where any of x, y, z (and w in
+/// ps_2_0) of the interpolated coordinate is negative; 16 checks each.
+fn texkill_test(corpus: &Corpus, dev: &mut Device) -> Result<(), String> {
+    const FN: &str = "texkill_test";
+    let vertex = f32_bytes(&corpus.floats(FN, "vertex")?);
+    dev.clear(0xff00_ff00);
+    dev.set_pixel_shader(Some(&corpus.shader(FN, "shader_code_11")?));
+    dev.set_fvf(D3DFVF_XYZ | D3DFVF_TEXCOORDSIZE4_0 | D3DFVF_TEX1)?;
+    dev.draw_up("ps_1_1 texkill", Primitive::TriangleStrip, 2, &vertex, 28);
+    literal_checks(corpus, dev, FN, 0..5579, 16)?;
+    dev.set_pixel_shader(None);
+    dev.clear(0xffff_ff00);
+    dev.set_pixel_shader(Some(&corpus.shader(FN, "shader_code_20")?));
+    dev.draw_up("ps_2_0 texkill", Primitive::TriangleStrip, 2, &vertex, 28);
+    literal_checks(corpus, dev, FN, 5579..u64::MAX, 16)
+}
+
+/// dp2add_ps_test: `dp2add` and `dp2add_sat` of constants, each drawn and checked.
+fn dp2add_ps_test(corpus: &Corpus, dev: &mut Device) -> Result<(), String> {
+    const FN: &str = "dp2add_ps_test";
+    let quad = f32_bytes(&corpus.floats(FN, "quad")?);
+    let lines = corpus.pixel_checks(FN)?;
+    let second = lines.get(1).map_or(u64::MAX, |c| c.line);
+    dev.clear(0xff00_0000);
+    dev.set_fvf(D3DFVF_XYZ)?;
+    dev.set_pixel_shader(Some(&corpus.shader(FN, "shader_code_dp2add")?));
+    dev.draw_up("dp2add", Primitive::TriangleStrip, 2, &quad, 12);
+    literal_checks(corpus, dev, FN, 0..second, 1)?;
+    dev.set_pixel_shader(Some(&corpus.shader(FN, "shader_code_dp2add_sat")?));
+    dev.draw_up("dp2add_sat", Primitive::TriangleStrip, 2, &quad, 12);
+    literal_checks(corpus, dev, FN, second..u64::MAX, 1)
+}
+
+/// nested_loop_test: a ps_3_0 `loop` inside a `loop`, accumulating into the colour.
+fn nested_loop_test(corpus: &Corpus, dev: &mut Device) -> Result<(), String> {
+    const FN: &str = "nested_loop_test";
+    let quad = f32_bytes(&corpus.floats(FN, "quad")?);
+    dev.set_pixel_shader(Some(&corpus.shader(FN, "shader_code")?));
+    dev.set_vertex_shader(&corpus.shader(FN, "vshader_code")?);
+    dev.set_fvf(D3DFVF_XYZ)?;
+    dev.clear(0x0000_ff00);
+    dev.draw_up("nested loops", Primitive::TriangleStrip, 2, &quad, 12);
+    literal_checks(corpus, dev, FN, 0..u64::MAX, 1)
+}
+
+/// vface_register_test: a ps_3_0 shader colours by `vFace`; drawn with culling off into a
+/// render-target texture and into the back buffer, the texture then blitted onto the right
+/// half with the fixed-function stage (`SELECTARG1` of the texture).
+fn vface_register_test(corpus: &Corpus, dev: &mut Device) -> Result<(), String> {
+    const FN: &str = "vface_register_test";
+    let quad = f32_bytes(&corpus.floats(FN, "quad")?);
+    let blit = f32_bytes(&corpus.floats(FN, "blit")?);
+    let (texture, surface) = dev.create_render_target_texture(128, 128);
+    dev.set_cull(CullMode::None);
+    dev.set_pixel_shader(Some(&corpus.shader(FN, "shader_code")?));
+    dev.set_vertex_shader(&corpus.shader(FN, "vshader_code")?);
+    dev.set_fvf(D3DFVF_XYZ)?;
+    dev.clear(0xff00_00ff);
+    dev.set_render_target(0, Some(surface));
+    dev.clear(0xff00_00ff);
+    dev.draw_up("offscreen", Primitive::TriangleList, 4, &quad, 12);
+    dev.set_render_target(0, Some(BACK_BUFFER));
+    dev.draw_up("onscreen", Primitive::TriangleList, 4, &quad, 12);
+    dev.set_no_vertex_shader();
+    dev.set_pixel_shader(None);
+    dev.set_texture(0, Some(texture));
+    dev.set_stage0_color_op(StageColorOp::SelectTexture);
+    dev.set_fvf(D3DFVF_XYZ | D3DFVF_TEX1)?;
+    dev.draw_up("blit", Primitive::TriangleStrip, 2, &blit, 20);
+    literal_checks(corpus, dev, FN, 0..u64::MAX, 4)
+}
+
+/// multiple_rendertargets_test: two render-target textures bound at once; `Clear` clears
+/// both; a ps_3_0 shader writing only oC0 leaves target 1 as it was; one writing oC0 and oC1
+/// fills both, which are then drawn onto the back buffer's halves with the fixed-function
+/// stage (texture × white diffuse, lighting off). The render targets are read back whole
+/// (`GetRenderTargetData`), alpha included.
+fn multiple_rendertargets_test(corpus: &Corpus, dev: &mut Device) -> Result<(), String> {
+    const FN: &str = "multiple_rendertargets_test";
+    let quad = f32_bytes(&corpus.floats(FN, "quad")?);
+    let texquad = f32_bytes(&corpus.floats(FN, "texquad")?);
+    let (tex1, surf1) = dev.create_render_target_texture(16, 16);
+    let (tex2, surf2) = dev.create_render_target_texture(16, 16);
+    dev.clear(0xffff_0000);
+    let all = 0xffff_ffff;
+    dev.set_vertex_shader(&corpus.shader(FN, "vshader_code")?);
+    dev.set_render_target(0, Some(surf1));
+    dev.set_render_target(1, Some(surf2));
+    dev.set_fvf(D3DFVF_XYZ)?;
+    dev.clear(0xff00_00ff);
+    dev.check_surface("surf1 cleared", surf1, (8, 8), all, &[0xff00_00ff], 0);
+    dev.check_surface("surf2 cleared", surf2, (8, 8), all, &[0xff00_00ff], 0);
+    dev.set_pixel_shader(Some(&corpus.shader(FN, "pshader_code1")?));
+    dev.draw_up("oC0 only", Primitive::TriangleStrip, 2, &quad, 12);
+    dev.check_surface("surf1 written", surf1, (8, 8), all, &[0x0000_ff00], 0);
+    for y in 6..10 {
+        for x in 6..10 {
+            dev.check_surface("surf2 unwritten", surf2, (x, y), all, &[0xff00_00ff], 0);
+        }
+    }
+    dev.clear(0xff00_ff00);
+    dev.check_surface("surf1 cleared", surf1, (8, 8), all, &[0xff00_ff00], 0);
+    dev.check_surface("surf2 cleared", surf2, (8, 8), all, &[0xff00_ff00], 0);
+    dev.set_pixel_shader(Some(&corpus.shader(FN, "pshader_code2")?));
+    dev.draw_up("oC0 and oC1", Primitive::TriangleStrip, 2, &quad, 12);
+    dev.set_lighting(false);
+    dev.set_no_vertex_shader();
+    dev.set_pixel_shader(None);
+    dev.set_render_target(0, Some(BACK_BUFFER));
+    dev.set_render_target(1, None);
+    dev.set_fvf(D3DFVF_XYZ | D3DFVF_TEX1)?;
+    dev.set_texture(0, Some(tex1));
+    let (left, right) = texquad.split_at(texquad.len() / 2);
+    dev.draw_up("tex1", Primitive::TriangleStrip, 2, left, 20);
+    dev.set_texture(0, Some(tex2));
+    dev.draw_up("tex2", Primitive::TriangleStrip, 2, right, 20);
+    literal_checks(corpus, dev, FN, 0..u64::MAX, 2)
+}
+
+/// test_dsy: `dsy` of the interpolated colour (red at the bottom, green at the top), into an
+/// offscreen A8R8G8B8 render target and into the back buffer.
+fn test_dsy(corpus: &Corpus, dev: &mut Device) -> Result<(), String> {
+    const FN: &str = "test_dsy";
+    let quad: Vec<u8> = corpus
+        .initialiser(FN, "quad")?
+        .chunks(4)
+        .map(|v| -> Result<Vec<u8>, String> {
+            let [x, y, z, c] = v else {
+                return Err(format!("{FN}/quad: a vertex of {} values", v.len()));
+            };
+            let mut out = Vec::new();
+            for f in [x, y, z] {
+                out.extend(f.f32().ok_or("quad: not a float")?.to_le_bytes());
+            }
+            out.extend(c.u32().ok_or("quad: not a colour")?.to_le_bytes());
+            Ok(out)
+        })
+        .collect::<Result<Vec<_>, _>>()?
+        .concat();
+    let lines = corpus.pixel_checks(FN)?;
+    let second = lines.get(1).map_or(u64::MAX, |c| c.line);
+    let rt = dev.create_render_target(640, 480);
+    dev.set_render_target(0, Some(rt));
+    dev.set_fvf(D3DFVF_XYZ | D3DFVF_DIFFUSE)?;
+    dev.set_vertex_shader(&corpus.shader(FN, "vs_code")?);
+    dev.set_pixel_shader(Some(&corpus.shader(FN, "ps_code")?));
+    dev.clear(0xff00_0000);
+    dev.draw_up("offscreen", Primitive::TriangleStrip, 2, &quad, 16);
+    literal_checks(corpus, dev, FN, 0..second, 1)?;
+    dev.set_render_target(0, Some(BACK_BUFFER));
+    dev.clear(0xff00_0000);
+    dev.draw_up("onscreen", Primitive::TriangleStrip, 2, &quad, 16);
+    literal_checks(corpus, dev, FN, second..u64::MAX, 1)
+}
