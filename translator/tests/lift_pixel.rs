@@ -178,3 +178,206 @@ fn linked_inputs_read_their_components_and_defaults() {
     assert_eq!(wgsl.matches("@location(").count(), 2, "{wgsl}");
     let _ = VaryingInterpolation::Flat;
 }
+
+#[test]
+fn derivatives_in_varying_flow_control_turn_the_uniformity_diagnostic_off() {
+    use d3d9_translator::lift::NONUNIFORM_DERIVATIVES_DIRECTIVE as D;
+    let cases = [
+        // Sampling under a branch on a per-pixel value.
+        ("ps_2_x\n dcl t0\n dcl_2d s0\n if_gt t0.x, c0.x\n texld r0, t0, s0\n endif\n mov oC0, r0\n", true),
+        // dsx after a predicated branch.
+        ("ps_3_0\n dcl_texcoord0 v0\n setp_gt p0, v0, c0\n if p0.x\n dsx r0, v0\n endif\n mov oC0, r0\n", true),
+        // breakc in a loop: iterations differ per pixel.
+        ("ps_3_0\n defi i0, 4, 0, 1, 0\n dcl_texcoord0 v0\n dcl_2d s0\n loop aL, i0\n break_gt v0.x, c0.x\n texld r0, v0, s0\n endloop\n mov oC0, r0\n", true),
+        // Branches on b# and loops on i# are uniform.
+        ("ps_3_0\n defi i0, 4, 0, 1, 0\n dcl_texcoord0 v0\n dcl_2d s0\n if b0\n loop aL, i0\n texld r0, v0, s0\n endloop\n endif\n mov oC0, r0\n", false),
+        // texkill (WGSL's demoting discard) leaves later sampling uniform.
+        ("ps_2_0\n dcl t0\n dcl_2d s0\n texkill t0\n texld r0, t0, s0\n mov oC0, r0\n", false),
+        // Varying branches without derivatives need nothing.
+        ("ps_2_x\n dcl t0\n if_gt t0.x, c0.x\n mov r0, c1\n endif\n mov oC0, r0\n", false),
+    ];
+    for (text, off) in cases {
+        let (_, wgsl) = translate(text);
+        assert_eq!(wgsl.starts_with(D), off, "{text}\n{wgsl}");
+        assert_eq!(wgsl.matches(D).count(), usize::from(off), "{wgsl}");
+    }
+}
+
+#[test]
+fn texkill_tests_all_four_components_from_ps_2_0() {
+    let (_, wgsl) = translate("ps_2_0\n dcl t0\n texkill t0\n mov oC0, t0\n");
+    assert!(
+        wgsl.contains("if any((location0_ < vec4(0f))) {\n        discard;"),
+        "{wgsl}"
+    );
+}
+
+#[test]
+fn vpos_is_the_pixel_centre_minus_a_half_and_vface_is_plus_or_minus_one() {
+    let (t, wgsl) = translate(
+        "ps_3_0\n dcl vPos.xy\n dcl vFace\n mov r0.xy, vPos\n mov r0.zw, vFace\n mov oC0, r0\n",
+    );
+    assert!(t.interface.reads_position && t.interface.reads_face);
+    assert!(
+        wgsl.contains("@builtin(position) frag_coord: vec4<f32>"),
+        "{wgsl}"
+    );
+    assert!(
+        wgsl.contains("(frag_coord.x - 0.5f), (frag_coord.y - 0.5f), frag_coord.z, frag_coord.w"),
+        "{wgsl}"
+    );
+    assert!(
+        wgsl.contains("@builtin(front_facing) front_facing: bool"),
+        "{wgsl}"
+    );
+    assert!(wgsl.contains("select(-1f, 1f, front_facing)"), "{wgsl}");
+}
+
+#[test]
+fn colour_outputs_oc0_always_and_depth_when_written() {
+    // Only oC2 and oDepth written: oC0 still travels (0), oC2 at location 2.
+    let (t, wgsl) = translate("ps_3_0\n dcl_texcoord0 v0\n mov oC2, v0\n mov oDepth, v0.z\n");
+    assert_eq!(t.interface.color_outputs, vec![0, 2]);
+    assert!(t.interface.writes_depth);
+    assert!(wgsl.contains("@location(0) oC0_: vec4<f32>"), "{wgsl}");
+    assert!(wgsl.contains("@location(2) oC2_: vec4<f32>"), "{wgsl}");
+    assert!(wgsl.contains("@builtin(frag_depth) oDepth: f32"), "{wgsl}");
+    let (t, _) = translate("ps_2_0\n mov oC0, c0\n");
+    assert!(!t.interface.writes_depth);
+}
+
+#[test]
+fn centroid_and_linked_interpolation() {
+    let (t, wgsl) = translate(
+        "ps_3_0\n dcl_texcoord0_centroid v0\n dcl_color0 v1\n add oC0, v0, c0\n mov oC1, v1\n",
+    );
+    assert!(t.interface.pixel_inputs[0].centroid);
+    assert_eq!(
+        t.interface.pixel_inputs[0].varying.map(|v| v.interpolation),
+        Some(VaryingInterpolation::Centroid)
+    );
+    assert!(
+        wgsl.contains("@location(0) @interpolate(perspective, centroid)"),
+        "{wgsl}"
+    );
+    // The link decides: COLOR0 flat, TEXCOORD0 as the link says.
+    let map = vec![
+        Varying {
+            interpolation: VaryingInterpolation::Flat,
+            ..Varying::new(Semantic::new(Usage::Color, 0), 5, 4)
+        },
+        Varying {
+            interpolation: VaryingInterpolation::Centroid,
+            ..Varying::new(Semantic::new(Usage::TexCoord, 0), 2, 4)
+        },
+    ];
+    let options = PixelShaderOptions {
+        input_locations: Some(map),
+        ..Default::default()
+    };
+    let (_, wgsl) = translate_with(
+        "ps_3_0\n dcl_texcoord0_centroid v0\n dcl_color0 v1\n add oC0, v0, c0\n mov oC1, v1\n",
+        &options,
+    );
+    assert!(
+        wgsl.contains("@location(5) @interpolate(flat) location5_: vec4<f32>"),
+        "{wgsl}"
+    );
+    assert!(
+        wgsl.contains("@location(2) @interpolate(perspective, centroid) location2_"),
+        "{wgsl}"
+    );
+}
+
+#[test]
+fn bad_link_maps_are_option_errors() {
+    for (component, components) in [(3u8, 2u8), (0, 0), (0, 5)] {
+        let options = PixelShaderOptions {
+            input_locations: Some(vec![Varying {
+                component,
+                ..Varying::new(Semantic::new(Usage::TexCoord, 0), 0, components)
+            }]),
+            ..Default::default()
+        };
+        let e = translate_pixel_shader(
+            &checked("ps_3_0\n dcl_texcoord0 v0\n mov oC0, v0\n"),
+            &options,
+        )
+        .expect_err("bad map");
+        assert!(matches!(e, LiftError::Options(_)), "{e}");
+    }
+    // Two interpolations at one location.
+    let options = PixelShaderOptions {
+        input_locations: Some(vec![
+            Varying::new(Semantic::new(Usage::TexCoord, 0), 0, 2),
+            Varying {
+                component: 2,
+                interpolation: VaryingInterpolation::Flat,
+                ..Varying::new(Semantic::new(Usage::TexCoord, 1), 0, 2)
+            },
+        ]),
+        ..Default::default()
+    };
+    let e = translate_pixel_shader(
+        &checked("ps_3_0\n dcl_texcoord0 v0\n mov oC0, v0\n"),
+        &options,
+    )
+    .expect_err("mixed interpolation");
+    assert!(matches!(e, LiftError::Options(_)), "{e}");
+    // 20 semantics (two per register), each at its own location: more than WebGPU's 16.
+    let mut text = String::from("ps_3_0\n");
+    let mut map = Vec::new();
+    for n in 0..10u8 {
+        text.push_str(&format!(" dcl_texcoord{n} v{n}.x\n dcl_color{n} v{n}.y\n"));
+        map.push(Varying::new(
+            Semantic::new(Usage::TexCoord, n),
+            u32::from(n),
+            1,
+        ));
+        map.push(Varying::new(
+            Semantic::new(Usage::Color, n),
+            10 + u32::from(n),
+            1,
+        ));
+    }
+    text.push_str(" mov oC0, v9\n");
+    let options = PixelShaderOptions {
+        input_locations: Some(map),
+        ..Default::default()
+    };
+    let e = translate_pixel_shader(&checked(&text), &options).expect_err("20 locations");
+    assert!(
+        matches!(
+            e,
+            LiftError::TooManyOutputs {
+                count: 20,
+                limit: 16
+            }
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn fixed_function_fog_after_ps_2_x_is_unsupported() {
+    use d3d9_translator::lift::{FogOptions, FogSource};
+    let options = PixelShaderOptions {
+        fog: Some(FogOptions {
+            source: FogSource::Vertex,
+        }),
+        ..Default::default()
+    };
+    let e = translate_pixel_shader(&checked("ps_2_0\n mov oC0, c0\n"), &options).expect_err("fog");
+    assert!(
+        matches!(
+            e,
+            LiftError::Unsupported {
+                feature: Feature::FixedFunctionFog,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    // ps_3_0 does its own fog: the option is ignored.
+    translate_with("ps_3_0\n mov oC0, c0\n", &options);
+}

@@ -1,6 +1,8 @@
 //! WGSL snapshots of representative vertex shaders: each version, relative addressing,
 //! loops (nested, with aL), rep, call/label/ret, predication, aL-indexed o#, packed outputs,
-//! texldl. Each snapshot is also re-parsed and validated by naga's WGSL front end.
+//! texldl; and of pixel shaders: the texld family, texkill, dsx/dsy, dp2add, predication,
+//! loops with aL, vPos/vFace, MRT, oDepth, centroid, linked inputs, flow-controlled sampling.
+//! Each snapshot is also re-parsed and validated by naga's WGSL front end.
 
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
 
@@ -13,7 +15,11 @@ use d3d9_translator::bytecode::{
     TextureType, Usage, Version, WriteMask,
 };
 use d3d9_translator::check::{check, CheckedProgram, DeviceCaps};
-use d3d9_translator::lift::{translate_vertex_shader, FloatMode, VertexShaderOptions};
+use d3d9_translator::lift::interface::Varying;
+use d3d9_translator::lift::{
+    translate_pixel_shader, translate_vertex_shader, FloatMode, PixelShaderOptions,
+    VertexShaderOptions,
+};
 
 /// Check a program as a D3D9 device would (software vertex processing when `software`);
 /// panics with the checker's reason, so every snapshot is of a shader D3D9 accepts.
@@ -771,3 +777,133 @@ fn legacy_strict_skips_the_zero_test_for_provably_finite_operands() {
     let unknown = wgsl("mul oPos, v0, c1\n");
     assert!(unknown.contains(" | "), "{unknown}");
 }
+
+// --- pixel shaders ---
+
+/// The pixel shader `name` of Wine's visual.c function `function`.
+fn visual_ps(function: &str, name: &str) -> Program {
+    let v = corpus("d3d9_visual.json");
+    for key in ["shaders", "composed_shaders"] {
+        for s in v[key].as_array().expect("list") {
+            let t = tokens(&s["tokens"]);
+            if s["name"].as_str() == Some(name)
+                && s["function"].as_str() == Some(function)
+                && t.first().is_some_and(|v| v >> 16 == 0xFFFF)
+            {
+                return decode(&t).expect("decodes");
+            }
+        }
+    }
+    panic!("no visual pixel shader {function}/{name}");
+}
+
+fn ps_wgsl_of(program: &Program, options: &PixelShaderOptions) -> String {
+    let checked = check(program, Stage::Pixel, &DeviceCaps::default())
+        .unwrap_or_else(|e| panic!("check: {e}"));
+    let t = translate_pixel_shader(&checked, options).expect("translates");
+    let wgsl = t.wgsl().expect("wgsl");
+    let module = naga::front::wgsl::parse_str(&wgsl)
+        .unwrap_or_else(|e| panic!("{}", e.emit_to_string(&wgsl)));
+    naga::valid::Validator::new(
+        naga::valid::ValidationFlags::all(),
+        naga::valid::Capabilities::default(),
+    )
+    .validate(&module)
+    .unwrap_or_else(|e| panic!("{}", e.emit_to_string(&wgsl)));
+    wgsl
+}
+
+macro_rules! psnap {
+    ($name:ident, $program:expr) => {
+        psnap!($name, $program, PixelShaderOptions::default());
+    };
+    ($name:ident, $program:expr, $options:expr) => {
+        #[test]
+        fn $name() {
+            insta::assert_snapshot!(ps_wgsl_of(&$program, &$options));
+        }
+    };
+}
+
+psnap!(ps_2_0_texkill, visual_ps("texkill_test", "shader_code_20"));
+psnap!(
+    ps_2_0_dp2add_sat,
+    visual_ps("dp2add_ps_test", "shader_code_dp2add_sat")
+);
+psnap!(ps_2_0_fp_special, visual_ps("fp_special_test", "ps_code"));
+psnap!(
+    ps_2_0_texld_cube,
+    visual_ps("unbound_sampler_test", "ps_code_cube")
+);
+psnap!(
+    ps_3_0_nested_loops,
+    visual_ps("nested_loop_test", "shader_code")
+);
+psnap!(
+    ps_3_0_vface,
+    visual_ps("vface_register_test", "shader_code")
+);
+psnap!(
+    ps_3_0_vpos,
+    visual_ps("test_fragment_coords", "shader_code")
+);
+psnap!(
+    ps_3_0_mrt,
+    visual_ps("multiple_rendertargets_test", "pshader_code2")
+);
+psnap!(ps_3_0_dsy, visual_ps("test_dsy", "ps_code"));
+psnap!(
+    ps_3_0_texld_family,
+    asm(
+        "ps_3_0\ndcl_texcoord0 v0\ndcl_texcoord1 v1\ndcl_2d s0\ndcl_cube s1\ndcl_volume s2\n\
+         texld r0, v0, s0\ntexldp r1, v0, s0\ntexldb r2, v0, s1\ntexldl r3, v0, s2\n\
+         mov r5, v1\ntexldd r4, v0, s1, r5, r5.yzxw\nadd r0, r0, r1\nadd r0, r0, r2\nadd r0, r0, r3\n\
+         add r0, r0, r4\nmov oC0, r0\n"
+    )
+);
+psnap!(
+    ps_2_x_predicated_texkill_and_sampler_swizzle,
+    asm(
+        "ps_2_x\ndef c0, 0.5, 0.5, 0.5, 0.5\ndcl t0\ndcl_2d s0\nsetp_gt p0, t0, c0\n\
+         (p0) texkill t0\ntexld r0, t0, s0.wzyx\n(!p0.y) mov r0.xy, c0\nmov oC0, r0\n"
+    )
+);
+psnap!(
+    ps_2_x_flow_controlled_sampling,
+    asm(
+        "ps_2_x\ndef c0, 0.5, 0, 0, 0\ndcl t0.xy\ndcl_2d s0\nif_gt t0.x, c0.x\n\
+         texld r0, t0, s0\nelse\nmov r0, c0\nendif\nmov oC0, r0\n"
+    )
+);
+psnap!(
+    ps_3_0_centroid_odepth_cmp_nrm,
+    asm(
+        "ps_3_0\ndcl_texcoord0_centroid v0.xy\ndcl_color0 v1\nnrm r0.xyz, v1\n\
+         cmp r0.w, v0.x, c0.x, c0.y\nmov oC0, r0\nmov oDepth, v0.y\n"
+    )
+);
+psnap!(
+    ps_3_0_subroutine_with_texkill,
+    asm(
+        "ps_3_0\ndcl_texcoord0 v0\ndcl_2d s0\ncall l0\nmov oC0, r0\nret\nlabel l0\n\
+         texkill v0\ntexld r0, v0, s0\nret\n"
+    )
+);
+psnap!(
+    ps_3_0_linked_packed_inputs,
+    asm("ps_3_0\ndcl_texcoord0 v0.xy\ndcl_texcoord1 v0.zw\ndcl_fog v1.x\nmov r1, v1.x\nadd r0, v0, r1\nmov oC0, r0\n"),
+    PixelShaderOptions {
+        input_locations: Some(vec![
+            Varying::new(Semantic::new(Usage::TexCoord, 0), 0, 2),
+            Varying {
+                component: 2,
+                ..Varying::new(Semantic::new(Usage::TexCoord, 1), 0, 1)
+            },
+            Varying {
+                component: 3,
+                ..Varying::new(Semantic::new(Usage::Fog, 0), 0, 1)
+            },
+        ]),
+        ..Default::default()
+    }
+);

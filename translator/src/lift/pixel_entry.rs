@@ -13,7 +13,7 @@
 //!   pixel centres are integers (Wine's `pixel_center_integer` `gl_FragCoord`).
 //! - `vFace` is 1 for front faces and -1 for back faces.
 //! - `oC0` is always an output (0 when never written); `oC1`–`oC3` when written. `oDepth`'s
-//!   `.x` is clamped to [0, 1] and written as `frag_depth`.
+//!   `.x` is `frag_depth` (which WebGPU clamps to the viewport's depth range).
 
 use super::builder::{FnBuilder, Lifter};
 use super::error::LiftError;
@@ -24,8 +24,7 @@ use super::ENTRY_POINT;
 use crate::bytecode::{Opcode, RegisterFile};
 use naga::{
     Binding, BuiltIn, EntryPoint, Expression, Function, FunctionArgument, FunctionResult, Handle,
-    Interpolation, MathFunction as Mf, Sampling, ShaderStage, Span, Statement, StructMember,
-    TypeInner,
+    Interpolation, Sampling, ShaderStage, Span, Statement, StructMember, TypeInner,
 };
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -136,6 +135,15 @@ impl Lifter<'_> {
                     .collect(),
                 None => vec![v],
             };
+            if at_location
+                .iter()
+                .any(|m| m.interpolation != v.interpolation)
+            {
+                return Err(LiftError::Options(format!(
+                    "location {} is given two interpolations",
+                    v.location
+                )));
+            }
             let n = at_location
                 .iter()
                 .map(|m| m.component + m.components)
@@ -372,8 +380,8 @@ impl Lifter<'_> {
         if plan.writes_depth {
             let p = self.pixel_register_pointer(RegisterFile::DepthOut, 0);
             let v = self.load(p);
-            let x = self.comp(v, 0);
-            values.push(self.math1(Mf::Saturate, x));
+            // WebGPU clamps `frag_depth` to the viewport's depth range (within [0, 1]).
+            values.push(self.comp(v, 0));
             members.push(StructMember {
                 name: Some("oDepth".into()),
                 ty: self.ty.f32,
