@@ -156,6 +156,19 @@ pub struct VertexOutput {
     pub written: bool,
 }
 
+impl VertexOutput {
+    /// Where it travels, if it has a location.
+    pub fn varying(&self) -> Option<Varying> {
+        Some(Varying {
+            semantic: self.semantic,
+            location: self.location?,
+            component: self.component,
+            components: self.components,
+            interpolation: self.interpolation,
+        })
+    }
+}
+
 /// How an inter-stage value is interpolated. Decided per link, so that both stages state the
 /// same interpolation as WebGPU requires: centroid from the pixel shader's `_centroid`, flat
 /// for COLOR0/1 under `D3DSHADE_FLAT`, perspective otherwise.

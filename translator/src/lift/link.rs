@@ -234,7 +234,7 @@ pub fn link(
 
 /// Pack `items` into at most `limit` locations: widest first, each into the first location
 /// of its interpolation with room left (at the next free component), else a new location.
-fn pack(items: &mut [Varying], limit: usize) -> Result<(), LinkError> {
+pub(super) fn pack(items: &mut [Varying], limit: usize) -> Result<(), LinkError> {
     let mut order: Vec<usize> = (0..items.len()).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(items[i].components));
     // (interpolation, components used) per location.

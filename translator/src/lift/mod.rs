@@ -11,8 +11,8 @@
 //! (destination and predicate writes), `numerics` (D3D9 float rules), `arith` (per-opcode
 //! lowering), `flow` (flow control), `texture` (texld*, texkill), `inputs` (vertex fetch
 //! conversions), `outputs` (vertex output semantics and entry point), `pixel_entry` (pixel
-//! inputs, outputs and entry point), `interface` (what callers bind), `link` (vertex outputs
-//! to pixel inputs).
+//! inputs, outputs and entry point), `interface` (what callers bind),
+//! `link` (vertex outputs to pixel inputs).
 
 mod arith;
 mod builder;

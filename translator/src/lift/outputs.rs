@@ -4,13 +4,14 @@
 //! and interpolation the link map gives (several semantics composed into one location's
 //! vector, see [`super::link`]), or alone in declaration order without a map. Semantics the
 //! map names that the shader never writes carry their defaults; colours are clamped to
-//! [0, 1] before vs_3_0. More than 16 outputs without a map is an error.
+//! [0, 1] before vs_3_0. Without a map, more than 16 outputs are packed as a link packs
+//! them; an error only if even packed they do not fit.
 
 use super::builder::{FnBuilder, Lifter, Value};
 use super::error::LiftError;
 use super::globals::RegKey;
 use super::interface::{
-    VaryingInterpolation, VertexOutput, MAX_INTER_STAGE_VARIABLES, POSITION_FIXUP_BINDING,
+    Varying, VaryingInterpolation, VertexOutput, MAX_INTER_STAGE_VARIABLES, POSITION_FIXUP_BINDING,
     VS_CONSTANTS_GROUP,
 };
 use crate::bytecode::{Register, RegisterFile, Usage, WriteMask};
@@ -109,15 +110,28 @@ impl Lifter<'_> {
             .vertex_options()
             .and_then(|o| o.output_locations.as_ref())
         {
-            None => {
-                if written.len() > MAX_INTER_STAGE_VARIABLES {
-                    return Err(LiftError::TooManyOutputs {
-                        count: written.len(),
-                        limit: MAX_INTER_STAGE_VARIABLES,
-                    });
-                }
+            // Without a map: one location each in declaration order, or, past WebGPU's 16,
+            // packed as a link packs them.
+            None if written.len() <= MAX_INTER_STAGE_VARIABLES => {
                 for (location, p) in (0u32..).zip(written.iter_mut()) {
                     p.info.location = Some(location);
+                }
+                written
+            }
+            None => {
+                let mut varyings: Vec<Varying> = written
+                    .iter()
+                    .map(|p| Varying::new(p.info.semantic, 0, p.info.components))
+                    .collect();
+                super::link::pack(&mut varyings, MAX_INTER_STAGE_VARIABLES).map_err(|_| {
+                    LiftError::TooManyOutputs {
+                        count: written.len(),
+                        limit: MAX_INTER_STAGE_VARIABLES,
+                    }
+                })?;
+                for (p, v) in written.iter_mut().zip(&varyings) {
+                    p.info.location = Some(v.location);
+                    p.info.component = v.component;
                 }
                 written
             }

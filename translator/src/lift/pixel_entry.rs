@@ -24,7 +24,7 @@ use super::ENTRY_POINT;
 use crate::bytecode::{Opcode, RegisterFile};
 use naga::{
     Binding, BuiltIn, EntryPoint, Expression, Function, FunctionArgument, FunctionResult, Handle,
-    Interpolation, Sampling, ShaderStage, Span, Statement, StructMember, TypeInner,
+    ShaderStage, Span, Statement, StructMember, TypeInner,
 };
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -46,15 +46,6 @@ pub(super) struct PixelPlan {
     writes_depth: bool,
     reads_position: bool,
     reads_face: bool,
-}
-
-/// naga's interpolation and sampling of a varying.
-fn interpolation(i: VaryingInterpolation) -> (Interpolation, Option<Sampling>) {
-    match i {
-        VaryingInterpolation::Perspective => (Interpolation::Perspective, Some(Sampling::Center)),
-        VaryingInterpolation::Centroid => (Interpolation::Perspective, Some(Sampling::Centroid)),
-        VaryingInterpolation::Flat => (Interpolation::Flat, None),
-    }
 }
 
 impl Lifter<'_> {
@@ -113,6 +104,27 @@ impl Lifter<'_> {
             });
         }
         inputs.sort_by_key(|p| (p.register.file, p.register.index));
+        // Unlinked past WebGPU's 16: packed at their declared widths, as a link packs them.
+        if map.is_none() && inputs.len() > MAX_INTER_STAGE_VARIABLES {
+            let mut varyings: Vec<Varying> = inputs
+                .iter()
+                .filter_map(|p| p.varying)
+                .zip(&inputs)
+                .map(|(v, p)| Varying {
+                    components: p.mask.count().clamp(1, 4) as u8,
+                    ..v
+                })
+                .collect();
+            super::link::pack(&mut varyings, MAX_INTER_STAGE_VARIABLES).map_err(|_| {
+                LiftError::TooManyOutputs {
+                    count: inputs.len(),
+                    limit: MAX_INTER_STAGE_VARIABLES,
+                }
+            })?;
+            for (p, v) in inputs.iter_mut().zip(varyings) {
+                p.varying = Some(v);
+            }
+        }
         Ok(inputs)
     }
 
@@ -204,7 +216,7 @@ impl Lifter<'_> {
         let mut args: BTreeMap<u32, (Handle<Expression>, u8)> = BTreeMap::new();
         for (&location, arg) in &locations {
             let ty = self.value_type(0, arg.n);
-            let (interpolation, sampling) = interpolation(arg.interpolation);
+            let (interpolation, sampling) = arg.interpolation.naga();
             let index = self.f.function.arguments.len() as u32;
             self.f.function.arguments.push(FunctionArgument {
                 name: Some(format!("location{location}")),
