@@ -27,6 +27,9 @@
 //!   w = 1/rhw), COLOR0 (white when absent) and COLOR1 (black when absent) passed through
 //!   with lighting off, and with lighting on and no lights the emissive/ambient result
 //!   (0, 0, 0) with the diffuse alpha; every other element passed through by semantic.
+//! - A 2D texture on a `dcl_volume` sampler is sampled as a volume of one slice (D3D9 leaves
+//!   mismatched sampler types undefined; drivers read the 2D texels); other mismatches fail
+//!   the draw, since WebGPU binds only the declared texture type.
 //! - No pixel shader: the fixed-function pixel stage in its default state (the diffuse colour,
 //!   clamped, `d3d9_backend::fixed_function_pixel_wgsl`), or with a texture on stage 0,
 //!   `COLOROP = MODULATE` (texture × diffuse, the default) or `SELECTARG1` with
@@ -488,12 +491,19 @@ impl Device {
                 )
                 .map_err(|e| format!("translating the pixel shader (linked): {e}"))?;
                 for s in &ps.interface.samplers {
-                    let data = self.stage_texture(s.register as usize)?;
+                    let mut data = self.stage_texture(s.register as usize)?;
                     let expected = match s.texture_type {
                         TextureType::Cube => TextureKind::Cube,
                         TextureType::Volume => TextureKind::Volume,
                         _ => TextureKind::TwoD,
                     };
+                    // A 2D texture on a `dcl_volume` sampler reads as a volume of one
+                    // slice (what Wine's test_mismatched_sample_types expects: the 2D
+                    // texels, whatever w). The other mismatches have no exact stand-in.
+                    if data.kind == TextureKind::TwoD && expected == TextureKind::Volume {
+                        data.kind = TextureKind::Volume;
+                        data.size[2] = 1;
+                    }
                     if data.kind != expected {
                         return Err(format!(
                             "sampler s{} is declared {:?}, the texture set on it is {:?} (D3D9 leaves the result undefined; WebGPU needs the declared type)",

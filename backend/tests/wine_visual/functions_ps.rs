@@ -4,9 +4,9 @@
 //! check) as visual.c has it.
 
 use super::corpus::Corpus;
-use super::device::{Device, Primitive, StageColorOp, BACK_BUFFER};
+use super::device::{D3dFormat, Device, Primitive, StageColorOp, BACK_BUFFER};
 use super::functions::{f32_bytes, literal_checks, vec4, Report};
-use d3d9_backend::CullMode;
+use d3d9_backend::{CullMode, TextureFilter, TextureKind};
 use d3d9_translator::lift::FloatMode;
 
 /// The functions of the pixel-shader issue, in the order of the issue.
@@ -73,6 +73,9 @@ pub fn run_in(function: &str, float_mode: FloatMode) -> Report {
         "vface_register_test" => vface_register_test(&corpus, &mut dev),
         "multiple_rendertargets_test" => multiple_rendertargets_test(&corpus, &mut dev),
         "test_dsy" => test_dsy(&corpus, &mut dev),
+        "test_fragment_coords" => test_fragment_coords(&corpus, &mut dev),
+        "test_nrm_instruction" => test_nrm_instruction(&corpus, &mut dev),
+        "test_mismatched_sample_types" => test_mismatched_sample_types(&corpus, &mut dev),
         other => Err(NOT_REPLAYED.iter().find(|(f, _)| *f == other).map_or_else(
             || format!("{other} is not one of the replayed functions"),
             |(_, why)| format!("not replayed yet: {why}"),
@@ -91,10 +94,6 @@ pub const NOT_REPLAYED: &[(&str, &str)] = &[
         "table-driven checks (12 ps_3_0 shaders reading each semantic of XYZRHW vertices) not transcribed",
     ),
     (
-        "test_fragment_coords",
-        "vPos checks on an offscreen 32x32 target read back with LockRect not transcribed",
-    ),
-    (
         "test_color_clamping",
         "fixed-function texture stages 0 and 1 with TFACTOR (D3DRS_TEXTUREFACTOR) not emulated",
     ),
@@ -105,14 +104,6 @@ pub const NOT_REPLAYED: &[(&str, &str)] = &[
     (
         "test_vshader_input",
         "table-driven checks over three shader versions not transcribed",
-    ),
-    (
-        "test_nrm_instruction",
-        "composed shaders (ps_header + per-test body) and their table not transcribed",
-    ),
-    (
-        "test_mismatched_sample_types",
-        "composed shaders (ps_header + per-test body) and volume textures from LockBox not transcribed",
     ),
     (
         "fog_with_shader_test",
@@ -306,4 +297,141 @@ fn test_dsy(corpus: &Corpus, dev: &mut Device) -> Result<(), String> {
     dev.clear(0xff00_0000);
     dev.draw_up("onscreen", Primitive::TriangleStrip, 2, &quad, 16);
     literal_checks(corpus, dev, FN, second..u64::MAX, 1)
+}
+
+/// test_fragment_coords: `vPos` is the pixel's integer coordinate (`cmp` against c0.zw splits
+/// the target at (320, 240), then at (16, 16) of a 32x32 offscreen target read back with
+/// `LockRect`), and its fraction is 0.
+fn test_fragment_coords(corpus: &Corpus, dev: &mut Device) -> Result<(), String> {
+    const FN: &str = "test_fragment_coords";
+    // `quad` is XYZ plus two floats the FVF (XYZ) does not name: a stride of 20 bytes.
+    let quad = f32_bytes(&corpus.floats(FN, "quad")?);
+    dev.clear(0xff00_00ff);
+    dev.set_pixel_shader(Some(&corpus.shader(FN, "shader_code")?));
+    dev.set_vertex_shader(&corpus.shader(FN, "vshader_code")?);
+    dev.set_fvf(D3DFVF_XYZ)?;
+    // float constant[4] = {1.0, 0.0, 320, 240};
+    dev.set_ps_const_f(0, &[[1.0, 0.0, 320.0, 240.0]]);
+    dev.draw_up("back buffer", Primitive::TriangleStrip, 2, &quad, 20);
+    literal_checks(corpus, dev, FN, 0..u64::MAX, 4)?;
+    let surface = dev.create_render_target(32, 32);
+    dev.set_ps_const_f(0, &[[1.0, 0.0, 16.0, 16.0]]);
+    dev.set_render_target(0, Some(surface));
+    dev.draw_up("32x32 target", Primitive::TriangleStrip, 2, &quad, 20);
+    // visual.c reads row 14 / 18, column 14 / 18 of the locked rectangle, masked to RGB.
+    for (x, y, expected) in [
+        (14, 14, 0x0000_0000),
+        (18, 14, 0x0000_ff00),
+        (14, 18, 0x0000_00ff),
+        (18, 18, 0x0000_ffff),
+    ] {
+        dev.check_surface("LockRect", surface, (x, y), 0x00ff_ffff, &[expected], 0);
+    }
+    dev.set_pixel_shader(Some(&corpus.shader(FN, "shader_frac_code")?));
+    dev.clear(0xff00_00ff);
+    dev.draw_up("vPos fraction", Primitive::TriangleStrip, 2, &quad, 20);
+    dev.set_render_target(0, Some(BACK_BUFFER));
+    dev.check_surface("vPos fraction", surface, (14, 14), 0x00ff_ffff, &[0], 0);
+    Ok(())
+}
+
+/// The value of a corpus text field `field` of a composed shader entry.
+fn entry_text<'a>(entry: &'a serde_json::Value, field: &str) -> Result<&'a str, String> {
+    entry[field]
+        .as_str()
+        .ok_or_else(|| format!("composed shader without {field}"))
+}
+
+/// test_nrm_instruction: `nrm` of texture coordinates (masks, swizzles, declared widths) and
+/// of constants (zero, non-unit, swizzled); one composed ps_3_0 shader per case, each drawn
+/// over a cleared target and checked at the centre.
+fn test_nrm_instruction(corpus: &Corpus, dev: &mut Device) -> Result<(), String> {
+    const FN: &str = "test_nrm_instruction";
+    let decl = corpus.declaration(FN, "decl_elements")?;
+    let quad = f32_bytes(&corpus.floats(FN, "quad")?);
+    dev.set_cull(CullMode::None);
+    dev.set_vertex_shader(&corpus.shader(FN, "vs_code")?);
+    dev.set_vertex_declaration(&decl);
+    let cases = corpus.composed(FN)?;
+    if cases.len() != 12 {
+        return Err(format!(
+            "{FN}: {} composed shaders, expected 12",
+            cases.len()
+        ));
+    }
+    for (name, tokens, entry) in cases {
+        // "2.0f, 0.0f, 0.0f, 0.5f  (C initializer; unlisted components are 0)"
+        let text = entry_text(entry, "ps_constant_c0")?;
+        let values = super::corpus::tokenize(text.split('(').next().unwrap_or_default())?;
+        let mut c0 = [0.0f32; 4];
+        for (slot, v) in c0.iter_mut().zip(&values) {
+            *slot = v.f32().ok_or_else(|| format!("{name}: c0 value {v:?}"))?;
+        }
+        let expected = &entry["expected"];
+        let colour = expected["color"]
+            .as_str()
+            .and_then(|c| u32::from_str_radix(c.trim_start_matches("0x"), 16).ok())
+            .ok_or_else(|| format!("{name}: no expected colour"))?;
+        let tolerance = expected["max_channel_diff"].as_u64().unwrap_or(0) as u8;
+        dev.clear(0x8080_8080);
+        dev.set_pixel_shader(Some(&tokens));
+        dev.set_ps_const_f(0, &[c0]);
+        dev.draw_up(&name, Primitive::TriangleStrip, 2, &quad, 36);
+        dev.check(&name, 320, 240, &[colour], tolerance);
+    }
+    Ok(())
+}
+
+/// test_mismatched_sample_types: a 2D texture (0x70 texels) and a 2x2x2 volume (slices 0x20
+/// and 0x40) sampled through `dcl_2d` and `dcl_volume` samplers, matched and mismatched, with
+/// linear magnification; the expected colours are the texture's own (Wine's primary values).
+fn test_mismatched_sample_types(corpus: &Corpus, dev: &mut Device) -> Result<(), String> {
+    const FN: &str = "test_mismatched_sample_types";
+    let decl = corpus.declaration(FN, "decl_elements")?;
+    let quad = f32_bytes(&corpus.floats(FN, "quad")?);
+    let shaders = corpus.composed(FN)?;
+    let shader = |suffix: &str| {
+        shaders
+            .iter()
+            .find(|(name, _, _)| name.ends_with(suffix))
+            .map(|(_, tokens, _)| tokens.clone())
+            .ok_or_else(|| format!("{FN}: no composed shader {suffix}"))
+    };
+    let (ps_2d, ps_3d) = (shader("ps_tex_2d")?, shader("ps_tex_3d")?);
+    // test_mismatched_sample_types_fill_texture: every texel of a slice the same DWORD.
+    let fill = |value: u32, texels: usize| -> Vec<u8> {
+        std::iter::repeat_n(value.to_le_bytes(), texels)
+            .flatten()
+            .collect()
+    };
+    let mut volume_data = fill(0x2020_2020, 4);
+    volume_data.extend(fill(0x4040_4040, 4));
+    let volume = dev.create_texture(
+        TextureKind::Volume,
+        D3dFormat::A8R8G8B8,
+        [2, 2, 2],
+        volume_data,
+    );
+    let tex_2d = dev.create_texture(
+        TextureKind::TwoD,
+        D3dFormat::A8R8G8B8,
+        [2, 2, 1],
+        fill(0x7070_7070, 4),
+    );
+    dev.set_vertex_declaration(&decl);
+    dev.set_vertex_shader(&corpus.shader(FN, "vs_code")?);
+    dev.set_filter(0, TextureFilter::Linear, TextureFilter::Point);
+    for (name, texture, ps, expected) in [
+        ("2d_2d", tex_2d, &ps_2d, 0x0070_7070),
+        ("3d_3d", volume, &ps_3d, 0x0030_3030),
+        ("2d_3d", tex_2d, &ps_3d, 0x0070_7070),
+        ("3d_2d", volume, &ps_2d, 0x0030_3030),
+    ] {
+        dev.clear(0x8080_8080);
+        dev.set_texture(0, Some(texture));
+        dev.set_pixel_shader(Some(ps));
+        dev.draw_up(name, Primitive::TriangleStrip, 2, &quad, 24);
+        dev.check(name, 320, 240, &[expected], 1);
+    }
+    Ok(())
 }
