@@ -29,7 +29,7 @@ const CHECKS: [(&str, usize); 16] = [
     ("test_fragment_coords", 9),
     ("test_color_clamping", 0),
     ("test_uninitialized_varyings", 0),
-    ("test_vshader_input", 0),
+    ("test_vshader_input", 30),
     ("multiple_rendertargets_test", 23),
     ("test_nrm_instruction", 12),
     ("test_dsy", 2),
@@ -220,7 +220,6 @@ const NOT_YET_PASSING: &[(&str, &str)] = &[
     ("pretransformed_varying_test", "replay not written (NOT_REPLAYED)"),
     ("test_color_clamping", "replay not written (NOT_REPLAYED)"),
     ("test_uninitialized_varyings", "replay not written (NOT_REPLAYED)"),
-    ("test_vshader_input", "replay not written (NOT_REPLAYED)"),
     (
         "test_mismatched_sample_types",
         "harness/backend: 3d_2d binds a volume texture to a dcl_2d sampler; WebGPU binds only the declared type and no 2D stand-in gives Wine's depth-0.5 sample (2d_2d, 3d_3d and 2d_3d pass)",

@@ -816,7 +816,8 @@ impl Device {
         self.surface_pixel(target, x, y).map(|c| c & 0x00ff_ffff)
     }
 
-    /// Records a check of `colour` (a read that may have failed) against `accepted`.
+    /// Records a check of `colour` (a read that may have failed) against `accepted`, all
+    /// within `tolerance`.
     pub fn check_value(
         &mut self,
         label: &str,
@@ -825,15 +826,30 @@ impl Device {
         accepted: &[u32],
         tolerance: u8,
     ) {
-        let (x, y) = at;
+        let accepted: Vec<(u32, u8)> = accepted.iter().map(|&c| (c, tolerance)).collect();
+        self.check_any(label, at, colour, &accepted);
+    }
+
+    /// Records a check of `colour` against alternatives `(colour, tolerance)`, as
+    /// `ok(color_match(c, a, ta) || color == b)` does.
+    pub fn check_any(
+        &mut self,
+        label: &str,
+        (x, y): (u32, u32),
+        colour: Result<u32, String>,
+        accepted: &[(u32, u8)],
+    ) {
         let (passed, detail) = match colour {
             Ok(colour) => {
-                let passed = accepted.iter().any(|&c| color_match(colour, c, tolerance));
-                let want: Vec<String> = accepted.iter().map(|c| format!("0x{c:08x}")).collect();
+                let passed = accepted.iter().any(|&(c, d)| color_match(colour, c, d));
+                let want: Vec<String> = accepted
+                    .iter()
+                    .map(|(c, d)| format!("0x{c:08x} ±{d}"))
+                    .collect();
                 (
                     passed,
                     format!(
-                        "({x}, {y}) is 0x{colour:08x}, expected {} ±{tolerance}",
+                        "({x}, {y}) is 0x{colour:08x}, expected {}",
                         want.join(" or ")
                     ),
                 )

@@ -3,9 +3,10 @@
 //! colours from the corpus; each function's control flow (shader, constants, state, draw,
 //! check) as visual.c has it.
 
+use super::corpus::CToken;
 use super::corpus::Corpus;
 use super::device::{D3dFormat, Device, Primitive, StageColorOp, BACK_BUFFER};
-use super::functions::{f32_bytes, literal_checks, vec4, Report};
+use super::functions::{bytes_of, f32_bytes, literal_checks, vec4, Report};
 use d3d9_backend::{CullMode, TextureFilter, TextureKind};
 use d3d9_translator::lift::FloatMode;
 
@@ -74,6 +75,7 @@ pub fn run_in(function: &str, float_mode: FloatMode) -> Report {
         "multiple_rendertargets_test" => multiple_rendertargets_test(&corpus, &mut dev),
         "test_dsy" => test_dsy(&corpus, &mut dev),
         "test_fragment_coords" => test_fragment_coords(&corpus, &mut dev),
+        "test_vshader_input" => test_vshader_input(&corpus, &mut dev),
         "test_nrm_instruction" => test_nrm_instruction(&corpus, &mut dev),
         "test_mismatched_sample_types" => test_mismatched_sample_types(&corpus, &mut dev),
         other => Err(NOT_REPLAYED.iter().find(|(f, _)| *f == other).map_or_else(
@@ -100,10 +102,6 @@ pub const NOT_REPLAYED: &[(&str, &str)] = &[
     (
         "test_uninitialized_varyings",
         "table-driven checks (15 shader pairs, per-driver alternatives) not transcribed",
-    ),
-    (
-        "test_vshader_input",
-        "table-driven checks over three shader versions not transcribed",
     ),
     (
         "fog_with_shader_test",
@@ -432,6 +430,203 @@ fn test_mismatched_sample_types(corpus: &Corpus, dev: &mut Device) -> Result<(),
         dev.set_pixel_shader(Some(ps));
         dev.draw_up(name, Primitive::TriangleStrip, 2, &quad, 24);
         dev.check(name, 320, 240, &[expected], 1);
+    }
+    Ok(())
+}
+
+/// The `{{x, y, z}, 0xAARRGGBB}` vertices of `name` in a C text holding several arrays of
+/// that struct (test_vshader_input's `quad1_color`, `quad2_color`, `quad3_color`).
+fn position_colour_vertices(
+    corpus: &Corpus,
+    function: &str,
+    name: &str,
+) -> Result<Vec<u8>, String> {
+    let tokens = super::corpus::tokenize(corpus.data_array(function, name)?)?;
+    let start = tokens
+        .iter()
+        .position(|t| t.ident() == Some(name))
+        .ok_or_else(|| format!("{function}: no {name} in its text"))?;
+    let values: Vec<&CToken> = tokens[start + 1..]
+        .iter()
+        .take_while(|t| t.ident().is_none())
+        .collect();
+    if values.is_empty() || !values.len().is_multiple_of(4) {
+        return Err(format!("{function}/{name}: {} values", values.len()));
+    }
+    let words = values
+        .chunks(4)
+        .flat_map(|v| {
+            let f = |t: &CToken| t.f32().map(f32::to_bits);
+            [f(v[0]), f(v[1]), f(v[2]), v[3].u32()]
+        })
+        .collect::<Option<Vec<u32>>>()
+        .ok_or_else(|| format!("{function}/{name}: not position + colour"))?;
+    Ok(bytes_of(&words))
+}
+
+/// test_vshader_input: vertex shader inputs matched to declaration elements by semantic,
+/// with vs_1_1, vs_2_0 (fixed-function pixel stage) and vs_3_0 (with a ps_3_0 shader):
+/// elements in another order, a missing element (reads 0 under hardware vertex processing),
+/// a wrong usage index; then D3DCOLOR, UBYTE4 and FLOAT4 colours and texture coordinates.
+/// The accepted colours are Wine's, `broken()` ones left out.
+fn test_vshader_input(corpus: &Corpus, dev: &mut Device) -> Result<(), String> {
+    const FN: &str = "test_vshader_input";
+    let decl = |name: &str| corpus.declaration(FN, &format!("decl_elements_{name}"));
+    let floats = |name: &str| corpus.floats(FN, name).map(|v| f32_bytes(&v));
+    let ps = corpus.shader(FN, "ps3_code")?;
+    for i in 1..=3 {
+        dev.clear(0xffff_0000);
+        let swapped = corpus.shader(FN, &format!("swapped_shader_code_{i}"))?;
+        if i == 3 {
+            dev.set_pixel_shader(Some(&ps));
+        }
+        dev.set_vertex_shader(&swapped);
+        let v = format!("vs_{i}");
+        for (d, quad, label) in [
+            ("twotexcrd", "quad1", "2crd"),
+            ("onetexcrd", "quad2", "1crd"),
+            ("twotexcrd_rightorder", "quad4", "2crd-rightorder"),
+            ("twotexcrd_wrongidx", "quad3", "2crd-wrongidx"),
+        ] {
+            dev.set_vertex_declaration(&decl(d)?);
+            dev.draw_up(
+                &format!("{v} {label}"),
+                Primitive::TriangleStrip,
+                2,
+                &floats(quad)?,
+                44,
+            );
+        }
+        dev.check(&format!("{v} quad 1 (2crd)"), 160, 360, &[0x00ff_ff80], 1);
+        // The missing element reads 0 (or, on some drivers, the last value read).
+        let colour = dev.pixel(480, 360);
+        dev.check_value(
+            &format!("{v} quad 2 (1crd)"),
+            (480, 360),
+            colour,
+            &[0x00ff_ff00, 0x00ff_0000],
+            0,
+        );
+        // `color_match(color, 0x00ff0080, 1) || color == 0x00ff0000`
+        let colour = dev.pixel(160, 120);
+        dev.check_any(
+            &format!("{v} quad 3 (2crd-wrongidx)"),
+            (160, 120),
+            colour,
+            &[(0x00ff_0080, 1), (0x00ff_0000, 0)],
+        );
+        dev.check(&format!("{v} quad 4 (2crd-rightorder)"), 480, 160, &[0], 0);
+        dev.clear(0xff80_8080);
+        dev.set_vertex_declaration(&decl("twotexcrd")?);
+        dev.draw_up(
+            &format!("{v} modified points"),
+            Primitive::PointList,
+            3,
+            &floats("quad1_modified")?,
+            44,
+        );
+        dev.set_vertex_declaration(&decl("onetexcrd")?);
+        dev.draw_up(
+            &format!("{v} modified quad"),
+            Primitive::TriangleStrip,
+            2,
+            &floats("quad2_modified")?,
+            44,
+        );
+        let colour = dev.pixel(480, 350);
+        dev.check_value(
+            &format!("{v} quad 2 (different colours)"),
+            (480, 350),
+            colour,
+            &[0x0000_00ff, 0x0080_8080, 0],
+            0,
+        );
+        dev.set_pixel_shader(None);
+    }
+    let normalize = [1.0f32 / 256.0; 4];
+    for i in 1..=3 {
+        dev.clear(0xff00_00ff);
+        let texcoord_color = corpus.shader(FN, &format!("texcoord_color_shader_code_{i}"))?;
+        let color_color = corpus.shader(FN, &format!("color_color_shader_code_{i}"))?;
+        if i == 3 {
+            dev.set_pixel_shader(Some(&ps));
+        }
+        let v = format!("vs_{i}");
+        dev.set_vertex_shader(&texcoord_color);
+        dev.set_vertex_declaration(&decl("texcoord_color")?);
+        dev.draw_up(
+            &format!("{v} texcoord colour"),
+            Primitive::TriangleStrip,
+            2,
+            &position_colour_vertices(corpus, FN, "quad1_color")?,
+            16,
+        );
+        dev.set_vertex_shader(&color_color);
+        dev.set_vs_const_f(0, &[normalize]);
+        dev.set_vertex_declaration(&decl("color_ubyte")?);
+        dev.draw_up(
+            &format!("{v} ubyte colour"),
+            Primitive::TriangleStrip,
+            2,
+            &position_colour_vertices(corpus, FN, "quad2_color")?,
+            16,
+        );
+        dev.set_vs_const_f(0, &[[1.0; 4]]);
+        dev.set_vertex_declaration(&decl("color_color")?);
+        dev.draw_up(
+            &format!("{v} D3DCOLOR colour"),
+            Primitive::TriangleStrip,
+            2,
+            &position_colour_vertices(corpus, FN, "quad3_color")?,
+            16,
+        );
+        dev.set_vertex_declaration(&decl("color_float")?);
+        dev.draw_up(
+            &format!("{v} float colour"),
+            Primitive::TriangleStrip,
+            2,
+            &floats("quad4_color")?,
+            28,
+        );
+        dev.check(
+            &format!("{v} quad 1 (color-texcoord)"),
+            160,
+            360,
+            &[0x00ff_8040],
+            1,
+        );
+        dev.check(
+            &format!("{v} quad 2 (color-ubyte)"),
+            480,
+            360,
+            &[0x0040_80ff],
+            1,
+        );
+        dev.check(
+            &format!("{v} quad 3 (color-color)"),
+            160,
+            120,
+            &[0x00ff_8040],
+            1,
+        );
+        dev.check(
+            &format!("{v} quad 4 (color-float)"),
+            480,
+            160,
+            &[0x00ff_ff00],
+            1,
+        );
+        dev.set_vertex_declaration(&decl("nocolor")?);
+        dev.clear(0xff00_00ff);
+        dev.draw_up(
+            &format!("{v} no colour"),
+            Primitive::TriangleStrip,
+            2,
+            &floats("quad_nocolor")?,
+            12,
+        );
+        dev.check(&format!("{v} no colour attribute"), 160, 360, &[0], 1);
+        dev.set_pixel_shader(None);
     }
     Ok(())
 }
