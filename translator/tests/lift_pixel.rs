@@ -123,23 +123,14 @@ fn the_wrong_stage_is_a_typed_error() {
 }
 
 #[test]
-fn ps_1_x_is_unsupported_until_its_lowering_lands() {
+fn ps_1_x_translates_with_r0_as_the_colour() {
     for text in [
         "ps_1_1\n mov r0, v0\n",
         "ps_1_4\n texld r0, t0\n mov r0, r0\n",
     ] {
-        let e = translate_pixel_shader(&checked(text), &PixelShaderOptions::default())
-            .expect_err("ps_1_x");
-        assert!(
-            matches!(
-                e,
-                LiftError::Unsupported {
-                    feature: Feature::PixelShader1,
-                    ..
-                }
-            ),
-            "{e}"
-        );
+        let t = translate_pixel_shader(&checked(text), &PixelShaderOptions::default())
+            .expect("ps_1_x translates");
+        assert_eq!(t.interface.color_outputs, vec![0]);
     }
 }
 

@@ -42,6 +42,8 @@ pub(super) enum RegKey {
     IntConsts,
     BoolConsts,
     PositionFixup,
+    /// The ps_1_x bump-environment uniform.
+    BumpEnv,
     Texture(u32),
     Sampler(u32),
 }

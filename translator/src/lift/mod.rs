@@ -28,6 +28,7 @@ mod numerics;
 mod operands;
 mod outputs;
 mod pixel_entry;
+mod ps1;
 mod texture;
 mod writes;
 
@@ -136,6 +137,10 @@ pub struct PixelShaderOptions {
     /// Fixed-function fog after the shader (`None`: `D3DRS_FOGENABLE` off). Ignored by
     /// ps_3_0, which computes its own fog.
     pub fog: Option<FogOptions>,
+    /// ps_1_x: the type of the texture bound to each stage (index = stage = sampler), which
+    /// D3D9 takes from the bound texture at draw time (ps_1_x has no `dcl s#`); stages past
+    /// the end of the list are 2D. `Unknown` counts as 2D. Ignored from ps_2_0 on.
+    pub ps1_texture_types: Vec<crate::bytecode::TextureType>,
 }
 
 /// A translated shader: a validated module, its validation info and its interface.
@@ -311,8 +316,10 @@ pub fn translate_vertex_shader(
 /// [`interface::PS_CONSTANTS_GROUP`], textures and samplers in
 /// [`interface::PS_TEXTURES_GROUP`]; inputs as `options.input_locations` places them.
 ///
-/// ps_1_x shaders are `Unsupported` ([`Feature::PixelShader1`]), and so is fixed-function
-/// fog after a ps_2_x shader ([`Feature::FixedFunctionFog`]).
+/// ps_1_x shaders: `r0` is the colour output, `t#` the texture registers (sampler n = stage
+/// n, of the type `options.ps1_texture_types` gives), the bump-environment uniform at
+/// [`interface::BUMP_ENV_BINDING`]; see `ps1`. Fixed-function fog after a ps_1_x/ps_2_x
+/// shader is `Unsupported` ([`Feature::FixedFunctionFog`]).
 pub fn translate_pixel_shader(
     checked: &CheckedProgram,
     options: &PixelShaderOptions,
@@ -341,9 +348,6 @@ fn translate(
     if let StageOptions::Pixel(o) = options {
         if let Some(inst) = program.instructions.first() {
             l.set_at(0, inst);
-        }
-        if program.version.major < 2 {
-            return Err(l.unsupported(Feature::PixelShader1));
         }
         if program.version.major < 3 && o.fog.is_some() {
             return Err(l.unsupported(Feature::FixedFunctionFog));
@@ -559,7 +563,18 @@ impl Lifter<'_> {
                 break;
             };
             self.set_at(i, inst);
+            // Co-issue (`+`, ps_1_x): the pair's writes wait until both have read.
+            let next_coissued = program
+                .instructions
+                .get(i + 1)
+                .is_some_and(|n| n.coissue && i + 1 < range.end);
+            if next_coissued && self.deferred.is_none() {
+                self.deferred = Some(Vec::new());
+            }
             self.instruction(inst)?;
+            if !next_coissued {
+                self.flush_deferred_writes()?;
+            }
         }
         if self.f.frames.len() != 1 {
             return Err(self.internal("if, loop or rep left open at the end of the function"));
@@ -637,6 +652,12 @@ impl Lifter<'_> {
                     sampler_binding: sampler_binding(n),
                 });
             }
+        }
+        if self.globals.contains_key(&RegKey::BumpEnv) {
+            interface.bump_env = Some(UniformBinding {
+                group,
+                binding: BUMP_ENV_BINDING,
+            });
         }
         interface.defined_floats = self
             .defs

@@ -7,7 +7,7 @@
 
 use super::builder::Lifter;
 use super::builder::{Lanes, Value};
-use super::error::{Feature, LiftError};
+use super::error::LiftError;
 use super::globals::RegKey;
 use super::interface::{sampler_binding, texture_binding, PS_TEXTURES_GROUP, VS_TEXTURES_GROUP};
 use crate::bytecode::{Control, Instruction, Opcode, RegisterFile, Stage, TextureType};
@@ -35,7 +35,7 @@ impl Lifter<'_> {
             (Opcode::TexLdl, _) => (Level::Exact, false),
             (Opcode::TexLdd, _) => (Level::Gradient, false),
             (Opcode::Tex, _) if self.program.version.major < 2 => {
-                return Err(self.unsupported(Feature::Ps1Instruction(inst.opcode)))
+                return self.ps1_instruction(inst)
             }
             (Opcode::Tex, Control::TexProject) => (Level::Auto, true),
             (Opcode::Tex, Control::TexBias) => (Level::Bias, false),
@@ -134,7 +134,7 @@ impl Lifter<'_> {
 
     /// The texture and sampler of `s#n` in the current function, declared on first use in
     /// this stage's textures group.
-    fn texture_globals(
+    pub(super) fn texture_globals(
         &mut self,
         n: u32,
         dim: ImageDimension,
