@@ -61,7 +61,7 @@ impl Corpus {
 
     /// The shaders Wine assembles at run time for `function` (`composed_shaders`), in corpus
     /// order: (name, tokens, the whole entry for its `expected` / constant fields).
-    pub fn composed(&self, function: &str) -> Result<Vec<(String, Vec<u32>, &Value)>, String> {
+    pub fn composed(&self, function: &str) -> Result<Vec<Composed<'_>>, String> {
         let list = self.json["composed_shaders"]
             .as_array()
             .ok_or("corpus has no composed_shaders")?;
@@ -152,6 +152,9 @@ impl Corpus {
             .collect()
     }
 }
+
+/// A composed shader: its name, tokens and corpus entry.
+pub type Composed<'a> = (String, Vec<u32>, &'a Value);
 
 /// One literal pixel check of a Wine test.
 #[derive(Debug, Clone, Copy)]
