@@ -23,7 +23,7 @@ const CHECKS: [(&str, usize); 16] = [
     ("cnd_test", 48),
     ("texkill_test", 32),
     ("dp2add_ps_test", 2),
-    ("pretransformed_varying_test", 0),
+    ("pretransformed_varying_test", 12),
     ("nested_loop_test", 1),
     ("vface_register_test", 4),
     ("test_fragment_coords", 9),
@@ -213,7 +213,6 @@ const NOT_YET_PASSING: &[(&str, &str)] = &[
         "cnd_test",
         "translator (ps1): the third pass co-issues `+cnd r0.a` on the alpha instruction, which Wine says selects by the condition as usual; the translator applies the colour co-issue rule (always src1) to it, giving Wine's broken() WARP value 0x00000000 on 6 checks of ps_1_1-1_3 (42 of 48 pass)",
     ),
-    ("pretransformed_varying_test", "replay not written (NOT_REPLAYED)"),
     ("test_color_clamping", "replay not written (NOT_REPLAYED)"),
     ("test_uninitialized_varyings", "replay not written (NOT_REPLAYED)"),
     (

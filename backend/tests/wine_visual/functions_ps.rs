@@ -6,7 +6,7 @@
 use super::corpus::CToken;
 use super::corpus::Corpus;
 use super::device::{D3dFormat, Device, Primitive, StageColorOp, BACK_BUFFER};
-use super::functions::{bytes_of, f32_bytes, literal_checks, vec4, Report};
+use super::functions::{bytes_of, f32_bytes, literal_checks, vec4, words, Field, Report};
 use d3d9_backend::{CullMode, TextureFilter, TextureKind};
 use d3d9_translator::lift::FloatMode;
 
@@ -75,6 +75,7 @@ pub fn run_in(function: &str, float_mode: FloatMode) -> Report {
         "multiple_rendertargets_test" => multiple_rendertargets_test(&corpus, &mut dev),
         "test_dsy" => test_dsy(&corpus, &mut dev),
         "test_fragment_coords" => test_fragment_coords(&corpus, &mut dev),
+        "pretransformed_varying_test" => pretransformed_varying_test(&corpus, &mut dev),
         "test_vshader_input" => test_vshader_input(&corpus, &mut dev),
         "test_nrm_instruction" => test_nrm_instruction(&corpus, &mut dev),
         "test_mismatched_sample_types" => test_mismatched_sample_types(&corpus, &mut dev),
@@ -91,10 +92,6 @@ pub fn run_in(function: &str, float_mode: FloatMode) -> Report {
 
 /// Functions of the list whose replay is not written yet, with what it needs.
 pub const NOT_REPLAYED: &[(&str, &str)] = &[
-    (
-        "pretransformed_varying_test",
-        "table-driven checks (12 ps_3_0 shaders reading each semantic of XYZRHW vertices) not transcribed",
-    ),
     (
         "test_color_clamping",
         "fixed-function texture stages 0 and 1 with TFACTOR (D3DRS_TEXTUREFACTOR) not emulated",
@@ -626,6 +623,50 @@ fn test_vshader_input(corpus: &Corpus, dev: &mut Device) -> Result<(), String> {
             12,
         );
         dev.check(&format!("{v} no colour attribute"), 160, 360, &[0], 1);
+        dev.set_pixel_shader(None);
+    }
+    Ok(())
+}
+
+/// The `{..., <shader>_code, 0xCOLOUR, ...}` rows of a test table: each shader array named
+/// in it with the colour that follows it (Wine's primary expectation).
+fn shader_colour_rows(
+    corpus: &Corpus,
+    function: &str,
+    table: &str,
+) -> Result<Vec<(String, u32)>, String> {
+    let tokens = corpus.initialiser(function, table)?;
+    Ok(tokens
+        .windows(2)
+        .filter_map(|w| match w {
+            [CToken::Ident(shader), CToken::Hex(colour)] if shader.ends_with("_code") => {
+                Some((shader.clone(), *colour))
+            }
+            _ => None,
+        })
+        .collect())
+}
+
+/// pretransformed_varying_test: XYZRHW vertices carrying every semantic (blend weights,
+/// normal, fog, texture coordinates, tangent, binormal, depth, both colours) with no vertex
+/// shader; each ps_3_0 shader reads one semantic and turns it into the colour. Wine's
+/// expectations are those of Windows drivers (several are `todo_wine` in Wine itself).
+fn pretransformed_varying_test(corpus: &Corpus, dev: &mut Device) -> Result<(), String> {
+    const FN: &str = "pretransformed_varying_test";
+    let decl = corpus.declaration(FN, "decl_elements")?;
+    let mut fields = vec![Field::Float; 36];
+    fields.extend([Field::Dword, Field::Dword]);
+    let data = bytes_of(&words(&corpus.initialiser(FN, "data")?, &fields)?);
+    let rows = shader_colour_rows(corpus, FN, "tests")?;
+    if rows.len() != 12 {
+        return Err(format!("{FN}/tests: {} rows, expected 12", rows.len()));
+    }
+    dev.set_vertex_declaration(&decl);
+    for (shader, colour) in rows {
+        dev.clear(0xffff_ffff);
+        dev.set_pixel_shader(Some(&corpus.shader(FN, &shader)?));
+        dev.draw_up(&shader, Primitive::TriangleStrip, 2, &data, 152);
+        dev.check(&shader, 360, 240, &[colour], 1);
         dev.set_pixel_shader(None);
     }
     Ok(())
