@@ -75,6 +75,7 @@ pub fn run_in(function: &str, float_mode: FloatMode) -> Report {
         "multiple_rendertargets_test" => multiple_rendertargets_test(&corpus, &mut dev),
         "test_dsy" => test_dsy(&corpus, &mut dev),
         "test_fragment_coords" => test_fragment_coords(&corpus, &mut dev),
+        "test_uninitialized_varyings" => test_uninitialized_varyings(&corpus, &mut dev),
         "pretransformed_varying_test" => pretransformed_varying_test(&corpus, &mut dev),
         "test_vshader_input" => test_vshader_input(&corpus, &mut dev),
         "test_nrm_instruction" => test_nrm_instruction(&corpus, &mut dev),
@@ -95,10 +96,6 @@ pub const NOT_REPLAYED: &[(&str, &str)] = &[
     (
         "test_color_clamping",
         "fixed-function texture stages 0 and 1 with TFACTOR (D3DRS_TEXTUREFACTOR) not emulated",
-    ),
-    (
-        "test_uninitialized_varyings",
-        "table-driven checks (15 shader pairs, per-driver alternatives) not transcribed",
     ),
     (
         "fog_with_shader_test",
@@ -668,6 +665,89 @@ fn pretransformed_varying_test(corpus: &Corpus, dev: &mut Device) -> Result<(), 
         dev.draw_up(&shader, Primitive::TriangleStrip, 2, &data, 152);
         dev.check(&shader, 360, 240, &[colour], 1);
         dev.set_pixel_shader(None);
+    }
+    Ok(())
+}
+
+/// One row of test_uninitialized_varyings' table.
+struct VaryingCase {
+    vs: Option<String>,
+    ps: Option<String>,
+    expected: u32,
+    allow_zero_alpha: bool,
+}
+
+/// test_uninitialized_varyings' `tests[]`: `{vs_version, vs, ps_version, ps, expected,
+/// allow_zero_alpha, partial, broken_warp}` (the rows visual.c comments out are left out
+/// with the comments).
+fn varying_cases(corpus: &Corpus, function: &str) -> Result<Vec<VaryingCase>, String> {
+    let tokens = corpus.initialiser(function, "tests")?;
+    let mut rows: Vec<VaryingCase> = Vec::new();
+    let mut refs: Vec<Option<String>> = Vec::new();
+    let mut flags = 0;
+    for t in &tokens {
+        match t {
+            CToken::Ident(name) if name.ends_with("_code") => refs.push(Some(name.clone())),
+            CToken::Ident(name) if name == "NULL" => refs.push(None),
+            CToken::Hex(expected) if refs.len() == 2 => {
+                rows.push(VaryingCase {
+                    vs: refs[0].take(),
+                    ps: refs[1].take(),
+                    expected: *expected,
+                    allow_zero_alpha: false,
+                });
+                refs.clear();
+                flags = 0;
+            }
+            CToken::Ident(flag) if refs.is_empty() && (flag == "TRUE" || flag == "FALSE") => {
+                if flags == 0 {
+                    if let Some(row) = rows.last_mut() {
+                        row.allow_zero_alpha = flag == "TRUE";
+                    }
+                }
+                flags += 1;
+            }
+            _ => {}
+        }
+    }
+    Ok(rows)
+}
+
+/// test_uninitialized_varyings: what a pixel stage reads for colours and texture coordinates
+/// the vertex stage does not write (or writes partly), over vs_1_1/2_0/3_0, the
+/// fixed-function stages and ps_1_1/2_0/3_0; the whole A8R8G8B8 value of the back buffer is
+/// compared (alpha included), zero alpha accepted where visual.c accepts it.
+fn test_uninitialized_varyings(corpus: &Corpus, dev: &mut Device) -> Result<(), String> {
+    const FN: &str = "test_uninitialized_varyings";
+    let quad = f32_bytes(&corpus.floats(FN, "quad")?);
+    let cases = varying_cases(corpus, FN)?;
+    if cases.len() != 20 {
+        return Err(format!("{FN}/tests: {} rows, expected 20", cases.len()));
+    }
+    dev.set_cull(CullMode::None);
+    dev.set_fvf(D3DFVF_XYZ)?;
+    for (i, case) in cases.iter().enumerate() {
+        match &case.vs {
+            Some(vs) => dev.set_vertex_shader(&corpus.shader(FN, vs)?),
+            None => dev.set_no_vertex_shader(),
+        }
+        match &case.ps {
+            Some(ps) => dev.set_pixel_shader(Some(&corpus.shader(FN, ps)?)),
+            None => dev.set_pixel_shader(None),
+        }
+        dev.clear(0xff00_ff00);
+        let label = format!(
+            "case {i}: {} + {}",
+            case.vs.as_deref().unwrap_or("fixed-function"),
+            case.ps.as_deref().unwrap_or("fixed-function")
+        );
+        dev.draw_up(&label, Primitive::TriangleStrip, 2, &quad, 12);
+        let colour = dev.surface_pixel(BACK_BUFFER, 320, 240);
+        let mut accepted = vec![(case.expected, 1)];
+        if case.allow_zero_alpha {
+            accepted.push((case.expected & 0x00ff_ffff, 1));
+        }
+        dev.check_any(&label, (320, 240), colour, &accepted);
     }
     Ok(())
 }
