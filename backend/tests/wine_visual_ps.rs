@@ -27,7 +27,7 @@ const CHECKS: [(&str, usize); 16] = [
     ("nested_loop_test", 1),
     ("vface_register_test", 4),
     ("test_fragment_coords", 9),
-    ("test_color_clamping", 0),
+    ("test_color_clamping", 6),
     ("test_uninitialized_varyings", 20),
     ("test_vshader_input", 30),
     ("multiple_rendertargets_test", 23),
@@ -213,7 +213,6 @@ const NOT_YET_PASSING: &[(&str, &str)] = &[
         "cnd_test",
         "translator (ps1): the third pass co-issues `+cnd r0.a` on the alpha instruction, which Wine says selects by the condition as usual; the translator applies the colour co-issue rule (always src1) to it, giving Wine's broken() WARP value 0x00000000 on 6 checks of ps_1_1-1_3 (42 of 48 pass)",
     ),
-    ("test_color_clamping", "replay not written (NOT_REPLAYED)"),
     (
         "test_mismatched_sample_types",
         "harness/backend: 3d_2d binds a volume texture to a dcl_2d sampler; WebGPU binds only the declared type and no 2D stand-in gives Wine's depth-0.5 sample (2d_2d, 3d_3d and 2d_3d pass)",

@@ -17,6 +17,10 @@
 //!   values written into the bindings each shader's interface names, with its `def`s written
 //!   over them (`d3d9_backend::VertexConstants`, `PixelConstants`); the textures of the
 //!   sampler stages the pixel shader declares, with their sampler states.
+//! - `MaxPixelShaderValue` is FLT_MAX: ps_1_x arithmetic is not clamped to ±1
+//!   (`Ps1Range::Unclamped`), as Wine's own d3d9 reports (wined3d's `ps_1x_max_value` is
+//!   FLT_MAX on its GLSL and SPIR-V back-ends) and as test_color_clamping expects of Windows
+//!   drivers (`add r0, v0, v1` of two 1.0 colours, then × 0.25, gives 0x7f7f7f).
 //! - Viewport: the whole target. D3D9 pixel centres lie on integer coordinates, half a pixel
 //!   up-left of WebGPU's: every draw gets the translator's position fix-up
 //!   `(1/width, -1/height)`, so pixel (x, y) is shaded where D3D9 shades it.
@@ -31,9 +35,9 @@
 //!   mismatched sampler types undefined; drivers read the 2D texels); other mismatches fail
 //!   the draw, since WebGPU binds only the declared texture type.
 //! - No pixel shader: the fixed-function pixel stage in its default state (the diffuse colour,
-//!   clamped, `d3d9_backend::fixed_function_pixel_wgsl`), or with a texture on stage 0,
-//!   `COLOROP = MODULATE` (texture × diffuse, the default) or `SELECTARG1` with
-//!   `COLORARG1 = TEXTURE`.
+//!   clamped, `d3d9_backend::fixed_function_pixel_wgsl`), or texture stages 0 and 1 with the
+//!   colour operations SELECTARG1/2, MODULATE and ADD of DIFFUSE, SPECULAR, TEXTURE (stage
+//!   0's texture), TFACTOR and CURRENT ([`TextureStage`]); the alpha is the diffuse alpha.
 //!
 //! What it does not do: depth and stencil (no replayed test draws overlapping geometry whose
 //! order is not the draw order), fixed-function fog, texture stages beyond stage 0's colour,
@@ -54,7 +58,7 @@ use d3d9_translator::decl::{
 use d3d9_translator::lift::interface::{sampler_binding, texture_binding, PS_TEXTURES_GROUP};
 use d3d9_translator::lift::{
     link, translate_pixel_shader, translate_vertex_shader, FloatMode, LinkOptions,
-    PixelShaderOptions, ShaderInterface, Varying, VertexShaderOptions, ENTRY_POINT,
+    PixelShaderOptions, Ps1Range, ShaderInterface, Varying, VertexShaderOptions, ENTRY_POINT,
 };
 use d3d9_translator::signature::Semantic;
 
@@ -99,13 +103,58 @@ impl Primitive {
     }
 }
 
-/// `D3DTSS_COLOROP` of texture stage 0 for the fixed-function pixel stage.
+/// `D3DTSS_COLOROP` of a texture stage (the operations the replayed tests use).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum StageColorOp {
-    /// `D3DTOP_MODULATE` of `TEXTURE` and `CURRENT` (the default).
+pub enum StageOp {
+    /// `D3DTOP_DISABLE`: this stage and the later ones are off.
+    Disable,
+    /// `D3DTOP_SELECTARG1`.
+    SelectArg1,
+    /// `D3DTOP_SELECTARG2`.
+    SelectArg2,
+    /// `D3DTOP_MODULATE`: arg1 × arg2.
     Modulate,
-    /// `D3DTOP_SELECTARG1` with `COLORARG1 = D3DTA_TEXTURE`.
-    SelectTexture,
+    /// `D3DTOP_ADD`: arg1 + arg2, clamped.
+    Add,
+}
+
+/// `D3DTSS_COLORARG1/2` of a texture stage.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StageArg {
+    /// `D3DTA_DIFFUSE`: the interpolated COLOR0, clamped.
+    Diffuse,
+    /// `D3DTA_SPECULAR`: the interpolated COLOR1, clamped.
+    Specular,
+    /// `D3DTA_TEXTURE`: the stage's texture at TEXCOORD0 (stage 0 only here); opaque white
+    /// without a texture, so that the default `MODULATE(TEXTURE, CURRENT)` is the diffuse.
+    Texture,
+    /// `D3DTA_TFACTOR`: `D3DRS_TEXTUREFACTOR`.
+    TFactor,
+    /// `D3DTA_CURRENT`: the previous stage's result (the diffuse for stage 0).
+    Current,
+}
+
+/// The colour states of one texture stage.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TextureStage {
+    pub op: StageOp,
+    pub arg1: StageArg,
+    pub arg2: StageArg,
+}
+
+impl TextureStage {
+    /// D3D9's defaults: stage 0 `MODULATE(TEXTURE, CURRENT)`, the others `DISABLE`.
+    pub fn default_for(stage: usize) -> TextureStage {
+        TextureStage {
+            op: if stage == 0 {
+                StageOp::Modulate
+            } else {
+                StageOp::Disable
+            },
+            arg1: StageArg::Texture,
+            arg2: StageArg::Current,
+        }
+    }
 }
 
 /// Texel data of one texture, owned, as `TextureBinding` wants it.
@@ -174,7 +223,8 @@ pub struct Device {
     textures: Vec<TextureSource>,
     stages: [Option<TextureId>; 16],
     samplers: [SamplerBinding; 16],
-    color_op: StageColorOp,
+    texture_stages: [TextureStage; 2],
+    texture_factor: u32,
     cull: CullMode,
     lighting: bool,
     flat_shading: bool,
@@ -202,7 +252,8 @@ impl Device {
             textures: Vec::new(),
             stages: [None; 16],
             samplers: std::array::from_fn(|_| SamplerBinding::new(0, 0)),
-            color_op: StageColorOp::Modulate,
+            texture_stages: [TextureStage::default_for(0), TextureStage::default_for(1)],
+            texture_factor: 0xffff_ffff,
             cull: CullMode::Ccw,
             lighting: true,
             flat_shading: false,
@@ -277,9 +328,17 @@ impl Device {
         self.flat_shading = flat;
     }
 
-    /// `SetTextureStageState(0, D3DTSS_COLOROP/COLORARG1, ...)`.
-    pub fn set_stage0_color_op(&mut self, op: StageColorOp) {
-        self.color_op = op;
+    /// `SetTextureStageState(stage, D3DTSS_COLOROP / COLORARG1 / COLORARG2, ...)` (stages 0
+    /// and 1).
+    pub fn set_texture_stage(&mut self, stage: usize, state: TextureStage) {
+        if let Some(slot) = self.texture_stages.get_mut(stage) {
+            *slot = state;
+        }
+    }
+
+    /// `SetRenderState(D3DRS_TEXTUREFACTOR, colour)`.
+    pub fn set_texture_factor(&mut self, colour: u32) {
+        self.texture_factor = colour;
     }
 
     /// `SetSamplerState(stage, D3DSAMP_MAGFILTER / MINFILTER, filter)`.
@@ -466,6 +525,7 @@ impl Device {
                     .map_err(|e| format!("translating the vertex shader: {e}"))?;
                 let ps_options = PixelShaderOptions {
                     float_mode: self.float_mode,
+                    ps1_range: Ps1Range::Unclamped,
                     ..PixelShaderOptions::default()
                 };
                 let ps_alone = translate_pixel_shader(ps, &ps_options)
@@ -521,23 +581,56 @@ impl Device {
             }
             None => {
                 let color0 = Semantic::new(Usage::Color, 0);
+                let color1 = Semantic::new(Usage::Color, 1);
                 let texcoord0 = Semantic::new(Usage::TexCoord, 0);
-                let texture = match self.stages[0] {
-                    Some(_) => Some(self.stage_texture(0)?),
-                    None => None,
+                let active: Vec<TextureStage> = self
+                    .texture_stages
+                    .iter()
+                    .take_while(|s| s.op != StageOp::Disable)
+                    .copied()
+                    .collect();
+                let reads = |arg: StageArg| {
+                    active.iter().any(|s| {
+                        (s.op != StageOp::SelectArg2 && s.arg1 == arg)
+                            || (s.op != StageOp::SelectArg1 && s.arg2 == arg)
+                    })
                 };
-                let mut map = vec![Varying::new(color0, 0, 4)];
-                if texture.is_some() {
-                    map.push(Varying::new(texcoord0, 1, 4));
+                if active
+                    .iter()
+                    .skip(1)
+                    .any(|s| s.arg1 == StageArg::Texture || s.arg2 == StageArg::Texture)
+                {
+                    return Err(
+                        "fixed-function texture stage 1 reading a texture (not emulated)".into(),
+                    );
                 }
-                let vs = translate_vertex_shader(&program, &vs_options(Some(map)))
+                let texture = match self.stages[0] {
+                    Some(_) if reads(StageArg::Texture) => Some(self.stage_texture(0)?),
+                    _ => None,
+                };
+                let default_stages = self.texture_stages
+                    == [TextureStage::default_for(0), TextureStage::default_for(1)];
+                if default_stages && texture.is_none() {
+                    // D3D9's default pixel stage: the backend's.
+                    let vs = translate_vertex_shader(
+                        &program,
+                        &vs_options(Some(vec![Varying::new(color0, 0, 4)])),
+                    )
                     .map_err(|e| format!("translating the vertex shader: {e}"))?;
-                let fragment = match texture {
-                    None => {
-                        let location = vs.interface.output(color0).and_then(|o| o.location);
-                        fixed_function_pixel_wgsl(location)
+                    let location = vs.interface.output(color0).and_then(|o| o.location);
+                    (
+                        vs,
+                        Fragment::Wgsl(fixed_function_pixel_wgsl(location)),
+                        Vec::new(),
+                    )
+                } else {
+                    let mut map = vec![Varying::new(color0, 0, 4), Varying::new(color1, 1, 4)];
+                    if texture.is_some() {
+                        map.push(Varying::new(texcoord0, 2, 4));
                     }
-                    Some(data) => {
+                    let vs = translate_vertex_shader(&program, &vs_options(Some(map)))
+                        .map_err(|e| format!("translating the vertex shader: {e}"))?;
+                    if let Some(data) = texture.clone() {
                         if data.kind != TextureKind::TwoD {
                             return Err(
                                 "fixed-function stage 0 with a cube or volume texture".into()
@@ -548,10 +641,11 @@ impl Device {
                         sampler.group = PS_TEXTURES_GROUP;
                         sampler.binding = sampler_binding(0);
                         samplers.push(sampler);
-                        fixed_function_texture_wgsl(self.color_op)
                     }
-                };
-                (vs, Fragment::Wgsl(fragment), Vec::new())
+                    let wgsl =
+                        fixed_function_stages_wgsl(&active, texture.is_some(), self.texture_factor);
+                    (vs, Fragment::Wgsl(wgsl), Vec::new())
+                }
             }
         };
         let interface: &ShaderInterface = &vertex.interface;
@@ -1037,21 +1131,53 @@ pub fn fixed_function_vertex_shader(
     Ok((text + &dcls + &body, rewritten))
 }
 
-/// The fixed-function pixel stage with a 2D texture on stage 0 (`@group(3)`, bindings 0 and 1,
-/// as a pixel shader's `s0`): diffuse at location 0, texture coordinate 0 at location 1.
-fn fixed_function_texture_wgsl(op: StageColorOp) -> String {
-    let colour = match op {
-        StageColorOp::Modulate => "texel * diffuse",
-        StageColorOp::SelectTexture => "vec4<f32>(texel.rgb, diffuse.a)",
+/// The fixed-function pixel stage with the texture stages `stages` (colour operations only;
+/// the alpha is the diffuse alpha): diffuse at location 0, specular at 1, and with a texture
+/// on stage 0 (`@group(3)`, bindings 0 and 1, as a pixel shader's `s0`) texture coordinate 0
+/// at 2. Colour inputs are clamped to [0, 1] as D3D9's interpolated colours are.
+fn fixed_function_stages_wgsl(stages: &[TextureStage], texture: bool, factor: u32) -> String {
+    let channel = |shift: u32| f64::from((factor >> shift) & 0xff) / 255.0;
+    let mut body = format!(
+        "    let tfactor = vec4<f32>({:?}, {:?}, {:?}, {:?});\n    let d = saturate(diffuse);\n    let s = saturate(specular);\n",
+        channel(16),
+        channel(8),
+        channel(0),
+        channel(24)
+    );
+    let mut inputs =
+        String::from("@location(0) diffuse: vec4<f32>, @location(1) specular: vec4<f32>");
+    let mut globals = String::new();
+    if texture {
+        inputs += ", @location(2) tc: vec4<f32>";
+        globals = format!(
+            "@group({PS_TEXTURES_GROUP}) @binding(0) var stage0: texture_2d<f32>;\n\
+             @group({PS_TEXTURES_GROUP}) @binding(1) var stage0_sampler: sampler;\n"
+        );
+        body += "    let texel = textureSample(stage0, stage0_sampler, tc.xy);\n";
+    } else {
+        body += "    let texel = vec4<f32>(1.0);\n";
+    }
+    body += "    var current = d;\n";
+    let arg = |a: StageArg| match a {
+        StageArg::Diffuse => "d",
+        StageArg::Specular => "s",
+        StageArg::Texture => "texel",
+        StageArg::TFactor => "tfactor",
+        StageArg::Current => "current",
     };
+    for stage in stages {
+        let (a1, a2) = (arg(stage.arg1), arg(stage.arg2));
+        let rgb = match stage.op {
+            StageOp::Disable => break,
+            StageOp::SelectArg1 => format!("{a1}.rgb"),
+            StageOp::SelectArg2 => format!("{a2}.rgb"),
+            StageOp::Modulate => format!("{a1}.rgb * {a2}.rgb"),
+            StageOp::Add => format!("saturate({a1}.rgb + {a2}.rgb)"),
+        };
+        body += &format!("    current = vec4<f32>({rgb}, d.a);\n");
+    }
     format!(
-        "@group({PS_TEXTURES_GROUP}) @binding(0) var stage0: texture_2d<f32>;\n\
-         @group({PS_TEXTURES_GROUP}) @binding(1) var stage0_sampler: sampler;\n\
-         @fragment\n\
-         fn {FIXED_FUNCTION_ENTRY_POINT}(@location(0) diffuse: vec4<f32>, @location(1) tc: vec4<f32>) -> @location(0) vec4<f32> {{\n\
-         \x20   let texel = textureSample(stage0, stage0_sampler, tc.xy);\n\
-         \x20   return saturate({colour});\n\
-         }}\n"
+        "{globals}@fragment\nfn {FIXED_FUNCTION_ENTRY_POINT}({inputs}) -> @location(0) vec4<f32> {{\n{body}    return saturate(current);\n}}\n"
     )
 }
 

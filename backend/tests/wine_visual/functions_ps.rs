@@ -5,7 +5,7 @@
 
 use super::corpus::CToken;
 use super::corpus::Corpus;
-use super::device::{D3dFormat, Device, Primitive, StageColorOp, BACK_BUFFER};
+use super::device::{D3dFormat, Device, Primitive, StageArg, StageOp, TextureStage, BACK_BUFFER};
 use super::functions::{bytes_of, f32_bytes, literal_checks, vec4, words, Field, Report};
 use d3d9_backend::{CullMode, TextureFilter, TextureKind};
 use d3d9_translator::lift::FloatMode;
@@ -75,6 +75,7 @@ pub fn run_in(function: &str, float_mode: FloatMode) -> Report {
         "multiple_rendertargets_test" => multiple_rendertargets_test(&corpus, &mut dev),
         "test_dsy" => test_dsy(&corpus, &mut dev),
         "test_fragment_coords" => test_fragment_coords(&corpus, &mut dev),
+        "test_color_clamping" => test_color_clamping(&corpus, &mut dev),
         "test_uninitialized_varyings" => test_uninitialized_varyings(&corpus, &mut dev),
         "pretransformed_varying_test" => pretransformed_varying_test(&corpus, &mut dev),
         "test_vshader_input" => test_vshader_input(&corpus, &mut dev),
@@ -93,10 +94,6 @@ pub fn run_in(function: &str, float_mode: FloatMode) -> Report {
 
 /// Functions of the list whose replay is not written yet, with what it needs.
 pub const NOT_REPLAYED: &[(&str, &str)] = &[
-    (
-        "test_color_clamping",
-        "fixed-function texture stages 0 and 1 with TFACTOR (D3DRS_TEXTUREFACTOR) not emulated",
-    ),
     (
         "fog_with_shader_test",
         "fixed-function fog after the pixel shader is Unsupported in the translator (FixedFunctionFog), and table fog needs depth",
@@ -202,7 +199,14 @@ fn vface_register_test(corpus: &Corpus, dev: &mut Device) -> Result<(), String> 
     dev.set_no_vertex_shader();
     dev.set_pixel_shader(None);
     dev.set_texture(0, Some(texture));
-    dev.set_stage0_color_op(StageColorOp::SelectTexture);
+    dev.set_texture_stage(
+        0,
+        TextureStage {
+            op: StageOp::SelectArg1,
+            arg1: StageArg::Texture,
+            arg2: StageArg::Current,
+        },
+    );
     dev.set_fvf(D3DFVF_XYZ | D3DFVF_TEX1)?;
     dev.draw_up("blit", Primitive::TriangleStrip, 2, &blit, 20);
     literal_checks(corpus, dev, FN, 0..u64::MAX, 4)
@@ -748,6 +752,81 @@ fn test_uninitialized_varyings(corpus: &Corpus, dev: &mut Device) -> Result<(), 
             accepted.push((case.expected & 0x00ff_ffff, 1));
         }
         dev.check_any(&label, (320, 240), colour, &accepted);
+    }
+    Ok(())
+}
+
+/// The `{vs_version, vs, ps_version, ps, expected, ...}` rows of a table: the shader arrays
+/// (`None` for `NULL`) and the first colour after them.
+fn shader_pair_rows(
+    corpus: &Corpus,
+    function: &str,
+) -> Result<Vec<(Option<String>, Option<String>, u32)>, String> {
+    let tokens = corpus.initialiser(function, "tests")?;
+    let mut rows = Vec::new();
+    let mut refs: Vec<Option<String>> = Vec::new();
+    for t in &tokens {
+        match t {
+            CToken::Ident(name) if name.ends_with("_code") => refs.push(Some(name.clone())),
+            CToken::Ident(name) if name == "NULL" => refs.push(None),
+            CToken::Hex(colour) if refs.len() == 2 => {
+                rows.push((refs[0].take(), refs[1].take(), *colour));
+                refs.clear();
+            }
+            _ => {}
+        }
+    }
+    Ok(rows)
+}
+
+/// test_color_clamping: vertex colours outside [0, 1] through `ADD(DIFFUSE, SPECULAR)` then
+/// `MODULATE(TFACTOR, CURRENT)` (TFACTOR 0x404040) with the fixed-function stages, and
+/// through ps_1_1 (values clamped to [-1, 1] and the colour to [0, 1]), ps_2_0 and ps_3_0
+/// shaders (the colour output clamped by the unorm target).
+fn test_color_clamping(corpus: &Corpus, dev: &mut Device) -> Result<(), String> {
+    const FN: &str = "test_color_clamping";
+    let quad = f32_bytes(&corpus.floats(FN, "quad")?);
+    let rows = shader_pair_rows(corpus, FN)?;
+    if rows.len() != 6 {
+        return Err(format!("{FN}/tests: {} rows, expected 6", rows.len()));
+    }
+    dev.set_cull(CullMode::None);
+    dev.set_lighting(false);
+    dev.set_texture_factor(0xff40_4040);
+    dev.set_texture_stage(
+        0,
+        TextureStage {
+            op: StageOp::Add,
+            arg1: StageArg::Diffuse,
+            arg2: StageArg::Specular,
+        },
+    );
+    dev.set_texture_stage(
+        1,
+        TextureStage {
+            op: StageOp::Modulate,
+            arg1: StageArg::TFactor,
+            arg2: StageArg::Current,
+        },
+    );
+    dev.set_fvf(D3DFVF_XYZ)?;
+    for (i, (vs, ps, expected)) in rows.into_iter().enumerate() {
+        match &vs {
+            Some(vs) => dev.set_vertex_shader(&corpus.shader(FN, vs)?),
+            None => dev.set_no_vertex_shader(),
+        }
+        match &ps {
+            Some(ps) => dev.set_pixel_shader(Some(&corpus.shader(FN, ps)?)),
+            None => dev.set_pixel_shader(None),
+        }
+        dev.clear(0xff00_ff00);
+        let label = format!(
+            "case {i}: {} + {}",
+            vs.as_deref().unwrap_or("fixed-function"),
+            ps.as_deref().unwrap_or("fixed-function")
+        );
+        dev.draw_up(&label, Primitive::TriangleStrip, 2, &quad, 12);
+        dev.check(&label, 320, 240, &[expected], 1);
     }
     Ok(())
 }
