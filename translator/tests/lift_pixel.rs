@@ -372,3 +372,21 @@ fn fixed_function_fog_after_ps_2_x_is_unsupported() {
     // ps_3_0 does its own fog: the option is ignored.
     translate_with("ps_3_0\n mov oC0, c0\n", &options);
 }
+
+/// The ps_1_x constant range ([-1, 1]) is a pixel-shader rule: vs_1_1 constants, `def`'d or
+/// set, are read as they are (Wine's fog_with_shader_test multiplies by `def c0, -1.25`).
+#[test]
+fn vs_1_1_constants_are_not_clamped_to_the_ps_1_x_range() {
+    let program = assemble(
+        "vs_1_1\ndcl_position v0\ndef c0, -1.25, 2.5, 0.0, 0.0\nmov oPos, v0\n\
+         mul oD0, v0, c0.x\nmul oT0, v0, c1\n",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let checked = check(&program, Stage::Vertex, &DeviceCaps::default())
+        .unwrap_or_else(|e| panic!("check: {e}"));
+    let t = translate_vertex_shader(&checked, &VertexShaderOptions::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let wgsl = t.wgsl().expect("wgsl");
+    assert!(wgsl.contains("-1.25"), "{wgsl}");
+    assert!(!wgsl.contains("clamp("), "{wgsl}");
+}

@@ -7,7 +7,7 @@ use super::builder::{Lanes, Lifter, Value};
 use super::error::LiftError;
 use super::globals::RegKey;
 use super::loads::Loaded;
-use crate::bytecode::{Register, RegisterFile, RelativeAddress, SrcModifier, SrcParam};
+use crate::bytecode::{Register, RegisterFile, RelativeAddress, SrcModifier, SrcParam, Stage};
 use naga::{BinaryOperator as Bo, Expression, Handle, MathFunction as Mf, ScalarKind};
 
 impl Lifter<'_> {
@@ -168,7 +168,8 @@ impl Lifter<'_> {
         let flat = src.reg.float_constant_index();
         if let (Some(n), None) = (flat, src.reg.relative) {
             if let Some(bits) = self.defs.floats.get(&n).copied() {
-                let ps1 = self.program.version.major < 2;
+                let ps1 =
+                    self.program.version.stage == Stage::Pixel && self.program.version.major < 2;
                 let v: Vec<f32> = pattern
                     .iter()
                     .map(|&c| f32::from_bits(bits[usize::from(c)]))
@@ -211,7 +212,10 @@ impl Lifter<'_> {
                 if finite {
                     self.mark_finite(picked);
                 }
-                if flat.is_some() && self.program.version.major < 2 {
+                if flat.is_some()
+                    && self.program.version.stage == Stage::Pixel
+                    && self.program.version.major < 2
+                {
                     self.ps1_constant(picked)
                 } else {
                     picked
