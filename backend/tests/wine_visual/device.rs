@@ -39,8 +39,13 @@
 //!   colour operations SELECTARG1/2, MODULATE and ADD of DIFFUSE, SPECULAR, TEXTURE (stage
 //!   0's texture), TFACTOR and CURRENT ([`TextureStage`]); the alpha is the diffuse alpha.
 //!
+//! - Fog (`D3DRS_FOG*`): with the fixed-function pixel stage, vertex fog from the vertex
+//!   shader's FOG output or table fog (LINEAR/EXP/EXP2) of the pixel's depth, blended towards
+//!   the fog colour; after a ps_1_x/ps_2_x shader, requested from the translator
+//!   (`PixelShaderOptions::fog`).
+//!
 //! What it does not do: depth and stencil (no replayed test draws overlapping geometry whose
-//! order is not the draw order), fixed-function fog, texture stages beyond stage 0's colour,
+//! order is not the draw order), fixed-function vertex fog without a vertex shader, texture stages beyond stage 0's colour,
 //! alpha test, blending, transforms other than identity. A draw that needs one of them fails
 //! with the reason. The back buffer before the first `Clear` reads as black.
 
@@ -57,8 +62,9 @@ use d3d9_translator::decl::{
 };
 use d3d9_translator::lift::interface::{sampler_binding, texture_binding, PS_TEXTURES_GROUP};
 use d3d9_translator::lift::{
-    link, translate_pixel_shader, translate_vertex_shader, FloatMode, LinkOptions,
-    PixelShaderOptions, Ps1Range, ShaderInterface, Varying, VertexShaderOptions, ENTRY_POINT,
+    link, translate_pixel_shader, translate_vertex_shader, FloatMode, FogMode as LiftFogMode,
+    FogOptions, FogSource, LinkOptions, PixelShaderOptions, Ps1Range, ShaderInterface, Varying,
+    VertexShaderOptions, ENTRY_POINT,
 };
 use d3d9_translator::signature::Semantic;
 
@@ -157,6 +163,47 @@ impl TextureStage {
     }
 }
 
+/// `D3DFOGMODE` of `D3DRS_FOGTABLEMODE` / `D3DRS_FOGVERTEXMODE`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FogMode {
+    None,
+    Exp,
+    Exp2,
+    Linear,
+}
+
+/// The fog render states.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FogState {
+    /// `D3DRS_FOGENABLE`.
+    pub enable: bool,
+    /// `D3DRS_FOGCOLOR`.
+    pub colour: u32,
+    /// `D3DRS_FOGTABLEMODE`.
+    pub table: FogMode,
+    /// `D3DRS_FOGVERTEXMODE`.
+    pub vertex: FogMode,
+    /// `D3DRS_FOGSTART`, `D3DRS_FOGEND`, `D3DRS_FOGDENSITY`.
+    pub start: f32,
+    pub end: f32,
+    pub density: f32,
+}
+
+impl Default for FogState {
+    /// D3D9's defaults: off, black, both modes NONE, start 0, end 1, density 1.
+    fn default() -> Self {
+        FogState {
+            enable: false,
+            colour: 0,
+            table: FogMode::None,
+            vertex: FogMode::None,
+            start: 0.0,
+            end: 1.0,
+            density: 1.0,
+        }
+    }
+}
+
 /// Texel data of one texture, owned, as `TextureBinding` wants it.
 #[derive(Debug, Clone)]
 struct TextureData {
@@ -225,6 +272,7 @@ pub struct Device {
     samplers: [SamplerBinding; 16],
     texture_stages: [TextureStage; 2],
     texture_factor: u32,
+    fog: FogState,
     cull: CullMode,
     lighting: bool,
     flat_shading: bool,
@@ -254,6 +302,7 @@ impl Device {
             samplers: std::array::from_fn(|_| SamplerBinding::new(0, 0)),
             texture_stages: [TextureStage::default_for(0), TextureStage::default_for(1)],
             texture_factor: 0xffff_ffff,
+            fog: FogState::default(),
             cull: CullMode::Ccw,
             lighting: true,
             flat_shading: false,
@@ -334,6 +383,11 @@ impl Device {
         if let Some(slot) = self.texture_stages.get_mut(stage) {
             *slot = state;
         }
+    }
+
+    /// `SetRenderState(D3DRS_FOG*, ...)`.
+    pub fn set_fog(&mut self, fog: FogState) {
+        self.fog = fog;
     }
 
     /// `SetRenderState(D3DRS_TEXTUREFACTOR, colour)`.
@@ -523,9 +577,19 @@ impl Device {
                 let ps = &ps;
                 let vs_alone = translate_vertex_shader(&program, &vs_options(None))
                     .map_err(|e| format!("translating the vertex shader: {e}"))?;
+                // Fixed-function fog follows ps_1_x/ps_2_x (ps_3_0 does its own).
+                let fog = (self.fog.enable && ps.program().version.major < 3).then(|| FogOptions {
+                    source: match self.fog.table {
+                        FogMode::None => FogSource::Vertex,
+                        FogMode::Linear => FogSource::Table(LiftFogMode::Linear),
+                        FogMode::Exp => FogSource::Table(LiftFogMode::Exp),
+                        FogMode::Exp2 => FogSource::Table(LiftFogMode::Exp2),
+                    },
+                });
                 let ps_options = PixelShaderOptions {
                     float_mode: self.float_mode,
                     ps1_range: Ps1Range::Unclamped,
+                    fog,
                     ..PixelShaderOptions::default()
                 };
                 let ps_alone = translate_pixel_shader(ps, &ps_options)
@@ -536,7 +600,7 @@ impl Device {
                     &LinkOptions {
                         flat_shading: self.flat_shading,
                         point_list: primitive == Primitive::PointList,
-                        vertex_fog: false,
+                        vertex_fog: fog.is_some_and(|f| f.source == FogSource::Vertex),
                     },
                 )
                 .map_err(|e| format!("linking the shaders: {e}"))?;
@@ -610,7 +674,11 @@ impl Device {
                 };
                 let default_stages = self.texture_stages
                     == [TextureStage::default_for(0), TextureStage::default_for(1)];
-                if default_stages && texture.is_none() {
+                let fog = self.fog.enable.then_some(self.fog);
+                if fog.is_some_and(|f| f.table == FogMode::None) && self.vertex_shader.is_none() {
+                    return Err("fixed-function vertex fog (FOGVERTEXMODE without a vertex shader) is not emulated".into());
+                }
+                if default_stages && texture.is_none() && fog.is_none() {
                     // D3D9's default pixel stage: the backend's.
                     let vs = translate_vertex_shader(
                         &program,
@@ -628,6 +696,9 @@ impl Device {
                     if texture.is_some() {
                         map.push(Varying::new(texcoord0, 2, 4));
                     }
+                    if fog.is_some_and(|f| f.table == FogMode::None) {
+                        map.push(Varying::new(Semantic::new(Usage::Fog, 0), 3, 1));
+                    }
                     let vs = translate_vertex_shader(&program, &vs_options(Some(map)))
                         .map_err(|e| format!("translating the vertex shader: {e}"))?;
                     if let Some(data) = texture.clone() {
@@ -642,8 +713,12 @@ impl Device {
                         sampler.binding = sampler_binding(0);
                         samplers.push(sampler);
                     }
-                    let wgsl =
-                        fixed_function_stages_wgsl(&active, texture.is_some(), self.texture_factor);
+                    let wgsl = fixed_function_stages_wgsl(
+                        &active,
+                        texture.is_some(),
+                        self.texture_factor,
+                        fog,
+                    );
                     (vs, Fragment::Wgsl(wgsl), Vec::new())
                 }
             }
@@ -1135,7 +1210,12 @@ pub fn fixed_function_vertex_shader(
 /// the alpha is the diffuse alpha): diffuse at location 0, specular at 1, and with a texture
 /// on stage 0 (`@group(3)`, bindings 0 and 1, as a pixel shader's `s0`) texture coordinate 0
 /// at 2. Colour inputs are clamped to [0, 1] as D3D9's interpolated colours are.
-fn fixed_function_stages_wgsl(stages: &[TextureStage], texture: bool, factor: u32) -> String {
+fn fixed_function_stages_wgsl(
+    stages: &[TextureStage],
+    texture: bool,
+    factor: u32,
+    fog: Option<FogState>,
+) -> String {
     let channel = |shift: u32| f64::from((factor >> shift) & 0xff) / 255.0;
     let mut body = format!(
         "    let tfactor = vec4<f32>({:?}, {:?}, {:?}, {:?});\n    let d = saturate(diffuse);\n    let s = saturate(specular);\n",
@@ -1176,8 +1256,31 @@ fn fixed_function_stages_wgsl(stages: &[TextureStage], texture: bool, factor: u3
         };
         body += &format!("    current = vec4<f32>({rgb}, d.a);\n");
     }
+    body += "    current = saturate(current);\n";
+    if let Some(fog) = fog {
+        // The fog factor: the interpolated FOG value (vertex fog), or the table mode of the
+        // pixel's depth; colour = f · colour + (1 − f) · fog colour.
+        let (start, end, density) = (fog.start, fog.end, fog.density);
+        let factor = match fog.table {
+            FogMode::None => {
+                inputs += ", @location(3) fog: f32";
+                "fog".to_string()
+            }
+            FogMode::Linear => format!("({end:?} - depth) / ({end:?} - {start:?})"),
+            FogMode::Exp => format!("exp(-depth * {density:?})"),
+            FogMode::Exp2 => format!("exp(-(depth * {density:?}) * (depth * {density:?}))"),
+        };
+        inputs += ", @builtin(position) frag: vec4<f32>";
+        let c = |shift: u32| f64::from((fog.colour >> shift) & 0xff) / 255.0;
+        body += &format!(
+            "    let depth = frag.z;\n    let f = saturate({factor});\n    let fog_colour = vec3<f32>({:?}, {:?}, {:?});\n    current = vec4<f32>(mix(fog_colour, current.rgb, f), current.a);\n",
+            c(16),
+            c(8),
+            c(0)
+        );
+    }
     format!(
-        "{globals}@fragment\nfn {FIXED_FUNCTION_ENTRY_POINT}({inputs}) -> @location(0) vec4<f32> {{\n{body}    return saturate(current);\n}}\n"
+        "{globals}@fragment\nfn {FIXED_FUNCTION_ENTRY_POINT}({inputs}) -> @location(0) vec4<f32> {{\n{body}    return current;\n}}\n"
     )
 }
 

@@ -5,7 +5,9 @@
 
 use super::corpus::CToken;
 use super::corpus::Corpus;
-use super::device::{D3dFormat, Device, Primitive, StageArg, StageOp, TextureStage, BACK_BUFFER};
+use super::device::{
+    D3dFormat, Device, FogMode, FogState, Primitive, StageArg, StageOp, TextureStage, BACK_BUFFER,
+};
 use super::functions::{bytes_of, f32_bytes, literal_checks, vec4, words, Field, Report};
 use d3d9_backend::{CullMode, TextureFilter, TextureKind};
 use d3d9_translator::lift::FloatMode;
@@ -75,6 +77,7 @@ pub fn run_in(function: &str, float_mode: FloatMode) -> Report {
         "multiple_rendertargets_test" => multiple_rendertargets_test(&corpus, &mut dev),
         "test_dsy" => test_dsy(&corpus, &mut dev),
         "test_fragment_coords" => test_fragment_coords(&corpus, &mut dev),
+        "fog_with_shader_test" => fog_with_shader_test(&corpus, &mut dev),
         "test_color_clamping" => test_color_clamping(&corpus, &mut dev),
         "test_uninitialized_varyings" => test_uninitialized_varyings(&corpus, &mut dev),
         "pretransformed_varying_test" => pretransformed_varying_test(&corpus, &mut dev),
@@ -93,12 +96,7 @@ pub fn run_in(function: &str, float_mode: FloatMode) -> Report {
 }
 
 /// Functions of the list whose replay is not written yet, with what it needs.
-pub const NOT_REPLAYED: &[(&str, &str)] = &[
-    (
-        "fog_with_shader_test",
-        "fixed-function fog after the pixel shader is Unsupported in the translator (FixedFunctionFog), and table fog needs depth",
-    ),
-];
+pub const NOT_REPLAYED: &[(&str, &str)] = &[];
 
 /// cnd_test: ps_1_1–1_4 `cnd` with the `r0.a` condition, then with co-issue on the colour
 /// and on the alpha instruction; 16 checks each.
@@ -827,6 +825,115 @@ fn test_color_clamping(corpus: &Corpus, dev: &mut Device) -> Result<(), String> 
         );
         dev.draw_up(&label, Primitive::TriangleStrip, 2, &quad, 12);
         dev.check(&label, 320, 240, &[expected], 1);
+    }
+    Ok(())
+}
+
+/// A `D3DFOG_*` name.
+fn fog_mode(token: &CToken) -> Result<FogMode, String> {
+    match token.ident() {
+        Some("D3DFOG_NONE") => Ok(FogMode::None),
+        Some("D3DFOG_EXP") => Ok(FogMode::Exp),
+        Some("D3DFOG_EXP2") => Ok(FogMode::Exp2),
+        Some("D3DFOG_LINEAR") => Ok(FogMode::Linear),
+        _ => Err(format!("{token:?} is not a D3DFOG_ mode")),
+    }
+}
+
+/// fog_with_shader_test: vertex fog (the vertex shader's `oFog`, or 0 where it writes none)
+/// and LINEAR/EXP/EXP2 table fog of the depth, with the fixed-function pixel stage and after
+/// ps_1_1/ps_2_0 shaders, for 11 depths per row of `test_data` (green fog colour, start 0.1,
+/// end 0.9, Wine's 5 % tolerance).
+fn fog_with_shader_test(corpus: &Corpus, dev: &mut Device) -> Result<(), String> {
+    const FN: &str = "fog_with_shader_test";
+    let decl = corpus.declaration(FN, "decl_elements")?;
+    let quad_tokens = super::corpus::tokenize(corpus.data_array(FN, "quad")?)?;
+    let quad_values: Vec<&CToken> = quad_tokens.iter().filter(|t| t.ident().is_none()).collect();
+    if quad_values.len() != 16 {
+        return Err(format!("{FN}/quad: {} values", quad_values.len()));
+    }
+    let vertex_shaders = [
+        None,
+        Some(corpus.shader(FN, "vertex_shader_code1")?),
+        Some(corpus.shader(FN, "vertex_shader_code2")?),
+        Some(corpus.shader(FN, "vertex_shader_code3")?),
+    ];
+    let pixel_shaders = [
+        None,
+        Some(corpus.shader(FN, "pixel_shader_code")?),
+        Some(corpus.shader(FN, "pixel_shader_code2")?),
+    ];
+    // test_data[] = {{vshader, pshader, vfog, tfog, {11 colours}}, ...}
+    let tokens = corpus.initialiser(FN, "test_data")?;
+    let mut rows = Vec::new();
+    let mut rest = tokens.as_slice();
+    while let [vs, ps, vfog, tfog, tail @ ..] = rest {
+        let index = |t: &CToken| t.u32().map(|v| v as usize).ok_or(format!("{FN}: {t:?}"));
+        let colours: Vec<u32> = tail
+            .iter()
+            .take(11)
+            .map(|t| t.u32().ok_or(format!("{FN}: colour {t:?}")))
+            .collect::<Result<_, _>>()?;
+        if colours.len() != 11 {
+            return Err(format!(
+                "{FN}/test_data: a row of {} colours",
+                colours.len()
+            ));
+        }
+        rows.push((
+            index(vs)?,
+            index(ps)?,
+            fog_mode(vfog)?,
+            fog_mode(tfog)?,
+            colours,
+        ));
+        rest = tail.get(11..).unwrap_or(&[]);
+    }
+    if rows.is_empty() {
+        return Err(format!("{FN}/test_data: no rows"));
+    }
+    dev.set_lighting(false);
+    let mut fog = FogState {
+        enable: true,
+        colour: 0xff00_ff00,
+        start: 0.1,
+        end: 0.9,
+        ..FogState::default()
+    };
+    dev.set_vertex_declaration(&decl);
+    for (vs, ps, vfog, tfog, colours) in rows {
+        match vertex_shaders
+            .get(vs)
+            .ok_or(format!("{FN}: vertex shader {vs}"))?
+        {
+            Some(code) => dev.set_vertex_shader(code),
+            None => dev.set_no_vertex_shader(),
+        }
+        let ps_code = pixel_shaders
+            .get(ps)
+            .ok_or(format!("{FN}: pixel shader {ps}"))?;
+        dev.set_pixel_shader(ps_code.as_deref());
+        fog.vertex = vfog;
+        fog.table = tfog;
+        dev.set_fog(fog);
+        for (j, expected) in colours.into_iter().enumerate() {
+            // quad[k].position.z = 0.001f + (float)j / 10.02f;
+            let z = 0.001f32 + j as f32 / 10.02f32;
+            let mut words = Vec::new();
+            for v in quad_values.chunks(4) {
+                let f = |t: &CToken| t.f32().map(f32::to_bits).ok_or(format!("{FN}/quad: {t:?}"));
+                words.extend([
+                    f(v[0])?,
+                    f(v[1])?,
+                    z.to_bits(),
+                    v[3].u32().ok_or("quad colour")?,
+                ]);
+            }
+            let label = format!("vs{vs} ps{ps} {vfog:?}/{tfog:?} depth {j}");
+            dev.clear(0xffff_00ff);
+            dev.draw_up(&label, Primitive::TriangleStrip, 2, &bytes_of(&words), 16);
+            dev.check(&label, 128, 240, &[expected], 13);
+        }
     }
     Ok(())
 }
