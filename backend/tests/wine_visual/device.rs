@@ -578,14 +578,15 @@ impl Device {
                 let vs_alone = translate_vertex_shader(&program, &vs_options(None))
                     .map_err(|e| format!("translating the vertex shader: {e}"))?;
                 // Fixed-function fog follows ps_1_x/ps_2_x (ps_3_0 does its own).
-                let fog = (self.fog.enable && ps.program().version.major < 3).then(|| FogOptions {
-                    source: match self.fog.table {
-                        FogMode::None => FogSource::Vertex,
-                        FogMode::Linear => FogSource::Table(LiftFogMode::Linear),
-                        FogMode::Exp => FogSource::Table(LiftFogMode::Exp),
-                        FogMode::Exp2 => FogSource::Table(LiftFogMode::Exp2),
-                    },
-                });
+                let fog =
+                    (self.fog.enable && ps.program().version.major < 3).then_some(FogOptions {
+                        source: match self.fog.table {
+                            FogMode::None => FogSource::Vertex,
+                            FogMode::Linear => FogSource::Table(LiftFogMode::Linear),
+                            FogMode::Exp => FogSource::Table(LiftFogMode::Exp),
+                            FogMode::Exp2 => FogSource::Table(LiftFogMode::Exp2),
+                        },
+                    });
                 let ps_options = PixelShaderOptions {
                     float_mode: self.float_mode,
                     ps1_range: Ps1Range::Unclamped,
