@@ -12,8 +12,9 @@ use super::functions::{bytes_of, f32_bytes, literal_checks, vec4, words, Field, 
 use d3d9_backend::{CullMode, TextureFilter, TextureKind};
 use d3d9_translator::lift::FloatMode;
 
-/// The functions of the pixel-shader issue, in the order of the issue.
-pub const FUNCTIONS: [&str; 16] = [
+/// The functions of the pixel-shader issue, in the order of the issue, then other
+/// pixel-shader functions of visual.c.
+pub const FUNCTIONS: [&str; 17] = [
     "fp_special_test",
     "cnd_test",
     "texkill_test",
@@ -30,6 +31,7 @@ pub const FUNCTIONS: [&str; 16] = [
     "test_dsy",
     "test_mismatched_sample_types",
     "fog_with_shader_test",
+    "constant_clamp_ps_test",
 ];
 
 const D3DFVF_XYZ: u32 = 0x002;
@@ -77,6 +79,7 @@ pub fn run_in(function: &str, float_mode: FloatMode) -> Report {
         "multiple_rendertargets_test" => multiple_rendertargets_test(&corpus, &mut dev),
         "test_dsy" => test_dsy(&corpus, &mut dev),
         "test_fragment_coords" => test_fragment_coords(&corpus, &mut dev),
+        "constant_clamp_ps_test" => constant_clamp_ps_test(&corpus, &mut dev),
         "fog_with_shader_test" => fog_with_shader_test(&corpus, &mut dev),
         "test_color_clamping" => test_color_clamping(&corpus, &mut dev),
         "test_uninitialized_varyings" => test_uninitialized_varyings(&corpus, &mut dev),
@@ -930,4 +933,25 @@ fn fog_with_shader_test(corpus: &Corpus, dev: &mut Device) -> Result<(), String>
         }
     }
     Ok(())
+}
+
+/// constant_clamp_ps_test: constants outside [-1, 1], set (c1, c2) or `def`'d, are read
+/// clamped by ps_1_1, ps_1_2 and ps_1_4 and as they are by ps_2_0.
+fn constant_clamp_ps_test(corpus: &Corpus, dev: &mut Device) -> Result<(), String> {
+    const FN: &str = "constant_clamp_ps_test";
+    dev.clear(0xff00_ffff);
+    dev.set_ps_const_f(1, &[vec4(corpus, FN, "test_data_c1")?]);
+    dev.set_ps_const_f(2, &[vec4(corpus, FN, "test_data_c2")?]);
+    dev.set_fvf(D3DFVF_XYZ)?;
+    for (shader, quad) in [
+        ("shader_code_11", "quad1"),
+        ("shader_code_12", "quad2"),
+        ("shader_code_14", "quad3"),
+        ("shader_code_20", "quad4"),
+    ] {
+        dev.set_pixel_shader(Some(&corpus.shader(FN, shader)?));
+        let data = f32_bytes(&corpus.floats(FN, quad)?);
+        dev.draw_up(shader, Primitive::TriangleStrip, 2, &data, 12);
+    }
+    literal_checks(corpus, dev, FN, 0..u64::MAX, 4)
 }
