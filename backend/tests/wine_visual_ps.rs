@@ -19,7 +19,7 @@ use wine_visual::functions_ps::{run, FUNCTIONS};
 /// the replay reaches, loops unrolled): multiple_rendertargets_test 2 back-buffer checks and
 /// 21 render-target read-backs; test_fragment_coords 4 back-buffer and 5 `LockRect` checks;
 /// test_vshader_input 10 per shader version; fog_with_shader_test 47 rows × 11 depths.
-const CHECKS: [(&str, usize); 17] = [
+const CHECKS: [(&str, usize); 18] = [
     ("fp_special_test", 11),
     ("cnd_test", 48),
     ("texkill_test", 32),
@@ -37,6 +37,7 @@ const CHECKS: [(&str, usize); 17] = [
     ("test_mismatched_sample_types", 4),
     ("fog_with_shader_test", 517),
     ("constant_clamp_ps_test", 4),
+    ("test_shademode", 32),
 ];
 
 fn expected_checks(function: &str) -> usize {
@@ -173,6 +174,11 @@ fn constant_clamp_ps_test() {
     replay("constant_clamp_ps_test");
 }
 
+#[test]
+fn test_shademode() {
+    replay("test_shademode");
+}
+
 /// Runs all sixteen, prints the count, and asserts it: every function makes its number of
 /// checks, the pass figures below hold, and exactly the functions outside `NOT_YET_PASSING`
 /// pass.
@@ -206,9 +212,9 @@ fn wine_visual_ps_summary() {
 }
 
 /// Functions passing: every one outside `NOT_YET_PASSING`.
-const PASSING: usize = 14;
+const PASSING: usize = 15;
 /// Checks passing, of all functions (those of a failing function included).
-const PASSED_CHECKS: usize = 356;
+const PASSED_CHECKS: usize = 388;
 
 /// Functions that do not pass yet, with the reason (a missing translator feature or a
 /// limitation of the harness).

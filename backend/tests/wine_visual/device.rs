@@ -64,7 +64,7 @@ use d3d9_translator::lift::interface::{sampler_binding, texture_binding, PS_TEXT
 use d3d9_translator::lift::{
     link, translate_pixel_shader, translate_vertex_shader, FloatMode, FogMode as LiftFogMode,
     FogOptions, FogSource, LinkOptions, PixelShaderOptions, Ps1Range, ShaderInterface, Varying,
-    VertexShaderOptions, ENTRY_POINT,
+    VaryingInterpolation, VertexShaderOptions, ENTRY_POINT,
 };
 use d3d9_translator::signature::Semantic;
 
@@ -679,7 +679,8 @@ impl Device {
                 if fog.is_some_and(|f| f.table == FogMode::None) && self.vertex_shader.is_none() {
                     return Err("fixed-function vertex fog (FOGVERTEXMODE without a vertex shader) is not emulated".into());
                 }
-                if default_stages && texture.is_none() && fog.is_none() {
+                let flat = self.flat_shading;
+                if default_stages && texture.is_none() && fog.is_none() && !flat {
                     // D3D9's default pixel stage: the backend's.
                     let vs = translate_vertex_shader(
                         &program,
@@ -693,7 +694,16 @@ impl Device {
                         Vec::new(),
                     )
                 } else {
-                    let mut map = vec![Varying::new(color0, 0, 4), Varying::new(color1, 1, 4)];
+                    // D3DSHADE_FLAT: both colours are the first vertex's.
+                    let colour = |semantic, location| Varying {
+                        interpolation: if flat {
+                            VaryingInterpolation::Flat
+                        } else {
+                            VaryingInterpolation::Perspective
+                        },
+                        ..Varying::new(semantic, location, 4)
+                    };
+                    let mut map = vec![colour(color0, 0), colour(color1, 1)];
                     if texture.is_some() {
                         map.push(Varying::new(texcoord0, 2, 4));
                     }
@@ -719,6 +729,7 @@ impl Device {
                         texture.is_some(),
                         self.texture_factor,
                         fog,
+                        flat,
                     );
                     (vs, Fragment::Wgsl(wgsl), Vec::new())
                 }
@@ -1210,12 +1221,14 @@ pub fn fixed_function_vertex_shader(
 /// The fixed-function pixel stage with the texture stages `stages` (colour operations only;
 /// the alpha is the diffuse alpha): diffuse at location 0, specular at 1, and with a texture
 /// on stage 0 (`@group(3)`, bindings 0 and 1, as a pixel shader's `s0`) texture coordinate 0
-/// at 2. Colour inputs are clamped to [0, 1] as D3D9's interpolated colours are.
+/// at 2. Colour inputs are clamped to [0, 1] as D3D9's interpolated colours are; with `flat`
+/// (`D3DSHADE_FLAT`) they are the first vertex's.
 fn fixed_function_stages_wgsl(
     stages: &[TextureStage],
     texture: bool,
     factor: u32,
     fog: Option<FogState>,
+    flat: bool,
 ) -> String {
     let channel = |shift: u32| f64::from((factor >> shift) & 0xff) / 255.0;
     let mut body = format!(
@@ -1225,8 +1238,10 @@ fn fixed_function_stages_wgsl(
         channel(0),
         channel(24)
     );
-    let mut inputs =
-        String::from("@location(0) diffuse: vec4<f32>, @location(1) specular: vec4<f32>");
+    let shading = if flat { "@interpolate(flat) " } else { "" };
+    let mut inputs = format!(
+        "@location(0) {shading}diffuse: vec4<f32>, @location(1) {shading}specular: vec4<f32>"
+    );
     let mut globals = String::new();
     if texture {
         inputs += ", @location(2) tc: vec4<f32>";

@@ -14,7 +14,7 @@ use d3d9_translator::lift::FloatMode;
 
 /// The functions of the pixel-shader issue, in the order of the issue, then other
 /// pixel-shader functions of visual.c.
-pub const FUNCTIONS: [&str; 17] = [
+pub const FUNCTIONS: [&str; 18] = [
     "fp_special_test",
     "cnd_test",
     "texkill_test",
@@ -32,6 +32,7 @@ pub const FUNCTIONS: [&str; 17] = [
     "test_mismatched_sample_types",
     "fog_with_shader_test",
     "constant_clamp_ps_test",
+    "test_shademode",
 ];
 
 const D3DFVF_XYZ: u32 = 0x002;
@@ -80,6 +81,7 @@ pub fn run_in(function: &str, float_mode: FloatMode) -> Report {
         "test_dsy" => test_dsy(&corpus, &mut dev),
         "test_fragment_coords" => test_fragment_coords(&corpus, &mut dev),
         "constant_clamp_ps_test" => constant_clamp_ps_test(&corpus, &mut dev),
+        "test_shademode" => test_shademode(&corpus, &mut dev),
         "fog_with_shader_test" => fog_with_shader_test(&corpus, &mut dev),
         "test_color_clamping" => test_color_clamping(&corpus, &mut dev),
         "test_uninitialized_varyings" => test_uninitialized_varyings(&corpus, &mut dev),
@@ -954,4 +956,72 @@ fn constant_clamp_ps_test(corpus: &Corpus, dev: &mut Device) -> Result<(), Strin
         dev.draw_up(shader, Primitive::TriangleStrip, 2, &data, 12);
     }
     literal_checks(corpus, dev, FN, 0..u64::MAX, 4)
+}
+
+/// test_shademode: `D3DSHADE_FLAT` gives each triangle its first vertex's colours, GOURAUD
+/// (and PHONG, which no hardware has) interpolates them; triangle strips and lists, with the
+/// fixed-function stages and vs/ps 1_1, 2_0 and 3_0 pairs (Wine's table, where flat vs_3_0 +
+/// ps_3_0 is `todo_wine` in Wine itself).
+fn test_shademode(corpus: &Corpus, dev: &mut Device) -> Result<(), String> {
+    const FN: &str = "test_shademode";
+    let strip = position_colour_vertices(corpus, FN, "quad_strip")?;
+    let list = position_colour_vertices(corpus, FN, "quad_list")?;
+    // tests[] = {{&vs, &ps, D3DPT_*, D3DSHADE_*, color0, color1, todo}, ...}
+    let tokens = corpus.initialiser(FN, "tests")?;
+    let mut rows = Vec::new();
+    let mut rest = tokens.as_slice();
+    while let [vs, ps, primitive, shade, c0, c1, _todo, tail @ ..] = rest {
+        let name = |t: &CToken| t.ident().map(str::to_owned).ok_or(format!("{FN}: {t:?}"));
+        let colour = |t: &CToken| t.u32().ok_or(format!("{FN}: {t:?}"));
+        rows.push((
+            name(vs)?,
+            name(ps)?,
+            name(primitive)?,
+            name(shade)?,
+            colour(c0)?,
+            colour(c1)?,
+        ));
+        rest = tail;
+    }
+    if rows.len() != 16 || !rest.is_empty() {
+        return Err(format!(
+            "{FN}/tests: {} rows, {} tokens left",
+            rows.len(),
+            rest.len()
+        ));
+    }
+    let shader = |name: &str| -> Result<Option<Vec<u32>>, String> {
+        match name {
+            "novs" | "nops" => Ok(None),
+            "vs_1" => corpus.shader(FN, "vs1_code").map(Some),
+            "vs_2" => corpus.shader(FN, "vs2_code").map(Some),
+            "vs_3" => corpus.shader(FN, "vs3_code").map(Some),
+            "ps_1" => corpus.shader(FN, "ps1_code").map(Some),
+            "ps_2" => corpus.shader(FN, "ps2_code").map(Some),
+            "ps_3" => corpus.shader(FN, "ps3_code").map(Some),
+            other => Err(format!("{FN}: shader {other}")),
+        }
+    };
+    dev.set_lighting(false);
+    dev.set_fvf(D3DFVF_XYZ | D3DFVF_DIFFUSE)?;
+    for (i, (vs, ps, primitive, shade, c0, c1)) in rows.into_iter().enumerate() {
+        match shader(&vs)? {
+            Some(code) => dev.set_vertex_shader(&code),
+            None => dev.set_no_vertex_shader(),
+        }
+        dev.set_pixel_shader(shader(&ps)?.as_deref());
+        let (primitive, data) = match primitive.as_str() {
+            "D3DPT_TRIANGLESTRIP" => (Primitive::TriangleStrip, &strip),
+            "D3DPT_TRIANGLELIST" => (Primitive::TriangleList, &list),
+            other => return Err(format!("{FN}: primitive {other}")),
+        };
+        dev.clear(0xffff_ffff);
+        dev.set_flat_shading(shade == "D3DSHADE_FLAT");
+        let label = format!("test {i}: {vs} + {ps} {primitive:?} {shade}");
+        dev.draw(&label, primitive, data, 16, 0, 2);
+        dev.check(&format!("{label} first triangle"), 100, 100, &[c0], 1);
+        dev.check(&format!("{label} second triangle"), 500, 350, &[c1], 1);
+    }
+    dev.set_flat_shading(false);
+    Ok(())
 }
