@@ -16,6 +16,7 @@
 
 mod arith;
 mod builder;
+mod constness;
 mod error;
 mod finite;
 mod flow;
