@@ -22,6 +22,8 @@ use d3d9_translator::lift::{translate_pixel_shader, PixelShaderOptions, Ps1Range
 
 type TestResult = Result<(), Box<dyn Error>>;
 type V4 = [f32; 4];
+/// A modifier as written and its SDK definition.
+type ModifierCase = (&'static str, fn(f32) -> f32);
 
 /// A 2D `Rgba32Float` texture bound to a stage.
 struct Tex {
@@ -220,7 +222,7 @@ fn gpu_ps1_source_modifiers() -> TestResult {
     // SDK: _bias x - 0.5; _bx2 2x - 1; 1-x; _x2 2x; negation after the modifier. Results
     // within ±8 (ps_1_4's range).
     let clamp8 = |x: f32| x.clamp(-8.0, 8.0);
-    let cases: [(&str, fn(f32) -> f32); 8] = [
+    let cases: [ModifierCase; 8] = [
         ("r1", |x| x),
         ("-r1", |x| -x),
         ("r1_bias", |x| x - 0.5),
