@@ -297,6 +297,24 @@ fn bad_link_maps_are_option_errors() {
         .expect_err("bad map");
         assert!(matches!(e, LiftError::Options(_)), "{e}");
     }
+    // Two interpolations at one location.
+    let options = PixelShaderOptions {
+        input_locations: Some(vec![
+            Varying::new(Semantic::new(Usage::TexCoord, 0), 0, 2),
+            Varying {
+                component: 2,
+                interpolation: VaryingInterpolation::Flat,
+                ..Varying::new(Semantic::new(Usage::TexCoord, 1), 0, 2)
+            },
+        ]),
+        ..Default::default()
+    };
+    let e = translate_pixel_shader(
+        &checked("ps_3_0\n dcl_texcoord0 v0\n mov oC0, v0\n"),
+        &options,
+    )
+    .expect_err("mixed interpolation");
+    assert!(matches!(e, LiftError::Options(_)), "{e}");
     // 20 semantics (two per register), each at its own location: more than WebGPU's 16.
     let mut text = String::from("ps_3_0\n");
     let mut map = Vec::new();

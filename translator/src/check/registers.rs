@@ -143,6 +143,17 @@ pub(super) fn check_instruction(
     for src in inst.predicate.iter() {
         check_register(ctx, &src.reg, Access::Read, inst.opcode, site)?;
     }
+    // The sampler operand of `texld*` (ps_2_0+: `texld dst, coord, s#`), `texldd` and
+    // `texldl` is an `s#` (the SDK's source tables); the ps_1_x `tex` forms have none.
+    if matches!(inst.opcode, Opcode::Tex | Opcode::TexLdd | Opcode::TexLdl) {
+        if let Some(s) = inst
+            .src
+            .get(1)
+            .filter(|s| s.reg.file != RegisterFile::Sampler)
+        {
+            return Err(operand(site, "source 1", "a sampler s#", s.reg));
+        }
+    }
     Ok(())
 }
 

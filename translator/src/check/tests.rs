@@ -239,6 +239,43 @@ fn pixel_texture_samplers_and_inputs() {
 }
 
 #[test]
+fn texture_samples_name_a_sampler() {
+    let text = "ps_2_0\ndcl t0\ndcl_2d s0\ntexld r0, t0, s0\nmov oC0, r0\n";
+    accepts(text);
+    let to_constant = |p: &mut Program| {
+        for inst in &mut p.instructions {
+            if inst.opcode == crate::bytecode::Opcode::Tex {
+                if let Some(s) = inst.src.get_mut(1) {
+                    s.reg = crate::bytecode::Register::new(RegisterFile::Const, 0);
+                }
+            }
+        }
+    };
+    refuses_patched(
+        text,
+        to_constant,
+        "operand source 1 must be a sampler s#, not c0",
+    );
+    let text =
+        "vs_3_0\ndcl_position v0\ndcl_position o0\ndcl_2d s0\ntexldl r0, v0, s0\nmov o0, r0\n";
+    accepts(text);
+    let to_temp = |p: &mut Program| {
+        for inst in &mut p.instructions {
+            if inst.opcode == crate::bytecode::Opcode::TexLdl {
+                if let Some(s) = inst.src.get_mut(1) {
+                    s.reg = crate::bytecode::Register::new(RegisterFile::Temp, 1);
+                }
+            }
+        }
+    };
+    refuses_patched(
+        text,
+        to_temp,
+        "operand source 1 must be a sampler s#, not r1",
+    );
+}
+
+#[test]
 fn outputs_are_write_only() {
     accepts("vs_1_1\ndcl_position v0\nmov oPos, v0\n");
     refuses_patched(

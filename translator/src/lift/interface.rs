@@ -237,7 +237,8 @@ pub struct ShaderInterface {
     pub writes_point_size: bool,
     /// Pixel shaders: the inputs, in register order.
     pub pixel_inputs: Vec<PixelInput>,
-    /// Pixel shaders: the colour outputs `oC#` written (render targets 0–3; `r0` is oC0
+    /// Pixel shaders: the colour outputs, `@location(n)` for render target n (0–3): `oC0`
+    /// always (0 when the shader never writes it), `oC1`–`oC3` when written (`r0` is oC0
     /// before ps_2_0).
     pub color_outputs: Vec<u32>,
     /// Pixel shaders: whether the shader writes depth (`oDepth`, ps_1_x `texdepth`,

@@ -137,6 +137,15 @@ impl Lifter<'_> {
                     .collect(),
                 None => vec![v],
             };
+            if at_location
+                .iter()
+                .any(|m| m.interpolation != v.interpolation)
+            {
+                return Err(LiftError::Options(format!(
+                    "location {} is given two interpolations",
+                    v.location
+                )));
+            }
             let n = at_location
                 .iter()
                 .map(|m| m.component + m.components)

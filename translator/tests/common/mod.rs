@@ -83,3 +83,14 @@ pub fn visual_vertex_shaders() -> Vec<Vec<u32>> {
         .filter(|t| t.first().is_some_and(|v| v >> 16 == 0xFFFE))
         .collect()
 }
+
+/// The token arrays of every pixel shader of `d3d9_visual.json` (arrays and composed).
+pub fn visual_pixel_shaders() -> Vec<Vec<u32>> {
+    let visual = corpus("d3d9_visual.json");
+    ["shaders", "composed_shaders"]
+        .iter()
+        .flat_map(|key| visual[*key].as_array().expect("shader list").clone())
+        .map(|s| tokens(&s["tokens"]))
+        .filter(|t| t.first().is_some_and(|v| v >> 16 == 0xFFFF))
+        .collect()
+}
