@@ -27,16 +27,32 @@ pub(super) const PS1_1_MAX_VALUE: f32 = 1.0;
 /// `MaxPixelShaderValue` of typical ps_1_4 hardware.
 pub(super) const PS1_4_MAX_VALUE: f32 = 8.0;
 
+/// The register range (±this) of ps_1_`minor` under `range`; `None`: no clamp (`Unclamped`,
+/// or a `Max` that is not finite).
+pub(super) fn range_limit(range: Ps1Range, minor: u8) -> Option<f32> {
+    match range {
+        Ps1Range::Hardware if minor >= 4 => Some(PS1_4_MAX_VALUE),
+        Ps1Range::Hardware => Some(PS1_1_MAX_VALUE),
+        Ps1Range::Max(v) if v.is_finite() => Some(v.abs()),
+        Ps1Range::Max(_) | Ps1Range::Unclamped => None,
+    }
+}
+
+/// The factor of a result shift: `_x2`, `_x4`, `_x8` (1–3) and `_d2`, `_d4`, `_d8` (-1 to
+/// -3); `None` for the encodings D3D9 leaves undefined.
+pub(super) fn shift_factor(shift: i8) -> Option<f32> {
+    match shift {
+        0..=3 => Some(f32::from(1u8 << shift)),
+        -3..=-1 => Some(1.0 / f32::from(1u8 << shift.unsigned_abs())),
+        _ => None,
+    }
+}
+
 impl Lifter<'_> {
     /// The ps_1_x register range (±this), `None` when unclamped.
     pub(super) fn ps1_limit(&self) -> Option<f32> {
         let range = self.pixel_options().map(|o| o.ps1_range)?;
-        match range {
-            Ps1Range::Hardware if self.program.version.minor >= 4 => Some(PS1_4_MAX_VALUE),
-            Ps1Range::Hardware => Some(PS1_1_MAX_VALUE),
-            Ps1Range::Max(v) if v.is_finite() => Some(v.abs()),
-            Ps1Range::Max(_) | Ps1Range::Unclamped => None,
-        }
+        range_limit(range, self.program.version.minor)
     }
 
     /// A ps_1_x register result kept within ±`MaxPixelShaderValue`.
@@ -427,5 +443,40 @@ impl Lifter<'_> {
         let x = self.emit(Expression::AccessIndex { base: p, index: 0 });
         self.store(x, depth);
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hardware_range_is_one_before_ps_1_4_and_eight_from_it() {
+        assert_eq!(range_limit(Ps1Range::Hardware, 1), Some(1.0));
+        assert_eq!(range_limit(Ps1Range::Hardware, 3), Some(1.0));
+        assert_eq!(range_limit(Ps1Range::Hardware, 4), Some(8.0));
+        assert_eq!(range_limit(Ps1Range::Max(-2.0), 1), Some(2.0));
+        assert_eq!(range_limit(Ps1Range::Max(f32::INFINITY), 4), None);
+        assert_eq!(range_limit(Ps1Range::Max(f32::NAN), 4), None);
+        assert_eq!(range_limit(Ps1Range::Unclamped, 1), None);
+    }
+
+    #[test]
+    fn shifts_multiply_by_powers_of_two() {
+        let got: Vec<_> = (-4i8..=4).map(shift_factor).collect();
+        assert_eq!(
+            got,
+            vec![
+                None,
+                Some(0.125),
+                Some(0.25),
+                Some(0.5),
+                Some(1.0),
+                Some(2.0),
+                Some(4.0),
+                Some(8.0),
+                None
+            ]
+        );
     }
 }
