@@ -15,7 +15,7 @@ use std::error::Error;
 
 use d3d9_backend::{Draw, Gpu, SamplerBinding, ShaderStage, Target, TextureBinding, Uniform};
 use d3d9_translator::asm::assemble;
-use d3d9_translator::bytecode::{RegisterFile, Stage};
+use d3d9_translator::bytecode::{RegisterFile, Stage, TextureType};
 use d3d9_translator::check::{check, DeviceCaps};
 use d3d9_translator::lift::interface::{sampler_binding, texture_binding};
 use d3d9_translator::lift::{translate_pixel_shader, PixelShaderOptions, Ps1Range};
@@ -30,6 +30,8 @@ struct Tex {
     stage: u32,
     width: u32,
     height: u32,
+    /// A 1x1 cube map (six texels, faces +X, -X, +Y, -Y, +Z, -Z) instead of a 2D texture.
+    cube: bool,
     texels: Vec<V4>,
 }
 
@@ -55,6 +57,7 @@ fn grid(stage: u32) -> Tex {
         stage,
         width: 4,
         height: 4,
+        cube: false,
         texels,
     }
 }
@@ -65,8 +68,33 @@ fn solid(stage: u32, texel: V4) -> Tex {
         stage,
         width: 1,
         height: 1,
+        cube: false,
         texels: vec![texel],
     }
+}
+
+/// A 1x1 cube map whose face k (+X, -X, +Y, -Y, +Z, -Z) is (k / 8, 0.25, 0.5, 1).
+fn faces(stage: u32) -> Tex {
+    Tex {
+        stage,
+        width: 1,
+        height: 1,
+        cube: true,
+        texels: (0..6).map(|k| [k as f32 / 8.0, 0.25, 0.5, 1.0]).collect(),
+    }
+}
+
+/// The face a cube-map direction selects: its largest-magnitude component and sign.
+fn face_of(d: [f32; 3]) -> usize {
+    let a = d.map(f32::abs);
+    let axis = if a[0] >= a[1] && a[0] >= a[2] {
+        0
+    } else if a[1] >= a[2] {
+        1
+    } else {
+        2
+    };
+    2 * axis + usize::from(d[axis] < 0.0)
 }
 
 /// What one draw of a ps_1_x shader is fed.
@@ -82,6 +110,21 @@ struct Inputs {
     range: Ps1Range,
 }
 
+impl Inputs {
+    /// `ps1_texture_types`: cube for the stages bound to a cube map, else 2D.
+    fn texture_types(&self) -> Vec<TextureType> {
+        (0..8)
+            .map(|stage| {
+                if self.textures.iter().any(|t| t.stage == stage && t.cube) {
+                    TextureType::Cube
+                } else {
+                    TextureType::TwoD
+                }
+            })
+            .collect()
+    }
+}
+
 /// Translate `text`, draw it over a 4x4 `Rgba32Float` target, and return pixel (1, 1).
 fn run(text: &str, inputs: &Inputs) -> Result<Option<V4>, Box<dyn Error>> {
     let Some(gpu) = Gpu::for_tests()? else {
@@ -91,6 +134,7 @@ fn run(text: &str, inputs: &Inputs) -> Result<Option<V4>, Box<dyn Error>> {
     let checked = check(&program, Stage::Pixel, &DeviceCaps::default())?;
     let options = PixelShaderOptions {
         ps1_range: inputs.range,
+        ps1_texture_types: inputs.texture_types(),
         ..Default::default()
     };
     let t = translate_pixel_shader(&checked, &options)?;
@@ -164,14 +208,24 @@ fn run(text: &str, inputs: &Inputs) -> Result<Option<V4>, Box<dyn Error>> {
         let tex = &inputs.textures[k];
         assert_eq!(s.texture_binding, texture_binding(s.register));
         assert_eq!(s.sampler_binding, sampler_binding(s.register));
-        textures.push(TextureBinding::two_d(
-            s.group,
-            s.texture_binding,
-            wgpu::TextureFormat::Rgba32Float,
-            tex.width,
-            tex.height,
-            &levels[k],
-        ));
+        textures.push(if tex.cube {
+            TextureBinding::cube(
+                s.group,
+                s.texture_binding,
+                wgpu::TextureFormat::Rgba32Float,
+                tex.width,
+                &levels[k],
+            )
+        } else {
+            TextureBinding::two_d(
+                s.group,
+                s.texture_binding,
+                wgpu::TextureFormat::Rgba32Float,
+                tex.width,
+                tex.height,
+                &levels[k],
+            )
+        });
         samplers.push(SamplerBinding::new(s.group, s.sampler_binding));
     }
 
@@ -446,5 +500,108 @@ fn gpu_ps1_texm3x2tex_and_texreg2ar() -> TestResult {
     };
     let got = run("ps_1_1\ntex t0\ntexreg2ar t1, t0\nmov r0, t1\n", &inputs)?;
     assert_close(got, grid(1).at(s[3], s[0]), "texreg2ar");
+    Ok(())
+}
+
+#[test]
+fn gpu_ps1_texm3x3tex_spec_and_vspec_on_a_cube_map() -> TestResult {
+    let dot = |a: V4, b: V4| a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+    // texm3x3tex: stage 3 at (t1·n, t2·n, t3·n), here pointing down -Y.
+    let n = [0.5, 0.25, 0.125, 1.0];
+    let rows = [
+        [1.0, 0.0, 0.0, 0.0],
+        [0.0, -4.0, 0.0, 0.0],
+        [0.0, 0.0, 1.0, 0.0],
+    ];
+    let make = |rows: [V4; 3], n: V4, constants: Vec<V4>| Inputs {
+        registers: vec![
+            (RegisterFile::Texture, 0, [0.5, 0.5, 0.0, 1.0]),
+            (RegisterFile::Texture, 1, rows[0]),
+            (RegisterFile::Texture, 2, rows[1]),
+            (RegisterFile::Texture, 3, rows[2]),
+        ],
+        constants,
+        textures: vec![solid(0, n), faces(3)],
+        ..Default::default()
+    };
+    let normal = [dot(rows[0], n), dot(rows[1], n), dot(rows[2], n)];
+    let got = run(
+        "ps_1_1\ntex t0\ntexm3x3pad t1, t0\ntexm3x3pad t2, t0\ntexm3x3tex t3, t0\nmov r0, t3\n",
+        &make(rows, n, Vec::new()),
+    )?;
+    assert_close(got, faces(3).texels[face_of(normal)], "texm3x3tex");
+
+    // spec / vspec: the eye vector reflected about N: R = 2 (N·E) / (N·N) N - E.
+    let reflect = |nv: [f32; 3], e: [f32; 3]| {
+        let ne = nv[0] * e[0] + nv[1] * e[1] + nv[2] * e[2];
+        let nn = nv[0] * nv[0] + nv[1] * nv[1] + nv[2] * nv[2];
+        [0, 1, 2].map(|i| 2.0 * ne / nn * nv[i] - e[i])
+    };
+    let n = [0.0, 0.0, 1.0, 1.0];
+    // The rows' .w carry vspec's eye vector (0.75, 0, 0.5).
+    let rows = [
+        [1.0, 0.0, 0.0, 0.75],
+        [0.0, 1.0, 0.0, 0.0],
+        [0.0, 0.0, 1.0, 0.5],
+    ];
+    let normal = [dot(rows[0], n), dot(rows[1], n), dot(rows[2], n)];
+    let eye_c = [0.0, 0.75, 0.5, 0.0];
+    let r = reflect(normal, [eye_c[0], eye_c[1], eye_c[2]]);
+    let got = run(
+        "ps_1_1\ntex t0\ntexm3x3pad t1, t0\ntexm3x3pad t2, t0\ntexm3x3spec t3, t0, c0\nmov r0, t3\n",
+        &make(rows, n, vec![eye_c]),
+    )?;
+    assert_eq!(face_of(r), 3, "the spec case points down -Y");
+    assert_close(got, faces(3).texels[face_of(r)], "texm3x3spec");
+    let r = reflect(normal, [rows[0][3], rows[1][3], rows[2][3]]);
+    let got = run(
+        "ps_1_1\ntex t0\ntexm3x3pad t1, t0\ntexm3x3pad t2, t0\ntexm3x3vspec t3, t0\nmov r0, t3\n",
+        &make(rows, n, Vec::new()),
+    )?;
+    assert_eq!(face_of(r), 1, "the vspec case points down -X");
+    assert_close(got, faces(3).texels[face_of(r)], "texm3x3vspec");
+    Ok(())
+}
+
+#[test]
+fn gpu_ps1_4_texld_texcrd_projections_and_bem() -> TestResult {
+    let t0 = [0.75, 1.25, 2.0, 4.0];
+    let inputs = || Inputs {
+        registers: vec![(RegisterFile::Texture, 0, t0)],
+        textures: vec![grid(0)],
+        ..Default::default()
+    };
+    // _dz: (x/z, y/z); _dw: (x/w, y/w); no modifier: (x, y).
+    let got = run("ps_1_4\ntexld r0, t0_dz\n", &inputs())?;
+    assert_close(got, grid(0).at(t0[0] / t0[2], t0[1] / t0[2]), "texld _dz");
+    let got = run("ps_1_4\ntexld r0, t0_dw\n", &inputs())?;
+    assert_close(got, grid(0).at(t0[0] / t0[3], t0[1] / t0[3]), "texld _dw");
+    let got = run("ps_1_4\ntexld r0, t0\n", &inputs())?;
+    assert_close(got, grid(0).at(t0[0], t0[1]), "texld");
+    // texcrd r0.rgb, t0_dw.xyw: (x/w, y/w, w/w); .a keeps r0's initial 0.
+    let got = run("ps_1_4\ntexcrd r0.rgb, t0_dw.xyw\n", &inputs())?;
+    assert_close(got, [t0[0] / t0[3], t0[1] / t0[3], 1.0, 0.0], "texcrd _dw");
+
+    // bem r2.rg, r1, r0 with stage 2's matrix, then phase 2 samples stage 2 there: the
+    // same displacement as texbem's test, (0.125, 0.125) + M (0.25, -0.25).
+    let bump = [0.25, -0.25, 0.5, 1.0];
+    let m = [2.0, 1.0, 1.0, -1.0];
+    let t1 = [0.125, 0.125, 0.0, 0.0];
+    let inputs = Inputs {
+        registers: vec![
+            (RegisterFile::Texture, 0, [0.5, 0.5, 0.0, 1.0]),
+            (RegisterFile::Texture, 1, t1),
+        ],
+        bump_env: vec![(2, m, [0.0, 0.0])],
+        textures: vec![solid(0, bump), grid(2)],
+        ..Default::default()
+    };
+    let u = t1[0] + m[0] * bump[0] + m[2] * bump[1];
+    let v = t1[1] + m[1] * bump[0] + m[3] * bump[1];
+    let got = run(
+        "ps_1_4\ntexld r0, t0\ntexcrd r1.rgb, t1\nbem r2.rg, r1, r0\nphase\ntexld r2, r2\nmov r0, r2\n",
+        &inputs,
+    )?;
+    assert_close(got, grid(2).at(u, v), "bem");
     Ok(())
 }
