@@ -108,6 +108,8 @@ struct Inputs {
     bump_env: Vec<(u32, V4, [f32; 2])>,
     textures: Vec<Tex>,
     range: Ps1Range,
+    /// `D3DTSS_TEXTURETRANSFORMFLAGS` per stage.
+    transform_flags: Vec<u32>,
 }
 
 impl Inputs {
@@ -135,6 +137,7 @@ fn run(text: &str, inputs: &Inputs) -> Result<Option<V4>, Box<dyn Error>> {
     let options = PixelShaderOptions {
         ps1_range: inputs.range,
         ps1_texture_types: inputs.texture_types(),
+        ps1_texture_transform_flags: inputs.transform_flags.clone(),
         ..Default::default()
     };
     let t = translate_pixel_shader(&checked, &options)?;
@@ -603,5 +606,31 @@ fn gpu_ps1_4_texld_texcrd_projections_and_bem() -> TestResult {
         &inputs,
     )?;
     assert_close(got, grid(2).at(u, v), "bem");
+    Ok(())
+}
+
+#[test]
+fn gpu_ps1_projected_tex_follows_the_texture_transform_flags() -> TestResult {
+    // D3DTTFF_PROJECTED (256) with COUNT3 divides by .z, with no count by .w; without
+    // PROJECTED the coordinate is used as it is.
+    let t0 = [0.75, 1.25, 2.0, 4.0];
+    for (flags, expected) in [
+        (0u32, (t0[0], t0[1])),
+        (256 | 3, (t0[0] / t0[2], t0[1] / t0[2])),
+        (256, (t0[0] / t0[3], t0[1] / t0[3])),
+    ] {
+        let inputs = Inputs {
+            registers: vec![(RegisterFile::Texture, 0, t0)],
+            textures: vec![grid(0)],
+            transform_flags: vec![flags],
+            ..Default::default()
+        };
+        let got = run("ps_1_1\ntex t0\nmov r0, t0\n", &inputs)?;
+        assert_close(
+            got,
+            grid(0).at(expected.0, expected.1),
+            &format!("flags {flags}"),
+        );
+    }
     Ok(())
 }

@@ -11,6 +11,8 @@
 //!   [0, 1] (`pixel_entry`).
 //! - Bump mapping (`texbem`, `texbeml`, `bem`) reads stage m's `D3DTSS_BUMPENVMAT00..11`,
 //!   `BUMPENVLSCALE`/`LOFFSET` from the uniform at [`super::interface::BUMP_ENV_BINDING`].
+//! - ps_1_1–1_3 `tex`/`texbem` honour the stage's `D3DTTFF_PROJECTED`
+//!   ([`super::PixelShaderOptions::ps1_texture_transform_flags`], [`projection_divisor`]).
 //! - `_dz` / `_dw` (ps_1_4 `texld`/`texcrd` sources) divide `.xy` by `.z` / `.xyz` by `.w`:
 //!   `(x/z, y/z, 1, 1)` and `(x/w, y/w, z/w, 1)`.
 
@@ -35,6 +37,25 @@ pub(super) fn range_limit(range: Ps1Range, minor: u8) -> Option<f32> {
         Ps1Range::Hardware => Some(PS1_1_MAX_VALUE),
         Ps1Range::Max(v) if v.is_finite() => Some(v.abs()),
         Ps1Range::Max(_) | Ps1Range::Unclamped => None,
+    }
+}
+
+/// `D3DTTFF_PROJECTED`.
+pub const TTFF_PROJECTED: u32 = 256;
+
+/// The component a ps_1_1–1_3 projected coordinate is divided by, from the stage's
+/// `D3DTSS_TEXTURETRANSFORMFLAGS` (Wine's `shader_glsl_tex`: `COUNT2` → `.y`, `COUNT3` →
+/// `.z`, `COUNT4` or no count → `.w`; `COUNT1` has no divisor, and cube maps are never
+/// projected); `None`: not projected.
+pub(super) fn projection_divisor(flags: u32, texture: TextureType) -> Option<u8> {
+    if flags & TTFF_PROJECTED == 0 || texture == TextureType::Cube {
+        return None;
+    }
+    match flags & !TTFF_PROJECTED {
+        2 => Some(1),
+        3 => Some(2),
+        0 | 4 => Some(3),
+        _ => None,
     }
 }
 
@@ -92,7 +113,7 @@ impl Lifter<'_> {
             }
             O::Tex => {
                 let dst = self.dst(inst)?;
-                let coord = self.ps1_coord(dst.reg.index)?;
+                let coord = self.ps1_projected_coord(dst.reg.index)?;
                 let texel = self.ps1_sample(dst.reg.index, Value { h: coord, n: 4 })?;
                 self.write_texel(inst, texel)
             }
@@ -186,6 +207,38 @@ impl Lifter<'_> {
             .ok_or_else(|| self.internal(format!("t{n} is not an input")))
     }
 
+    /// The texture type stage `stage` samples (ps_1_x: from the options; 2D by default).
+    fn ps1_texture_type(&self, stage: u32) -> TextureType {
+        match self
+            .pixel_options()
+            .and_then(|o| o.ps1_texture_types.get(stage as usize).copied())
+        {
+            Some(TextureType::Cube) => TextureType::Cube,
+            Some(TextureType::Volume) => TextureType::Volume,
+            _ => TextureType::TwoD,
+        }
+    }
+
+    /// The coordinate of `t#n` for `tex`/`texbem` in ps_1_1–1_3, divided as the stage's
+    /// `D3DTTFF_PROJECTED` asks ([`projection_divisor`]).
+    fn ps1_projected_coord(&mut self, n: u32) -> Result<Handle<Expression>, LiftError> {
+        let coord = self.ps1_coord(n)?;
+        let flags = self
+            .pixel_options()
+            .and_then(|o| o.ps1_texture_transform_flags.get(n as usize).copied())
+            .unwrap_or(0);
+        let Some(by) = projection_divisor(flags, self.ps1_texture_type(n)) else {
+            return Ok(coord);
+        };
+        let d = self.comp(coord, u32::from(by));
+        let mut parts = [d; 4];
+        for (c, slot) in parts.iter_mut().enumerate() {
+            let x = self.comp(coord, c as u32);
+            *slot = self.bin(Bo::Divide, x, d);
+        }
+        Ok(self.compose4(parts))
+    }
+
     /// Source `i` as a `vec4` after a `_dz`/`_dw` modifier (ps_1_4 `texld`, `texcrd`).
     fn projected_src(
         &mut self,
@@ -216,14 +269,11 @@ impl Lifter<'_> {
     /// Sample stage `stage` (ps_1_x: sampler n = stage n) at `coord` (2 or more components;
     /// missing ones read 0): the first 2 components for a 2D texture, 3 for cube and volume.
     fn ps1_sample(&mut self, stage: u32, coord: Value) -> Result<Handle<Expression>, LiftError> {
-        let tt = self
-            .pixel_options()
-            .and_then(|o| o.ps1_texture_types.get(stage as usize).copied())
-            .unwrap_or(TextureType::TwoD);
-        let (tt, dim, n) = match tt {
-            TextureType::Cube => (tt, ImageDimension::Cube, 3u8),
-            TextureType::Volume => (tt, ImageDimension::D3, 3),
-            TextureType::TwoD | TextureType::Unknown => (TextureType::TwoD, ImageDimension::D2, 2),
+        let tt = self.ps1_texture_type(stage);
+        let (dim, n) = match tt {
+            TextureType::Cube => (ImageDimension::Cube, 3u8),
+            TextureType::Volume => (ImageDimension::D3, 3),
+            TextureType::TwoD | TextureType::Unknown => (ImageDimension::D2, 2),
         };
         self.samplers.insert(stage, tt);
         let (image, sampler) = self.texture_globals(stage, dim);
@@ -372,7 +422,9 @@ impl Lifter<'_> {
         let dst = self.dst(inst)?;
         let m = dst.reg.index;
         let s = self.src(inst, 0, Lanes::of(&[0, 1, 2]))?;
-        let coord = self.ps1_coord(m)?;
+        // A projected stage divides its coordinate, not the displacement (Wine's
+        // `shader_glsl_texbem`).
+        let coord = self.ps1_projected_coord(m)?;
         let base = [self.comp(coord, 0), self.comp(coord, 1)];
         let rg = [self.lane(s, 0), self.lane(s, 1)];
         let (u, v) = self.bump(m, base, rg)?;
@@ -459,6 +511,20 @@ mod tests {
         assert_eq!(range_limit(Ps1Range::Max(f32::INFINITY), 4), None);
         assert_eq!(range_limit(Ps1Range::Max(f32::NAN), 4), None);
         assert_eq!(range_limit(Ps1Range::Unclamped, 1), None);
+    }
+
+    #[test]
+    fn projection_divides_by_the_counted_component_except_on_cube_maps() {
+        let p = TTFF_PROJECTED;
+        let two_d = TextureType::TwoD;
+        assert_eq!(projection_divisor(0, two_d), None);
+        assert_eq!(projection_divisor(3, two_d), None);
+        assert_eq!(projection_divisor(p, two_d), Some(3));
+        assert_eq!(projection_divisor(p | 1, two_d), None);
+        assert_eq!(projection_divisor(p | 2, two_d), Some(1));
+        assert_eq!(projection_divisor(p | 3, TextureType::Volume), Some(2));
+        assert_eq!(projection_divisor(p | 4, two_d), Some(3));
+        assert_eq!(projection_divisor(p | 4, TextureType::Cube), None);
     }
 
     #[test]
