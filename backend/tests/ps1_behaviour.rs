@@ -11,11 +11,14 @@
 //!
 //! GPU tests fail, not skip, when no adapter exists (unless `D3D9_ALLOW_NO_GPU=1`).
 
+#[path = "../../translator/tests/common/mod.rs"]
+mod common;
+
 use std::error::Error;
 
 use d3d9_backend::{Draw, Gpu, SamplerBinding, ShaderStage, Target, TextureBinding, Uniform};
 use d3d9_translator::asm::assemble;
-use d3d9_translator::bytecode::{RegisterFile, Stage, TextureType};
+use d3d9_translator::bytecode::{decode, Program, RegisterFile, Stage, TextureType};
 use d3d9_translator::check::{check, DeviceCaps};
 use d3d9_translator::lift::interface::{sampler_binding, texture_binding};
 use d3d9_translator::lift::{translate_pixel_shader, PixelShaderOptions, Ps1Range};
@@ -129,11 +132,15 @@ impl Inputs {
 
 /// Translate `text`, draw it over a 4x4 `Rgba32Float` target, and return pixel (1, 1).
 fn run(text: &str, inputs: &Inputs) -> Result<Option<V4>, Box<dyn Error>> {
+    run_program(&assemble(text)?, inputs)
+}
+
+/// [`run`] for a decoded program.
+fn run_program(program: &Program, inputs: &Inputs) -> Result<Option<V4>, Box<dyn Error>> {
     let Some(gpu) = Gpu::for_tests()? else {
         return Ok(None);
     };
-    let program = assemble(text)?;
-    let checked = check(&program, Stage::Pixel, &DeviceCaps::default())?;
+    let checked = check(program, Stage::Pixel, &DeviceCaps::default())?;
     let options = PixelShaderOptions {
         ps1_range: inputs.range,
         ps1_texture_types: inputs.texture_types(),
@@ -631,6 +638,36 @@ fn gpu_ps1_projected_tex_follows_the_texture_transform_flags() -> TestResult {
             grid(0).at(expected.0, expected.1),
             &format!("flags {flags}"),
         );
+    }
+    Ok(())
+}
+
+/// A pixel shader of Wine's visual tests, from the corpus.
+fn wine_shader(function: &str, name: &str) -> Result<Program, Box<dyn Error>> {
+    let corpus = common::corpus("d3d9_visual.json");
+    let shaders = corpus["shaders"].as_array().ok_or("no shaders")?;
+    let shader = shaders
+        .iter()
+        .find(|s| s["function"] == function && s["name"] == name)
+        .ok_or_else(|| format!("{function} {name} not in the corpus"))?;
+    Ok(decode(&common::tokens(&shader["tokens"]))?)
+}
+
+#[test]
+fn gpu_wine_constant_clamp_ps_test() -> TestResult {
+    // Wine's constant_clamp_ps_test: `mov r1, c1; add r0, r1, c2` with c1 = (1.25, -0.5,
+    // -1.5, 1), c2 = (-0.5, 1.25, 2, 1) (ps_1_4 defines c2 itself): constants clamp to
+    // [-1, 1], so every ps_1_x quad is 0x00808000 (Windows' result).
+    let c1 = [1.25, -0.50, -1.50, 1.0];
+    let c2 = [-0.50, 1.25, 2.00, 1.0];
+    for name in ["shader_code_11", "shader_code_12", "shader_code_14"] {
+        let program = wine_shader("constant_clamp_ps_test", name)?;
+        let inputs = Inputs {
+            constants: vec![[0.0; 4], c1, c2],
+            ..Default::default()
+        };
+        let got = run_program(&program, &inputs)?.map(|v| v.map(|x| x.clamp(0.0, 1.0)));
+        assert_close(got, [0.5, 0.5, 0.0, 1.0], name);
     }
     Ok(())
 }
