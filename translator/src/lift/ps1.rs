@@ -17,7 +17,7 @@
 //!   `(x/z, y/z, 1, 1)` and `(x/w, y/w, z/w, 1)`.
 
 use super::builder::{Lanes, Lifter, Value};
-use super::error::{Feature, LiftError};
+use super::error::LiftError;
 use super::globals::RegKey;
 use super::interface::{BUMP_ENV_BINDING, BUMP_ENV_STAGES, PS_CONSTANTS_GROUP};
 use super::Ps1Range;
@@ -195,7 +195,7 @@ impl Lifter<'_> {
                 self.write_depth_ratio(x, y)
             }
             O::Bem => self.bem(inst),
-            other => Err(self.unsupported(Feature::Ps1Instruction(other))),
+            other => Err(self.internal(format!("{other} is not a ps_1_x instruction"))),
         }
     }
 
