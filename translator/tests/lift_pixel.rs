@@ -429,3 +429,90 @@ fn constant_operations_that_overflow_still_give_valid_wgsl() {
         }
     }
 }
+
+/// Every ps_1_x instruction group translates into a module that re-parses and validates.
+#[test]
+fn every_ps_1_x_instruction_translates() {
+    for text in [
+        "ps_1_1\ntex t0\ntexbem t1, t0\ntexbeml t2, t0\nmov r0, t1\n",
+        "ps_1_1\ntex t0\ntexreg2ar t1, t0\ntexreg2gb t2, t0\nmul r0, t1, t2\n",
+        "ps_1_2\ntex t0\ntexreg2rgb t1, t0\nmov r0, t1\n",
+        "ps_1_1\ntex t0\ntexm3x2pad t1, t0\ntexm3x2tex t2, t0\nmov r0, t2\n",
+        "ps_1_3\ntex t0\ntexm3x2pad t1, t0\ntexm3x2depth t2, t0\nmov r0, t0\n",
+        "ps_1_1\ntex t0\ntexm3x3pad t1, t0\ntexm3x3pad t2, t0\ntexm3x3tex t3, t0\nmov r0, t3\n",
+        "ps_1_1\ntex t0\ntexm3x3pad t1, t0_bx2\ntexm3x3pad t2, t0_bx2\ntexm3x3vspec t3, t0_bx2\nmov r0, t3\n",
+        "ps_1_2\ntex t0\ntexm3x3pad t1, t0\ntexm3x3pad t2, t0\ntexm3x3 t3, t0\nmov r0, t3\n",
+        "ps_1_2\ntex t0\ntexdp3 t1, t0\ntexdp3tex t2, t0\nadd r0, t1, t2\n",
+        "ps_1_1\ntexcoord t0\ntexkill t1\nmov r0, t0\n",
+        "ps_1_4\ntexcrd r0.rgb, t0_dz.xyz\ntexld r1, t1_dw.xyw\nphase\ntexdepth r5\nmov r0.a, r1.a\n",
+        "ps_1_4\ntexld r0, t0\nbem r1.rg, c0, r0\nphase\ntexld r1, r1\nmov r0, r1\n",
+        "ps_1_3\ntex t0\nmad_x4 r0.rgb, t0_bx2, v0_bias, -c0\n+sub_d2_sat r0.a, 1-t0, v1\n",
+    ] {
+        let (t, _) = translate_with(text, &PixelShaderOptions::default());
+        assert_eq!(t.interface.color_outputs, vec![0], "{text}");
+    }
+}
+
+#[test]
+fn ps_1_x_interface_names_the_bump_uniform_samplers_and_depth() {
+    use d3d9_translator::bytecode::TextureType;
+    use d3d9_translator::lift::interface::BUMP_ENV_BINDING;
+    let options = PixelShaderOptions {
+        ps1_texture_types: vec![TextureType::TwoD, TextureType::Cube],
+        ..Default::default()
+    };
+    let (t, wgsl) = translate_with("ps_1_1\ntex t0\ntexbem t1, t0\nmov r0, t1\n", &options);
+    let bump = t.interface.bump_env.expect("texbem reads the bump uniform");
+    assert_eq!(
+        (bump.group, bump.binding),
+        (PS_CONSTANTS_GROUP, BUMP_ENV_BINDING)
+    );
+    let types: Vec<_> = t
+        .interface
+        .samplers
+        .iter()
+        .map(|s| (s.register, s.texture_type, s.group))
+        .collect();
+    assert_eq!(
+        types,
+        vec![
+            (0, TextureType::TwoD, PS_TEXTURES_GROUP),
+            (1, TextureType::Cube, PS_TEXTURES_GROUP)
+        ]
+    );
+    assert!(wgsl.contains("texture_cube<f32>"), "{wgsl}");
+    assert!(!t.interface.writes_depth);
+    // texdepth and texm3x2depth write depth; no bump uniform without bump instructions.
+    for text in [
+        "ps_1_4\ntexcrd r5.rgb, t0\nphase\ntexdepth r5\nmov r0, r5\n",
+        "ps_1_3\ntex t0\ntexm3x2pad t1, t0\ntexm3x2depth t2, t0\nmov r0, t0\n",
+    ] {
+        let (t, wgsl) = translate_with(text, &PixelShaderOptions::default());
+        assert!(t.interface.writes_depth, "{text}");
+        assert!(wgsl.contains("@builtin(frag_depth)"), "{wgsl}");
+        assert_eq!(t.interface.bump_env, None);
+    }
+}
+
+#[test]
+fn ps_1_x_fixed_function_fog_is_unsupported() {
+    use d3d9_translator::lift::{FogOptions, FogSource};
+    let options = PixelShaderOptions {
+        fog: Some(FogOptions {
+            source: FogSource::Vertex,
+        }),
+        ..Default::default()
+    };
+    let e = translate_pixel_shader(&checked("ps_1_1\nmov r0, v0\n"), &options)
+        .expect_err("fog after ps_1_x");
+    assert!(
+        matches!(
+            e,
+            LiftError::Unsupported {
+                feature: Feature::FixedFunctionFog,
+                ..
+            }
+        ),
+        "{e}"
+    );
+}

@@ -1,6 +1,6 @@
 //! The one error type of shader lifting (vertex and pixel).
 
-use crate::bytecode::{Opcode, SrcModifier, Stage, TokenOffset, Version};
+use crate::bytecode::{Opcode, Stage, TokenOffset, Version};
 
 /// Legal D3D9 that the lifter does not translate yet.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -8,14 +8,7 @@ pub enum Feature {
     /// A flow-control instruction with a predicate (`(p0.x) break`, `(p0) call l0`).
     #[error("predicated flow-control instruction")]
     PredicatedFlowControl,
-    /// An instruction that exists only in ps_1_x (`tex`, `texcoord`, `texbem`, `texm3x*`,
-    /// `bem`, `phase`, …).
-    #[error("ps_1_x instruction {0}")]
-    Ps1Instruction(Opcode),
-    /// A ps_1_x source modifier (`_dz`, `_dw` of ps_1_4 `texld`/`texcrd`).
-    #[error("ps_1_x source modifier {0:?}")]
-    Ps1SourceModifier(SrcModifier),
-    /// Fixed-function fog after a ps_2_x shader (`PixelShaderOptions::fog`).
+    /// Fixed-function fog after a ps_1_x or ps_2_x shader (`PixelShaderOptions::fog`).
     #[error("fixed-function fog after a pixel shader")]
     FixedFunctionFog,
 }

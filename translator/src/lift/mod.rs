@@ -142,6 +142,11 @@ pub struct PixelShaderOptions {
     /// D3D9 takes from the bound texture at draw time (ps_1_x has no `dcl s#`); stages past
     /// the end of the list are 2D. `Unknown` counts as 2D. Ignored from ps_2_0 on.
     pub ps1_texture_types: Vec<crate::bytecode::TextureType>,
+    /// ps_1_1–1_3: each stage's `D3DTSS_TEXTURETRANSFORMFLAGS` (`D3DTTFF_COUNT1..4` = 1–4,
+    /// `D3DTTFF_PROJECTED` = 256); stages past the end are 0. With `PROJECTED`, `tex` and
+    /// `texbem`/`texbeml` divide the stage's coordinate by its `.y`, `.z` or `.w` (`COUNT2`,
+    /// `COUNT3`, `COUNT4` or none), except on a cube map (see `ps1`).
+    pub ps1_texture_transform_flags: Vec<u32>,
 }
 
 /// A translated shader: a validated module, its validation info and its interface.

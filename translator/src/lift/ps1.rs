@@ -11,11 +11,13 @@
 //!   [0, 1] (`pixel_entry`).
 //! - Bump mapping (`texbem`, `texbeml`, `bem`) reads stage m's `D3DTSS_BUMPENVMAT00..11`,
 //!   `BUMPENVLSCALE`/`LOFFSET` from the uniform at [`super::interface::BUMP_ENV_BINDING`].
+//! - ps_1_1–1_3 `tex`/`texbem` honour the stage's `D3DTTFF_PROJECTED`
+//!   ([`super::PixelShaderOptions::ps1_texture_transform_flags`], [`projection_divisor`]).
 //! - `_dz` / `_dw` (ps_1_4 `texld`/`texcrd` sources) divide `.xy` by `.z` / `.xyz` by `.w`:
 //!   `(x/z, y/z, 1, 1)` and `(x/w, y/w, z/w, 1)`.
 
 use super::builder::{Lanes, Lifter, Value};
-use super::error::{Feature, LiftError};
+use super::error::LiftError;
 use super::globals::RegKey;
 use super::interface::{BUMP_ENV_BINDING, BUMP_ENV_STAGES, PS_CONSTANTS_GROUP};
 use super::Ps1Range;
@@ -27,16 +29,51 @@ pub(super) const PS1_1_MAX_VALUE: f32 = 1.0;
 /// `MaxPixelShaderValue` of typical ps_1_4 hardware.
 pub(super) const PS1_4_MAX_VALUE: f32 = 8.0;
 
+/// The register range (±this) of ps_1_`minor` under `range`; `None`: no clamp (`Unclamped`,
+/// or a `Max` that is not finite).
+pub(super) fn range_limit(range: Ps1Range, minor: u8) -> Option<f32> {
+    match range {
+        Ps1Range::Hardware if minor >= 4 => Some(PS1_4_MAX_VALUE),
+        Ps1Range::Hardware => Some(PS1_1_MAX_VALUE),
+        Ps1Range::Max(v) if v.is_finite() => Some(v.abs()),
+        Ps1Range::Max(_) | Ps1Range::Unclamped => None,
+    }
+}
+
+/// `D3DTTFF_PROJECTED`.
+pub const TTFF_PROJECTED: u32 = 256;
+
+/// The component a ps_1_1–1_3 projected coordinate is divided by, from the stage's
+/// `D3DTSS_TEXTURETRANSFORMFLAGS` (Wine's `shader_glsl_tex`: `COUNT2` → `.y`, `COUNT3` →
+/// `.z`, `COUNT4` or no count → `.w`; `COUNT1` has no divisor, and cube maps are never
+/// projected); `None`: not projected.
+pub(super) fn projection_divisor(flags: u32, texture: TextureType) -> Option<u8> {
+    if flags & TTFF_PROJECTED == 0 || texture == TextureType::Cube {
+        return None;
+    }
+    match flags & !TTFF_PROJECTED {
+        2 => Some(1),
+        3 => Some(2),
+        0 | 4 => Some(3),
+        _ => None,
+    }
+}
+
+/// The factor of a result shift: `_x2`, `_x4`, `_x8` (1–3) and `_d2`, `_d4`, `_d8` (-1 to
+/// -3); `None` for the encodings D3D9 leaves undefined.
+pub(super) fn shift_factor(shift: i8) -> Option<f32> {
+    match shift {
+        0..=3 => Some(f32::from(1u8 << shift)),
+        -3..=-1 => Some(1.0 / f32::from(1u8 << shift.unsigned_abs())),
+        _ => None,
+    }
+}
+
 impl Lifter<'_> {
     /// The ps_1_x register range (±this), `None` when unclamped.
     pub(super) fn ps1_limit(&self) -> Option<f32> {
         let range = self.pixel_options().map(|o| o.ps1_range)?;
-        match range {
-            Ps1Range::Hardware if self.program.version.minor >= 4 => Some(PS1_4_MAX_VALUE),
-            Ps1Range::Hardware => Some(PS1_1_MAX_VALUE),
-            Ps1Range::Max(v) if v.is_finite() => Some(v.abs()),
-            Ps1Range::Max(_) | Ps1Range::Unclamped => None,
-        }
+        range_limit(range, self.program.version.minor)
     }
 
     /// A ps_1_x register result kept within ±`MaxPixelShaderValue`.
@@ -76,7 +113,7 @@ impl Lifter<'_> {
             }
             O::Tex => {
                 let dst = self.dst(inst)?;
-                let coord = self.ps1_coord(dst.reg.index)?;
+                let coord = self.ps1_projected_coord(dst.reg.index)?;
                 let texel = self.ps1_sample(dst.reg.index, Value { h: coord, n: 4 })?;
                 self.write_texel(inst, texel)
             }
@@ -158,7 +195,7 @@ impl Lifter<'_> {
                 self.write_depth_ratio(x, y)
             }
             O::Bem => self.bem(inst),
-            other => Err(self.unsupported(Feature::Ps1Instruction(other))),
+            other => Err(self.internal(format!("{other} is not a ps_1_x instruction"))),
         }
     }
 
@@ -168,6 +205,38 @@ impl Lifter<'_> {
             .get(&n)
             .copied()
             .ok_or_else(|| self.internal(format!("t{n} is not an input")))
+    }
+
+    /// The texture type stage `stage` samples (ps_1_x: from the options; 2D by default).
+    fn ps1_texture_type(&self, stage: u32) -> TextureType {
+        match self
+            .pixel_options()
+            .and_then(|o| o.ps1_texture_types.get(stage as usize).copied())
+        {
+            Some(TextureType::Cube) => TextureType::Cube,
+            Some(TextureType::Volume) => TextureType::Volume,
+            _ => TextureType::TwoD,
+        }
+    }
+
+    /// The coordinate of `t#n` for `tex`/`texbem` in ps_1_1–1_3, divided as the stage's
+    /// `D3DTTFF_PROJECTED` asks ([`projection_divisor`]).
+    fn ps1_projected_coord(&mut self, n: u32) -> Result<Handle<Expression>, LiftError> {
+        let coord = self.ps1_coord(n)?;
+        let flags = self
+            .pixel_options()
+            .and_then(|o| o.ps1_texture_transform_flags.get(n as usize).copied())
+            .unwrap_or(0);
+        let Some(by) = projection_divisor(flags, self.ps1_texture_type(n)) else {
+            return Ok(coord);
+        };
+        let d = self.comp(coord, u32::from(by));
+        let mut parts = [d; 4];
+        for (c, slot) in parts.iter_mut().enumerate() {
+            let x = self.comp(coord, c as u32);
+            *slot = self.bin(Bo::Divide, x, d);
+        }
+        Ok(self.compose4(parts))
     }
 
     /// Source `i` as a `vec4` after a `_dz`/`_dw` modifier (ps_1_4 `texld`, `texcrd`).
@@ -200,14 +269,11 @@ impl Lifter<'_> {
     /// Sample stage `stage` (ps_1_x: sampler n = stage n) at `coord` (2 or more components;
     /// missing ones read 0): the first 2 components for a 2D texture, 3 for cube and volume.
     fn ps1_sample(&mut self, stage: u32, coord: Value) -> Result<Handle<Expression>, LiftError> {
-        let tt = self
-            .pixel_options()
-            .and_then(|o| o.ps1_texture_types.get(stage as usize).copied())
-            .unwrap_or(TextureType::TwoD);
-        let (tt, dim, n) = match tt {
-            TextureType::Cube => (tt, ImageDimension::Cube, 3u8),
-            TextureType::Volume => (tt, ImageDimension::D3, 3),
-            TextureType::TwoD | TextureType::Unknown => (TextureType::TwoD, ImageDimension::D2, 2),
+        let tt = self.ps1_texture_type(stage);
+        let (dim, n) = match tt {
+            TextureType::Cube => (ImageDimension::Cube, 3u8),
+            TextureType::Volume => (ImageDimension::D3, 3),
+            TextureType::TwoD | TextureType::Unknown => (ImageDimension::D2, 2),
         };
         self.samplers.insert(stage, tt);
         let (image, sampler) = self.texture_globals(stage, dim);
@@ -356,7 +422,9 @@ impl Lifter<'_> {
         let dst = self.dst(inst)?;
         let m = dst.reg.index;
         let s = self.src(inst, 0, Lanes::of(&[0, 1, 2]))?;
-        let coord = self.ps1_coord(m)?;
+        // A projected stage divides its coordinate, not the displacement (Wine's
+        // `shader_glsl_texbem`).
+        let coord = self.ps1_projected_coord(m)?;
         let base = [self.comp(coord, 0), self.comp(coord, 1)];
         let rg = [self.lane(s, 0), self.lane(s, 1)];
         let (u, v) = self.bump(m, base, rg)?;
@@ -427,5 +495,54 @@ impl Lifter<'_> {
         let x = self.emit(Expression::AccessIndex { base: p, index: 0 });
         self.store(x, depth);
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hardware_range_is_one_before_ps_1_4_and_eight_from_it() {
+        assert_eq!(range_limit(Ps1Range::Hardware, 1), Some(1.0));
+        assert_eq!(range_limit(Ps1Range::Hardware, 3), Some(1.0));
+        assert_eq!(range_limit(Ps1Range::Hardware, 4), Some(8.0));
+        assert_eq!(range_limit(Ps1Range::Max(-2.0), 1), Some(2.0));
+        assert_eq!(range_limit(Ps1Range::Max(f32::INFINITY), 4), None);
+        assert_eq!(range_limit(Ps1Range::Max(f32::NAN), 4), None);
+        assert_eq!(range_limit(Ps1Range::Unclamped, 1), None);
+    }
+
+    #[test]
+    fn projection_divides_by_the_counted_component_except_on_cube_maps() {
+        let p = TTFF_PROJECTED;
+        let two_d = TextureType::TwoD;
+        assert_eq!(projection_divisor(0, two_d), None);
+        assert_eq!(projection_divisor(3, two_d), None);
+        assert_eq!(projection_divisor(p, two_d), Some(3));
+        assert_eq!(projection_divisor(p | 1, two_d), None);
+        assert_eq!(projection_divisor(p | 2, two_d), Some(1));
+        assert_eq!(projection_divisor(p | 3, TextureType::Volume), Some(2));
+        assert_eq!(projection_divisor(p | 4, two_d), Some(3));
+        assert_eq!(projection_divisor(p | 4, TextureType::Cube), None);
+    }
+
+    #[test]
+    fn shifts_multiply_by_powers_of_two() {
+        let got: Vec<_> = (-4i8..=4).map(shift_factor).collect();
+        assert_eq!(
+            got,
+            vec![
+                None,
+                Some(0.125),
+                Some(0.25),
+                Some(0.5),
+                Some(1.0),
+                Some(2.0),
+                Some(4.0),
+                Some(8.0),
+                None
+            ]
+        );
     }
 }

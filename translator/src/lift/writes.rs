@@ -98,10 +98,8 @@ impl Lifter<'_> {
     /// The ps_1_x result shift: `_x2`, `_x4`, `_x8` (shift 1–3) multiply by 2^shift, `_d2`,
     /// `_d4`, `_d8` (shift -1 to -3) divide; applied before `_sat`.
     fn shift(&mut self, value: Value, shift: i8) -> Result<Value, LiftError> {
-        let factor = match shift {
-            1..=3 => f32::from(1u8 << shift),
-            -3..=-1 => 1.0 / f32::from(1u8 << shift.unsigned_abs()),
-            _ => return Err(self.internal(format!("result shift {shift}"))),
+        let Some(factor) = super::ps1::shift_factor(shift) else {
+            return Err(self.internal(format!("result shift {shift}")));
         };
         let k = self.float_n(factor, value.n);
         let r = self.bin_v(naga::BinaryOperator::Multiply, value, k);
