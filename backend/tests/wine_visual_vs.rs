@@ -12,6 +12,7 @@
 
 #[path = "../../translator/tests/common/mod.rs"]
 mod common;
+#[allow(dead_code)]
 mod wine_visual;
 
 use d3d9_translator::lift::FloatMode;

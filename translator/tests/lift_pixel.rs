@@ -10,7 +10,7 @@ use d3d9_translator::lift::interface::{
     Varying, VaryingInterpolation, PS_CONSTANTS_GROUP, PS_TEXTURES_GROUP,
 };
 use d3d9_translator::lift::{
-    translate_pixel_shader, translate_vertex_shader, Feature, LiftError, PixelShaderOptions,
+    translate_pixel_shader, translate_vertex_shader, LiftError, PixelShaderOptions,
     TranslatedShader, VertexShaderOptions,
 };
 use d3d9_translator::signature::Semantic;
@@ -349,30 +349,6 @@ fn bad_link_maps_are_option_errors() {
     );
 }
 
-#[test]
-fn fixed_function_fog_after_ps_2_x_is_unsupported() {
-    use d3d9_translator::lift::{FogOptions, FogSource};
-    let options = PixelShaderOptions {
-        fog: Some(FogOptions {
-            source: FogSource::Vertex,
-        }),
-        ..Default::default()
-    };
-    let e = translate_pixel_shader(&checked("ps_2_0\n mov oC0, c0\n"), &options).expect_err("fog");
-    assert!(
-        matches!(
-            e,
-            LiftError::Unsupported {
-                feature: Feature::FixedFunctionFog,
-                ..
-            }
-        ),
-        "{e}"
-    );
-    // ps_3_0 does its own fog: the option is ignored.
-    translate_with("ps_3_0\n mov oC0, c0\n", &options);
-}
-
 /// The ps_1_x constant range ([-1, 1]) is a pixel-shader rule: vs_1_1 constants, `def`'d or
 /// set, are read as they are (Wine's fog_with_shader_test multiplies by `def c0, -1.25`).
 #[test]
@@ -494,25 +470,23 @@ fn ps_1_x_interface_names_the_bump_uniform_samplers_and_depth() {
     }
 }
 
+/// Fixed-function fog follows ps_1_x shaders as it follows ps_2_x ones (the fog stage takes
+/// `r0`, the ps_1_x colour): vertex fog reads the FOG varying, table fog the depth, and the
+/// interface names the fog uniform.
 #[test]
-fn ps_1_x_fixed_function_fog_is_unsupported() {
-    use d3d9_translator::lift::{FogOptions, FogSource};
-    let options = PixelShaderOptions {
-        fog: Some(FogOptions {
-            source: FogSource::Vertex,
-        }),
-        ..Default::default()
-    };
-    let e = translate_pixel_shader(&checked("ps_1_1\nmov r0, v0\n"), &options)
-        .expect_err("fog after ps_1_x");
-    assert!(
-        matches!(
-            e,
-            LiftError::Unsupported {
-                feature: Feature::FixedFunctionFog,
-                ..
-            }
-        ),
-        "{e}"
-    );
+fn ps_1_x_fixed_function_fog_translates() {
+    use d3d9_translator::lift::{FogMode, FogOptions, FogSource};
+    for source in [FogSource::Vertex, FogSource::Table(FogMode::Linear)] {
+        let options = PixelShaderOptions {
+            fog: Some(FogOptions { source }),
+            ..Default::default()
+        };
+        let (t, wgsl) = translate_with(
+            "ps_1_1
+mov r0, v0
+",
+            &options,
+        );
+        assert!(t.interface.fog.is_some(), "{source:?}\n{wgsl}");
+    }
 }

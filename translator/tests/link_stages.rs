@@ -231,3 +231,81 @@ mov oC0, r0
         ]
     );
 }
+
+/// Fixed-function fog after ps_2_0: vertex fog reads the FOG varying the link gives (packed or
+/// not) and the stages still agree; without FOG in the map the factor is FOG's default 0;
+/// table fog reads the depth; the fog uniform is reported; ps_3_0 ignores the option.
+#[test]
+fn fixed_function_fog_after_ps_2_0_translates_and_agrees() {
+    use d3d9_translator::lift::interface::{FOG_BINDING, PS_CONSTANTS_GROUP};
+    use d3d9_translator::lift::{FogMode, FogOptions, FogSource};
+    let vs = "vs_1_1
+dcl_position v0
+dcl_color0 v1
+mov oPos, v0
+mov oD0, v1
+mov oFog, v1.y
+";
+    let ps = "ps_2_0\ndcl v0\nmov oC0, v0\n";
+    let with_fog = LinkOptions {
+        vertex_fog: true,
+        ..LinkOptions::default()
+    };
+    let (link, vs_linked, _) = linked(vs, ps, &with_fog);
+    assert!(link.pixel.iter().any(|v| v.semantic == sem(Usage::Fog, 0)));
+    let sources = [
+        FogSource::Vertex,
+        FogSource::Table(FogMode::Linear),
+        FogSource::Table(FogMode::Exp),
+        FogSource::Table(FogMode::Exp2),
+    ];
+    for source in sources {
+        let options = PixelShaderOptions {
+            input_locations: Some(link.pixel.clone()),
+            fog: Some(FogOptions { source }),
+            ..PixelShaderOptions::default()
+        };
+        let t = translate_pixel_shader(&checked(ps, Stage::Pixel), &options)
+            .unwrap_or_else(|e| panic!("{source:?}: {e}"));
+        let fog = t.interface.fog.expect("the fog uniform");
+        assert_eq!((fog.group, fog.binding), (PS_CONSTANTS_GROUP, FOG_BINDING));
+        check_stage_agreement(&vs_linked.module, &t.module).expect("agree");
+        let wgsl = t.wgsl().expect("wgsl");
+        assert_eq!(
+            wgsl.contains("@builtin(position)"),
+            source != FogSource::Vertex,
+            "{wgsl}"
+        );
+        assert!(wgsl.contains("mix("), "{wgsl}");
+    }
+    // No FOG in the map (the vertex shader never writes oFog): factor 0, fully fogged.
+    let no_fog: Vec<_> = link
+        .pixel
+        .iter()
+        .filter(|v| v.semantic != sem(Usage::Fog, 0))
+        .copied()
+        .collect();
+    let options = PixelShaderOptions {
+        input_locations: Some(no_fog),
+        fog: Some(FogOptions {
+            source: FogSource::Vertex,
+        }),
+        ..PixelShaderOptions::default()
+    };
+    let t = translate_pixel_shader(&checked(ps, Stage::Pixel), &options).expect("translates");
+    let wgsl = t.wgsl().expect("wgsl");
+    assert!(wgsl.contains("saturate(0f)"), "{wgsl}");
+    // ps_3_0 computes its own fog.
+    let options = PixelShaderOptions {
+        fog: Some(FogOptions {
+            source: FogSource::Vertex,
+        }),
+        ..PixelShaderOptions::default()
+    };
+    let t = translate_pixel_shader(
+        &checked("ps_3_0\ndcl_color0 v0\nmov oC0, v0\n", Stage::Pixel),
+        &options,
+    )
+    .expect("translates");
+    assert_eq!(t.interface.fog, None);
+}

@@ -45,7 +45,7 @@
 //!   (`PixelShaderOptions::fog`).
 //!
 //! What it does not do: depth and stencil (no replayed test draws overlapping geometry whose
-//! order is not the draw order), fixed-function vertex fog without a vertex shader, texture stages beyond stage 0's colour,
+//! order is not the draw order), texture stages beyond stage 0's colour,
 //! alpha test, blending, transforms other than identity. A draw that needs one of them fails
 //! with the reason. The back buffer before the first `Clear` reads as black.
 
@@ -62,9 +62,9 @@ use d3d9_translator::decl::{
 };
 use d3d9_translator::lift::interface::{sampler_binding, texture_binding, PS_TEXTURES_GROUP};
 use d3d9_translator::lift::{
-    link, translate_pixel_shader, translate_vertex_shader, FloatMode, FogMode as LiftFogMode,
-    FogOptions, FogSource, LinkOptions, PixelShaderOptions, Ps1Range, ShaderInterface, Varying,
-    VaryingInterpolation, VertexShaderOptions, ENTRY_POINT,
+    link, translate_pixel_shader, translate_vertex_shader, FloatMode, FogConstants,
+    FogMode as LiftFogMode, FogOptions, FogSource, LinkOptions, PixelShaderOptions, Ps1Range,
+    ShaderInterface, Varying, VaryingInterpolation, VertexShaderOptions, ENTRY_POINT,
 };
 use d3d9_translator::signature::Semantic;
 
@@ -550,7 +550,10 @@ impl Device {
             }
             Some(Err(e)) => return Err(e.clone()),
             None => {
-                let (text, decl) = fixed_function_vertex_shader(&decl, self.lighting, size)?;
+                let vertex_fog =
+                    (self.fog.enable && self.fog.table == FogMode::None).then_some(self.fog);
+                let (text, decl) =
+                    fixed_function_vertex_shader(&decl, self.lighting, size, vertex_fog)?;
                 let tokens = assemble_tokens(&text)
                     .map_err(|e| format!("fixed-function vertex shader: {e}\n{text}"))?;
                 (create_shader(&tokens, Stage::Vertex)?, decl)
@@ -641,7 +644,25 @@ impl Device {
                     sampler.binding = s.sampler_binding;
                     samplers.push(sampler);
                 }
-                let constants = self.ps_constants.buffers(&ps.interface);
+                let mut constants = self.ps_constants.buffers(&ps.interface);
+                // The fog render states, where the fog stage follows the shader.
+                if let Some(binding) = ps.interface.fog {
+                    let f = self.fog;
+                    let c = |shift: u32| ((f.colour >> shift) & 0xff) as f32 / 255.0;
+                    let data = FogConstants {
+                        color: [c(16), c(8), c(0), c(24)],
+                        start: f.start,
+                        end: f.end,
+                        density: f.density,
+                    }
+                    .data();
+                    constants.push(ConstantBuffer {
+                        group: binding.group,
+                        binding: binding.binding,
+                        storage: false,
+                        data: bytemuck::cast_slice(&data).to_vec(),
+                    });
+                }
                 (vs, Fragment::Module(Box::new(ps.module)), constants)
             }
             None => {
@@ -676,9 +697,6 @@ impl Device {
                 let default_stages = self.texture_stages
                     == [TextureStage::default_for(0), TextureStage::default_for(1)];
                 let fog = self.fog.enable.then_some(self.fog);
-                if fog.is_some_and(|f| f.table == FogMode::None) && self.vertex_shader.is_none() {
-                    return Err("fixed-function vertex fog (FOGVERTEXMODE without a vertex shader) is not emulated".into());
-                }
                 let flat = self.flat_shading;
                 if default_stages && texture.is_none() && fog.is_none() && !flat {
                     // D3D9's default pixel stage: the backend's.
@@ -1141,10 +1159,16 @@ fn create_shader(tokens: &[u32], stage: Stage) -> Result<CheckedProgram, String>
 ///   alpha.
 /// - COLOR1: the vertex's, (0, 0, 0, 0) without one or with lighting on.
 /// - Every other element: passed through under its own semantic.
+/// - FOG, with `vertex_fog` (`D3DRS_FOGENABLE` and no table fog) and no FOG element: the
+///   `D3DRS_FOGVERTEXMODE` factor of the eye-space depth (= z with identity transforms):
+///   LINEAR `(end − z)/(end − start)`, EXP `e^(−z·density)`, EXP2 `e^(−(z·density)²)`; with
+///   mode NONE or pre-transformed vertices, the specular alpha (0 without a specular colour),
+///   which is where D3D9 takes the fog factor from then.
 pub fn fixed_function_vertex_shader(
     decl: &VertexDeclaration,
     lighting: bool,
     target: (u32, u32),
+    vertex_fog: Option<FogState>,
 ) -> Result<(String, VertexDeclaration), String> {
     let pretransformed = decl.is_pretransformed();
     let lit = lighting && !pretransformed;
@@ -1214,6 +1238,35 @@ pub fn fixed_function_vertex_shader(
         next_output += 1;
         dcls += &format!("dcl_{}{} o{o}\n", e.usage.name(), e.usage_index);
         body += &format!("mov o{o}, v{i}\n");
+    }
+    if let Some(fog) = vertex_fog.filter(|_| find(Usage::Fog, 0).is_none()) {
+        let o = next_output;
+        dcls += &format!("dcl_fog o{o}.x\n");
+        let log2e = std::f32::consts::LOG2_E;
+        text += &format!(
+            "def c253, {:?}, {:?}, {:?}, {:?}\ndef c254, {:?}, {:?}, 0.0, 0.0\n",
+            fog.start,
+            fog.end,
+            1.0 / (fog.end - fog.start),
+            fog.density,
+            -fog.density * log2e,
+            -log2e
+        );
+        let z = find(Usage::Position, 0).map_or(0, |p| p);
+        let specular_alpha = match find(Usage::Color, 1) {
+            Some(v) => format!("v{v}.w"),
+            None => "c251.x".to_string(),
+        };
+        body += &match (fog.vertex, pretransformed) {
+            (FogMode::None, _) | (_, true) => format!("mov o{o}.x, {specular_alpha}\n"),
+            (FogMode::Linear, false) => {
+                format!("add r2.x, c253.y, -v{z}.z\nmul o{o}.x, r2.x, c253.z\n")
+            }
+            (FogMode::Exp, false) => format!("mul r2.x, v{z}.z, c254.x\nexp o{o}.x, r2.x\n"),
+            (FogMode::Exp2, false) => format!(
+                "mul r2.x, v{z}.z, c253.w\nmul r2.x, r2.x, r2.x\nmul r2.x, r2.x, c254.y\nexp o{o}.x, r2.x\n"
+            ),
+        };
     }
     Ok((text + &dcls + &body, rewritten))
 }

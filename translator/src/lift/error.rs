@@ -8,9 +8,6 @@ pub enum Feature {
     /// A flow-control instruction with a predicate (`(p0.x) break`, `(p0) call l0`).
     #[error("predicated flow-control instruction")]
     PredicatedFlowControl,
-    /// Fixed-function fog after a ps_1_x or ps_2_x shader (`PixelShaderOptions::fog`).
-    #[error("fixed-function fog after a pixel shader")]
-    FixedFunctionFog,
 }
 
 /// Why a shader did not translate.

@@ -44,6 +44,8 @@ pub(super) enum RegKey {
     PositionFixup,
     /// The ps_1_x bump-environment uniform.
     BumpEnv,
+    /// The fog render states of the pixel stage's fixed-function fog.
+    Fog,
     Texture(u32),
     Sampler(u32),
 }

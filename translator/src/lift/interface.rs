@@ -19,7 +19,8 @@
 //!   `array<vec4<f32>, N + 1>`, N = [`PS2_FLOAT_CONSTANTS`] in ps_2_0/2_x,
 //!   [`PS3_FLOAT_CONSTANTS`] in ps_3_0), `i#` at [`INT_CONSTANTS_BINDING`]
 //!   (`array<vec4<i32>, 16>`) and `b#` at [`BOOL_CONSTANTS_BINDING`] (one `u32`), the same
-//!   shapes as the vertex side's hardware layout.
+//!   shapes as the vertex side's hardware layout; with fixed-function fog, the fog render
+//!   states at [`FOG_BINDING`] (`array<vec4<f32>, 2>`: colour, then start, end, density).
 //! - group [`PS_TEXTURES_GROUP`]: for sampler `s#n`, the texture at [`texture_binding`]`(n)`
 //!   and the sampler at [`sampler_binding`]`(n)`.
 //!
@@ -49,6 +50,9 @@ pub const INT_CONSTANTS_BINDING: u32 = 1;
 pub const BOOL_CONSTANTS_BINDING: u32 = 2;
 /// Binding of the position fix-up (`vec4<f32>`, `.xy` used).
 pub const POSITION_FIXUP_BINDING: u32 = 3;
+/// Binding of the fixed-function fog render states in [`PS_CONSTANTS_GROUP`]
+/// (`array<vec4<f32>, 2>`: `FogConstants::data`).
+pub const FOG_BINDING: u32 = 3;
 /// Bind group of vertex textures and samplers.
 pub const VS_TEXTURES_GROUP: u32 = 1;
 /// Bind group of the pixel shader's constants (`c#`, `i#`, `b#` at the same bindings as the
@@ -219,9 +223,10 @@ impl VaryingInterpolation {
 }
 
 /// Where one semantic travels between the vertex and the pixel stage: components
-/// `component .. component + components` of the inter-stage variable at `@location(location)`.
-/// Several semantics share a location only when more than the WebGPU limit travel (all of the
-/// same interpolation).
+/// `component .. component + components` of the inter-stage variable at `@location(location)`
+/// (the semantic's components compacted: its j-th written component is the location's
+/// component `component + j`). Several semantics share a location only when more than the
+/// WebGPU limit travel (all of the same interpolation); see [`mod@super::link`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Varying {
     pub semantic: Semantic,
@@ -307,6 +312,8 @@ pub struct ShaderInterface {
     /// ps_1_x: the bump-environment uniform ([`BUMP_ENV_BINDING`]), when `texbem`,
     /// `texbeml` or `bem` reads it.
     pub bump_env: Option<UniformBinding>,
+    /// Pixel shaders with fixed-function fog: the fog render states' uniform.
+    pub fog: Option<UniformBinding>,
 }
 
 impl ShaderInterface {

@@ -20,6 +20,7 @@ mod constness;
 mod error;
 mod finite;
 mod flow;
+mod fog;
 mod globals;
 mod inputs;
 pub mod interface;
@@ -34,6 +35,7 @@ mod texture;
 mod writes;
 
 pub use error::{Feature, LiftError};
+pub use fog::FogConstants;
 pub use interface::ShaderInterface;
 pub use link::{link, Link, LinkError, LinkOptions};
 pub use outputs::ENTRY_POINT;
@@ -324,8 +326,8 @@ pub fn translate_vertex_shader(
 ///
 /// ps_1_x shaders: `r0` is the colour output, `t#` the texture registers (sampler n = stage
 /// n, of the type `options.ps1_texture_types` gives), the bump-environment uniform at
-/// [`interface::BUMP_ENV_BINDING`]; see `ps1`. Fixed-function fog after a ps_1_x/ps_2_x
-/// shader is `Unsupported` ([`Feature::FixedFunctionFog`]).
+/// [`interface::BUMP_ENV_BINDING`]; see `ps1`. With `options.fog`, a ps_1_x or ps_2_x
+/// shader's colour goes through the fixed-function fog stage (see `lift/fog.rs`).
 pub fn translate_pixel_shader(
     checked: &CheckedProgram,
     options: &PixelShaderOptions,
@@ -351,12 +353,9 @@ fn translate(
         });
     }
     let mut l = Lifter::new(program, options, checked.caps());
-    if let StageOptions::Pixel(o) = options {
+    if let StageOptions::Pixel(_) = options {
         if let Some(inst) = program.instructions.first() {
             l.set_at(0, inst);
-        }
-        if program.version.major < 3 && o.fog.is_some() {
-            return Err(l.unsupported(Feature::FixedFunctionFog));
         }
     }
     let segments = l.prepass()?;

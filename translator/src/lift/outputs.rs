@@ -2,7 +2,7 @@
 //! the entry point's result struct: position as an invariant builtin, every other semantic
 //! its written components (compacted; point size and fog one), at the location, component
 //! and interpolation the link map gives (several semantics composed into one location's
-//! vector, see [`super::link`]), or alone in declaration order without a map. Semantics the
+//! vector, see [`mod@super::link`]), or alone in declaration order without a map. Semantics the
 //! map names that the shader never writes carry their defaults; colours are clamped to
 //! [0, 1] before vs_3_0. Without a map, more than 16 outputs are packed as a link packs
 //! them; an error only if even packed they do not fit.
@@ -86,6 +86,7 @@ impl Lifter<'_> {
                 };
                 (Source::Fixed(out.register), None, mask)
             };
+            // The position builtin: what is not a varying, point size apart.
             if !super::link::is_varying(out.semantic) && out.semantic.usage != Usage::PSize {
                 if position.is_none() {
                     position = Some(source);

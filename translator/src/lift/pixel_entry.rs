@@ -44,6 +44,7 @@ struct LocationArg {
 /// The pixel entry point's plan, between opening it and closing it.
 pub(super) struct PixelPlan {
     inputs: Vec<PixelInput>,
+    fog: Option<super::fog::FogPlan>,
     color_outputs: Vec<u32>,
     writes_depth: bool,
     reads_position: bool,
@@ -140,7 +141,9 @@ impl Lifter<'_> {
             .pixel_options()
             .and_then(|o| o.input_locations.as_ref());
         let mut locations = BTreeMap::new();
-        for v in inputs.iter().filter_map(|p| p.varying) {
+        // The inputs' varyings, and FOG for the fixed-function fog stage.
+        let fog = self.fog_varying();
+        for v in inputs.iter().filter_map(|p| p.varying).chain(fog) {
             let at_location: Vec<Varying> = match map {
                 Some(map) => map
                     .iter()
@@ -293,7 +296,9 @@ impl Lifter<'_> {
             let value = self.compose4([x, y, z, w]);
             self.set_input_register(file, index, value, direct);
         }
-        if reads_position {
+        // The position builtin, for vPos and for table fog's depth.
+        let table_fog = matches!(self.fog_source(), Some(super::FogSource::Table(_)));
+        let frag_coord = (reads_position || table_fog).then(|| {
             let index = self.f.function.arguments.len() as u32;
             let ty = self.ty.vec4f;
             self.f.function.arguments.push(FunctionArgument {
@@ -301,7 +306,9 @@ impl Lifter<'_> {
                 ty,
                 binding: Some(Binding::BuiltIn(BuiltIn::Position { invariant: false })),
             });
-            let fc = self.emit(Expression::FunctionArgument(index));
+            self.emit(Expression::FunctionArgument(index))
+        });
+        if let (true, Some(fc)) = (reads_position, frag_coord) {
             // D3D9 pixel centres are integers: (x - 0.5, y - 0.5, z, w).
             let half = self.lit_f32(0.5);
             let x = self.comp(fc, 0);
@@ -313,6 +320,10 @@ impl Lifter<'_> {
             let value = self.compose4([x, y, z, w]);
             self.set_input_register(RegisterFile::MiscType, 0, value, direct);
         }
+        let fog_arg = self
+            .fog_varying()
+            .and_then(|v| args.get(&v.location).copied());
+        let fog = self.plan_fog(fog_arg, frag_coord)?;
         if reads_face {
             let index = self.f.function.arguments.len() as u32;
             let ty = self.ty.bool;
@@ -330,6 +341,7 @@ impl Lifter<'_> {
         }
         Ok(PixelPlan {
             inputs,
+            fog,
             color_outputs: color_outputs.into_iter().collect(),
             writes_depth,
             reads_position,
@@ -387,6 +399,7 @@ impl Lifter<'_> {
         let mut members = Vec::new();
         let mut values = Vec::new();
         let mut offset = 0u32;
+        let mut fog_binding = None;
         for &n in &plan.color_outputs {
             // Before ps_2_0, r0 is the colour.
             let p = if self.program.version.major < 2 {
@@ -394,7 +407,15 @@ impl Lifter<'_> {
             } else {
                 self.pixel_register_pointer(RegisterFile::ColorOut, n)
             };
-            values.push(self.load(p));
+            let value = self.load(p);
+            values.push(match (n, plan.fog) {
+                (0, Some(fog)) => {
+                    let (fogged, binding) = self.apply_fog(value, fog);
+                    fog_binding = Some(binding);
+                    fogged
+                }
+                _ => value,
+            });
             members.push(StructMember {
                 name: Some(format!("oC{n}")),
                 ty: self.ty.vec4f,
@@ -459,6 +480,7 @@ impl Lifter<'_> {
             writes_depth: plan.writes_depth,
             reads_position: plan.reads_position,
             reads_face: plan.reads_face,
+            fog: fog_binding,
             ..ShaderInterface::default()
         })
     }

@@ -1,0 +1,255 @@
+//! Fixed-function fog after a pixel shader, on the GPU, against Wine's `fog_with_shader_test`
+//! (`dlls/d3d9/tests/visual.c`, Windows results; shaders and the expectation table read from
+//! `../shared/corpus/d3d9_visual.json`): vertex shaders 1–3 of the test (no `oFog`; `oFog`
+//! computed from z in vs_1_1 and vs_2_0), linked to the pixel shader with `vertex_fog` when
+//! vertex fog applies, the fog stage's render states from the uniform
+//! (`FogConstants`: colour 0xff00ff00, start 0.1, end 0.9, density 1 by default), and the 11
+//! quads at `z = 0.001 + j / 10.02` compared with Wine's tolerance (13 per channel).
+//!
+//! What the test's device does, as D3D9 specifies: with a vertex shader bound, table fog
+//! (`D3DRS_FOGTABLEMODE` != NONE) uses the pixel's depth; otherwise the shader's `oFog` is the
+//! fog factor (`D3DRS_FOGVERTEXMODE` applies only to fixed-function vertex processing).
+//!
+//! Substitution: ps_1_x is not translated yet, so rows with Wine's ps_1_1 `mov r0, v0` and
+//! rows without a pixel shader (the default fixed-function stage outputs the diffuse colour)
+//! run Wine's ps_2_0 `mov oC0, v0`, which outputs the same colour; fog is applied after
+//! either the same way. Rows without a vertex shader (fixed-function vertex processing) are
+//! not replayed here. The counts are asserted.
+//!
+//! GPU tests fail, not skip, when no adapter exists (unless `D3D9_ALLOW_NO_GPU=1`).
+
+#[path = "../../translator/tests/common/mod.rs"]
+mod common;
+#[allow(dead_code)]
+mod wine_visual;
+
+use std::error::Error;
+
+use d3d9_backend::{Draw, Gpu, ShaderStage, Target, Uniform, VertexBuffer};
+use d3d9_translator::bytecode::{decode, Stage};
+use d3d9_translator::check::{check, CheckedProgram, DeviceCaps};
+use d3d9_translator::lift::interface::{FOG_BINDING, PS_CONSTANTS_GROUP};
+use d3d9_translator::lift::{
+    link, translate_pixel_shader, translate_vertex_shader, FogConstants, FogMode, FogOptions,
+    FogSource, LinkOptions, PixelShaderOptions, VertexShaderOptions,
+};
+use wine_visual::corpus::{CToken, Corpus};
+use wine_visual::device::color_match;
+
+type TestResult = Result<(), Box<dyn Error>>;
+
+const FUNCTION: &str = "fog_with_shader_test";
+/// Quads per row (Wine's `j` loop).
+const STEPS: usize = 11;
+/// Pixels per quad column in the target.
+const CELL: u32 = 4;
+
+/// One row of Wine's `test_data`.
+struct Row {
+    vshader: u32,
+    pshader: u32,
+    vfog: String,
+    tfog: String,
+    colors: Vec<u32>,
+}
+
+/// `NONE` for `D3DFOG_NONE`, …
+fn fog_mode(t: &CToken) -> Option<&str> {
+    t.ident().and_then(|s| s.strip_prefix("D3DFOG_"))
+}
+
+/// The rows of `test_data`: `vshader, pshader, D3DFOG_*, D3DFOG_*, {11 colours}`.
+fn rows(corpus: &Corpus) -> Result<Vec<Row>, String> {
+    let tokens = corpus.initialiser(FUNCTION, "test_data")?;
+    let mut rows = Vec::new();
+    let mut i = 0;
+    while i + 4 + STEPS <= tokens.len() {
+        match (
+            tokens[i].u32(),
+            tokens[i + 1].u32(),
+            fog_mode(&tokens[i + 2]),
+            fog_mode(&tokens[i + 3]),
+        ) {
+            (Some(vshader), Some(pshader), Some(vfog), Some(tfog)) => {
+                let colors = tokens[i + 4..i + 4 + STEPS]
+                    .iter()
+                    .map(|t| t.u32().ok_or(format!("{t:?} is not a colour")))
+                    .collect::<Result<_, _>>()?;
+                rows.push(Row {
+                    vshader,
+                    pshader,
+                    vfog: vfog.to_string(),
+                    tfog: tfog.to_string(),
+                    colors,
+                });
+                i += 4 + STEPS;
+            }
+            _ => i += 1,
+        }
+    }
+    Ok(rows)
+}
+
+fn checked(corpus: &Corpus, name: &str, stage: Stage) -> Result<CheckedProgram, Box<dyn Error>> {
+    let tokens = corpus.shader(FUNCTION, name)?;
+    let program = decode(&tokens).map_err(|e| format!("{name}: {e}"))?;
+    Ok(check(&program, stage, &DeviceCaps::default()).map_err(|e| format!("{name}: {e}"))?)
+}
+
+/// The fog stage of a draw with a vertex shader: table fog when its mode is set, else the
+/// shader's `oFog`.
+fn fog_source(tfog: &str) -> Result<FogSource, String> {
+    Ok(match tfog {
+        "NONE" => FogSource::Vertex,
+        "LINEAR" => FogSource::Table(FogMode::Linear),
+        "EXP" => FogSource::Table(FogMode::Exp),
+        "EXP2" => FogSource::Table(FogMode::Exp2),
+        other => return Err(format!("unknown fog mode {other}")),
+    })
+}
+
+/// `(x, y, z, 1)` and the diffuse colour (0xffff0000) of the six vertices of quad `j`, which
+/// covers column `j` of the target.
+fn quads() -> Vec<[f32; 8]> {
+    let mut vertices = Vec::new();
+    for j in 0..STEPS {
+        let z = 0.001f32 + j as f32 / 10.02f32;
+        let x0 = -1.0 + 2.0 * j as f32 / STEPS as f32;
+        let x1 = -1.0 + 2.0 * (j + 1) as f32 / STEPS as f32;
+        for (x, y) in [
+            (x0, -1.0),
+            (x0, 1.0),
+            (x1, -1.0),
+            (x1, -1.0),
+            (x0, 1.0),
+            (x1, 1.0),
+        ] {
+            vertices.push([x, y, z, 1.0, 1.0, 0.0, 0.0, 1.0]);
+        }
+    }
+    vertices
+}
+
+#[test]
+fn gpu_fog_with_shader_test() -> TestResult {
+    let Some(gpu) = Gpu::for_tests()? else {
+        return Ok(());
+    };
+    let corpus = Corpus::load()?;
+    let rows = rows(&corpus)?;
+    assert_eq!(rows.len(), 47, "rows of test_data");
+    let ps = checked(&corpus, "pixel_shader_code2", Stage::Pixel)?;
+    let ps_alone = translate_pixel_shader(&ps, &PixelShaderOptions::default())?;
+    let constants = FogConstants {
+        color: [0.0, 1.0, 0.0, 1.0],
+        start: 0.1,
+        end: 0.9,
+        density: 1.0,
+    };
+    let fog_data = constants.data();
+    let vertices = quads();
+    let width = STEPS as u32 * CELL;
+    let (mut replayed, mut substituted, mut failures) = (0, 0, Vec::new());
+    for row in rows.iter().filter(|r| r.vshader > 0) {
+        let vs = checked(
+            &corpus,
+            &format!("vertex_shader_code{}", row.vshader),
+            Stage::Vertex,
+        )?;
+        let vs_alone = translate_vertex_shader(&vs, &VertexShaderOptions::default())?;
+        let source = fog_source(&row.tfog)?;
+        let options = LinkOptions {
+            vertex_fog: source == FogSource::Vertex,
+            ..LinkOptions::default()
+        };
+        let link = link(&vs_alone.interface, &ps_alone.interface, &options)?;
+        let vs_linked = translate_vertex_shader(
+            &vs,
+            &VertexShaderOptions {
+                output_locations: Some(link.vertex.clone()),
+                ..VertexShaderOptions::default()
+            },
+        )?;
+        let ps_linked = translate_pixel_shader(
+            &ps,
+            &PixelShaderOptions {
+                input_locations: Some(link.pixel.clone()),
+                fog: Some(FogOptions { source }),
+                ..PixelShaderOptions::default()
+            },
+        )?;
+        let fog = ps_linked.interface.fog.ok_or("no fog uniform")?;
+        assert_eq!((fog.group, fog.binding), (PS_CONSTANTS_GROUP, FOG_BINDING));
+        let location = |n: u32| {
+            vs_linked
+                .interface
+                .input(n)
+                .and_then(|i| i.location)
+                .ok_or(format!("v{n} is not fetched"))
+        };
+        let attributes = [
+            wgpu::VertexAttribute {
+                format: wgpu::VertexFormat::Float32x4,
+                offset: 0,
+                shader_location: location(0)?,
+            },
+            wgpu::VertexAttribute {
+                format: wgpu::VertexFormat::Float32x4,
+                offset: 16,
+                shader_location: location(1)?,
+            },
+        ];
+        let buffers = [VertexBuffer {
+            layout: wgpu::VertexBufferLayout {
+                array_stride: 32,
+                step_mode: wgpu::VertexStepMode::Vertex,
+                attributes: &attributes,
+            },
+            data: bytemuck::cast_slice(&vertices),
+        }];
+        let uniforms = [Uniform::new(
+            fog.group,
+            fog.binding,
+            bytemuck::cast_slice(&fog_data),
+        )];
+        let image = gpu.render(&Draw {
+            vertex_buffers: &buffers,
+            uniforms: &uniforms,
+            ..Draw::new(
+                ShaderStage::naga(&vs_linked.module),
+                ShaderStage::naga(&ps_linked.module),
+                vertices.len() as u32,
+                Target::rgba8(width, CELL).cleared_to(wgpu::Color {
+                    r: 1.0,
+                    g: 0.0,
+                    b: 1.0,
+                    a: 1.0,
+                }),
+            )
+        })?;
+        for (j, &want) in row.colors.iter().enumerate() {
+            let [r, g, b, _] = image
+                .rgba8(j as u32 * CELL + CELL / 2, CELL / 2)
+                .ok_or("pixel outside the target")?;
+            let got = u32::from_be_bytes([0, r, g, b]);
+            if !color_match(got, want, 13) {
+                failures.push(format!(
+                    "vs{} ps{} vfog {} tfog {} j {j}: got {got:08x}, want {want:08x}",
+                    row.vshader, row.pshader, row.vfog, row.tfog
+                ));
+            }
+        }
+        replayed += 1;
+        if row.pshader != 2 {
+            substituted += 1;
+        }
+    }
+    println!(
+        "fog_with_shader_test: {replayed} rows replayed ({substituted} with ps_2_0 for ps_1_1 or \
+         the fixed-function pixel stage), {} without a vertex shader not replayed",
+        rows.len() - replayed
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert_eq!((replayed, substituted), (42, 34));
+    Ok(())
+}

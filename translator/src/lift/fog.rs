@@ -1,0 +1,160 @@
+//! Fixed-function fog after a ps_2_x pixel shader (`PixelShaderOptions::fog`; ps_3_0 computes
+//! its own fog and ignores it).
+//!
+//! `oC0.rgb = lerp(fog_colour.rgb, oC0.rgb, f)`, alpha unchanged, for the fog factor `f`
+//! clamped to [0, 1]:
+//! - vertex fog: `f` is the interpolated FOG varying (the vertex shader's `oFog`); where the
+//!   link gives FOG no location (the vertex shader never writes it) `f` is FOG's default 0,
+//!   fully fogged, as Windows does (Wine's `fog_with_shader_test`);
+//! - table fog: `f` from the pixel's depth `d` (`@builtin(position).z`): LINEAR
+//!   `(end - d) / (end - start)`, EXP `e^-(d·density)`, EXP2 `e^-(d·density)²`.
+//!
+//! The render states come from the uniform [`FOG_BINDING`] in [`PS_CONSTANTS_GROUP`]:
+//! `array<vec4<f32>, 2>` = [`FogConstants::data`].
+
+use super::builder::Lifter;
+use super::error::LiftError;
+use super::globals::RegKey;
+use super::interface::{UniformBinding, Varying, FOG_BINDING, PS_CONSTANTS_GROUP};
+use super::{FogMode, FogSource};
+use crate::bytecode::Usage;
+use crate::signature::Semantic;
+use naga::{AddressSpace, BinaryOperator as Bo, Expression, Handle, MathFunction as Mf};
+
+/// The fog render states as the pixel stage reads them.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FogConstants {
+    /// `D3DRS_FOGCOLOR` as (r, g, b, a) in [0, 1].
+    pub color: [f32; 4],
+    /// `D3DRS_FOGSTART`.
+    pub start: f32,
+    /// `D3DRS_FOGEND`.
+    pub end: f32,
+    /// `D3DRS_FOGDENSITY`.
+    pub density: f32,
+}
+
+impl FogConstants {
+    /// The uniform's contents: the colour, then (start, end, density, 0).
+    pub fn data(&self) -> [[f32; 4]; 2] {
+        [self.color, [self.start, self.end, self.density, 0.0]]
+    }
+}
+
+/// The fog stage of one pixel entry point, decided when it opens.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct FogPlan {
+    source: FogSource,
+    /// The fog coordinate: the FOG varying (vertex fog) or the depth (table fog).
+    coordinate: Handle<Expression>,
+}
+
+impl Lifter<'_> {
+    /// The fog options that apply: ps_2_x with `fog` set.
+    pub(super) fn fog_source(&self) -> Option<FogSource> {
+        let fog = self.pixel_options()?.fog?;
+        (self.program.version.major < 3).then_some(fog.source)
+    }
+
+    /// The FOG varying the vertex fog stage reads, if the link gives it a location.
+    pub(super) fn fog_varying(&self) -> Option<Varying> {
+        let FogSource::Vertex = self.fog_source()? else {
+            return None;
+        };
+        let fog = Semantic::new(Usage::Fog, 0);
+        self.pixel_options()?
+            .input_locations
+            .as_ref()?
+            .iter()
+            .find(|v| v.semantic == fog)
+            .copied()
+    }
+
+    /// Plan the fog stage: `varying` is the FOG varying's location argument and its width,
+    /// `frag_coord` the position builtin (needed by table fog).
+    pub(super) fn plan_fog(
+        &mut self,
+        varying: Option<(Handle<Expression>, u8)>,
+        frag_coord: Option<Handle<Expression>>,
+    ) -> Result<Option<FogPlan>, LiftError> {
+        let Some(source) = self.fog_source() else {
+            return Ok(None);
+        };
+        let coordinate = match source {
+            FogSource::Vertex => match (varying, self.fog_varying()) {
+                (Some((h, 1)), _) => h,
+                (Some((h, _)), Some(v)) => self.comp(h, u32::from(v.component)),
+                _ => self.lit_f32(Semantic::new(Usage::Fog, 0).unwritten_value()[0]),
+            },
+            FogSource::Table(_) => {
+                let fc = frag_coord.ok_or_else(|| self.internal("table fog without depth"))?;
+                self.comp(fc, 2)
+            }
+        };
+        Ok(Some(FogPlan { source, coordinate }))
+    }
+
+    /// Fog `color` (the `vec4` of oC0) by `plan`; returns the fogged colour and the uniform.
+    pub(super) fn apply_fog(
+        &mut self,
+        color: Handle<Expression>,
+        plan: FogPlan,
+    ) -> (Handle<Expression>, UniformBinding) {
+        let ty = self.vec4_array(2);
+        let g = self.resource_global(
+            RegKey::Fog,
+            "fog",
+            ty,
+            AddressSpace::Uniform,
+            PS_CONSTANTS_GROUP,
+            FOG_BINDING,
+        );
+        let base = self.global(g);
+        let p = self.emit(Expression::AccessIndex { base, index: 0 });
+        let fog_color = self.load(p);
+        let p = self.emit(Expression::AccessIndex { base, index: 1 });
+        let params = self.load(p);
+        let d = plan.coordinate;
+        let f = match plan.source {
+            FogSource::Vertex => d,
+            FogSource::Table(FogMode::Linear) => {
+                let start = self.comp(params, 0);
+                let end = self.comp(params, 1);
+                let num = self.bin(Bo::Subtract, end, d);
+                let den = self.bin(Bo::Subtract, end, start);
+                self.bin(Bo::Divide, num, den)
+            }
+            FogSource::Table(mode) => {
+                let density = self.comp(params, 2);
+                let x = self.bin(Bo::Multiply, d, density);
+                let x = match mode {
+                    FogMode::Exp2 => self.bin(Bo::Multiply, x, x),
+                    _ => x,
+                };
+                let neg = self.emit(Expression::Unary {
+                    op: naga::UnaryOperator::Negate,
+                    expr: x,
+                });
+                self.math1(Mf::Exp, neg)
+            }
+        };
+        let f = self.math1(Mf::Saturate, f);
+        // lerp(fog, colour, f) on rgb; alpha kept.
+        let mut rgb = [f; 3];
+        for (c, slot) in (0u32..).zip(rgb.iter_mut()) {
+            let fc = self.comp(fog_color, c);
+            let cc = self.comp(color, c);
+            *slot = self.math3(Mf::Mix, fc, cc, f);
+        }
+        let alpha = self.comp(color, 3);
+        let [r, g, b] = rgb;
+        let fogged = self.compose4([r, g, b, alpha]);
+        (
+            fogged,
+            UniformBinding {
+                group: PS_CONSTANTS_GROUP,
+                binding: FOG_BINDING,
+            },
+        )
+    }
+}
