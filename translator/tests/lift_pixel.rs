@@ -459,3 +459,18 @@ fn ps_1_x_fixed_function_fog_is_unsupported() {
         "{e}"
     );
 }
+
+#[test]
+fn the_ps_1_x_clamps_stay_out_of_vs_1_1() {
+    // vs_1_1 shares major version 1 with ps_1_x: its constants and results are not clamped.
+    let program = assemble(
+        "vs_1_1\ndcl_position v0\ndef c1, 3, -3, 2, 1\nmov r1, c0\nadd r0, r1, c1\nmov oPos, r0\n",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let checked = check(&program, Stage::Vertex, &DeviceCaps::default())
+        .unwrap_or_else(|e| panic!("check: {e}"));
+    let t = translate_vertex_shader(&checked, &VertexShaderOptions::default()).expect("vs_1_1");
+    let wgsl = t.wgsl().expect("wgsl");
+    assert!(!wgsl.contains("clamp("), "{wgsl}");
+    assert!(wgsl.contains("3f"), "{wgsl}");
+}

@@ -91,7 +91,7 @@ impl Lifter<'_> {
                 Ok(self.pixel_register_pointer(reg.file, reg.index))
             }
             // ps_1_x texture-addressing instructions write t#.
-            RegisterFile::Texture if self.program.version.major < 2 => {
+            RegisterFile::Texture if self.is_ps1() => {
                 Ok(self.pixel_register_pointer(reg.file, reg.index))
             }
             RegisterFile::ColorOut | RegisterFile::DepthOut if write => {
@@ -168,7 +168,7 @@ impl Lifter<'_> {
         let flat = src.reg.float_constant_index();
         if let (Some(n), None) = (flat, src.reg.relative) {
             if let Some(bits) = self.defs.floats.get(&n).copied() {
-                let ps1 = self.program.version.major < 2;
+                let ps1 = self.is_ps1();
                 let v: Vec<f32> = pattern
                     .iter()
                     .map(|&c| f32::from_bits(bits[usize::from(c)]))
@@ -211,7 +211,7 @@ impl Lifter<'_> {
                 if finite {
                     self.mark_finite(picked);
                 }
-                if flat.is_some() && self.program.version.major < 2 {
+                if flat.is_some() && self.is_ps1() {
                     self.ps1_constant(picked)
                 } else {
                     picked
