@@ -474,3 +474,42 @@ fn the_ps_1_x_clamps_stay_out_of_vs_1_1() {
     assert!(!wgsl.contains("clamp("), "{wgsl}");
     assert!(wgsl.contains("3f"), "{wgsl}");
 }
+
+#[test]
+fn constant_operations_that_overflow_still_give_valid_wgsl() {
+    use d3d9_translator::lift::FloatMode;
+    // WGSL refuses literal-only expressions whose value is not finite (1f / 0f, exp2(200f),
+    // log2(0f), 3e38f * 10f); D3D9 computes them. Every float mode, both stages.
+    let bodies = [
+        "rcp r0, c0.x",
+        "rsq r0, c0.x",
+        "log r0, c0.x",
+        "exp r0, c1.x",
+        "mul r0, c2, c2",
+        "add r0, c2, c2",
+        "dp3 r0, c2, c2",
+        "mad r0, c2, c2, -c2",
+        "pow r0, c0.x, c0.y",
+    ];
+    let defs = "def c0, 0, -1, 0, 0\n def c1, 200, 0, 0, 0\n def c2, 3e38, 3e38, 3e38, 1\n";
+    for mode in [FloatMode::Legacy, FloatMode::LegacyStrict, FloatMode::Ieee] {
+        for body in bodies {
+            let options = PixelShaderOptions {
+                float_mode: mode,
+                ..Default::default()
+            };
+            translate_with(&format!("ps_2_0\n {defs} {body}\n mov oC0, r0\n"), &options);
+            let vs = assemble(&format!(
+                "vs_2_0\n {defs} dcl_position v0\n {body}\n mov oPos, v0\n mov oD0, r0\n"
+            ))
+            .expect("asm");
+            let vs = check(&vs, Stage::Vertex, &DeviceCaps::default()).expect("check");
+            let options = VertexShaderOptions {
+                float_mode: mode,
+                ..Default::default()
+            };
+            let t = translate_vertex_shader(&vs, &options).expect("translates");
+            reparse(&t.wgsl().expect("wgsl"));
+        }
+    }
+}

@@ -180,6 +180,8 @@ pub(super) struct FnBuilder {
     /// Register values remembered in straight-line code (`loads`), with the depth of the
     /// block that emitted them.
     pub loads: HashMap<super::loads::Loaded, (Handle<Expression>, usize)>,
+    /// The values of the expressions WGSL evaluates at shader creation (`constness`).
+    pub consts: HashMap<Handle<Expression>, super::constness::ConstValue>,
 }
 
 impl FnBuilder {
@@ -198,6 +200,7 @@ impl FnBuilder {
             loops_made: 0,
             finite: super::finite::Finiteness::default(),
             loads: HashMap::new(),
+            consts: HashMap::new(),
         }
     }
 }
@@ -466,9 +469,21 @@ impl<'a> Lifter<'a> {
     /// Append an expression with the current instruction's span and cover it with an `Emit`
     /// (unless naga treats it as emitted at function start). Consecutive expressions share
     /// one `Emit`.
+    ///
+    /// A constant expression whose value is not finite is emitted as that value, in a form
+    /// WGSL does not evaluate at shader creation (see `constness`).
     pub fn emit(&mut self, expr: Expression) -> Handle<Expression> {
+        let value = self.const_value(&expr);
+        if let Some(super::constness::ConstValue::Float(v)) = &value {
+            if v.iter().any(|x| !x.is_finite()) {
+                return self.opaque_floats(v.clone());
+            }
+        }
         let pre = expr.needs_pre_emit();
         let h = self.f.function.expressions.append(expr, self.span);
+        if let Some(v) = value {
+            self.f.consts.insert(h, v);
+        }
         if !pre {
             if let Some(frame) = self.f.frames.last_mut() {
                 if let Some(Statement::Emit(range)) = frame.block.last_mut() {
@@ -483,6 +498,22 @@ impl<'a> Lifter<'a> {
             self.push(Statement::Emit(naga::Range::new_from_bounds(h, h)));
         }
         h
+    }
+
+    /// A float value (1–4 components, at least one not finite) WGSL does not evaluate early:
+    /// non-finite components as bit-cast literals.
+    fn opaque_floats(&mut self, v: Vec<f32>) -> Handle<Expression> {
+        let parts: Vec<Handle<Expression>> = v.iter().take(4).map(|&x| self.lit_f32(x)).collect();
+        match parts.as_slice() {
+            [one] => *one,
+            _ => {
+                let ty = self.value_type(0, parts.len() as u8);
+                self.emit(Expression::Compose {
+                    ty,
+                    components: parts,
+                })
+            }
+        }
     }
 
     /// Append a statement, with the current instruction's span, to the innermost open block.

@@ -15,6 +15,7 @@
 
 mod arith;
 mod builder;
+mod constness;
 mod error;
 mod finite;
 mod flow;
