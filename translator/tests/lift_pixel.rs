@@ -349,24 +349,6 @@ fn bad_link_maps_are_option_errors() {
     );
 }
 
-/// The ps_1_x constant range ([-1, 1]) is a pixel-shader rule: vs_1_1 constants, `def`'d or
-/// set, are read as they are (Wine's fog_with_shader_test multiplies by `def c0, -1.25`).
-#[test]
-fn vs_1_1_constants_are_not_clamped_to_the_ps_1_x_range() {
-    let program = assemble(
-        "vs_1_1\ndcl_position v0\ndef c0, -1.25, 2.5, 0.0, 0.0\nmov oPos, v0\n\
-         mul oD0, v0, c0.x\nmul oT0, v0, c1\n",
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
-    let checked = check(&program, Stage::Vertex, &DeviceCaps::default())
-        .unwrap_or_else(|e| panic!("check: {e}"));
-    let t = translate_vertex_shader(&checked, &VertexShaderOptions::default())
-        .unwrap_or_else(|e| panic!("{e}"));
-    let wgsl = t.wgsl().expect("wgsl");
-    assert!(wgsl.contains("-1.25"), "{wgsl}");
-    assert!(!wgsl.contains("clamp("), "{wgsl}");
-}
-
 #[test]
 fn constant_operations_that_overflow_still_give_valid_wgsl() {
     use d3d9_translator::lift::FloatMode;
@@ -481,12 +463,22 @@ fn ps_1_x_fixed_function_fog_translates() {
             fog: Some(FogOptions { source }),
             ..Default::default()
         };
-        let (t, wgsl) = translate_with(
-            "ps_1_1
-mov r0, v0
-",
-            &options,
-        );
+        let (t, wgsl) = translate_with("ps_1_1\nmov r0, v0\n", &options);
         assert!(t.interface.fog.is_some(), "{source:?}\n{wgsl}");
     }
+}
+
+#[test]
+fn the_ps_1_x_clamps_stay_out_of_vs_1_1() {
+    // vs_1_1 shares major version 1 with ps_1_x: its constants and results are not clamped.
+    let program = assemble(
+        "vs_1_1\ndcl_position v0\ndef c1, 3, -3, 2, 1\nmov r1, c0\nadd r0, r1, c1\nmov oPos, r0\n",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let checked = check(&program, Stage::Vertex, &DeviceCaps::default())
+        .unwrap_or_else(|e| panic!("check: {e}"));
+    let t = translate_vertex_shader(&checked, &VertexShaderOptions::default()).expect("vs_1_1");
+    let wgsl = t.wgsl().expect("wgsl");
+    assert!(!wgsl.contains("clamp("), "{wgsl}");
+    assert!(wgsl.contains("3f"), "{wgsl}");
 }

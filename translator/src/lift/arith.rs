@@ -24,7 +24,7 @@ impl Lifter<'_> {
         }
         match inst.opcode {
             O::Nop | O::Dcl | O::Def | O::Defi | O::Defb => Ok(()),
-            O::Tex if self.program.version.major < 2 => self.ps1_instruction(inst),
+            O::Tex if self.is_ps1() => self.ps1_instruction(inst),
             O::TexLdl | O::TexLdd | O::Tex => self.texture_sample(inst),
             O::TexKill => self.texkill(inst),
             // ps_1_x only.
@@ -225,7 +225,7 @@ impl Lifter<'_> {
                 let a = self.pick(v, lanes.as_slice());
                 self.mul_d3d9(a, q)
             }
-            O::Cnd if self.program.version.major == 1 && self.program.version.minor < 4 => {
+            O::Cnd if self.is_ps1() && self.program.version.minor < 4 => {
                 // ps_1_1–1_3: one condition, src0's first swizzled component (r0.a) > 0.5.
                 // Co-issued, the instruction writes src1 whatever the condition: what the
                 // hardware does (Wine's shader_glsl_cnd "COISSUE" case, its cnd_test).

@@ -7,7 +7,7 @@ use super::builder::{Lanes, Lifter, Value};
 use super::error::LiftError;
 use super::globals::RegKey;
 use super::loads::Loaded;
-use crate::bytecode::{Register, RegisterFile, RelativeAddress, SrcModifier, SrcParam, Stage};
+use crate::bytecode::{Register, RegisterFile, RelativeAddress, SrcModifier, SrcParam};
 use naga::{BinaryOperator as Bo, Expression, Handle, MathFunction as Mf, ScalarKind};
 
 impl Lifter<'_> {
@@ -91,7 +91,7 @@ impl Lifter<'_> {
                 Ok(self.pixel_register_pointer(reg.file, reg.index))
             }
             // ps_1_x texture-addressing instructions write t#.
-            RegisterFile::Texture if self.program.version.major < 2 => {
+            RegisterFile::Texture if self.is_ps1() => {
                 Ok(self.pixel_register_pointer(reg.file, reg.index))
             }
             RegisterFile::ColorOut | RegisterFile::DepthOut if write => {
@@ -168,8 +168,7 @@ impl Lifter<'_> {
         let flat = src.reg.float_constant_index();
         if let (Some(n), None) = (flat, src.reg.relative) {
             if let Some(bits) = self.defs.floats.get(&n).copied() {
-                let ps1 =
-                    self.program.version.stage == Stage::Pixel && self.program.version.major < 2;
+                let ps1 = self.is_ps1();
                 let v: Vec<f32> = pattern
                     .iter()
                     .map(|&c| f32::from_bits(bits[usize::from(c)]))
@@ -212,10 +211,7 @@ impl Lifter<'_> {
                 if finite {
                     self.mark_finite(picked);
                 }
-                if flat.is_some()
-                    && self.program.version.stage == Stage::Pixel
-                    && self.program.version.major < 2
-                {
+                if flat.is_some() && self.is_ps1() {
                     self.ps1_constant(picked)
                 } else {
                     picked

@@ -359,7 +359,7 @@ impl Lifter<'_> {
     ) {
         let mut value = value;
         let mut direct = direct;
-        if self.program.version.major < 2 {
+        if self.is_ps1() {
             match file {
                 // ps_1_x colours arrive clamped to [0, 1].
                 RegisterFile::Input => value = self.math1(naga::MathFunction::Saturate, value),
@@ -402,7 +402,7 @@ impl Lifter<'_> {
         let mut fog_binding = None;
         for &n in &plan.color_outputs {
             // Before ps_2_0, r0 is the colour.
-            let p = if self.program.version.major < 2 {
+            let p = if self.is_ps1() {
                 self.register_pointer(super::globals::RegKey::Temp(n))
             } else {
                 self.pixel_register_pointer(RegisterFile::ColorOut, n)

@@ -70,6 +70,12 @@ pub(super) fn shift_factor(shift: i8) -> Option<f32> {
 }
 
 impl Lifter<'_> {
+    /// Whether the program is a ps_1_x pixel shader.
+    pub(super) fn is_ps1(&self) -> bool {
+        let v = self.program.version;
+        v.stage == crate::bytecode::Stage::Pixel && v.major == 1
+    }
+
     /// The ps_1_x register range (±this), `None` when unclamped.
     pub(super) fn ps1_limit(&self) -> Option<f32> {
         let range = self.pixel_options().map(|o| o.ps1_range)?;
@@ -169,7 +175,6 @@ impl Lifter<'_> {
                 }
                 let coord = self.compose(&[u, v]);
                 let texel = self.ps1_sample(dst.reg.index, coord)?;
-                let _ = dst;
                 self.write_texel(inst, texel)
             }
             O::TexM3x3Tex | O::TexM3x3Spec | O::TexM3x3VSpec | O::TexM3x3 => self.texm3x3(inst),

@@ -34,9 +34,7 @@ impl Lifter<'_> {
         let (level, project) = match (inst.opcode, inst.control) {
             (Opcode::TexLdl, _) => (Level::Exact, false),
             (Opcode::TexLdd, _) => (Level::Gradient, false),
-            (Opcode::Tex, _) if self.program.version.major < 2 => {
-                return self.ps1_instruction(inst)
-            }
+            (Opcode::Tex, _) if self.is_ps1() => return self.ps1_instruction(inst),
             (Opcode::Tex, Control::TexProject) => (Level::Auto, true),
             (Opcode::Tex, Control::TexBias) => (Level::Bias, false),
             (Opcode::Tex, _) => (Level::Auto, false),

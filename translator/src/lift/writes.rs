@@ -40,9 +40,7 @@ impl Lifter<'_> {
             let saturated = self.math1_v(Mf::Saturate, value);
             value = self.finite_if(saturated, &[value]);
         }
-        if self.program.version.major < 2
-            && matches!(dst.reg.file, RegisterFile::Temp | RegisterFile::Texture)
-        {
+        if self.is_ps1() && matches!(dst.reg.file, RegisterFile::Temp | RegisterFile::Texture) {
             value = self.ps1_clamp(value);
         }
         match dst.reg.file {
