@@ -1,4 +1,4 @@
-//! D3D9's vertex-shader constant registers, as the buffers a translated shader binds.
+//! D3D9's vertex- and pixel-shader constant registers, as the buffers a translated shader binds.
 //!
 //! An application sets `c#`, `i#` and `b#` with `SetVertexShaderConstantF/I/B`; the values
 //! stay on the device across shaders. A translated shader names, in its
@@ -198,6 +198,94 @@ impl VertexConstants {
     }
 }
 
+/// The pixel-shader constant registers of one device, as `SetPixelShaderConstantF/I/B` leave
+/// them: 224 `c#` (ps_3_0's count; ps_2_0 reads the first 32, ps_1_x the first 8), 16 `i#`,
+/// 16 `b#`. Like the vertex side's, they stay on the device across shaders, and a shader's
+/// `def`/`defi`/`defb` values are written over them for that shader.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PixelConstants {
+    /// `c0`…`c223`.
+    pub floats: Vec<[f32; 4]>,
+    /// `i0`…`i15`.
+    pub ints: Vec<[i32; 4]>,
+    /// `b0`…`b15`.
+    pub bools: Vec<bool>,
+}
+
+/// Float constant registers of the largest pixel shader profile (ps_3_0).
+const PIXEL_FLOAT_CONSTANTS: usize = 224;
+
+impl Default for PixelConstants {
+    /// All zero / FALSE, as a new device has them.
+    fn default() -> Self {
+        Self {
+            floats: vec![[0.0; 4]; PIXEL_FLOAT_CONSTANTS],
+            ints: vec![[0; 4]; INT_CONSTANTS as usize],
+            bools: vec![false; BOOL_CONSTANTS as usize],
+        }
+    }
+}
+
+impl PixelConstants {
+    /// `SetPixelShaderConstantF(start, values, values.len())`.
+    pub fn set_f(&mut self, start: usize, values: &[[f32; 4]]) -> &mut Self {
+        write(&mut self.floats, start, values);
+        self
+    }
+
+    /// `SetPixelShaderConstantI(start, values, values.len())`.
+    pub fn set_i(&mut self, start: usize, values: &[[i32; 4]]) -> &mut Self {
+        write(&mut self.ints, start, values);
+        self
+    }
+
+    /// `SetPixelShaderConstantB(start, values, values.len())`.
+    pub fn set_b(&mut self, start: usize, values: &[bool]) -> &mut Self {
+        write(&mut self.bools, start, values);
+        self
+    }
+
+    /// The buffers a translated pixel shader's `interface` names, in the order float, int,
+    /// bool: `c#` sized to the shader's register count (plus the zero register relative reads
+    /// past the end land on), `i#` and `b#` in the hardware layouts of the vertex side, each
+    /// with the shader's `def`s written over the application's values.
+    pub fn buffers(&self, interface: &ShaderInterface) -> Vec<ConstantBuffer> {
+        let mut out = Vec::new();
+        if let Some(fc) = interface.float_constants {
+            let mut values = sized(&self.floats, fc.registers as usize, [0.0; 4]);
+            overwrite(&mut values, &interface.defined_floats);
+            values.push([0.0; 4]);
+            out.push(ConstantBuffer {
+                group: fc.group,
+                binding: fc.binding,
+                storage: fc.storage,
+                data: bytemuck::cast_slice(&values).to_vec(),
+            });
+        }
+        if let Some(b) = interface.int_constants {
+            let mut values = sized(&self.ints, INT_CONSTANTS as usize, [0; 4]);
+            overwrite(&mut values, &interface.defined_ints);
+            out.push(ConstantBuffer {
+                group: b.group,
+                binding: b.binding,
+                storage: false,
+                data: bytemuck::cast_slice(&values).to_vec(),
+            });
+        }
+        if let Some(b) = interface.bool_constants {
+            let mut values = sized(&self.bools, BOOL_CONSTANTS as usize, false);
+            overwrite(&mut values, &interface.defined_bools);
+            out.push(ConstantBuffer {
+                group: b.group,
+                binding: b.binding,
+                storage: false,
+                data: bool_words(&values),
+            });
+        }
+        out
+    }
+}
+
 /// Writes `values` from register `start`, dropping those past the end.
 fn write<T: Copy>(registers: &mut [T], start: usize, values: &[T]) {
     for (slot, value) in registers.iter_mut().skip(start).zip(values) {
@@ -371,6 +459,35 @@ mod tests {
         assert_eq!(buffers.len(), 1);
         assert_eq!(buffers[0].binding, BOOL_CONSTANTS_BINDING);
         assert_eq!(words(&buffers[0].data), [0]);
+    }
+
+    #[test]
+    fn pixel_constants_sized_by_the_shader_with_defs_over_them() {
+        let mut constants = PixelConstants::default();
+        constants
+            .set_f(0, &[[1.0; 4], [2.0; 4]])
+            .set_f(31, &[[3.0; 4], [4.0; 4]])
+            .set_f(224, &[[9.0; 4]]) // past c223: dropped
+            .set_i(1, &[[1, 2, 3, 4]])
+            .set_b(3, &[true]);
+        let mut iface = interface(false);
+        iface.position_fixup = None;
+        if let Some(fc) = iface.float_constants.as_mut() {
+            fc.registers = 32;
+        }
+        iface.defined_floats = vec![(1, [7.0; 4])];
+        iface.defined_bools = vec![(0, true)];
+        let buffers = constants.buffers(&iface);
+        assert_eq!(buffers.len(), 3);
+        let floats = f32s(&buffers[0].data);
+        assert_eq!(floats.len(), 33 * 4, "32 registers and the zero register");
+        assert_eq!(&floats[0..4], [1.0; 4]);
+        assert_eq!(&floats[4..8], [7.0; 4], "def c1 wins");
+        assert_eq!(&floats[31 * 4..32 * 4], [3.0; 4]);
+        assert_eq!(&floats[32 * 4..], [0.0; 4], "c32 is not the application's");
+        assert_eq!(&i32s(&buffers[1].data)[4..8], [1, 2, 3, 4]);
+        assert_eq!(words(&buffers[2].data), [1 | 1 << 3]);
+        assert_eq!(PixelConstants::default().floats.len(), 224);
     }
 
     #[test]

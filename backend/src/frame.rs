@@ -49,14 +49,49 @@ impl Gpu {
     /// [`ExactReadback::UintTarget`] is drawn into `Rgba32Uint` by fragment stages that
     /// write the bits of their floats; the image is the same, bit for bit.
     pub fn render_frame(&self, frame: &Frame<'_>) -> Result<Image, GpuError> {
+        let mut images = self.render_frame_targets(frame, &[])?;
+        images
+            .pop()
+            .ok_or_else(|| GpuError::Readback("no image".into()))
+    }
+
+    /// [`Gpu::render_frame`] with D3D9's multiple render targets: `frame.target` is render
+    /// target 0 and `more[i]` render target `i + 1`, each cleared to its own colour, all of
+    /// the size of `frame.target`. A target the draw's fragment stage has no `@location` for
+    /// is left as it is (D3D9: a render target the pixel shader does not write keeps its
+    /// contents; WebGPU: its write mask is empty). The images come back in target order. The
+    /// bit-pattern path of `Rgba32Float` ([`ExactReadback::UintTarget`]) is taken only for a
+    /// target alone.
+    pub fn render_frame_targets(
+        &self,
+        frame: &Frame<'_>,
+        more: &[Target],
+    ) -> Result<Vec<Image>, GpuError> {
         let target = frame.target;
-        let bits = target.format == wgpu::TextureFormat::Rgba32Float
+        let bits = more.is_empty()
+            && target.format == wgpu::TextureFormat::Rgba32Float
             && self.exact_readback()? == ExactReadback::UintTarget;
-        let (format, clear) = match bits {
-            false => (target.format, target.clear),
-            true => (wgpu::TextureFormat::Rgba32Uint, bits_of(target.clear)),
+        // (format drawn into, clear colour) of each target.
+        let drawn: Vec<(wgpu::TextureFormat, wgpu::Color)> = match bits {
+            false => std::iter::once(target)
+                .chain(more.iter().copied())
+                .map(|t| (t.format, t.clear))
+                .collect(),
+            true => vec![(wgpu::TextureFormat::Rgba32Uint, bits_of(target.clear))],
         };
-        let texture = self.target_texture(format, target.width, target.height)?;
+        for t in more {
+            if (t.width, t.height) != (target.width, target.height) {
+                return Err(GpuError::TargetSize {
+                    width: t.width,
+                    height: t.height,
+                    limit: target.width.min(target.height),
+                });
+            }
+        }
+        let textures = drawn
+            .iter()
+            .map(|(format, _)| self.target_texture(*format, target.width, target.height))
+            .collect::<Result<Vec<_>, _>>()?;
         let limits = self.device.limits();
         for draw in frame.draws {
             self.require(crate::caps::check_vertex_buffers(
@@ -69,18 +104,24 @@ impl Gpu {
             .draws
             .iter()
             .map(|draw| {
-                if !bits {
-                    return Ok(None);
+                let entry = draw.fragment.entry_point;
+                if bits {
+                    let mut module = Self::naga_module(draw.fragment.shader, "fragment")?;
+                    bitcast_fragment_output(module.to_mut(), entry)?;
+                    return Ok((Some(module.into_owned()), vec![0]));
                 }
-                let mut module = Self::naga_module(draw.fragment.shader, "fragment")?;
-                bitcast_fragment_output(module.to_mut(), draw.fragment.entry_point)?;
-                Ok(Some(module.into_owned()))
+                // WGSL that does not parse is left for wgpu to report, as a draw's error.
+                let written = match Self::naga_module(draw.fragment.shader, "fragment") {
+                    Ok(module) => fragment_locations(&module, entry),
+                    Err(_) => vec![0],
+                };
+                Ok((None, written))
             })
             .collect::<Result<Vec<_>, GpuError>>()?;
         self.capture("frame", || {
-            let (front_face, cull_mode) = frame.cull.primitive_state();
             let mut prepared = Vec::with_capacity(frame.draws.len());
-            for (draw, fragment) in frame.draws.iter().zip(&fragments) {
+            for (draw, (fragment, written)) in frame.draws.iter().zip(&fragments) {
+                let (front_face, cull_mode) = draw.cull.unwrap_or(frame.cull).primitive_state();
                 let vs = self.create_module(draw.vertex.shader);
                 let fs = match fragment {
                     Some(module) => self.create_module(Shader::Naga(module)),
@@ -91,6 +132,19 @@ impl Gpu {
                     .vertex_buffers
                     .iter()
                     .map(|b| Some(b.layout.clone()))
+                    .collect();
+                let color_targets: Vec<_> = (0u32..)
+                    .zip(&drawn)
+                    .map(|(location, (format, _))| {
+                        Some(wgpu::ColorTargetState {
+                            format: *format,
+                            blend: None,
+                            write_mask: match written.contains(&location) {
+                                true => wgpu::ColorWrites::ALL,
+                                false => wgpu::ColorWrites::empty(),
+                            },
+                        })
+                    })
                     .collect();
                 let pipeline =
                     self.device
@@ -119,7 +173,7 @@ impl Gpu {
                                 module: &fs,
                                 entry_point: draw.fragment.entry_point,
                                 compilation_options: Default::default(),
-                                targets: &[Some(format.into())],
+                                targets: &color_targets,
                             }),
                             multiview_mask: None,
                             cache: None,
@@ -143,10 +197,18 @@ impl Gpu {
                 });
                 prepared.push((draw, pipeline, bindings, buffers, index));
             }
-            let view = texture.create_view(&Default::default());
+            let views: Vec<_> = textures
+                .iter()
+                .map(|t| t.create_view(&Default::default()))
+                .collect();
+            let attachments: Vec<_> = views
+                .iter()
+                .zip(&drawn)
+                .map(|(view, (_, clear))| (view, *clear))
+                .collect();
             let mut encoder = self.device.create_command_encoder(&Default::default());
             {
-                let mut pass = begin_pass(&mut encoder, &[(&view, clear)]);
+                let mut pass = begin_pass(&mut encoder, &attachments);
                 for (draw, pipeline, bindings, buffers, index) in &prepared {
                     pass.set_pipeline(pipeline);
                     bindings.set(&mut pass);
@@ -166,11 +228,43 @@ impl Gpu {
             self.queue.submit([encoder.finish()]);
             Ok(())
         })?;
-        let image = self.read_texture(&texture, format, target.width, target.height)?;
-        Ok(Image {
-            format: target.format,
-            ..image
-        })
+        std::iter::once(target)
+            .chain(more.iter().copied())
+            .zip(textures.iter().zip(&drawn))
+            .map(|(t, (texture, (format, _)))| {
+                let image = self.read_texture(texture, *format, t.width, t.height)?;
+                Ok(Image {
+                    format: t.format,
+                    ..image
+                })
+            })
+            .collect()
+    }
+}
+
+/// The `@location`s the fragment entry point `entry` (the only one when `None`) writes.
+fn fragment_locations(module: &naga::Module, entry: Option<&str>) -> Vec<u32> {
+    let Some(ep) = module.entry_points.iter().find(|e| {
+        e.stage == naga::ShaderStage::Fragment && entry.is_none_or(|name| e.name == name)
+    }) else {
+        return Vec::new();
+    };
+    let Some(result) = &ep.function.result else {
+        return Vec::new();
+    };
+    let location = |b: &Option<naga::Binding>| match b {
+        Some(naga::Binding::Location { location, .. }) => Some(*location),
+        _ => None,
+    };
+    if let Some(l) = location(&result.binding) {
+        return vec![l];
+    }
+    match &module.types[result.ty].inner {
+        naga::TypeInner::Struct { members, .. } => members
+            .iter()
+            .filter_map(|m| location(&m.binding))
+            .collect(),
+        _ => Vec::new(),
     }
 }
 

@@ -24,8 +24,9 @@
 //!   [`GpuError::Unsupported`] naming the capability. Exact floats come back through an
 //!   `Rgba32Float` target, or as bit patterns through `Rgba32Uint` where floats cannot be
 //!   rendered to (GL/GLES).
-//! - [`VertexConstants`]: `SetVertexShaderConstantF/I/B` state, turned into
-//!   the constant buffers a translated shader's interface names.
+//! - [`VertexConstants`] / [`PixelConstants`]: `SetVertexShaderConstantF/I/B` and
+//!   `SetPixelShaderConstantF/I/B` state, turned into the constant buffers a translated
+//!   shader's interface names.
 
 mod bitcast;
 mod caps;
@@ -39,7 +40,7 @@ mod render;
 mod texture;
 
 pub use caps::{Capability, ExactReadback};
-pub use constants::{ConstantBuffer, ProcessingMismatch, VertexConstants};
+pub use constants::{ConstantBuffer, PixelConstants, ProcessingMismatch, VertexConstants};
 pub use error::GpuError;
 pub use fixed_function::{fixed_function_pixel_wgsl, FIXED_FUNCTION_ENTRY_POINT};
 pub use frame::{CullMode, Frame};

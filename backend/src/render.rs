@@ -178,6 +178,8 @@ pub struct Draw<'a> {
     pub vertex_count: u32,
     pub instance_count: u32,
     pub target: Target,
+    /// `D3DRS_CULLMODE` of this draw in a [`Frame`](crate::Frame); `None`: the frame's.
+    pub cull: Option<crate::CullMode>,
 }
 
 impl<'a> Draw<'a> {
@@ -201,6 +203,7 @@ impl<'a> Draw<'a> {
             vertex_count,
             instance_count: 1,
             target,
+            cull: None,
         }
     }
 }

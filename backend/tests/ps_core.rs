@@ -4,7 +4,8 @@
 //! D3D9 calls front (clockwise), `dsx`/`dsy` of `vPos` are 1, and `texkill` discards pixels
 //! with a negative component; and the `texld` family on a mipmapped 2D texture: `texldp`
 //! divides by `.w`, `texldb` biases the level of detail by `.w`, `texldl` samples level `.w`,
-//! `texldd` takes its gradients from its operands. Values are chosen to be exact in 8 bits.
+//! `texldd` takes its gradients from its operands; and inputs placed by a link map (packed
+//! components, a flat location, defaults). Values are chosen to be exact in 8 bits (±1 for the interpolated inputs).
 //!
 //! GPU tests fail, not skip, when no adapter exists (unless `D3D9_ALLOW_NO_GPU=1`).
 
@@ -236,6 +237,70 @@ fn gpu_texld_family_projects_biases_and_picks_levels() -> TestResult {
                     "{body}: pixel {x},{y}"
                 );
             }
+        }
+    }
+    Ok(())
+}
+
+/// A full-screen quad whose outputs follow a link map: location 0 a `vec3` (TEXCOORD0 in
+/// components 0–1, FOG in component 2), centroid; location 1 an `f32` (COLOR1), flat.
+const LINKED_VS: &str = "
+struct Out {
+    @builtin(position) position: vec4<f32>,
+    @location(0) @interpolate(perspective, centroid) packed: vec3<f32>,
+    @location(1) @interpolate(flat) color1: f32,
+}
+@vertex
+fn main(@builtin(vertex_index) i: u32) -> Out {
+    var p = array<vec2<f32>, 6>(
+        vec2(-1.0, -1.0), vec2(-1.0, 1.0), vec2(1.0, -1.0),
+        vec2(1.0, -1.0), vec2(-1.0, 1.0), vec2(1.0, 1.0),
+    );
+    return Out(vec4(p[i], 0.5, 1.0), vec3(0.2, 0.4, 0.6), 0.1);
+}
+";
+
+#[test]
+fn gpu_linked_inputs_read_packed_components_and_defaults() -> TestResult {
+    use d3d9_translator::bytecode::Usage;
+    use d3d9_translator::lift::interface::{Varying, VaryingInterpolation};
+    use d3d9_translator::signature::Semantic;
+    let varying = |usage, index, location, component, components, interpolation| Varying {
+        component,
+        interpolation,
+        ..Varying::new(Semantic::new(usage, index), location, components)
+    };
+    let options = PixelShaderOptions {
+        input_locations: Some(vec![
+            varying(Usage::TexCoord, 0, 0, 0, 2, VaryingInterpolation::Centroid),
+            varying(Usage::Fog, 0, 0, 2, 1, VaryingInterpolation::Centroid),
+            varying(Usage::Color, 1, 1, 0, 1, VaryingInterpolation::Flat),
+        ]),
+        ..Default::default()
+    };
+    // oC0 = (TEXCOORD0.x, TEXCOORD0.y, FOG, 2 * COLOR1.x * COLOR1.w + TEXCOORD5.x), COLOR1.w
+    // being its default 1 (one component travels) and TEXCOORD5 (not linked) 0.
+    let program = assemble(
+        "ps_3_0\n def c0, 2, 0, 0, 0\n dcl_texcoord0 v0.xy\n dcl_fog v0.z\n dcl_color1 v1\n\
+         dcl_texcoord5 v2\n mov r0.xyz, v0\n mul r1.x, v1.x, v1.w\n mul r1.x, r1.x, c0.x\n\
+         add r0.w, r1.x, v2.x\n mov oC0, r0\n",
+    )?;
+    let checked = check(&program, Stage::Pixel, &DeviceCaps::default())?;
+    let ps = translate_pixel_shader(&checked, &options)?;
+    let Some(gpu) = Gpu::for_tests()? else {
+        return Ok(());
+    };
+    let draw = Draw::new(
+        ShaderStage::wgsl(LINKED_VS),
+        ShaderStage::naga(&ps.module),
+        6,
+        Target::rgba8(SIZE, SIZE),
+    );
+    let image = gpu.render(&draw)?;
+    for (x, y) in [(0, 0), (7, 9), (15, 15)] {
+        let got = image.rgba8(x, y).ok_or("pixel")?;
+        for (g, e) in got.iter().zip([51u8, 102, 153, 51]) {
+            assert!(g.abs_diff(e) <= 1, "pixel {x},{y}: {got:?}");
         }
     }
     Ok(())

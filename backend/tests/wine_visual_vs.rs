@@ -1,7 +1,7 @@
 //! Wine's vertex-shader visual tests (`dlls/d3d9/tests/visual.c`, from `d3d9_visual.json`)
 //! replayed on the GPU: the vertex shaders translated by the lifter, vertex data bound through
-//! their declarations, the default fixed-function pixel stage (or an exactly equivalent ps_3_0
-//! pass-through), and every colour compared with Wine's tolerance.
+//! their declarations, the default fixed-function pixel stage or the test's pixel shader
+//! (translated and linked by semantic), and every colour compared with Wine's tolerance.
 //!
 //! One test per Wine function, each asserting how many pixel checks it made, plus
 //! `wine_visual_vs_summary`, which prints `wine visual VS tests: N of 9 functions with pixel
@@ -12,6 +12,7 @@
 
 #[path = "../../translator/tests/common/mod.rs"]
 mod common;
+#[allow(dead_code)]
 mod wine_visual;
 
 use d3d9_translator::lift::FloatMode;
@@ -89,8 +90,9 @@ fn test_compare_instructions() {
     assert_passes("test_compare_instructions");
 }
 
+/// The vertex results are mapped to colours by a 22-instruction ps_2_0 shader (max, min, cmp,
+/// abs, mad), translated and linked like any pixel shader.
 #[test]
-#[ignore = "needs pixel shader translation: fp_special_test maps each vertex result to a colour with a 22-instruction ps_2_0 shader (max, min, cmp, abs, mad), which only a pixel shader translator can run"]
 fn fp_special_test() {
     assert_passes("fp_special_test");
 }
@@ -111,7 +113,7 @@ fn test_position_index() {
 }
 
 /// Runs all ten, prints the count, and asserts it: every function makes its number of checks;
-/// 8 of the 9 functions with pixel checks pass, 48 of their 59 checks; and every function
+/// all 9 functions with pixel checks pass, all 59 of their checks; and every function
 /// outside `NOT_YET_PASSING` passes (and none inside it, so the list stays true).
 #[test]
 fn wine_visual_vs_summary() {
@@ -139,12 +141,9 @@ fn wine_visual_vs_summary() {
         .map(|r| r.describe())
         .collect();
     assert!(unexpected.is_empty(), "{}", unexpected.join("\n"));
-    assert_eq!((passing, visual.len()), (8, 9));
-    assert_eq!((passed_checks, checks), (48, 59));
+    assert_eq!((passing, visual.len()), (9, 9));
+    assert_eq!((passed_checks, checks), (59, 59));
 }
 
-/// Functions that do not pass yet, with the reason.
-const NOT_YET_PASSING: &[(&str, &str)] = &[(
-    "fp_special_test",
-    "needs pixel shader translation (a 22-instruction ps_2_0 shader turns the results into colours)",
-)];
+/// Functions that do not pass yet, with the reason (none).
+const NOT_YET_PASSING: &[(&str, &str)] = &[];

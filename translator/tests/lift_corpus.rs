@@ -153,7 +153,7 @@ fn pixel_shaders() -> Vec<(String, Vec<u32>)> {
 #[test]
 fn every_corpus_pixel_shader_that_passes_check_translates_and_reparses() {
     let shaders = pixel_shaders();
-    let (mut ps2, mut ps3, mut ps1_unsupported) = (0, 0, 0);
+    let (mut ps1, mut ps2, mut ps3) = (0, 0, 0);
     let mut refused = 0;
     let mut failures = Vec::new();
     for (name, toks) in &shaders {
@@ -187,22 +187,17 @@ fn every_corpus_pixel_shader_that_passes_check_translates_and_reparses() {
                 {
                     Ok(_) if mode != FloatMode::Legacy => {}
                     Ok(_) if program.version.major == 3 => ps3 += 1,
+                    Ok(_) if program.version.major == 1 => ps1 += 1,
                     Ok(_) => ps2 += 1,
                     Err(e) => failures.push(format!("{name} {mode:?}: WGSL: {e}")),
                 },
-                // ps_1_x waits for its lowering: a typed refusal, never an internal error.
-                Err(e) if program.version.major == 1 && e.is_unsupported() => {
-                    if mode == FloatMode::Legacy {
-                        ps1_unsupported += 1;
-                    }
-                }
                 Err(e) => failures.push(format!("{name} {mode:?}: {e}")),
             }
         }
     }
     eprintln!(
-        "{} pixel shaders: {ps2} ps_2_0/2_x and {ps3} ps_3_0 translate (in each float mode); \
-         {ps1_unsupported} ps_1_x are Unsupported; {refused} refused by check",
+        "{} pixel shaders: {ps1} ps_1_x, {ps2} ps_2_0/2_x and {ps3} ps_3_0 translate (in each \
+         float mode); {refused} refused by check",
         shaders.len()
     );
     assert!(
@@ -211,11 +206,11 @@ fn every_corpus_pixel_shader_that_passes_check_translates_and_reparses() {
         failures.len(),
         failures.join("\n")
     );
-    // 1641 pixel shaders: 732 ps_2_0/2_x and 825 ps_3_0 translate; the 43 ps_1_x wait for
-    // their lowering; 41 are refused by check (vkd3d's ps_2_0 shaders past the slot limits,
+    // 1641 pixel shaders: 43 ps_1_x, 732 ps_2_0/2_x and 825 ps_3_0 translate; 41 are refused
+    // by check (vkd3d's ps_2_0 shaders past the slot limits,
     // its r12, and Wine's deliberately invalid shaders: `check_corpus` pins those).
     assert_eq!(
-        (shaders.len(), ps2, ps3, ps1_unsupported, refused),
-        (1641, 732, 825, 43, 41)
+        (shaders.len(), ps1, ps2, ps3, refused),
+        (1641, 43, 732, 825, 41)
     );
 }

@@ -10,7 +10,7 @@ use d3d9_translator::lift::interface::{
     Varying, VaryingInterpolation, PS_CONSTANTS_GROUP, PS_TEXTURES_GROUP,
 };
 use d3d9_translator::lift::{
-    translate_pixel_shader, translate_vertex_shader, Feature, LiftError, PixelShaderOptions,
+    translate_pixel_shader, translate_vertex_shader, LiftError, PixelShaderOptions,
     TranslatedShader, VertexShaderOptions,
 };
 use d3d9_translator::signature::Semantic;
@@ -123,23 +123,14 @@ fn the_wrong_stage_is_a_typed_error() {
 }
 
 #[test]
-fn ps_1_x_is_unsupported_until_its_lowering_lands() {
+fn ps_1_x_translates_with_r0_as_the_colour() {
     for text in [
         "ps_1_1\n mov r0, v0\n",
         "ps_1_4\n texld r0, t0\n mov r0, r0\n",
     ] {
-        let e = translate_pixel_shader(&checked(text), &PixelShaderOptions::default())
-            .expect_err("ps_1_x");
-        assert!(
-            matches!(
-                e,
-                LiftError::Unsupported {
-                    feature: Feature::PixelShader1,
-                    ..
-                }
-            ),
-            "{e}"
-        );
+        let t = translate_pixel_shader(&checked(text), &PixelShaderOptions::default())
+            .expect("ps_1_x translates");
+        assert_eq!(t.interface.color_outputs, vec![0]);
     }
 }
 
@@ -395,4 +386,99 @@ fn constant_operations_that_overflow_still_give_valid_wgsl() {
             reparse(&t.wgsl().expect("wgsl"));
         }
     }
+}
+
+/// Every ps_1_x instruction group translates into a module that re-parses and validates.
+#[test]
+fn every_ps_1_x_instruction_translates() {
+    for text in [
+        "ps_1_1\ntex t0\ntexbem t1, t0\ntexbeml t2, t0\nmov r0, t1\n",
+        "ps_1_1\ntex t0\ntexreg2ar t1, t0\ntexreg2gb t2, t0\nmul r0, t1, t2\n",
+        "ps_1_2\ntex t0\ntexreg2rgb t1, t0\nmov r0, t1\n",
+        "ps_1_1\ntex t0\ntexm3x2pad t1, t0\ntexm3x2tex t2, t0\nmov r0, t2\n",
+        "ps_1_3\ntex t0\ntexm3x2pad t1, t0\ntexm3x2depth t2, t0\nmov r0, t0\n",
+        "ps_1_1\ntex t0\ntexm3x3pad t1, t0\ntexm3x3pad t2, t0\ntexm3x3tex t3, t0\nmov r0, t3\n",
+        "ps_1_1\ntex t0\ntexm3x3pad t1, t0_bx2\ntexm3x3pad t2, t0_bx2\ntexm3x3vspec t3, t0_bx2\nmov r0, t3\n",
+        "ps_1_2\ntex t0\ntexm3x3pad t1, t0\ntexm3x3pad t2, t0\ntexm3x3 t3, t0\nmov r0, t3\n",
+        "ps_1_2\ntex t0\ntexdp3 t1, t0\ntexdp3tex t2, t0\nadd r0, t1, t2\n",
+        "ps_1_1\ntexcoord t0\ntexkill t1\nmov r0, t0\n",
+        "ps_1_4\ntexcrd r0.rgb, t0_dz.xyz\ntexld r1, t1_dw.xyw\nphase\ntexdepth r5\nmov r0.a, r1.a\n",
+        "ps_1_4\ntexld r0, t0\nbem r1.rg, c0, r0\nphase\ntexld r1, r1\nmov r0, r1\n",
+        "ps_1_3\ntex t0\nmad_x4 r0.rgb, t0_bx2, v0_bias, -c0\n+sub_d2_sat r0.a, 1-t0, v1\n",
+    ] {
+        let (t, _) = translate_with(text, &PixelShaderOptions::default());
+        assert_eq!(t.interface.color_outputs, vec![0], "{text}");
+    }
+}
+
+#[test]
+fn ps_1_x_interface_names_the_bump_uniform_samplers_and_depth() {
+    use d3d9_translator::bytecode::TextureType;
+    use d3d9_translator::lift::interface::BUMP_ENV_BINDING;
+    let options = PixelShaderOptions {
+        ps1_texture_types: vec![TextureType::TwoD, TextureType::Cube],
+        ..Default::default()
+    };
+    let (t, wgsl) = translate_with("ps_1_1\ntex t0\ntexbem t1, t0\nmov r0, t1\n", &options);
+    let bump = t.interface.bump_env.expect("texbem reads the bump uniform");
+    assert_eq!(
+        (bump.group, bump.binding),
+        (PS_CONSTANTS_GROUP, BUMP_ENV_BINDING)
+    );
+    let types: Vec<_> = t
+        .interface
+        .samplers
+        .iter()
+        .map(|s| (s.register, s.texture_type, s.group))
+        .collect();
+    assert_eq!(
+        types,
+        vec![
+            (0, TextureType::TwoD, PS_TEXTURES_GROUP),
+            (1, TextureType::Cube, PS_TEXTURES_GROUP)
+        ]
+    );
+    assert!(wgsl.contains("texture_cube<f32>"), "{wgsl}");
+    assert!(!t.interface.writes_depth);
+    // texdepth and texm3x2depth write depth; no bump uniform without bump instructions.
+    for text in [
+        "ps_1_4\ntexcrd r5.rgb, t0\nphase\ntexdepth r5\nmov r0, r5\n",
+        "ps_1_3\ntex t0\ntexm3x2pad t1, t0\ntexm3x2depth t2, t0\nmov r0, t0\n",
+    ] {
+        let (t, wgsl) = translate_with(text, &PixelShaderOptions::default());
+        assert!(t.interface.writes_depth, "{text}");
+        assert!(wgsl.contains("@builtin(frag_depth)"), "{wgsl}");
+        assert_eq!(t.interface.bump_env, None);
+    }
+}
+
+/// Fixed-function fog follows ps_1_x shaders as it follows ps_2_x ones (the fog stage takes
+/// `r0`, the ps_1_x colour): vertex fog reads the FOG varying, table fog the depth, and the
+/// interface names the fog uniform.
+#[test]
+fn ps_1_x_fixed_function_fog_translates() {
+    use d3d9_translator::lift::{FogMode, FogOptions, FogSource};
+    for source in [FogSource::Vertex, FogSource::Table(FogMode::Linear)] {
+        let options = PixelShaderOptions {
+            fog: Some(FogOptions { source }),
+            ..Default::default()
+        };
+        let (t, wgsl) = translate_with("ps_1_1\nmov r0, v0\n", &options);
+        assert!(t.interface.fog.is_some(), "{source:?}\n{wgsl}");
+    }
+}
+
+#[test]
+fn the_ps_1_x_clamps_stay_out_of_vs_1_1() {
+    // vs_1_1 shares major version 1 with ps_1_x: its constants and results are not clamped.
+    let program = assemble(
+        "vs_1_1\ndcl_position v0\ndef c1, 3, -3, 2, 1\nmov r1, c0\nadd r0, r1, c1\nmov oPos, r0\n",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let checked = check(&program, Stage::Vertex, &DeviceCaps::default())
+        .unwrap_or_else(|e| panic!("check: {e}"));
+    let t = translate_vertex_shader(&checked, &VertexShaderOptions::default()).expect("vs_1_1");
+    let wgsl = t.wgsl().expect("wgsl");
+    assert!(!wgsl.contains("clamp("), "{wgsl}");
+    assert!(wgsl.contains("3f"), "{wgsl}");
 }

@@ -912,3 +912,68 @@ psnap!(
         ..Default::default()
     }
 );
+
+// ps_1_x: Wine's visual-test shaders and hand-written ones covering the modifiers, shifts,
+// co-issue and the texture-addressing family.
+psnap!(ps_1_1_texbem, visual_ps("texbem_test", "pixel_shader_code"));
+psnap!(
+    ps_1_3_double_texbem,
+    visual_ps("texbem_test", "double_texbem_code")
+);
+psnap!(ps_1_4_texdepth, visual_ps("texdepth_test", "shader_code"));
+psnap!(
+    ps_1_1_constant_clamp,
+    visual_ps("constant_clamp_ps_test", "shader_code_11")
+);
+psnap!(
+    ps_1_4_constant_clamp,
+    visual_ps("constant_clamp_ps_test", "shader_code_14")
+);
+psnap!(
+    ps_1_1_cnd_coissue,
+    visual_ps("cnd_test", "shader_code_11_coissue")
+);
+psnap!(
+    ps_1_4_cnd_coissue,
+    visual_ps("cnd_test", "shader_code_14_coissue")
+);
+psnap!(ps_1_4_shadow, visual_ps("shadow_test", "ps14_code"));
+psnap!(
+    ps_1_2_modifiers_and_shifts,
+    asm(
+        "ps_1_2\ndef c0, 0.25, 0.5, 0.75, 1.0\ntex t0\ntexcoord t1\n\
+         add_x2 r0, t0_bias, -v0_bx2\nmad_d2 r1, 1-t1, c0, v1\n\
+         sub_x4_sat r1.rgb, r1, t0_bx2\n+lrp r1.a, v0.a, r0.a, c0_bias.a\n\
+         dp3_x2 r0.rgb, r1_bx2, t0_bx2\n+cnd r0.a, r1.a, v0.a, c0.a\n"
+    )
+);
+psnap!(
+    ps_1_3_texm3x3spec,
+    asm(
+        "ps_1_3\ntex t0\ntexm3x3pad t1, t0_bx2\ntexm3x3pad t2, t0_bx2\n\
+         texm3x3spec t3, t0_bx2, c0\nmul r0, t3, v0\n"
+    )
+);
+psnap!(
+    ps_1_1_texm3x2tex_texreg2ar,
+    asm(
+        "ps_1_1\ntex t0\ntexm3x2pad t1, t0_bx2\ntexm3x2tex t2, t0_bx2\ntexreg2ar t3, t2\n\
+         mul r0, t2, t3\n"
+    ),
+    PixelShaderOptions {
+        ps1_texture_types: vec![
+            TextureType::TwoD,
+            TextureType::TwoD,
+            TextureType::TwoD,
+            TextureType::Volume
+        ],
+        ..Default::default()
+    }
+);
+psnap!(
+    ps_1_4_phase_bem_texcrd,
+    asm(
+        "ps_1_4\ntexld r0, t0_dz\ntexcrd r1.rgb, t1_dw.xyw\nbem r2.rg, r1, r0\n\
+         phase\ntexld r2, r2\ncmp_x2 r0, r1_bias, r2, -c0\n"
+    )
+);

@@ -59,6 +59,23 @@ impl Corpus {
         Err(format!("corpus has no shader {function}/{name}"))
     }
 
+    /// The shaders Wine assembles at run time for `function` (`composed_shaders`), in corpus
+    /// order: (name, tokens, the whole entry for its `expected` / constant fields).
+    pub fn composed(&self, function: &str) -> Result<Vec<Composed<'_>>, String> {
+        let list = self.json["composed_shaders"]
+            .as_array()
+            .ok_or("corpus has no composed_shaders")?;
+        list.iter()
+            .filter(|s| s["function"] == function)
+            .map(|s| {
+                let name = s["name"].as_str().unwrap_or_default().to_string();
+                let tokens = tokens(&s["tokens"])
+                    .ok_or_else(|| format!("composed shader {name}: tokens are not u32s"))?;
+                Ok((name, tokens, s))
+            })
+            .collect()
+    }
+
     /// The C text of data array `name` of `function`.
     pub fn data_array(&self, function: &str, name: &str) -> Result<&str, String> {
         let arrays = self.function(function)?["data_arrays"]
@@ -135,6 +152,9 @@ impl Corpus {
             .collect()
     }
 }
+
+/// A composed shader: its name, tokens and corpus entry.
+pub type Composed<'a> = (String, Vec<u32>, &'a Value);
 
 /// One literal pixel check of a Wine test.
 #[derive(Debug, Clone, Copy)]

@@ -134,16 +134,16 @@ pub fn run_in(function: &str, float_mode: d3d9_translator::lift::FloatMode) -> R
 }
 
 /// Little-endian bytes of 32-bit vertex data.
-fn bytes_of(values: &[u32]) -> Vec<u8> {
+pub fn bytes_of(values: &[u32]) -> Vec<u8> {
     values.iter().flat_map(|v| v.to_le_bytes()).collect()
 }
 
-fn f32_bytes(values: &[f32]) -> Vec<u8> {
+pub fn f32_bytes(values: &[f32]) -> Vec<u8> {
     bytes_of(&values.iter().map(|v| v.to_bits()).collect::<Vec<_>>())
 }
 
 /// A `static const float x[4]` constant.
-fn vec4(corpus: &Corpus, function: &str, name: &str) -> Result<[f32; 4], String> {
+pub fn vec4(corpus: &Corpus, function: &str, name: &str) -> Result<[f32; 4], String> {
     let v = corpus.floats(function, name)?;
     v.try_into()
         .map_err(|v: Vec<f32>| format!("{function}/{name}: {} values, expected 4", v.len()))
@@ -151,7 +151,7 @@ fn vec4(corpus: &Corpus, function: &str, name: &str) -> Result<[f32; 4], String>
 
 /// The 32-bit words of a vertex array whose fields are floats (`FN`) or DWORDs (`U`), in
 /// declaration order.
-fn words(tokens: &[CToken], fields: &[Field]) -> Result<Vec<u32>, String> {
+pub fn words(tokens: &[CToken], fields: &[Field]) -> Result<Vec<u32>, String> {
     let numbers: Vec<&CToken> = tokens
         .iter()
         .filter(|t| !matches!(t, CToken::Ident(_)))
@@ -177,7 +177,7 @@ fn words(tokens: &[CToken], fields: &[Field]) -> Result<Vec<u32>, String> {
 }
 
 #[derive(Debug, Clone, Copy)]
-enum Field {
+pub enum Field {
     /// A `float`.
     Float,
     /// A `DWORD` / `D3DCOLOR` / `int`.
@@ -187,7 +187,7 @@ enum Field {
 /// The function's structured pixel checks on visual.c `lines`, in source order; there must
 /// be exactly `expected` of them, so a check lost from the corpus (or a wrong line range)
 /// fails the replay instead of passing with fewer checks.
-fn literal_checks(
+pub fn literal_checks(
     corpus: &Corpus,
     dev: &mut Device,
     function: &str,
@@ -422,7 +422,7 @@ fn test_compare_instructions(corpus: &Corpus, dev: &mut Device) -> Result<(), St
 /// fp_special_test: INF / NaN results of log, pow, nrm, rcp, rsq, lit and `def`, mapped to
 /// colours by a ps_2_0 shader. Accepts any of the r500 / r600 / nv40 / nv50 columns (the
 /// WARP column is `broken()`, Windows-only).
-fn fp_special_test(corpus: &Corpus, dev: &mut Device) -> Result<(), String> {
+pub fn fp_special_test(corpus: &Corpus, dev: &mut Device) -> Result<(), String> {
     const FN: &str = "fp_special_test";
     let ps = corpus.shader(FN, "ps_code")?;
     let quad = f32_bytes(&corpus.floats(FN, "quad")?);

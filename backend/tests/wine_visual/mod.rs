@@ -1,9 +1,12 @@
-//! Support for `wine_visual_vs.rs`: replaying Wine's d3d9 vertex-shader visual tests.
+//! Support for `wine_visual_vs.rs` and `wine_visual_ps.rs`: replaying Wine's d3d9 shader
+//! visual tests. Each test binary uses part of it (and allows the rest to be dead code).
 //!
 //! - [`corpus`]: reading `d3d9_visual.json` (shaders, C data arrays, pixel checks).
 //! - [`device`]: the small D3D9 device the draws run on.
-//! - [`functions`]: the ten test functions, call by call.
+//! - [`functions`]: the ten vertex-shader test functions, call by call.
+//! - [`functions_ps`]: the pixel-shader and vertex↔pixel test functions.
 
 pub mod corpus;
 pub mod device;
 pub mod functions;
+pub mod functions_ps;

@@ -22,14 +22,12 @@ impl Lifter<'_> {
             self.forget_at_join();
             return self.flow(inst);
         }
-        if inst.dst.is_some_and(|d| d.shift != 0) {
-            return Err(self.unsupported(Feature::ResultShift));
-        }
         match inst.opcode {
             O::Nop | O::Dcl | O::Def | O::Defi | O::Defb => Ok(()),
+            O::Tex if self.is_ps1() => self.ps1_instruction(inst),
             O::TexLdl | O::TexLdd | O::Tex => self.texture_sample(inst),
             O::TexKill => self.texkill(inst),
-            // ps_1_x only: the ps_1_x lowering is not written yet.
+            // ps_1_x only.
             O::TexCoord
             | O::TexBem
             | O::TexBemL
@@ -48,7 +46,7 @@ impl Lifter<'_> {
             | O::TexM3x2Depth
             | O::TexDepth
             | O::Bem
-            | O::Phase => Err(self.unsupported(Feature::Ps1Instruction(inst.opcode))),
+            | O::Phase => self.ps1_instruction(inst),
             O::Lit => self.lit(inst),
             O::Dst => self.dst_op(inst),
             O::Crs => self.crs(inst),
@@ -226,6 +224,25 @@ impl Lifter<'_> {
                 let q = self.splat(q, n);
                 let a = self.pick(v, lanes.as_slice());
                 self.mul_d3d9(a, q)
+            }
+            O::Cnd if self.is_ps1() && self.program.version.minor < 4 => {
+                // ps_1_1–1_3: one condition, src0's first swizzled component (r0.a) > 0.5.
+                // Co-issued, the instruction writes src1 whatever the condition: what the
+                // hardware does (Wine's shader_glsl_cnd "COISSUE" case, its cnd_test).
+                let b = self.src(inst, 1, lanes)?;
+                if inst.coissue {
+                    b
+                } else {
+                    let a = self.src(inst, 0, Lanes::of(&[0]))?;
+                    let c = self.src(inst, 2, lanes)?;
+                    let k = self.lit_f32(0.5);
+                    let t = self.bin(Bo::Greater, a.h, k);
+                    let r = Value {
+                        h: self.select(t, b.h, c.h),
+                        n,
+                    };
+                    self.finite_if(r, &[b, c])
+                }
             }
             O::Cmp | O::Cnd => {
                 // cmp: src0 >= 0 ? src1 : src2; cnd: src0 > 0.5 ? src1 : src2.

@@ -294,6 +294,22 @@ pub(super) struct Lifter<'a> {
     pub bool_registers: u32,
     /// vs_3_0 `o#` registers (12).
     pub output_registers: u32,
+    /// Writes held back while a co-issued pair is lifted (`ps1`): both instructions read
+    /// their sources before either writes.
+    pub deferred: Option<
+        Vec<(
+            crate::bytecode::DstParam,
+            Value,
+            Option<crate::bytecode::SrcParam>,
+        )>,
+    >,
+    /// ps_1_x: the interpolated texture coordinate of each `t#` (ps_1_x `main` is always
+    /// lifted into the entry point, with no flow control, so these values reach every
+    /// instruction).
+    pub ps1_coords: HashMap<u32, Handle<Expression>>,
+    /// ps_1_1–1_3: the dot products of the pending `texm3x2pad`/`texm3x3pad` rows, with the
+    /// `t#` each was computed for.
+    pub ps1_pads: Vec<(u32, Handle<Expression>)>,
 }
 
 impl<'a> Lifter<'a> {
@@ -364,6 +380,9 @@ impl<'a> Lifter<'a> {
             bool_registers: count(RegisterFile::ConstBool),
             output_registers: count(RegisterFile::Output),
             input_registers: count(RegisterFile::Input),
+            deferred: None,
+            ps1_coords: HashMap::new(),
+            ps1_pads: Vec::new(),
         }
     }
 

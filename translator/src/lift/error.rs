@@ -1,6 +1,6 @@
 //! The one error type of shader lifting (vertex and pixel).
 
-use crate::bytecode::{Opcode, SrcModifier, Stage, TokenOffset, Version};
+use crate::bytecode::{Opcode, Stage, TokenOffset, Version};
 
 /// Legal D3D9 that the lifter does not translate yet.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -8,20 +8,6 @@ pub enum Feature {
     /// A flow-control instruction with a predicate (`(p0.x) break`, `(p0) call l0`).
     #[error("predicated flow-control instruction")]
     PredicatedFlowControl,
-    /// A ps_1_1–ps_1_4 shader: its register semantics (r0 as the colour, writable t#, value
-    /// range clamping) are not translated yet.
-    #[error("ps_1_x pixel shaders")]
-    PixelShader1,
-    /// An instruction that exists only in ps_1_x (`tex`, `texcoord`, `texbem`, `texm3x*`,
-    /// `bem`, `phase`, …).
-    #[error("ps_1_x instruction {0}")]
-    Ps1Instruction(Opcode),
-    /// A ps_1_x source modifier (`_dz`, `_dw` of ps_1_4 `texld`/`texcrd`).
-    #[error("ps_1_x source modifier {0:?}")]
-    Ps1SourceModifier(SrcModifier),
-    /// A ps_1_x result shift (`_x2`, `_x4`, `_x8`, `_d2`, `_d4`, `_d8`).
-    #[error("ps_1_x result shift")]
-    ResultShift,
 }
 
 /// Why a shader did not translate.

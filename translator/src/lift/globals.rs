@@ -42,6 +42,8 @@ pub(super) enum RegKey {
     IntConsts,
     BoolConsts,
     PositionFixup,
+    /// The ps_1_x bump-environment uniform.
+    BumpEnv,
     /// The fog render states of the pixel stage's fixed-function fog.
     Fog,
     Texture(u32),

@@ -60,6 +60,12 @@ pub const VS_TEXTURES_GROUP: u32 = 1;
 pub const PS_CONSTANTS_GROUP: u32 = 2;
 /// Bind group of pixel textures and samplers.
 pub const PS_TEXTURES_GROUP: u32 = 3;
+/// Binding (in [`PS_CONSTANTS_GROUP`]) of the ps_1_x bump-environment uniform
+/// `array<vec4<f32>, 16>`: element `2n` is `(D3DTSS_BUMPENVMAT00, 01, 10, 11)` of stage n,
+/// element `2n + 1` is `(D3DTSS_BUMPENVLSCALE, D3DTSS_BUMPENVLOFFSET, 0, 0)` of stage n.
+pub const BUMP_ENV_BINDING: u32 = 3;
+/// Texture stages of the bump-environment uniform.
+pub const BUMP_ENV_STAGES: u32 = 8;
 /// Float constant registers of ps_2_0 and ps_2_x.
 pub const PS2_FLOAT_CONSTANTS: u32 = 32;
 /// Float constant registers of ps_3_0.
@@ -303,6 +309,9 @@ pub struct ShaderInterface {
     pub reads_position: bool,
     /// Pixel shaders: whether `vFace` (ps_3_0) is read.
     pub reads_face: bool,
+    /// ps_1_x: the bump-environment uniform ([`BUMP_ENV_BINDING`]), when `texbem`,
+    /// `texbeml` or `bem` reads it.
+    pub bump_env: Option<UniformBinding>,
     /// Pixel shaders with fixed-function fog: the fog render states' uniform.
     pub fog: Option<UniformBinding>,
 }

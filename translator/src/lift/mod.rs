@@ -30,6 +30,7 @@ mod numerics;
 mod operands;
 mod outputs;
 mod pixel_entry;
+mod ps1;
 mod texture;
 mod writes;
 
@@ -139,6 +140,15 @@ pub struct PixelShaderOptions {
     /// Fixed-function fog after the shader (`None`: `D3DRS_FOGENABLE` off). Ignored by
     /// ps_3_0, which computes its own fog.
     pub fog: Option<FogOptions>,
+    /// ps_1_x: the type of the texture bound to each stage (index = stage = sampler), which
+    /// D3D9 takes from the bound texture at draw time (ps_1_x has no `dcl s#`); stages past
+    /// the end of the list are 2D. `Unknown` counts as 2D. Ignored from ps_2_0 on.
+    pub ps1_texture_types: Vec<crate::bytecode::TextureType>,
+    /// ps_1_1–1_3: each stage's `D3DTSS_TEXTURETRANSFORMFLAGS` (`D3DTTFF_COUNT1..4` = 1–4,
+    /// `D3DTTFF_PROJECTED` = 256); stages past the end are 0. With `PROJECTED`, `tex` and
+    /// `texbem`/`texbeml` divide the stage's coordinate by its `.y`, `.z` or `.w` (`COUNT2`,
+    /// `COUNT3`, `COUNT4` or none), except on a cube map (see `ps1`).
+    pub ps1_texture_transform_flags: Vec<u32>,
 }
 
 /// A translated shader: a validated module, its validation info and its interface.
@@ -314,8 +324,10 @@ pub fn translate_vertex_shader(
 /// [`interface::PS_CONSTANTS_GROUP`], textures and samplers in
 /// [`interface::PS_TEXTURES_GROUP`]; inputs as `options.input_locations` places them.
 ///
-/// ps_1_x shaders are `Unsupported` ([`Feature::PixelShader1`]). With `options.fog`, a
-/// ps_2_x shader's colour goes through the fixed-function fog stage (see `lift/fog.rs`).
+/// ps_1_x shaders: `r0` is the colour output, `t#` the texture registers (sampler n = stage
+/// n, of the type `options.ps1_texture_types` gives), the bump-environment uniform at
+/// [`interface::BUMP_ENV_BINDING`]; see `ps1`. With `options.fog`, a ps_1_x or ps_2_x
+/// shader's colour goes through the fixed-function fog stage (see `lift/fog.rs`).
 pub fn translate_pixel_shader(
     checked: &CheckedProgram,
     options: &PixelShaderOptions,
@@ -344,9 +356,6 @@ fn translate(
     if let StageOptions::Pixel(_) = options {
         if let Some(inst) = program.instructions.first() {
             l.set_at(0, inst);
-        }
-        if program.version.major < 2 {
-            return Err(l.unsupported(Feature::PixelShader1));
         }
     }
     let segments = l.prepass()?;
@@ -559,7 +568,18 @@ impl Lifter<'_> {
                 break;
             };
             self.set_at(i, inst);
+            // Co-issue (`+`, ps_1_x): the pair's writes wait until both have read.
+            let next_coissued = program
+                .instructions
+                .get(i + 1)
+                .is_some_and(|n| n.coissue && i + 1 < range.end);
+            if next_coissued && self.deferred.is_none() {
+                self.deferred = Some(Vec::new());
+            }
             self.instruction(inst)?;
+            if !next_coissued {
+                self.flush_deferred_writes()?;
+            }
         }
         if self.f.frames.len() != 1 {
             return Err(self.internal("if, loop or rep left open at the end of the function"));
@@ -637,6 +657,12 @@ impl Lifter<'_> {
                     sampler_binding: sampler_binding(n),
                 });
             }
+        }
+        if self.globals.contains_key(&RegKey::BumpEnv) {
+            interface.bump_env = Some(UniformBinding {
+                group,
+                binding: BUMP_ENV_BINDING,
+            });
         }
         interface.defined_floats = self
             .defs

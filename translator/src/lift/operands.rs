@@ -90,6 +90,10 @@ impl Lifter<'_> {
             RegisterFile::Texture | RegisterFile::MiscType if !write => {
                 Ok(self.pixel_register_pointer(reg.file, reg.index))
             }
+            // ps_1_x texture-addressing instructions write t#.
+            RegisterFile::Texture if self.is_ps1() => {
+                Ok(self.pixel_register_pointer(reg.file, reg.index))
+            }
             RegisterFile::ColorOut | RegisterFile::DepthOut if write => {
                 Ok(self.pixel_register_pointer(reg.file, reg.index))
             }
@@ -164,9 +168,12 @@ impl Lifter<'_> {
         let flat = src.reg.float_constant_index();
         if let (Some(n), None) = (flat, src.reg.relative) {
             if let Some(bits) = self.defs.floats.get(&n).copied() {
+                let ps1 = self.is_ps1();
                 let v: Vec<f32> = pattern
                     .iter()
                     .map(|&c| f32::from_bits(bits[usize::from(c)]))
+                    // ps_1_x reads constants within [-1, 1] (see `ps1_constant`).
+                    .map(|x| if ps1 { x.clamp(-1.0, 1.0) } else { x })
                     .collect();
                 if let Some(folded) = fold_modifier(&v, src.modifier) {
                     return Ok(self.const_f32s(&folded));
@@ -204,7 +211,11 @@ impl Lifter<'_> {
                 if finite {
                     self.mark_finite(picked);
                 }
-                picked
+                if flat.is_some() && self.is_ps1() {
+                    self.ps1_constant(picked)
+                } else {
+                    picked
+                }
             }
         };
         self.modify(raw, src.modifier)

@@ -12,6 +12,8 @@
 //! - `vPos` is `(frag_coord.x - 0.5, frag_coord.y - 0.5, frag_coord.z, frag_coord.w)`: D3D9
 //!   pixel centres are integers (Wine's `pixel_center_integer` `gl_FragCoord`).
 //! - `vFace` is 1 for front faces and -1 for back faces.
+//! - ps_1_x: `v#` arrive clamped to [0, 1]; `r0` is `oC0`; `t#` coordinates are kept for
+//!   the texture instructions (`ps1`), and ps_1_1–1_3 `t#` are registers they write.
 //! - `oC0` is always an output (0 when never written); `oC1`–`oC3` when written. `oDepth`'s
 //!   `.x` is `frag_depth` (which WebGPU clamps to the viewport's depth range).
 
@@ -207,11 +209,10 @@ impl Lifter<'_> {
             .map(|d| d.reg.index)
             .collect();
         color_outputs.insert(0);
-        let writes_depth = program
-            .instructions
-            .iter()
-            .filter_map(|i| i.dst)
-            .any(|d| d.reg.file == RegisterFile::DepthOut);
+        let writes_depth = program.instructions.iter().any(|i| {
+            matches!(i.opcode, Opcode::TexDepth | Opcode::TexM3x2Depth)
+                || i.dst.is_some_and(|d| d.reg.file == RegisterFile::DepthOut)
+        });
 
         self.f = FnBuilder::new(ENTRY_POINT);
         let direct = inline && !self.relative_inputs;
@@ -356,6 +357,20 @@ impl Lifter<'_> {
         value: Handle<Expression>,
         direct: bool,
     ) {
+        let mut value = value;
+        let mut direct = direct;
+        if self.is_ps1() {
+            match file {
+                // ps_1_x colours arrive clamped to [0, 1].
+                RegisterFile::Input => value = self.math1(naga::MathFunction::Saturate, value),
+                RegisterFile::Texture => {
+                    self.ps1_coords.insert(index, value);
+                    // ps_1_1–1_3 texture instructions write t#: a register, not a value.
+                    direct &= self.program.version.minor >= 4;
+                }
+                _ => {}
+            }
+        }
         if direct {
             self.input_values.insert((file, index), value);
             return;
@@ -386,7 +401,12 @@ impl Lifter<'_> {
         let mut offset = 0u32;
         let mut fog_binding = None;
         for &n in &plan.color_outputs {
-            let p = self.pixel_register_pointer(RegisterFile::ColorOut, n);
+            // Before ps_2_0, r0 is the colour.
+            let p = if self.is_ps1() {
+                self.register_pointer(super::globals::RegKey::Temp(n))
+            } else {
+                self.pixel_register_pointer(RegisterFile::ColorOut, n)
+            };
             let value = self.load(p);
             values.push(match (n, plan.fog) {
                 (0, Some(fog)) => {

@@ -7,7 +7,7 @@
 
 use super::builder::Lifter;
 use super::builder::{Lanes, Value};
-use super::error::{Feature, LiftError};
+use super::error::LiftError;
 use super::globals::RegKey;
 use super::interface::{sampler_binding, texture_binding, PS_TEXTURES_GROUP, VS_TEXTURES_GROUP};
 use crate::bytecode::{Control, Instruction, Opcode, RegisterFile, Stage, TextureType};
@@ -34,9 +34,7 @@ impl Lifter<'_> {
         let (level, project) = match (inst.opcode, inst.control) {
             (Opcode::TexLdl, _) => (Level::Exact, false),
             (Opcode::TexLdd, _) => (Level::Gradient, false),
-            (Opcode::Tex, _) if self.program.version.major < 2 => {
-                return Err(self.unsupported(Feature::Ps1Instruction(inst.opcode)))
-            }
+            (Opcode::Tex, _) if self.is_ps1() => return self.ps1_instruction(inst),
             (Opcode::Tex, Control::TexProject) => (Level::Auto, true),
             (Opcode::Tex, Control::TexBias) => (Level::Bias, false),
             (Opcode::Tex, _) => (Level::Auto, false),
@@ -134,7 +132,7 @@ impl Lifter<'_> {
 
     /// The texture and sampler of `s#n` in the current function, declared on first use in
     /// this stage's textures group.
-    fn texture_globals(
+    pub(super) fn texture_globals(
         &mut self,
         n: u32,
         dim: ImageDimension,

@@ -1,6 +1,8 @@
 //! Writing results, narrow: a value as wide as the write mask is saturated (`_sat`),
 //! predicated per component (`(p0.x)`, `(!p0)`), and stored into exactly the written
-//! components. a0 takes integers: vs_1_1 `mov a0.x` floors, `mova` rounds halves away from
+//! components. ps_1_x results are shifted (`_x2` … `_d8`) before `_sat` and kept within the
+//! ps_1_x range (`ps1`); the writes of a co-issued pair wait until both have read. a0 takes
+//! integers: vs_1_1 `mov a0.x` floors, `mova` rounds halves away from
 //! zero.
 
 use super::builder::{Lanes, Lifter, Value};
@@ -26,9 +28,19 @@ impl Lifter<'_> {
         if lanes.is_empty() {
             return Ok(());
         }
+        if let Some(held) = self.deferred.as_mut() {
+            held.push((*dst, value, pred.copied()));
+            return Ok(());
+        }
         let mut value = value;
+        if dst.shift != 0 {
+            value = self.shift(value, dst.shift)?;
+        }
         if dst.modifier.saturate() {
             value = self.saturate_d3d9(value);
+        }
+        if self.is_ps1() && matches!(dst.reg.file, RegisterFile::Temp | RegisterFile::Texture) {
+            value = self.ps1_clamp(value);
         }
         match dst.reg.file {
             RegisterFile::Addr => {
@@ -58,8 +70,12 @@ impl Lifter<'_> {
                     let finite = pred.is_none() && self.is_finite(value);
                     self.note_temp_write(dst.reg.index, lanes.as_slice(), finite);
                 }
-                let key =
-                    (dst.reg.file == RegisterFile::Temp).then_some(Loaded::Temp(dst.reg.index));
+                let key = match dst.reg.file {
+                    RegisterFile::Temp => Some(Loaded::Temp(dst.reg.index)),
+                    // ps_1_x writes t# (the texture registers).
+                    RegisterFile::Texture => Some(Loaded::Texture(dst.reg.index)),
+                    _ => None,
+                };
                 let p = self.float_pointer(&dst.reg, true)?;
                 self.store_lanes(p, value, lanes, pred, 0, key)
             }
@@ -78,6 +94,32 @@ impl Lifter<'_> {
         let zero = self.float_n(0.0, value.n);
         let r = self.select_v(is_number, saturated, zero);
         self.mark_finite(r)
+    }
+
+    /// Perform the writes a co-issued pair held back, in order.
+    pub(super) fn flush_deferred_writes(&mut self) -> Result<(), LiftError> {
+        if let Some(held) = self.deferred.take() {
+            for (dst, value, pred) in held {
+                self.write(&dst, value, pred.as_ref())?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The ps_1_x result shift: `_x2`, `_x4`, `_x8` (shift 1–3) multiply by 2^shift, `_d2`,
+    /// `_d4`, `_d8` (shift -1 to -3) divide; applied before `_sat`.
+    fn shift(&mut self, value: Value, shift: i8) -> Result<Value, LiftError> {
+        let Some(factor) = super::ps1::shift_factor(shift) else {
+            return Err(self.internal(format!("result shift {shift}")));
+        };
+        let k = self.float_n(factor, value.n);
+        let r = self.bin_v(naga::BinaryOperator::Multiply, value, k);
+        // Halving keeps a finite value finite.
+        Ok(if shift < 0 {
+            self.finite_if(r, &[value])
+        } else {
+            r
+        })
     }
 
     /// Write a bool value (as wide as the mask) to p0 (setp).
