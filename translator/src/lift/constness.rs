@@ -52,7 +52,11 @@ impl Lifter<'_> {
         Some(match *expr {
             Expression::Literal(naga::Literal::F32(v)) => Float(vec![v]),
             Expression::Literal(naga::Literal::Bool(v)) => Bool(vec![v]),
-            Expression::Compose { ref components, .. } => {
+            Expression::Compose { ty, ref components } => {
+                // Vectors only (a struct of constants is not a value WGSL folds to one).
+                if !matches!(self.module.types[ty].inner, naga::TypeInner::Vector { .. }) {
+                    return None;
+                }
                 match self.f.consts.get(components.first()?)? {
                     Float(_) => {
                         let mut out = Vec::new();
