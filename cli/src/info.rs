@@ -1,4 +1,5 @@
-//! `d3d9-translate info FILE [--json]`: what a shader declares and uses — version,
+//! `d3d9-translate info FILE [--json] [--d3d8]`: whether a Direct3D 9 (or, with `--d3d8`,
+//! Direct3D 8) device accepts the shader, and what it declares and uses — version,
 //! instruction count, inputs and outputs (from [`Signature`]), samplers, `def`/`defi`/`defb`
 //! constants, and the register indices read and written per register file.
 
@@ -22,11 +23,16 @@ pub struct Args {
     /// Print JSON instead of a readable summary.
     #[arg(long)]
     json: bool,
+    /// Judge the shader as a Direct3D 8 device does (vs_1_0–vs_1_1 and ps_1_0–ps_1_4 only;
+    /// vertex inputs bound by the declaration's register numbers, no `dcl` needed).
+    #[arg(long)]
+    d3d8: bool,
 }
 
 pub fn run(args: &Args) -> Result<(), CliError> {
     let program = read_program(&args.file)?;
-    let info = Info::of(&program);
+    let mut info = Info::of(&program);
+    info.check = Some(Verdict::of(&program, args.d3d8));
     if args.json {
         // Serialising plain strings, numbers and vectors cannot fail.
         let text = serde_json::to_string_pretty(&info).unwrap_or_default();
@@ -36,9 +42,35 @@ pub fn run(args: &Args) -> Result<(), CliError> {
     }
 }
 
+/// Whether the shader's creation call would succeed on the device `info` judges for.
+#[derive(Debug, Serialize)]
+pub struct Verdict {
+    /// `Direct3D 9` (an SM3 hardware device) or `Direct3D 8` (`--d3d8`).
+    device: &'static str,
+    valid: bool,
+    /// The rule it breaks, or what this project does not support.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<String>,
+}
+
+impl Verdict {
+    fn of(program: &Program, d3d8: bool) -> Verdict {
+        let caps = d3d9_translate::device_caps(false, d3d8);
+        let result = d3d9_translator::check::check(program, program.stage(), &caps);
+        Verdict {
+            device: if d3d8 { "Direct3D 8" } else { "Direct3D 9" },
+            valid: result.is_ok(),
+            reason: result.err().map(|e| e.to_string()),
+        }
+    }
+}
+
 /// The summary `info` prints.
 #[derive(Debug, Serialize)]
 pub struct Info {
+    /// `check`'s verdict for the device judged (set by `run`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    check: Option<Verdict>,
     /// Profile name: `vs_2_0`, `ps_3_0`, ...
     version: String,
     /// `vertex` or `pixel`.
@@ -208,6 +240,7 @@ impl Info {
             Some(Err(e)) => (None, Some(e.to_string())),
         };
         Info {
+            check: None,
             constant_table,
             constant_table_error,
             version: version.profile(),
@@ -240,6 +273,12 @@ impl Info {
             "{}: {} instructions ({} executable), {} comment blocks",
             self.version, self.instructions, self.executable_instructions, self.comment_blocks
         );
+        if let Some(v) = &self.check {
+            let _ = match &v.reason {
+                None => writeln!(s, "{}: valid", v.device),
+                Some(r) => writeln!(s, "{}: {r}", v.device),
+            };
+        }
         for (title, list) in [("inputs", &self.inputs), ("outputs", &self.outputs)] {
             let _ = writeln!(s, "{title}:{}", if list.is_empty() { " none" } else { "" });
             for e in list {

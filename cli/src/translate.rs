@@ -1,14 +1,16 @@
 //! `d3d9-translate translate FILE --lang wgsl|spirv|msl|hlsl|glsl [-o OUT]`: a shader in the
 //! language of any naga back end. Every output is written from the module the translator
 //! has already validated; the back-end options have defaults that work for every translated
-//! vertex shader.
+//! shader, vertex or pixel. `--ps` links a vertex shader to a pixel shader and writes both stages
+//! in one module (`vs_main`, `ps_main`).
 
 use crate::wgsl::FloatModeArg;
 use clap::{Args, ValueEnum};
 use d3d9_translator::bytecode::{decode_bytes, Stage};
 use d3d9_translator::check::{check, CheckError, DeviceCaps};
 use d3d9_translator::lift::{
-    translate_vertex_shader, FloatMode, TranslatedShader, VertexShaderOptions,
+    link, translate_pixel_shader, translate_vertex_shader, FloatMode, Link, LinkOptions,
+    PixelShaderOptions, TranslatedShader, VertexShaderOptions,
 };
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -124,26 +126,189 @@ pub enum TranslateError {
     Failed(String),
 }
 
-/// Translate a shader's bytes as a device of `caps` would create it.
+/// Decode and check a shader's bytes as a device of `caps` would create it.
+fn checked_bytes(
+    bytes: &[u8],
+    caps: &DeviceCaps,
+) -> Result<d3d9_translator::check::CheckedProgram, TranslateError> {
+    let program = decode_bytes(bytes)?;
+    let stage = program.stage();
+    check(&program, stage, caps).map_err(|e| match e {
+        CheckError::Invalid(rule) => TranslateError::Invalid(rule),
+        CheckError::Unsupported(what) => TranslateError::Unsupported(what.to_string()),
+    })
+}
+
+fn lift_error(e: d3d9_translator::lift::LiftError) -> TranslateError {
+    if e.is_unsupported() {
+        TranslateError::Unsupported(e.to_string())
+    } else {
+        TranslateError::Failed(e.to_string())
+    }
+}
+
+/// The pixel-shader options that go with a vertex shader's: the same float mode.
+pub fn pixel_options(options: &VertexShaderOptions) -> PixelShaderOptions {
+    PixelShaderOptions {
+        float_mode: options.float_mode,
+        ..Default::default()
+    }
+}
+
+/// Translate a shader's bytes, vertex or pixel by its version token, as a device of `caps`
+/// would create it (a pixel shader takes the float mode of `options`).
 pub fn translate_bytes(
     bytes: &[u8],
     caps: &DeviceCaps,
     options: &VertexShaderOptions,
 ) -> Result<TranslatedShader, TranslateError> {
-    let program = decode_bytes(bytes)?;
-    if program.stage() == Stage::Pixel {
-        return Err(TranslateError::Unsupported(
-            "pixel-shader translation (not implemented yet)".into(),
-        ));
+    let checked = checked_bytes(bytes, caps)?;
+    match checked.program().stage() {
+        Stage::Vertex => translate_vertex_shader(&checked, options),
+        Stage::Pixel => translate_pixel_shader(&checked, &pixel_options(options)),
     }
-    let checked = check(&program, Stage::Vertex, caps).map_err(|e| match e {
-        CheckError::Invalid(rule) => TranslateError::Invalid(rule),
-        CheckError::Unsupported(what) => TranslateError::Unsupported(what.to_string()),
+    .map_err(lift_error)
+}
+
+/// A vertex shader and the pixel shader it feeds, linked by semantic
+/// (`d3d9_translator::lift::link`) and translated with the link's maps, and one module holding
+/// both entry points: `vs_main` and `ps_main`.
+pub struct Linked {
+    pub vertex: TranslatedShader,
+    pub pixel: TranslatedShader,
+    pub link: Link,
+    /// The two stages in one validated module (every name of the vertex module prefixed
+    /// `vs_`, of the pixel module `ps_`).
+    pub module: naga::Module,
+    pub info: naga::valid::ModuleInfo,
+    /// `module` as WGSL.
+    pub wgsl: String,
+}
+
+/// Link and translate a vertex and a pixel shader as a draw pairs them (default
+/// `LinkOptions`: Gouraud shading, triangles, no fog).
+pub fn translate_linked(
+    vs_bytes: &[u8],
+    ps_bytes: &[u8],
+    caps: &DeviceCaps,
+    options: &VertexShaderOptions,
+) -> Result<Linked, TranslateError> {
+    let vs = checked_bytes(vs_bytes, caps)?;
+    let ps = checked_bytes(ps_bytes, caps)?;
+    let stage_of = |c: &d3d9_translator::check::CheckedProgram| c.program().stage();
+    if stage_of(&vs) != Stage::Vertex || stage_of(&ps) != Stage::Pixel {
+        return Err(TranslateError::Failed(format!(
+            "--ps links a vertex shader to a pixel shader; got a {} shader and a {} shader",
+            stage_of(&vs),
+            stage_of(&ps)
+        )));
+    }
+    let pixel_options = pixel_options(options);
+    // The interfaces of the stages alone decide the link.
+    let vs_alone = translate_vertex_shader(&vs, options).map_err(lift_error)?;
+    let ps_alone = translate_pixel_shader(&ps, &pixel_options).map_err(lift_error)?;
+    let link = link(
+        &vs_alone.interface,
+        &ps_alone.interface,
+        &LinkOptions::default(),
+    )
+    .map_err(|e| TranslateError::Failed(format!("link: {e}")))?;
+    let vertex = translate_vertex_shader(
+        &vs,
+        &VertexShaderOptions {
+            output_locations: Some(link.vertex.clone()),
+            ..options.clone()
+        },
+    )
+    .map_err(lift_error)?;
+    let pixel = translate_pixel_shader(
+        &ps,
+        &PixelShaderOptions {
+            input_locations: Some(link.pixel.clone()),
+            ..pixel_options
+        },
+    )
+    .map_err(lift_error)?;
+    d3d9_translator::lift::link::check_stage_agreement(&vertex.module, &pixel.module)
+        .map_err(|e| TranslateError::Failed(format!("linked stages disagree: {e}")))?;
+    let wgsl = combined_wgsl(&vertex, &pixel)?;
+    let module = naga::front::wgsl::parse_str(&wgsl).map_err(|e| {
+        TranslateError::Failed(format!("combined module: {}", e.emit_to_string(&wgsl)))
     })?;
-    translate_vertex_shader(&checked, options).map_err(|e| match e {
-        e if e.is_unsupported() => TranslateError::Unsupported(e.to_string()),
-        other => TranslateError::Failed(other.to_string()),
+    let info = d3d9_translator::lift::validate(&module).map_err(lift_error)?;
+    Ok(Linked {
+        vertex,
+        pixel,
+        link,
+        module,
+        info,
+        wgsl,
     })
+}
+
+/// `shader`'s module with every global, constant, function and named type prefixed, and its
+/// entry point named `{prefix}main`.
+fn prefixed(shader: &TranslatedShader, prefix: &str) -> Result<String, TranslateError> {
+    let mut module = shader.module.clone();
+    let name = |n: &mut Option<String>| {
+        if let Some(n) = n {
+            *n = format!("{prefix}{n}");
+        }
+    };
+    for (_, g) in module.global_variables.iter_mut() {
+        name(&mut g.name);
+    }
+    for (_, c) in module.constants.iter_mut() {
+        name(&mut c.name);
+    }
+    for (_, f) in module.functions.iter_mut() {
+        name(&mut f.name);
+    }
+    for e in &mut module.entry_points {
+        e.name = format!("{prefix}{}", e.name);
+    }
+    // Struct names (`VertexOutput`, `PixelOutput`): the type arena cannot be renamed in place,
+    // and the two stages' names differ already.
+    let info = d3d9_translator::lift::validate(&module).map_err(lift_error)?;
+    let renamed = TranslatedShader {
+        module,
+        info,
+        interface: shader.interface.clone(),
+    };
+    renamed.wgsl().map_err(lift_error)
+}
+
+/// The WGSL of both stages as one module: the directives of both first, then the vertex
+/// stage's declarations, then the pixel stage's.
+fn combined_wgsl(
+    vertex: &TranslatedShader,
+    pixel: &TranslatedShader,
+) -> Result<String, TranslateError> {
+    let vs = prefixed(vertex, "vs_")?;
+    let ps = prefixed(pixel, "ps_")?;
+    let is_directive = |l: &str| l.starts_with("diagnostic(") || l.starts_with("enable ");
+    let mut directives: Vec<&str> = vs
+        .lines()
+        .chain(ps.lines())
+        .filter(|l| is_directive(l))
+        .collect();
+    directives.dedup();
+    let body = |t: &str| {
+        t.lines()
+            .filter(|l| !is_directive(l))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let mut out = String::new();
+    for d in directives {
+        out.push_str(d);
+        out.push('\n');
+    }
+    out.push_str(&body(&vs));
+    out.push('\n');
+    out.push_str(&body(&ps));
+    out.push('\n');
+    Ok(out)
 }
 
 /// Write a translated (already validated) module in `lang`.
@@ -152,19 +317,59 @@ pub fn emit(
     lang: Lang,
     opts: &BackendOptions,
 ) -> Result<Vec<u8>, TranslateError> {
+    if lang == Lang::Wgsl {
+        return shader
+            .wgsl()
+            .map(String::into_bytes)
+            .map_err(|e| TranslateError::Failed(format!("WGSL output: {e}")));
+    }
+    emit_module(&shader.module, &shader.info, lang, opts)
+}
+
+/// Write the linked stages' one module in `lang`, both entry points in it. GLSL holds one
+/// stage per shader, so it is refused there.
+pub fn emit_linked(
+    linked: &Linked,
+    lang: Lang,
+    opts: &BackendOptions,
+) -> Result<Vec<u8>, TranslateError> {
+    match lang {
+        Lang::Wgsl => Ok(linked.wgsl.clone().into_bytes()),
+        Lang::Glsl => Err(TranslateError::Unsupported(
+            "--ps with --lang glsl: a GLSL shader holds one stage; translate each file on its own"
+                .into(),
+        )),
+        _ => emit_module(&linked.module, &linked.info, lang, opts),
+    }
+}
+
+/// Write a validated module in `lang`: every entry point of a module that has several
+/// (SPIR-V, MSL, HLSL), the one entry point otherwise.
+fn emit_module(
+    module: &naga::Module,
+    info: &naga::valid::ModuleInfo,
+    lang: Lang,
+    opts: &BackendOptions,
+) -> Result<Vec<u8>, TranslateError> {
     let fail = |what: &str, e: &dyn std::fmt::Display| {
         TranslateError::Failed(format!("{what} output: {e}"))
     };
-    let module = &shader.module;
-    let info = &shader.info;
     let entry = module
         .entry_points
         .first()
         .ok_or_else(|| TranslateError::Failed("module has no entry point".into()))?;
+    let single = module.entry_points.len() == 1;
     let stage = entry.stage;
     let name = entry.name.clone();
     Ok(match lang {
-        Lang::Wgsl => shader.wgsl().map_err(|e| fail("WGSL", &e))?.into_bytes(),
+        Lang::Wgsl => {
+            let mut w = naga::back::wgsl::Writer::new(
+                String::new(),
+                naga::back::wgsl::WriterFlags::empty(),
+            );
+            w.write(module, info).map_err(|e| fail("WGSL", &e))?;
+            w.finish().into_bytes()
+        }
         Lang::Spirv => {
             let options = naga::back::spv::Options {
                 lang_version: opts.spirv_version,
@@ -174,7 +379,7 @@ pub fn emit(
                 shader_stage: stage,
                 entry_point: name,
             };
-            naga::back::spv::write_vec(module, info, &options, Some(&pipeline))
+            naga::back::spv::write_vec(module, info, &options, single.then_some(&pipeline))
                 .map_err(|e| fail("SPIR-V", &e))?
                 .iter()
                 .flat_map(|w| w.to_le_bytes())
@@ -187,7 +392,7 @@ pub fn emit(
                 ..Default::default()
             };
             let pipeline = naga::back::msl::PipelineOptions {
-                entry_point: Some((stage, name)),
+                entry_point: single.then_some((stage, name)),
                 ..Default::default()
             };
             naga::back::msl::write_string(module, info, &options, &pipeline)
@@ -222,7 +427,7 @@ pub fn emit(
                 ..Default::default()
             };
             let pipeline = naga::back::hlsl::PipelineOptions {
-                entry_point: Some((stage, name)),
+                entry_point: single.then_some((stage, name)),
             };
             let mut text = String::new();
             naga::back::hlsl::Writer::new(&mut text, &options, &pipeline)
@@ -290,19 +495,31 @@ pub fn vertex_options(float_mode: FloatModeArg) -> VertexShaderOptions {
 
 /// Run `translate`.
 pub fn run(args: &TranslateArgs) -> ExitCode {
-    if args.ps.is_some() {
-        eprintln!("unsupported: --ps needs pixel-shader translation and VS/PS linking, which this project does not have yet");
-        return ExitCode::FAILURE;
-    }
     let name = args.file.display();
+    let caps = if args.swvp {
+        DeviceCaps::software()
+    } else {
+        DeviceCaps::default()
+    };
+    if let Some(ps) = &args.ps {
+        let result = std::fs::read(&args.file)
+            .and_then(|vs| Ok((vs, std::fs::read(ps)?)))
+            .map_err(|e| TranslateError::Failed(e.to_string()))
+            .and_then(|(vs, ps)| {
+                translate_linked(&vs, &ps, &caps, &vertex_options(args.float_mode))
+            })
+            .and_then(|linked| emit_linked(&linked, args.lang, &args.backend));
+        return match result {
+            Ok(out) => write_output(args.output.as_deref(), &out),
+            Err(e) => {
+                eprintln!("{name} + {}: {e}", ps.display());
+                ExitCode::FAILURE
+            }
+        };
+    }
     let result = std::fs::read(&args.file)
         .map_err(|e| TranslateError::Failed(e.to_string()))
         .and_then(|bytes| {
-            let caps = if args.swvp {
-                DeviceCaps::software()
-            } else {
-                DeviceCaps::default()
-            };
             let shader = translate_bytes(&bytes, &caps, &vertex_options(args.float_mode))?;
             // The constant names fxc recorded, as comments in front of text output.
             let table = decode_bytes(&bytes)
@@ -317,20 +534,24 @@ pub fn run(args: &TranslateArgs) -> ExitCode {
                 args.lang,
             ))
         });
-    let out = match result {
-        Ok(out) => out,
+    match result {
+        Ok(out) => write_output(args.output.as_deref(), &out),
         Err(e) => {
             eprintln!("{name}: {e}");
-            return ExitCode::FAILURE;
+            ExitCode::FAILURE
         }
-    };
-    let written = match &args.output {
-        Some(path) => std::fs::write(path, &out).map_err(|e| format!("{}: {e}", path.display())),
+    }
+}
+
+/// Write `out` to `path`, or to stdout.
+fn write_output(path: Option<&std::path::Path>, out: &[u8]) -> ExitCode {
+    let written = match path {
+        Some(path) => std::fs::write(path, out).map_err(|e| format!("{}: {e}", path.display())),
         None => {
             use std::io::Write;
             let mut stdout = std::io::stdout().lock();
             stdout
-                .write_all(&out)
+                .write_all(out)
                 .and_then(|()| stdout.flush())
                 .map_err(|e| format!("<stdout>: {e}"))
         }

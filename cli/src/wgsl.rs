@@ -1,11 +1,14 @@
-//! `d3d9-translate wgsl FILE`: print the WGSL of a vertex shader (a pixel shader is refused
-//! as unsupported: there is no pixel-shader translation yet).
+//! `d3d9-translate wgsl FILE`: print the WGSL of a vertex or pixel shader;
+//! `wgsl VSFILE --ps PSFILE` links the two by semantic and prints both stages in one module
+//! (`vs_main`, `ps_main`).
 
 use clap::{Args, ValueEnum};
 use d3d9_translator::bytecode::decode_bytes;
 use d3d9_translator::bytecode::Stage;
 use d3d9_translator::check::check;
-use d3d9_translator::lift::{translate_vertex_shader, FloatMode, VertexShaderOptions};
+use d3d9_translator::lift::{
+    translate_pixel_shader, translate_vertex_shader, FloatMode, VertexShaderOptions,
+};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -34,78 +37,90 @@ pub struct WgslArgs {
     /// Vertex declaration elements to specialise the inputs for.
     #[arg(long)]
     pub decl: Option<PathBuf>,
-    /// Pixel shader to link the outputs against.
+    /// Pixel shader to link the vertex shader's outputs to: both stages are printed, linked,
+    /// in one module.
     #[arg(long)]
     pub ps: Option<PathBuf>,
 }
 
 /// Run `wgsl`.
 pub fn run(args: &WgslArgs) -> ExitCode {
-    if args.ps.is_some() {
-        eprintln!("unsupported: --ps needs pixel-shader translation and VS/PS linking, which this project does not have yet");
-        return ExitCode::FAILURE;
-    }
+    let fail = |what: &dyn std::fmt::Display| {
+        eprintln!("{what}");
+        ExitCode::FAILURE
+    };
     let bytes = match std::fs::read(&args.file) {
         Ok(b) => b,
-        Err(e) => {
-            eprintln!("{}: {e}", args.file.display());
-            return ExitCode::FAILURE;
-        }
+        Err(e) => return fail(&format!("{}: {e}", args.file.display())),
     };
     let program = match decode_bytes(&bytes) {
         Ok(p) => p,
-        Err(e) => {
-            eprintln!("{}: {e}", args.file.display());
-            return ExitCode::FAILURE;
-        }
+        Err(e) => return fail(&format!("{}: {e}", args.file.display())),
     };
-    // Only vertex shaders are translated; a pixel shader is legal input this project cannot
-    // translate yet, so say that rather than what the vertex-shader creation call would.
-    if program.stage() == Stage::Pixel {
-        eprintln!(
-            "{}: unsupported: {} is a pixel shader; pixel-shader translation is not implemented yet (wgsl translates vertex shaders only)",
-            args.file.display(),
-            program.version
-        );
-        return ExitCode::FAILURE;
-    }
     // Only checked programs are translated: check as the device would at creation.
     let caps = crate::device_caps(args.swvp, args.d3d8);
-    let checked = match check(&program, Stage::Vertex, &caps) {
+    let stage = program.stage();
+    let checked = match check(&program, stage, &caps) {
         Ok(c) => c,
-        Err(e) => {
-            eprintln!("{}: {e}", args.file.display());
-            return ExitCode::FAILURE;
-        }
+        Err(e) => return fail(&format!("{}: {e}", args.file.display())),
     };
+    let float_mode = match args.float_mode {
+        FloatModeArg::Legacy => FloatMode::Legacy,
+        FloatModeArg::LegacyStrict => FloatMode::LegacyStrict,
+        FloatModeArg::Ieee => FloatMode::Ieee,
+    };
+    if stage == Stage::Pixel {
+        if args.decl.is_some() || args.ps.is_some() {
+            return fail(&format!(
+                "{}: {} is a pixel shader: --decl and --ps apply to a vertex shader",
+                args.file.display(),
+                program.version
+            ));
+        }
+        let options = d3d9_translator::lift::PixelShaderOptions {
+            float_mode,
+            ..Default::default()
+        };
+        return match translate_pixel_shader(&checked, &options).and_then(|t| t.wgsl()) {
+            Ok(w) => {
+                print!("{w}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => fail(&format!("{}: {e}", args.file.display())),
+        };
+    }
     let input_fetches = match &args.decl {
         Some(path) => match declaration_fetches(path, &program, args.swvp) {
             Ok(f) => Some(f),
-            Err(e) => {
-                eprintln!("{}: {e}", path.display());
-                return ExitCode::FAILURE;
-            }
+            Err(e) => return fail(&format!("{}: {e}", path.display())),
         },
         None => None,
     };
     let options = VertexShaderOptions {
         input_fetches,
-        float_mode: match args.float_mode {
-            FloatModeArg::Legacy => FloatMode::Legacy,
-            FloatModeArg::LegacyStrict => FloatMode::LegacyStrict,
-            FloatModeArg::Ieee => FloatMode::Ieee,
-        },
+        float_mode,
         ..Default::default()
     };
+    if let Some(ps) = &args.ps {
+        let linked = std::fs::read(ps)
+            .map_err(|e| crate::translate::TranslateError::Failed(e.to_string()))
+            .and_then(|ps_bytes| {
+                crate::translate::translate_linked(&bytes, &ps_bytes, &caps, &options)
+            });
+        return match linked {
+            Ok(l) => {
+                print!("{}", l.wgsl);
+                ExitCode::SUCCESS
+            }
+            Err(e) => fail(&format!("{} + {}: {e}", args.file.display(), ps.display())),
+        };
+    }
     match translate_vertex_shader(&checked, &options).and_then(|t| t.wgsl()) {
         Ok(w) => {
             print!("{w}");
             ExitCode::SUCCESS
         }
-        Err(e) => {
-            eprintln!("{}: {e}", args.file.display());
-            ExitCode::FAILURE
-        }
+        Err(e) => fail(&format!("{}: {e}", args.file.display())),
     }
 }
 

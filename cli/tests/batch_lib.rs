@@ -101,8 +101,7 @@ fn translate_batch_gives_per_shader_results() {
 #[ignore = "timing: run on demand"]
 fn batch_throughput() {
     let all = blobs();
-    // Pixel shaders are refused at once (no pixel translation yet): time the vertex shaders
-    // on their own too.
+    // The vertex shaders on their own too.
     let vertex: Vec<_> = all
         .iter()
         .filter(|(_, b)| b.get(2..4) == Some(&[0xFE, 0xFF][..]))

@@ -10,7 +10,9 @@ use reread::reread;
 
 use d3d9_translator::bytecode::{decode, Stage};
 use d3d9_translator::check::{check, DeviceCaps};
-use d3d9_translator::lift::{translate_vertex_shader, VertexShaderOptions};
+use d3d9_translator::lift::{
+    translate_pixel_shader, translate_vertex_shader, PixelShaderOptions, VertexShaderOptions,
+};
 use serde_json::Value;
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -61,13 +63,14 @@ fn own_outcome(tokens: &[u32]) -> &'static str {
     let Ok(program) = decode(tokens) else {
         return "invalid";
     };
-    if program.stage() == Stage::Pixel {
-        return "unsupported";
-    }
-    match check(&program, Stage::Vertex, &DeviceCaps::default()) {
+    let stage = program.stage();
+    match check(&program, stage, &DeviceCaps::default()) {
         Err(e) if e.is_invalid() => "invalid",
         Err(_) => "unsupported",
-        Ok(c) => match translate_vertex_shader(&c, &VertexShaderOptions::default()) {
+        Ok(c) => match match stage {
+            Stage::Vertex => translate_vertex_shader(&c, &VertexShaderOptions::default()),
+            Stage::Pixel => translate_pixel_shader(&c, &PixelShaderOptions::default()),
+        } {
             Ok(_) => "translated",
             Err(e) if e.is_unsupported() => "unsupported",
             Err(_) => "failed",

@@ -66,3 +66,23 @@ fn wgsl_translates_a_direct3d_8_shader_with_d3d8() {
     // --d3d8 and --swvp name different devices.
     assert!(!run(&["wgsl", "--d3d8", "--swvp", file]).status.success());
 }
+
+/// `info` states the device's verdict: Direct3D 9 refuses the undeclared inputs, Direct3D 8
+/// (`--d3d8`) accepts them, and the inputs are named by the DX8 register table either way.
+#[test]
+fn info_judges_for_the_device() {
+    let file = shader_file("info");
+    let file = file.to_str().expect("utf8");
+    let d3d9 = run(&["info", file]);
+    assert!(d3d9.status.success());
+    let text = String::from_utf8_lossy(&d3d9.stdout);
+    assert!(text.contains("Direct3D 9: invalid"), "{text}");
+    let d3d8 = run(&["info", "--d3d8", file]);
+    let text = String::from_utf8_lossy(&d3d8.stdout);
+    assert!(text.contains("Direct3D 8: valid"), "{text}");
+    assert!(text.contains("normal0"), "{text}");
+    let json = run(&["info", "--d3d8", "--json", file]);
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).expect("json");
+    assert_eq!(v["check"]["device"], "Direct3D 8");
+    assert_eq!(v["check"]["valid"], true);
+}

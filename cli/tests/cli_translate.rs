@@ -55,19 +55,14 @@ fn every_corpus_shader_in_every_language_rereads_and_validates() {
                     Ok(validated) => {
                         translated[k] += 1;
                         revalidated[k] += usize::from(validated);
+                        if k == 0 && is_pixel {
+                            pixel += 1;
+                        }
                     }
                     Err(e) => failures.push(format!("{name} ({lang}): {e}")),
                 }
-            } else if is_pixel {
-                assert!(
-                    err.contains("unsupported: pixel-shader translation (not implemented yet)"),
-                    "{name}: {err}"
-                );
-                if k == 0 {
-                    pixel += 1;
-                }
             } else {
-                // A vertex shader that is refused is refused for a stated reason.
+                // A shader that is refused is refused for a stated reason.
                 assert!(
                     err.contains("invalid: ")
                         || err.contains("unsupported: ")
@@ -87,8 +82,10 @@ fn every_corpus_shader_in_every_language_rereads_and_validates() {
         translated.iter().all(|&n| n == translated[0]),
         "{translated:?}"
     );
-    assert_eq!(translated[0] + pixel + refused, COMPLETE_SHADERS);
+    assert_eq!(translated[0] + refused, COMPLETE_SHADERS);
     assert!(translated[0] > 90, "{translated:?}");
+    // Pixel shaders of every version translate (none is refused for its stage).
+    assert!(pixel > 40, "{pixel} pixel shaders translated");
     // WGSL and SPIR-V: every output re-read and validated; GLSL: all but those that
     // sample textures; MSL and HLSL: no front end here.
     assert_eq!(revalidated[0], translated[0]);
@@ -97,7 +94,7 @@ fn every_corpus_shader_in_every_language_rereads_and_validates() {
         revalidated[4] > 0 && revalidated[4] <= translated[4],
         "{revalidated:?}"
     );
-    eprintln!("translated per language {translated:?}, re-validated {revalidated:?}, pixel {pixel}, refused {refused}");
+    eprintln!("translated per language {translated:?} ({pixel} pixel shaders), re-validated {revalidated:?}, refused {refused}");
 }
 
 /// Back-end options: a SPIR-V version, GLSL ES, an HLSL shader model, and a refusal of an

@@ -137,7 +137,10 @@ fn errors_exit_non_zero_with_a_message() {
             vec!["wgsl", &file, "--decl", elements, "--swvp"],
             "has no element",
         ),
-        (vec!["wgsl", &file, "--ps", &file], "unsupported"),
+        (
+            vec!["wgsl", &file, "--ps", &file],
+            "--ps links a vertex shader to a pixel shader; got a vertex shader and a vertex shader",
+        ),
         (vec!["wgsl", "/nonexistent/vs.bin"], "nonexistent"),
     ] {
         let out = run(&args);
@@ -188,8 +191,9 @@ fn positiont_declaration_runs_no_vertex_shader() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// A pixel shader prints as one fragment entry point; `--decl` does not apply to it.
 #[test]
-fn pixel_shader_is_unsupported() {
+fn pixel_shader_translates() {
     let dir = scratch("ps");
     let bytes: Vec<u8> = assemble_tokens("ps_2_0\ndcl t0\nmov oC0, t0\n")
         .expect("assembles")
@@ -199,14 +203,110 @@ fn pixel_shader_is_unsupported() {
     let ps = dir.join("ps.bin");
     std::fs::write(&ps, bytes).expect("write");
     let ps = ps.to_str().expect("utf8");
+    let text = wgsl(&run(&["wgsl", ps]));
+    assert!(text.contains("@fragment"), "{text}");
+    assert!(!text.contains("@vertex"), "{text}");
     refused(
-        &run(&["wgsl", ps]),
+        &run(&["wgsl", ps, "--decl", ps]),
         &[
             ps,
-            "unsupported",
-            "ps_2_0 is a pixel shader",
-            "pixel-shader translation is not implemented",
+            "is a pixel shader: --decl and --ps apply to a vertex shader",
         ],
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `wgsl VS --ps PS`: one module with both entry points, linked by semantic (TEXCOORD0 and
+/// COLOR0 at the same locations on both sides, the vertex shader's two written components
+/// travelling), which naga's WGSL front end parses and validates; the other languages write
+/// both entry points, GLSL refuses.
+#[test]
+fn vertex_and_pixel_shader_link_into_one_module() {
+    let dir = scratch("linked");
+    let write = |name: &str, text: &str| {
+        let bytes: Vec<u8> = assemble_tokens(text)
+            .expect("assembles")
+            .iter()
+            .flat_map(|t| t.to_le_bytes())
+            .collect();
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).expect("write");
+        path.to_str().expect("utf8").to_string()
+    };
+    let vs = write(
+        "vs.bin",
+        "vs_3_0\ndcl_position v0\ndcl_texcoord0 v1\ndcl_position o0\ndcl_color0 o1\n\
+         dcl_texcoord0 o2.xy\nmov o0, v0\nmov o1, c0\nmov o2.xy, v1\n",
+    );
+    let ps = write(
+        "ps.bin",
+        "ps_3_0\ndcl_texcoord0 v0.xy\ndcl_color0 v1\ndcl_2d s0\ntexld r0, v0, s0\n\
+         mul oC0, r0, v1\n",
+    );
+    let text = wgsl(&run(&["wgsl", &vs, "--ps", &ps]));
+    assert!(text.contains("fn vs_main("), "{text}");
+    assert!(text.contains("fn ps_main("), "{text}");
+    let module = naga::front::wgsl::parse_str(&text).expect("parses");
+    naga::valid::Validator::new(
+        naga::valid::ValidationFlags::all(),
+        naga::valid::Capabilities::default(),
+    )
+    .validate(&module)
+    .expect("validates");
+    // The same location and width on both sides.
+    let locations = |stage: naga::ShaderStage| -> Vec<(u32, String)> {
+        let e = module
+            .entry_points
+            .iter()
+            .find(|e| e.stage == stage)
+            .expect("entry point");
+        let mut out = Vec::new();
+        let mut push = |binding: &Option<naga::Binding>, ty: naga::Handle<naga::Type>| {
+            if let Some(naga::Binding::Location { location, .. }) = binding {
+                out.push((*location, format!("{:?}", module.types[ty].inner)));
+            }
+        };
+        match stage {
+            naga::ShaderStage::Vertex => {
+                let r = e.function.result.as_ref().expect("result");
+                if let naga::TypeInner::Struct { members, .. } = &module.types[r.ty].inner {
+                    for m in members {
+                        push(&m.binding, m.ty);
+                    }
+                }
+            }
+            _ => {
+                for a in &e.function.arguments {
+                    push(&a.binding, a.ty);
+                }
+            }
+        }
+        out.sort();
+        out
+    };
+    let vertex_side = locations(naga::ShaderStage::Vertex);
+    assert_eq!(vertex_side, locations(naga::ShaderStage::Fragment));
+    assert_eq!(vertex_side.len(), 2, "{vertex_side:?}");
+    for lang in ["spirv", "msl", "hlsl"] {
+        let o = run(&["translate", &vs, "--ps", &ps, "--lang", lang]);
+        assert!(
+            o.status.success(),
+            "{lang}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        if lang != "spirv" {
+            let out = String::from_utf8_lossy(&o.stdout);
+            assert!(out.contains("vs_main") && out.contains("ps_main"), "{lang}");
+        }
+    }
+    refused(
+        &run(&["translate", &vs, "--ps", &ps, "--lang", "glsl"]),
+        &["a GLSL shader holds one stage"],
+    );
+    // The wrong order is refused with both names.
+    refused(
+        &run(&["wgsl", &ps, "--ps", &vs]),
+        &["--decl and --ps apply to a vertex shader"],
     );
     std::fs::remove_dir_all(&dir).ok();
 }

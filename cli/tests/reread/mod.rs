@@ -33,11 +33,14 @@ pub fn reread(lang: &str, out: &[u8]) -> Result<bool, String> {
             if text.contains(" uniform sampler") {
                 return Ok(false);
             }
+            // naga's GLSL back end names fragment outputs `_fs2p_location#`.
+            let stage = if text.contains("_fs2p_") {
+                naga::ShaderStage::Fragment
+            } else {
+                naga::ShaderStage::Vertex
+            };
             let m = naga::front::glsl::Frontend::default()
-                .parse(
-                    &naga::front::glsl::Options::from(naga::ShaderStage::Vertex),
-                    &text,
-                )
+                .parse(&naga::front::glsl::Options::from(stage), &text)
                 .map_err(|e| format!("{e:?}"))?;
             validate(&m)
         }
