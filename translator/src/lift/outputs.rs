@@ -397,37 +397,7 @@ impl Lifter<'_> {
             offset += size;
             values.push(value);
         }
-        let span = offset.div_ceil(16) * 16;
-        let out_ty = self.module.types.insert(
-            naga::Type {
-                name: Some("VertexOutput".into()),
-                inner: TypeInner::Struct { members, span },
-            },
-            Span::UNDEFINED,
-        );
-        let result = self.emit(Expression::Compose {
-            ty: out_ty,
-            components: values,
-        });
-        self.push(Statement::Return {
-            value: Some(result),
-        });
-        let mut function = self.finish_function();
-        function.result = Some(FunctionResult {
-            ty: out_ty,
-            binding: None,
-        });
-        self.module.entry_points.push(EntryPoint {
-            name: ENTRY_POINT.into(),
-            stage: ShaderStage::Vertex,
-            early_depth_test: None,
-            workgroup_size: [0; 3],
-            workgroup_size_overrides: None,
-            function,
-            mesh_info: None,
-            task_payload: None,
-            incoming_ray_payload: None,
-        });
+        self.close_entry("VertexOutput", members, values, offset, ShaderStage::Vertex);
 
         let writes_point_size = self
             .signature
@@ -457,6 +427,50 @@ impl Lifter<'_> {
             position_fixup,
             writes_point_size,
         })
+    }
+
+    /// End the entry point under construction: return its result struct `name` (`members`
+    /// laid out up to byte `size`, composed of `values`) and add it to the module as the
+    /// `stage` entry point [`ENTRY_POINT`]. Shared by the vertex and the pixel entry.
+    pub(super) fn close_entry(
+        &mut self,
+        name: &str,
+        members: Vec<StructMember>,
+        values: Vec<Handle<Expression>>,
+        size: u32,
+        stage: ShaderStage,
+    ) {
+        let span = size.div_ceil(16) * 16;
+        let out_ty = self.module.types.insert(
+            naga::Type {
+                name: Some(name.into()),
+                inner: TypeInner::Struct { members, span },
+            },
+            Span::UNDEFINED,
+        );
+        let result = self.emit(Expression::Compose {
+            ty: out_ty,
+            components: values,
+        });
+        self.push(Statement::Return {
+            value: Some(result),
+        });
+        let mut function = self.finish_function();
+        function.result = Some(FunctionResult {
+            ty: out_ty,
+            binding: None,
+        });
+        self.module.entry_points.push(EntryPoint {
+            name: ENTRY_POINT.into(),
+            stage,
+            early_depth_test: None,
+            workgroup_size: [0; 3],
+            workgroup_size_overrides: None,
+            function,
+            mesh_info: None,
+            task_payload: None,
+            incoming_ray_payload: None,
+        });
     }
 
     /// Close the current function and return it.

@@ -25,8 +25,8 @@ use super::interface::{
 use super::ENTRY_POINT;
 use crate::bytecode::{Opcode, RegisterFile};
 use naga::{
-    Binding, BuiltIn, EntryPoint, Expression, Function, FunctionArgument, FunctionResult, Handle,
-    ShaderStage, Span, Statement, StructMember, TypeInner,
+    Binding, BuiltIn, Expression, Function, FunctionArgument, Handle, ShaderStage, Statement,
+    StructMember,
 };
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -443,37 +443,7 @@ impl Lifter<'_> {
             });
             offset += 4;
         }
-        let span = offset.div_ceil(16) * 16;
-        let out_ty = self.module.types.insert(
-            naga::Type {
-                name: Some("PixelOutput".into()),
-                inner: TypeInner::Struct { members, span },
-            },
-            Span::UNDEFINED,
-        );
-        let result = self.emit(Expression::Compose {
-            ty: out_ty,
-            components: values,
-        });
-        self.push(Statement::Return {
-            value: Some(result),
-        });
-        let mut function = self.finish_function();
-        function.result = Some(FunctionResult {
-            ty: out_ty,
-            binding: None,
-        });
-        self.module.entry_points.push(EntryPoint {
-            name: ENTRY_POINT.into(),
-            stage: ShaderStage::Fragment,
-            early_depth_test: None,
-            workgroup_size: [0; 3],
-            workgroup_size_overrides: None,
-            function,
-            mesh_info: None,
-            task_payload: None,
-            incoming_ray_payload: None,
-        });
+        self.close_entry("PixelOutput", members, values, offset, ShaderStage::Fragment);
         Ok(ShaderInterface {
             pixel_inputs: plan.inputs,
             color_outputs: plan.color_outputs,
