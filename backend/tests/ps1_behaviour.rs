@@ -414,12 +414,18 @@ fn gpu_ps1_cnd_dp3_and_lrp() -> TestResult {
         };
         let got = run("ps_1_1\nmov r0, v0\ncnd r0, r0.a, c1, c2\n", &inputs)?;
         assert_close(got, c[pick], &format!("cnd r0.a = {alpha}"));
-        // Co-issued in ps_1_1, cnd writes src1 whatever the condition (Wine's cnd_test).
+        // Co-issued on the colour half, a ps_1_1 cnd writes src1 whatever the condition;
+        // on the alpha half alone it selects as usual (Wine's shader_glsl_cnd, cnd_test).
+        let got = run(
+            "ps_1_1\nmov r0, v0\nmov r0.a, c0.a\n+cnd r0.rgb, r0.a, c1, c2\n",
+            &inputs,
+        )?;
+        assert_close(got, [0.25, 0.5, 0.75, 0.75], "co-issued cnd r0.rgb");
         let got = run(
             "ps_1_1\nmov r0, v0\nmov r0.rgb, c0\n+cnd r0.a, r0.a, c1.a, c2.a\n",
             &inputs,
         )?;
-        assert_close(got, [0.0, 0.0, 0.0, 1.0], "co-issued cnd");
+        assert_close(got, [0.0, 0.0, 0.0, c[pick][3]], "co-issued cnd r0.a");
     }
     // ps_1_4: per component.
     let inputs = Inputs {

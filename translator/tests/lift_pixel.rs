@@ -482,3 +482,34 @@ fn the_ps_1_x_clamps_stay_out_of_vs_1_1() {
     assert!(!wgsl.contains("clamp("), "{wgsl}");
     assert!(wgsl.contains("3f"), "{wgsl}");
 }
+
+/// ps_1_1–1_3 co-issued `cnd`: on the colour half it writes src1 whatever the condition, so
+/// src2 (`c7`) is never read; on the alpha half alone it selects by `r0.a > 0.5` as usual
+/// (Wine's `shader_glsl_cnd` tests the `.a` mask; its `cnd_test` third pass).
+#[test]
+fn ps_1_x_coissued_cnd_ignores_the_condition_only_on_the_colour_half() {
+    for version in ["ps_1_1", "ps_1_2", "ps_1_3"] {
+        let (_, alpha) = translate(&format!(
+            "{version}\nmov r0, v0\nmov r0.rgb, c0\n+cnd r0.a, r0.a, c1, c7\n"
+        ));
+        assert!(
+            alpha.contains("c[7]"),
+            "{version} alpha half reads src2:\n{alpha}"
+        );
+        assert!(
+            alpha.contains("> 0.5f"),
+            "{version} alpha half tests:\n{alpha}"
+        );
+        let (_, colour) = translate(&format!(
+            "{version}\nmov r0, v0\nmov r0.a, c0\n+cnd r0.rgb, r0.a, c1, c7\n"
+        ));
+        assert!(
+            !colour.contains("c[7]"),
+            "{version} colour half is src1:\n{colour}"
+        );
+        assert!(
+            !colour.contains("> 0.5f"),
+            "{version} colour half:\n{colour}"
+        );
+    }
+}

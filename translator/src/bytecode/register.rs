@@ -211,6 +211,8 @@ pub struct WriteMask(pub u8);
 impl WriteMask {
     /// `.xyzw`.
     pub const ALL: WriteMask = WriteMask(0xF);
+    /// `.w` alone: the alpha half of a ps_1_x co-issued pair.
+    pub const ALPHA: WriteMask = WriteMask(0x8);
 
     /// Whether component `c` (0..=3) is written.
     pub fn contains(self, c: usize) -> bool {

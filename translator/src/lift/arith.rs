@@ -6,7 +6,7 @@
 
 use super::builder::{Lanes, Lifter, Value};
 use super::error::{Feature, LiftError};
-use crate::bytecode::{Comparison, Control, DstParam, Instruction, Opcode, SrcParam};
+use crate::bytecode::{Comparison, Control, DstParam, Instruction, Opcode, SrcParam, WriteMask};
 use naga::{BinaryOperator as Bo, Handle, MathFunction as Mf};
 
 impl Lifter<'_> {
@@ -227,10 +227,11 @@ impl Lifter<'_> {
             }
             O::Cnd if self.is_ps1() && self.program.version.minor < 4 => {
                 // ps_1_1–1_3: one condition, src0's first swizzled component (r0.a) > 0.5.
-                // Co-issued, the instruction writes src1 whatever the condition: what the
-                // hardware does (Wine's shader_glsl_cnd "COISSUE" case, its cnd_test).
+                // Co-issued on the colour half (any mask but `.a` alone), the instruction
+                // writes src1 whatever the condition; co-issued on the alpha half it selects
+                // as usual: what the hardware does (Wine's shader_glsl_cnd, its cnd_test).
                 let b = self.src(inst, 1, lanes)?;
-                if inst.coissue {
+                if inst.coissue && dst.mask != WriteMask::ALPHA {
                     b
                 } else {
                     let a = self.src(inst, 0, Lanes::of(&[0]))?;
