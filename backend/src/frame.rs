@@ -118,9 +118,32 @@ impl Gpu {
                 Ok((None, written))
             })
             .collect::<Result<Vec<_>, GpuError>>()?;
+        // GLES takes flat values from a primitive's last vertex, D3D9 from its first: on GL a
+        // draw with a flat output is reissued with its primitives rotated (`provoking`).
+        let reordered = frame
+            .draws
+            .iter()
+            .map(|draw| {
+                if self.adapter_info().backend != wgpu::Backend::Gl {
+                    return Ok(None);
+                }
+                let module = Self::naga_module(draw.vertex.shader, "vertex")?;
+                if !crate::provoking::has_flat_output(&module, draw.vertex.entry_point) {
+                    return Ok(None);
+                }
+                Ok(crate::provoking::last_vertex_order(
+                    draw.topology,
+                    draw.indices.as_ref(),
+                    draw.vertex_count,
+                ))
+            })
+            .collect::<Result<Vec<_>, GpuError>>()?;
         self.capture("frame", || {
             let mut prepared = Vec::with_capacity(frame.draws.len());
-            for (draw, (fragment, written)) in frame.draws.iter().zip(&fragments) {
+            for ((draw, (fragment, written)), reorder) in
+                frame.draws.iter().zip(&fragments).zip(&reordered)
+            {
+                let topology = reorder.as_ref().map_or(draw.topology, |(t, _)| *t);
                 let (front_face, cull_mode) = draw.cull.unwrap_or(frame.cull).primitive_state();
                 let vs = self.create_module(draw.vertex.shader);
                 let fs = match fragment {
@@ -158,10 +181,10 @@ impl Gpu {
                                 buffers: &layouts,
                             },
                             primitive: wgpu::PrimitiveState {
-                                topology: draw.topology,
+                                topology,
                                 strip_index_format: draw
                                     .indices
-                                    .filter(|_| draw.topology.is_strip())
+                                    .filter(|_| topology.is_strip())
                                     .map(|i| i.format()),
                                 front_face,
                                 cull_mode,
@@ -183,7 +206,8 @@ impl Gpu {
                     .iter()
                     .map(|b| self.init_buffer(b.data, wgpu::BufferUsages::VERTEX))
                     .collect();
-                let index = draw.indices.map(|indices| {
+                let reindexed = reorder.as_ref().map(|(_, order)| Indices::U32(order));
+                let index = reindexed.or(draw.indices).map(|indices| {
                     let (bytes, count): (&[u8], usize) = match indices {
                         Indices::U16(i) => (bytemuck::cast_slice(i), i.len()),
                         Indices::U32(i) => (bytemuck::cast_slice(i), i.len()),

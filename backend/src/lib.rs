@@ -36,6 +36,7 @@ mod fixed_function;
 mod frame;
 mod gpu;
 mod probe;
+mod provoking;
 mod render;
 mod texture;
 

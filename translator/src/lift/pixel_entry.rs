@@ -443,7 +443,13 @@ impl Lifter<'_> {
             });
             offset += 4;
         }
-        self.close_entry("PixelOutput", members, values, offset, ShaderStage::Fragment);
+        self.close_entry(
+            "PixelOutput",
+            members,
+            values,
+            offset,
+            ShaderStage::Fragment,
+        );
         Ok(ShaderInterface {
             pixel_inputs: plan.inputs,
             color_outputs: plan.color_outputs,
