@@ -6,10 +6,10 @@
 //! with the reason (empty, a DXBC container, not a multiple of four bytes, no version
 //! token). Identical blobs are translated once (keyed by their bytes).
 
+use crate::translate::FloatModeArg;
 use crate::translate::{
     emit, translate_bytes, vertex_options, BackendOptions, Lang, TranslateError,
 };
-use crate::wgsl::FloatModeArg;
 use clap::Args;
 use d3d9_translator::bytecode::decode_bytes;
 use d3d9_translator::check::DeviceCaps;
@@ -203,8 +203,14 @@ pub fn translate_one(
     report.translate_us = start.elapsed().as_micros() as u64;
     let result = translated.and_then(|t| {
         let start = Instant::now();
-        let out = emit(&t, lang, backend)
-            .map(|o| crate::constants::annotate(o, constant_table.as_ref(), &t.interface, lang));
+        let out = emit(&t, lang, backend).map(|o| {
+            crate::constants::annotate(
+                o,
+                constant_table.as_ref(),
+                &t.interface,
+                lang.takes_comments(),
+            )
+        });
         report.emit_us = start.elapsed().as_micros() as u64;
         out
     });

@@ -4,7 +4,6 @@
 //! the output sees that `c[4]..c[7]` is `WorldViewProj`. SPIR-V output, which is binary, gets
 //! no comment; `info --json` gives the same table as data.
 
-use crate::translate::Lang;
 use d3d9_translator::ctab::{Constant, ConstantTable, RegisterSet};
 use d3d9_translator::lift::ShaderInterface;
 use std::fmt::Write;
@@ -66,12 +65,16 @@ fn location(c: &Constant, interface: &ShaderInterface) -> String {
     }
 }
 
-/// The comment block naming every constant of `table` for output in `lang`, or `None` for
-/// SPIR-V (binary) and for a table without constants. Every line is a `//` comment, which
+/// The comment block naming every constant of `table` for a text output (`comments`), or
+/// `None` for a binary one (SPIR-V) and for a table without constants. Every line is a `//` comment, which
 /// WGSL, MSL, HLSL and GLSL all accept before the first declaration (GLSL's `#version` may
 /// follow comments).
-pub fn header(table: &ConstantTable, interface: &ShaderInterface, lang: Lang) -> Option<String> {
-    if lang == Lang::Spirv || table.constants.is_empty() {
+pub fn header(
+    table: &ConstantTable,
+    interface: &ShaderInterface,
+    comments: bool,
+) -> Option<String> {
+    if !comments || table.constants.is_empty() {
         return None;
     }
     let mut out = String::new();
@@ -102,14 +105,15 @@ pub fn header(table: &ConstantTable, interface: &ShaderInterface, lang: Lang) ->
     Some(out)
 }
 
-/// `output` with the constant-name header of `table` in front, where `lang` takes comments.
+/// `output` with the constant-name header of `table` in front, where the output takes
+/// comments (`Lang::takes_comments`).
 pub fn annotate(
     output: Vec<u8>,
     table: Option<&ConstantTable>,
     interface: &ShaderInterface,
-    lang: Lang,
+    comments: bool,
 ) -> Vec<u8> {
-    match table.and_then(|t| header(t, interface, lang)) {
+    match table.and_then(|t| header(t, interface, comments)) {
         Some(h) => {
             let mut annotated = h.into_bytes();
             annotated.extend_from_slice(&output);

@@ -4,7 +4,6 @@
 //! shader, vertex or pixel. `--ps` links a vertex shader to a pixel shader and writes both stages
 //! in one module (`vs_main`, `ps_main`).
 
-use crate::wgsl::FloatModeArg;
 use clap::{Args, ValueEnum};
 use d3d9_translator::bytecode::{decode_bytes, Stage};
 use d3d9_translator::check::{check, CheckError, DeviceCaps};
@@ -14,6 +13,25 @@ use d3d9_translator::lift::{
 };
 use std::path::PathBuf;
 use std::process::ExitCode;
+
+/// Float rules on the command line.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum FloatModeArg {
+    Legacy,
+    LegacyStrict,
+    Ieee,
+}
+
+impl FloatModeArg {
+    /// The translator's float mode of this argument.
+    pub fn mode(self) -> FloatMode {
+        match self {
+            FloatModeArg::Legacy => FloatMode::Legacy,
+            FloatModeArg::LegacyStrict => FloatMode::LegacyStrict,
+            FloatModeArg::Ieee => FloatMode::Ieee,
+        }
+    }
+}
 
 /// Output language: one per naga back end.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, ValueEnum)]
@@ -26,6 +44,11 @@ pub enum Lang {
 }
 
 impl Lang {
+    /// Whether the output is text that takes `//` comments (every language but SPIR-V).
+    pub fn takes_comments(self) -> bool {
+        self != Lang::Spirv
+    }
+
     /// File extension of an output in this language.
     pub fn extension(self) -> &'static str {
         match self {
@@ -484,11 +507,7 @@ fn emit_module(
 /// The translator options of a float-mode argument.
 pub fn vertex_options(float_mode: FloatModeArg) -> VertexShaderOptions {
     VertexShaderOptions {
-        float_mode: match float_mode {
-            FloatModeArg::Legacy => FloatMode::Legacy,
-            FloatModeArg::LegacyStrict => FloatMode::LegacyStrict,
-            FloatModeArg::Ieee => FloatMode::Ieee,
-        },
+        float_mode: float_mode.mode(),
         ..Default::default()
     }
 }
@@ -531,7 +550,7 @@ pub fn run(args: &TranslateArgs) -> ExitCode {
                 out,
                 table.as_ref(),
                 &shader.interface,
-                args.lang,
+                args.lang.takes_comments(),
             ))
         });
     match result {

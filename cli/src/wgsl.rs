@@ -2,23 +2,14 @@
 //! `wgsl VSFILE --ps PSFILE` links the two by semantic and prints both stages in one module
 //! (`vs_main`, `ps_main`).
 
-use clap::{Args, ValueEnum};
+use crate::translate::FloatModeArg;
+use clap::Args;
 use d3d9_translator::bytecode::decode_bytes;
 use d3d9_translator::bytecode::Stage;
 use d3d9_translator::check::check;
-use d3d9_translator::lift::{
-    translate_pixel_shader, translate_vertex_shader, FloatMode, VertexShaderOptions,
-};
+use d3d9_translator::lift::{translate_pixel_shader, translate_vertex_shader, VertexShaderOptions};
 use std::path::PathBuf;
 use std::process::ExitCode;
-
-/// Float rules on the command line.
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum FloatModeArg {
-    Legacy,
-    LegacyStrict,
-    Ieee,
-}
 
 /// Arguments of `wgsl`.
 #[derive(Debug, Args)]
@@ -64,11 +55,7 @@ pub fn run(args: &WgslArgs) -> ExitCode {
         Ok(c) => c,
         Err(e) => return fail(&format!("{}: {e}", args.file.display())),
     };
-    let float_mode = match args.float_mode {
-        FloatModeArg::Legacy => FloatMode::Legacy,
-        FloatModeArg::LegacyStrict => FloatMode::LegacyStrict,
-        FloatModeArg::Ieee => FloatMode::Ieee,
-    };
+    let float_mode = args.float_mode.mode();
     if stage == Stage::Pixel {
         if args.decl.is_some() || args.ps.is_some() {
             return fail(&format!(

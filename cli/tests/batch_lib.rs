@@ -76,7 +76,7 @@ fn translate_batch_gives_per_shader_results() {
                     wgsl,
                     table.as_ref(),
                     &t.interface,
-                    Lang::Wgsl,
+                    Lang::Wgsl.takes_comments(),
                 );
                 assert_eq!(out, &expected, "{name}");
                 translated += 1;

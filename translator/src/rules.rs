@@ -8,7 +8,21 @@
 //! rcp/rsq/log their D3D9 values at 0; `Ieee` is plain IEEE arithmetic. rsq, log and pow take
 //! |x| in every mode (the SDK's definition of those instructions).
 
-use crate::lift::FloatMode;
+/// How D3D9 float arithmetic is emulated (re-exported as `lift::FloatMode`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum FloatMode {
+    /// D3D9 hardware rules, in the cheap form that gives the same results for the values D3D9
+    /// content meets (see `docs/decisions.md` for where it differs from `LegacyStrict`).
+    #[default]
+    Legacy,
+    /// D3D9 hardware rules, exactly: `0 * x = 0` for every x (inf and NaN included) in
+    /// multiplies, dot products, matrix ops, lit, dst and pow; `rcp(0) = rsq(0) = FLT_MAX`;
+    /// `log(0) = -FLT_MAX`.
+    LegacyStrict,
+    /// Plain IEEE arithmetic (faster, for well-behaved content). rsq, log and pow still take
+    /// |x| in both modes: that is the SDK's definition of those instructions.
+    Ieee,
+}
 
 /// `rcp(±0)` and `rsq(±0)` on D3D9 hardware: +FLT_MAX, not +inf.
 pub const RCP_OF_ZERO: f32 = f32::MAX;

@@ -49,21 +49,7 @@ use crate::decl::InputFetch;
 use builder::{FnBuilder, Lifter, StageOptions};
 use std::collections::HashMap;
 
-/// How D3D9 float arithmetic is emulated.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum FloatMode {
-    /// D3D9 hardware rules, in the cheap form that gives the same results for the values D3D9
-    /// content meets (see `docs/decisions.md` for where it differs from `LegacyStrict`).
-    #[default]
-    Legacy,
-    /// D3D9 hardware rules, exactly: `0 * x = 0` for every x (inf and NaN included) in
-    /// multiplies, dot products, matrix ops, lit, dst and pow; `rcp(0) = rsq(0) = FLT_MAX`;
-    /// `log(0) = -FLT_MAX`.
-    LegacyStrict,
-    /// Plain IEEE arithmetic (faster, for well-behaved content). rsq, log and pow still take
-    /// |x| in both modes: that is the SDK's definition of those instructions.
-    Ieee,
-}
+pub use crate::rules::FloatMode;
 
 pub use interface::{Varying, VaryingInterpolation};
 
