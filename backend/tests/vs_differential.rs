@@ -85,6 +85,10 @@ fn generated_programs_agree() {
         failures.len(),
         invalid.len()
     );
+    if let Ok(path) = std::env::var("D3D9_DIFF_REPORT") {
+        // Every disagreement in full, for triage.
+        std::fs::write(&path, failures.join("\n\n")).expect("report written");
+    }
     if !invalid.is_empty() {
         // The reasons, counted, then the first program.
         let mut reasons = std::collections::BTreeMap::new();
@@ -102,10 +106,6 @@ fn generated_programs_agree() {
             invalid.len(),
             invalid[0]
         );
-    }
-    if let Ok(path) = std::env::var("D3D9_DIFF_REPORT") {
-        // Every disagreement in full, for triage.
-        std::fs::write(&path, failures.join("\n\n")).expect("report written");
     }
     if !failures.is_empty() {
         let heads: Vec<String> = failures

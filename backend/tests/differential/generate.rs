@@ -143,6 +143,9 @@ struct Gen<'r> {
     a0_set: bool,
     /// The v# register the current instruction reads (one per instruction).
     used_v: Option<usize>,
+    /// Flow-control blocks and calls opened so far (vs_2_0 allows 16 static flow
+    /// instructions).
+    flow: usize,
 }
 
 const XYZW: [char; 4] = ['x', 'y', 'z', 'w'];
@@ -561,7 +564,15 @@ impl Gen<'_> {
 
     fn block(&mut self, len: usize, nesting: usize, subroutines: usize) {
         for _ in 0..len {
-            let r = self.rng.below(100);
+            // vs_2_0 counts if/loop/rep/call against 16 static flow instructions.
+            let r = if self.profile == Profile::Vs20 && self.flow >= 12 {
+                99
+            } else {
+                self.rng.below(100)
+            };
+            if r < 17 {
+                self.flow += 1;
+            }
             let max_depth = if self.profile.dynamic() { 2 } else { 1 };
             if r < 6 && nesting < max_depth {
                 let mark = self.written_in_body.len();
@@ -675,6 +686,7 @@ pub fn program(rng: &mut Rng, profile: Profile) -> Program {
         predicate_set: false,
         a0_set: false,
         used_v: None,
+        flow: 0,
     };
     let mut head = vec![profile.name().to_string()];
     for k in 0..INPUTS {
