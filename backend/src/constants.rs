@@ -144,7 +144,6 @@ impl VertexConstants {
         target: (u32, u32),
     ) -> Result<Vec<ConstantBuffer>, ProcessingMismatch> {
         let (float_count, int_count, bool_count) = Self::counts(self.processing);
-        let mut out = Vec::new();
         if let Some(fc) = interface.float_constants {
             if fc.registers as usize != float_count {
                 return Err(ProcessingMismatch {
@@ -153,37 +152,9 @@ impl VertexConstants {
                     processing: self.processing,
                 });
             }
-            let mut values = sized(&self.floats, float_count, [0.0; 4]);
-            overwrite(&mut values, &interface.defined_floats);
-            // The zero register out-of-range relative reads land on.
-            values.push([0.0; 4]);
-            out.push(ConstantBuffer {
-                group: fc.group,
-                binding: fc.binding,
-                storage: fc.storage,
-                data: bytemuck::cast_slice(&values).to_vec(),
-            });
         }
-        if let Some(b) = interface.int_constants {
-            let mut values = sized(&self.ints, int_count, [0; 4]);
-            overwrite(&mut values, &interface.defined_ints);
-            out.push(ConstantBuffer {
-                group: b.group,
-                binding: b.binding,
-                storage: false,
-                data: bytemuck::cast_slice(&values).to_vec(),
-            });
-        }
-        if let Some(b) = interface.bool_constants {
-            let mut values = sized(&self.bools, bool_count, false);
-            overwrite(&mut values, &interface.defined_bools);
-            out.push(ConstantBuffer {
-                group: b.group,
-                binding: b.binding,
-                storage: false,
-                data: bool_words(&values),
-            });
-        }
+        let counts = (float_count, int_count, bool_count);
+        let mut out = register_buffers(&self.floats, &self.ints, &self.bools, counts, interface);
         if let Some(b) = interface.position_fixup {
             let (width, height) = target;
             let fixup = [1.0 / width as f32, -1.0 / height as f32, 0.0, 0.0];
@@ -250,40 +221,58 @@ impl PixelConstants {
     /// past the end land on), `i#` and `b#` in the hardware layouts of the vertex side, each
     /// with the shader's `def`s written over the application's values.
     pub fn buffers(&self, interface: &ShaderInterface) -> Vec<ConstantBuffer> {
-        let mut out = Vec::new();
-        if let Some(fc) = interface.float_constants {
-            let mut values = sized(&self.floats, fc.registers as usize, [0.0; 4]);
-            overwrite(&mut values, &interface.defined_floats);
-            values.push([0.0; 4]);
-            out.push(ConstantBuffer {
-                group: fc.group,
-                binding: fc.binding,
-                storage: fc.storage,
-                data: bytemuck::cast_slice(&values).to_vec(),
-            });
-        }
-        if let Some(b) = interface.int_constants {
-            let mut values = sized(&self.ints, INT_CONSTANTS as usize, [0; 4]);
-            overwrite(&mut values, &interface.defined_ints);
-            out.push(ConstantBuffer {
-                group: b.group,
-                binding: b.binding,
-                storage: false,
-                data: bytemuck::cast_slice(&values).to_vec(),
-            });
-        }
-        if let Some(b) = interface.bool_constants {
-            let mut values = sized(&self.bools, BOOL_CONSTANTS as usize, false);
-            overwrite(&mut values, &interface.defined_bools);
-            out.push(ConstantBuffer {
-                group: b.group,
-                binding: b.binding,
-                storage: false,
-                data: bool_words(&values),
-            });
-        }
-        out
+        let float_count = interface
+            .float_constants
+            .map_or(0, |f| f.registers as usize);
+        let counts = (float_count, INT_CONSTANTS as usize, BOOL_CONSTANTS as usize);
+        register_buffers(&self.floats, &self.ints, &self.bools, counts, interface)
     }
+}
+
+/// The `c#`, `i#` and `b#` buffers `interface` names (those the shader uses), in that order:
+/// the registers cut or zero-extended to `counts`, the shader's `def`s written over them, and
+/// after `c#` the zero register that relative reads past the end land on. One layout for
+/// both stages.
+fn register_buffers(
+    floats: &[[f32; 4]],
+    ints: &[[i32; 4]],
+    bools: &[bool],
+    (float_count, int_count, bool_count): (usize, usize, usize),
+    interface: &ShaderInterface,
+) -> Vec<ConstantBuffer> {
+    let mut out = Vec::new();
+    if let Some(fc) = interface.float_constants {
+        let mut values = sized(floats, float_count, [0.0; 4]);
+        overwrite(&mut values, &interface.defined_floats);
+        values.push([0.0; 4]);
+        out.push(ConstantBuffer {
+            group: fc.group,
+            binding: fc.binding,
+            storage: fc.storage,
+            data: bytemuck::cast_slice(&values).to_vec(),
+        });
+    }
+    if let Some(b) = interface.int_constants {
+        let mut values = sized(ints, int_count, [0; 4]);
+        overwrite(&mut values, &interface.defined_ints);
+        out.push(ConstantBuffer {
+            group: b.group,
+            binding: b.binding,
+            storage: false,
+            data: bytemuck::cast_slice(&values).to_vec(),
+        });
+    }
+    if let Some(b) = interface.bool_constants {
+        let mut values = sized(bools, bool_count, false);
+        overwrite(&mut values, &interface.defined_bools);
+        out.push(ConstantBuffer {
+            group: b.group,
+            binding: b.binding,
+            storage: false,
+            data: bool_words(&values),
+        });
+    }
+    out
 }
 
 /// Writes `values` from register `start`, dropping those past the end.
