@@ -781,6 +781,20 @@ fn ps_1_x_texm3x2_and_texm3x3_chains() {
         "ps_1_1\ntex t0\ntexm3x2pad t1, t0\ntexm3x2tex t3, t0\nmov r0, t3\n",
         "on the next register",
     );
+    // The end of a chain without its pads (found by the pixel-shader robustness test: the
+    // lifter met a texm3x2tex with no pad).
+    refuses(
+        "ps_1_1\ntex t0\ntexm3x2tex t1, t0\nmov r0, t1\n",
+        "texm3x2tex/texm3x2depth must follow a texm3x2pad",
+    );
+    refuses(
+        "ps_1_1\ntex t0\ntexm3x3pad t1, t0\nmov r1, t0\ntexm3x3tex t3, t0\nmov r0, t3\n",
+        "texm3x3pad must be followed by a second texm3x3pad",
+    );
+    refuses(
+        "ps_1_1\ntex t0\ntexm3x3tex t3, t0\nmov r0, t3\n",
+        "texm3x3tex/texm3x3spec/texm3x3vspec/texm3x3 must follow two texm3x3pad",
+    );
     accepts(
         "ps_1_1\ntex t0\ntexm3x3pad t1, t0\ntexm3x3pad t2, t0\ntexm3x3tex t3, t0\nmov r0, t3\n",
     );

@@ -69,6 +69,17 @@ pub(super) fn check(ctx: &Ctx<'_>) -> Result<(), CheckError> {
                 pending = Some((M3X3_END, reg + 1, "texm3x3pad, texm3x3pad must be followed by texm3x3tex/texm3x3spec/texm3x3vspec/texm3x3 on the next register"));
             }
         }
+        // The other half of the chain rule: the end of a matrix chain needs its pads.
+        if !in_chain && (M3X2_END.contains(&op) || M3X3_END.contains(&op)) {
+            return Err(rule(
+                site,
+                if M3X2_END.contains(&op) {
+                    "texm3x2tex/texm3x2depth must follow a texm3x2pad on the previous register"
+                } else {
+                    "texm3x3tex/texm3x3spec/texm3x3vspec/texm3x3 must follow two texm3x3pad"
+                },
+            ));
+        }
         if !is_texture_op(op) {
             seen_arith = true;
             continue;
