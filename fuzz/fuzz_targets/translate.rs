@@ -1,15 +1,15 @@
 //! Fuzz shader translation: any decodable vertex shader that `check` accepts (on a hardware
 //! and on a software-vertex-processing device), and any decodable pixel shader that `check`
 //! accepts, either translates, in every float mode, to a module that naga validates again
-//! here and emits as WGSL, or returns a typed `Unsupported` error. Never a panic, never an
-//! invalid module.
+//! here and emits as WGSL (pixel shaders with the alpha test off or one of its functions),
+//! or returns a typed `Unsupported` error. Never a panic, never an invalid module.
 #![no_main]
 
 use d3d9_translator::bytecode::{decode_bytes, Stage};
 use d3d9_translator::check::{check, DeviceCaps};
 use d3d9_translator::lift::{
-    translate_pixel_shader, translate_vertex_shader, validate, FloatMode, LiftError,
-    PixelShaderOptions, TranslatedShader, VertexShaderOptions,
+    translate_pixel_shader, translate_vertex_shader, validate, CompareFunction, FloatMode,
+    LiftError, PixelShaderOptions, TranslatedShader, VertexShaderOptions,
 };
 use libfuzzer_sys::fuzz_target;
 
@@ -32,14 +32,18 @@ fuzz_target!(|data: &[u8]| {
     };
     for caps in devices {
         let Ok(checked) = check(&program, stage, &caps) else { continue };
-        for float_mode in [FloatMode::Legacy, FloatMode::LegacyStrict, FloatMode::Ieee] {
+        let modes = [FloatMode::Legacy, FloatMode::LegacyStrict, FloatMode::Ieee];
+        for (k, float_mode) in modes.into_iter().enumerate() {
             accept(match stage {
                 Stage::Vertex => {
                     let options = VertexShaderOptions { float_mode, ..Default::default() };
                     translate_vertex_shader(&checked, &options)
                 }
                 Stage::Pixel => {
-                    let options = PixelShaderOptions { float_mode, ..Default::default() };
+                    // The alpha test off or one of the eight D3DCMPFUNCs, varied by input.
+                    let alpha_test = CompareFunction::from_d3d(((data.len() + k) % 9) as u32);
+                    let options =
+                        PixelShaderOptions { float_mode, alpha_test, ..Default::default() };
                     translate_pixel_shader(&checked, &options)
                 }
             });

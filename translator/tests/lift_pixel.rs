@@ -513,3 +513,90 @@ fn ps_1_x_coissued_cnd_ignores_the_condition_only_on_the_colour_half() {
         );
     }
 }
+
+/// The alpha test, for every pixel shader version: the reference uniform is in the interface
+/// exactly when the function compares (not `Never`, not `Always`, not off); `Never` discards
+/// without reading it; `Always` and off add no code.
+#[test]
+fn alpha_test_names_its_reference_uniform_only_when_it_compares() {
+    use d3d9_translator::lift::interface::ALPHA_TEST_BINDING;
+    use d3d9_translator::lift::CompareFunction;
+    let shaders = [
+        "ps_1_1\nmov r0, v0\n",
+        "ps_1_4\nmov r0, v0\n",
+        "ps_2_0\ndcl v0\nmov oC0, v0\n",
+        "ps_2_x\ndcl v0\nmov oC0, v0\n",
+        "ps_3_0\ndcl_color0 v0\nmov oC0, v0\n",
+    ];
+    let functions = std::iter::once(None).chain((1..=8).map(CompareFunction::from_d3d));
+    let mut checked = 0;
+    for text in shaders {
+        for func in functions.clone() {
+            let options = PixelShaderOptions {
+                alpha_test: func,
+                ..PixelShaderOptions::default()
+            };
+            let (t, wgsl) = translate_with(text, &options);
+            let compares = !matches!(
+                func,
+                None | Some(CompareFunction::Never | CompareFunction::Always)
+            );
+            let expected = compares.then_some(d3d9_translator::lift::interface::UniformBinding {
+                group: PS_CONSTANTS_GROUP,
+                binding: ALPHA_TEST_BINDING,
+            });
+            assert_eq!(t.interface.alpha_ref, expected, "{func:?}\n{text}\n{wgsl}");
+            let discards = !matches!(func, None | Some(CompareFunction::Always));
+            assert_eq!(wgsl.contains("discard"), discards, "{func:?}\n{wgsl}");
+            assert_eq!(
+                wgsl.contains(&format!("@binding({ALPHA_TEST_BINDING})")),
+                compares,
+                "{func:?}\n{wgsl}"
+            );
+            if compares {
+                // The quantised alpha: round(saturate(a) * 255).
+                assert!(wgsl.contains("round("), "{wgsl}");
+                assert!(wgsl.contains("saturate("), "{wgsl}");
+                assert!(wgsl.contains("255f"), "{wgsl}");
+            }
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 5 * 9);
+}
+
+/// The alpha reference shares the pixel constants group with `c#`, `i#`, `b#` and the fog
+/// uniform without sharing a binding, and the test follows fog.
+#[test]
+fn alpha_test_binding_is_distinct_from_the_other_pixel_uniforms() {
+    use d3d9_translator::lift::{CompareFunction, FogMode, FogOptions, FogSource};
+    let options = PixelShaderOptions {
+        fog: Some(FogOptions {
+            source: FogSource::Table(FogMode::Linear),
+        }),
+        alpha_test: Some(CompareFunction::GreaterEqual),
+        ..PixelShaderOptions::default()
+    };
+    let (t, wgsl) = translate_with(
+        "ps_2_x\ndefi i0, 2, 0, 0, 0\ndcl v0\nmov r0, v0\nrep i0\nadd r0, r0, c0\nendrep\n\
+         if b0\nmov r0, c1\nendif\nmov oC0, r0\n",
+        &options,
+    );
+    let i = &t.interface;
+    let bindings = [
+        i.float_constants.map(|b| (b.group, b.binding)),
+        i.bool_constants.map(|b| (b.group, b.binding)),
+        i.fog.map(|b| (b.group, b.binding)),
+        i.alpha_ref.map(|b| (b.group, b.binding)),
+    ];
+    let bindings: Vec<(u32, u32)> = bindings.into_iter().map(|b| b.expect("used")).collect();
+    let mut distinct = bindings.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    assert_eq!(distinct.len(), bindings.len(), "{bindings:?}");
+    assert!(bindings.iter().all(|&(g, _)| g == PS_CONSTANTS_GROUP));
+    // The discard comes after the fog's mix.
+    let mix = wgsl.find("mix(").expect("fog");
+    let discard = wgsl.find("discard").expect("alpha test");
+    assert!(mix < discard, "{wgsl}");
+}

@@ -1,7 +1,8 @@
 //! WGSL snapshots of representative vertex shaders: each version, relative addressing,
 //! loops (nested, with aL), rep, call/label/ret, predication, aL-indexed o#, packed outputs,
 //! texldl; and of pixel shaders: the texld family, texkill, dsx/dsy, dp2add, predication,
-//! loops with aL, vPos/vFace, MRT, oDepth, centroid, linked inputs, flow-controlled sampling.
+//! loops with aL, vPos/vFace, MRT, oDepth, centroid, linked inputs, flow-controlled sampling,
+//! the alpha test.
 //! Each snapshot is also re-parsed and validated by naga's WGSL front end.
 
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
@@ -17,8 +18,8 @@ use d3d9_translator::bytecode::{
 use d3d9_translator::check::{check, CheckedProgram, DeviceCaps};
 use d3d9_translator::lift::interface::Varying;
 use d3d9_translator::lift::{
-    translate_pixel_shader, translate_vertex_shader, FloatMode, PixelShaderOptions,
-    VertexShaderOptions,
+    translate_pixel_shader, translate_vertex_shader, CompareFunction, FloatMode,
+    PixelShaderOptions, VertexShaderOptions,
 };
 
 /// Check a program as a D3D9 device would (software vertex processing when `software`);
@@ -909,6 +910,17 @@ psnap!(
                 ..Varying::new(Semantic::new(Usage::Fog, 0), 0, 1)
             },
         ]),
+        ..Default::default()
+    }
+);
+
+// The alpha test after a ps_2_0 shader: oC0's alpha quantised to 8 bits against the
+// reference uniform, the pixel discarded unless a8 >= ref.
+psnap!(
+    ps_2_0_alpha_test_greater_equal,
+    asm("ps_2_0\ndcl t0.xy\ndcl v0\ndcl_2d s0\ntexld r0, t0, s0\nmul r0, r0, v0\nmov oC0, r0\n"),
+    PixelShaderOptions {
+        alpha_test: Some(CompareFunction::GreaterEqual),
         ..Default::default()
     }
 );

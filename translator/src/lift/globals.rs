@@ -46,6 +46,8 @@ pub(super) enum RegKey {
     BumpEnv,
     /// The fog render states of the pixel stage's fixed-function fog.
     Fog,
+    /// The alpha test's reference.
+    AlphaRef,
     Texture(u32),
     Sampler(u32),
 }

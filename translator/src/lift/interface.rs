@@ -53,6 +53,16 @@ pub const POSITION_FIXUP_BINDING: u32 = 3;
 /// Binding of the fixed-function fog render states in [`PS_CONSTANTS_GROUP`]
 /// (`array<vec4<f32>, 2>`: `FogConstants::data`).
 pub const FOG_BINDING: u32 = 3;
+/// Binding of the alpha test's reference in [`PS_CONSTANTS_GROUP`] (`vec4<f32>`:
+/// [`alpha_ref_data`]).
+pub const ALPHA_TEST_BINDING: u32 = 4;
+
+/// The alpha test's uniform: `.x` is `D3DRS_ALPHAREF` clamped to 0..=255, as a float (the
+/// shader compares it with the alpha quantised to 8 bits; see `lift/alpha_test.rs`).
+pub fn alpha_ref_data(alpha_ref: u32) -> [f32; 4] {
+    [alpha_ref.min(255) as f32, 0.0, 0.0, 0.0]
+}
+
 /// Bind group of vertex textures and samplers.
 pub const VS_TEXTURES_GROUP: u32 = 1;
 /// Bind group of the pixel shader's constants (`c#`, `i#`, `b#` at the same bindings as the
@@ -314,6 +324,10 @@ pub struct ShaderInterface {
     pub bump_env: Option<UniformBinding>,
     /// Pixel shaders with fixed-function fog: the fog render states' uniform.
     pub fog: Option<UniformBinding>,
+    /// Pixel shaders with the alpha test compiled in (`PixelShaderOptions::alpha_test`
+    /// other than `Never` and `Always`): the reference's uniform ([`ALPHA_TEST_BINDING`],
+    /// filled with [`alpha_ref_data`]).
+    pub alpha_ref: Option<UniformBinding>,
 }
 
 impl ShaderInterface {
@@ -344,6 +358,16 @@ mod tests {
     use crate::bytecode::{
         file_rule, float_constants, RegisterFile, Stage, Version, VertexProcessing,
     };
+
+    /// `D3DRS_ALPHAREF` is 0..=255; larger values clamp to 255.
+    #[test]
+    fn alpha_ref_data_clamps_the_reference() {
+        for (alpha_ref, x) in [(0, 0.0), (0x80, 128.0), (255, 255.0), (256, 255.0)] {
+            assert_eq!(alpha_ref_data(alpha_ref), [x, 0.0, 0.0, 0.0]);
+        }
+        assert_eq!(alpha_ref_data(u32::MAX)[0], 255.0);
+        assert_eq!(alpha_ref_data(1.0f32.to_bits())[0], 255.0);
+    }
 
     /// The buffer sizes callers allocate are the register-file table's counts for a typical
     /// device: the table is the one source, these constants only name its values.

@@ -11,9 +11,11 @@
 //! (destination and predicate writes), `numerics` (D3D9 float rules), `arith` (per-opcode
 //! lowering), `flow` (flow control), `texture` (texld*, texkill), `inputs` (vertex fetch
 //! conversions), `outputs` (vertex output semantics and entry point), `pixel_entry` (pixel
-//! inputs, outputs and entry point), `interface` (what callers bind),
+//! inputs, outputs and entry point), `fog` and `alpha_test` (the fixed-function stages after
+//! a pixel shader), `interface` (what callers bind),
 //! `link` (vertex outputs to pixel inputs).
 
+mod alpha_test;
 mod arith;
 mod builder;
 mod constness;
@@ -34,6 +36,7 @@ mod ps1;
 mod texture;
 mod writes;
 
+pub use alpha_test::CompareFunction;
 pub use error::{Feature, LiftError};
 pub use fog::FogConstants;
 pub use interface::ShaderInterface;
@@ -135,6 +138,10 @@ pub struct PixelShaderOptions {
     /// `texbem`/`texbeml` divide the stage's coordinate by its `.y`, `.z` or `.w` (`COUNT2`,
     /// `COUNT3`, `COUNT4` or none), except on a cube map (see `ps1`).
     pub ps1_texture_transform_flags: Vec<u32>,
+    /// The alpha test after the shader and fog (`None`: `D3DRS_ALPHATESTENABLE` off), on
+    /// oC0's alpha (`r0` in ps_1_x) quantised to 8 bits, against `D3DRS_ALPHAREF` read from a
+    /// uniform (see `lift/alpha_test.rs`); a failing pixel is discarded.
+    pub alpha_test: Option<CompareFunction>,
 }
 
 /// A translated shader: a validated module, its validation info and its interface.

@@ -16,6 +16,8 @@
 //!   the texture instructions (`ps1`), and ps_1_1–1_3 `t#` are registers they write.
 //! - `oC0` is always an output (0 when never written); `oC1`–`oC3` when written. `oDepth`'s
 //!   `.x` is `frag_depth` (which WebGPU clamps to the viewport's depth range).
+//! - oC0 (`r0` in ps_1_x) goes through fixed-function fog (`fog`), then the alpha test
+//!   (`alpha_test`), before it is returned.
 
 use super::builder::{FnBuilder, Lifter};
 use super::error::LiftError;
@@ -400,6 +402,7 @@ impl Lifter<'_> {
         let mut values = Vec::new();
         let mut offset = 0u32;
         let mut fog_binding = None;
+        let mut alpha_ref = None;
         for &n in &plan.color_outputs {
             // Before ps_2_0, r0 is the colour.
             let p = if self.is_ps1() {
@@ -408,14 +411,19 @@ impl Lifter<'_> {
                 self.pixel_register_pointer(RegisterFile::ColorOut, n)
             };
             let value = self.load(p);
-            values.push(match (n, plan.fog) {
+            let value = match (n, plan.fog) {
                 (0, Some(fog)) => {
                     let (fogged, binding) = self.apply_fog(value, fog);
                     fog_binding = Some(binding);
                     fogged
                 }
                 _ => value,
-            });
+            };
+            // The alpha test reads oC0 after fog.
+            if let (0, Some(func)) = (n, self.pixel_options().and_then(|o| o.alpha_test)) {
+                alpha_ref = self.alpha_test(value, func);
+            }
+            values.push(value);
             members.push(StructMember {
                 name: Some(format!("oC{n}")),
                 ty: self.ty.vec4f,
@@ -457,6 +465,7 @@ impl Lifter<'_> {
             reads_position: plan.reads_position,
             reads_face: plan.reads_face,
             fog: fog_binding,
+            alpha_ref,
             ..ShaderInterface::default()
         })
     }

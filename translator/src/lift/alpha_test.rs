@@ -1,0 +1,168 @@
+//! The alpha test (`D3DRS_ALPHATESTENABLE`, `D3DRS_ALPHAFUNC`, `D3DRS_ALPHAREF`), which
+//! WebGPU has no fixed-function stage for, at the end of the pixel stage
+//! (`PixelShaderOptions::alpha_test`).
+//!
+//! The test reads oC0's alpha (`r0` before ps_2_0) after the shader and after fixed-function
+//! fog (which never changes alpha), for every pixel shader version. As DXVK does (which
+//! matches Windows drivers on 8-bit render targets), the alpha is quantised to 8 bits first:
+//! `a8 = round(saturate(alpha) * 255)` (WGSL's `round` rounds halves to even, DXVK's
+//! `OpRoundEven`), and the pixel is discarded unless `a8 FUNC ref`, `ref` being
+//! `D3DRS_ALPHAREF` clamped to 0..=255. `Never` discards every pixel; `Always` adds no code.
+//!
+//! The reference comes from the uniform [`ALPHA_TEST_BINDING`] in [`PS_CONSTANTS_GROUP`]:
+//! a `vec4<f32>` whose `.x` is the reference ([`alpha_ref_data`]), so changing it does not
+//! recompile; the function is in the options (part of the pipeline key).
+//!
+//! [`ALPHA_TEST_BINDING`]: super::interface::ALPHA_TEST_BINDING
+//! [`alpha_ref_data`]: super::interface::alpha_ref_data
+
+use super::builder::Lifter;
+use super::globals::RegKey;
+use super::interface::{UniformBinding, ALPHA_TEST_BINDING, PS_CONSTANTS_GROUP};
+use naga::{AddressSpace, BinaryOperator as Bo, Expression, Handle, MathFunction as Mf, Statement};
+
+/// `D3DCMPFUNC`: how the alpha test compares the pixel's alpha with the reference
+/// (`alpha FUNC ref`; the pixel survives when the comparison holds).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CompareFunction {
+    /// `D3DCMP_NEVER` (1): every pixel is discarded.
+    Never,
+    /// `D3DCMP_LESS` (2).
+    Less,
+    /// `D3DCMP_EQUAL` (3).
+    Equal,
+    /// `D3DCMP_LESSEQUAL` (4).
+    LessEqual,
+    /// `D3DCMP_GREATER` (5).
+    Greater,
+    /// `D3DCMP_NOTEQUAL` (6).
+    NotEqual,
+    /// `D3DCMP_GREATEREQUAL` (7).
+    GreaterEqual,
+    /// `D3DCMP_ALWAYS` (8): every pixel survives.
+    Always,
+}
+
+impl CompareFunction {
+    /// The function of a `D3DCMPFUNC` value (`D3DCMP_NEVER` = 1 … `D3DCMP_ALWAYS` = 8);
+    /// `None` for any other value.
+    pub fn from_d3d(value: u32) -> Option<CompareFunction> {
+        use CompareFunction as C;
+        Some(match value {
+            1 => C::Never,
+            2 => C::Less,
+            3 => C::Equal,
+            4 => C::LessEqual,
+            5 => C::Greater,
+            6 => C::NotEqual,
+            7 => C::GreaterEqual,
+            8 => C::Always,
+            _ => return None,
+        })
+    }
+
+    /// The WGSL comparison of `alpha FUNC ref`, for the functions that read the reference.
+    fn operator(self) -> Option<Bo> {
+        use CompareFunction as C;
+        Some(match self {
+            C::Less => Bo::Less,
+            C::Equal => Bo::Equal,
+            C::LessEqual => Bo::LessEqual,
+            C::Greater => Bo::Greater,
+            C::NotEqual => Bo::NotEqual,
+            C::GreaterEqual => Bo::GreaterEqual,
+            C::Never | C::Always => return None,
+        })
+    }
+}
+
+impl Lifter<'_> {
+    /// Discard the pixel unless the alpha of `color` (the `vec4` of oC0, after fog) passes
+    /// `func`; returns the reference's uniform when the test reads it. The kill comes after
+    /// everything the shader computes, so no derivative is taken after it.
+    pub(super) fn alpha_test(
+        &mut self,
+        color: Handle<Expression>,
+        func: CompareFunction,
+    ) -> Option<UniformBinding> {
+        let Some(op) = func.operator() else {
+            if func == CompareFunction::Never {
+                self.push(Statement::Kill);
+            }
+            return None;
+        };
+        let ty = self.ty.vec4f;
+        let g = self.resource_global(
+            RegKey::AlphaRef,
+            "alpha_ref",
+            ty,
+            AddressSpace::Uniform,
+            PS_CONSTANTS_GROUP,
+            ALPHA_TEST_BINDING,
+        );
+        let p = self.global(g);
+        let params = self.load(p);
+        let reference = self.comp(params, 0);
+        // a8 = round(saturate(alpha) * 255), as an 8-bit target stores it.
+        let alpha = self.comp(color, 3);
+        let alpha = self.math1(Mf::Saturate, alpha);
+        let scale = self.lit_f32(255.0);
+        let scaled = self.bin(Bo::Multiply, alpha, scale);
+        let a8 = self.math1(Mf::Round, scaled);
+        let passes = self.bin(op, a8, reference);
+        let fails = self.emit(Expression::Unary {
+            op: naga::UnaryOperator::LogicalNot,
+            expr: passes,
+        });
+        let mut accept = naga::Block::new();
+        accept.push(Statement::Kill, self.span);
+        self.push(Statement::If {
+            condition: fails,
+            accept,
+            reject: naga::Block::new(),
+        });
+        Some(UniformBinding {
+            group: PS_CONSTANTS_GROUP,
+            binding: ALPHA_TEST_BINDING,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn from_d3d_is_the_d3dcmpfunc_table() {
+        use CompareFunction as C;
+        let all = [
+            C::Never,
+            C::Less,
+            C::Equal,
+            C::LessEqual,
+            C::Greater,
+            C::NotEqual,
+            C::GreaterEqual,
+            C::Always,
+        ];
+        for (value, func) in (1u32..).zip(all) {
+            assert_eq!(CompareFunction::from_d3d(value), Some(func));
+        }
+        for value in [0, 9, 0x7fff_ffff, u32::MAX] {
+            assert_eq!(CompareFunction::from_d3d(value), None);
+        }
+    }
+
+    #[test]
+    fn only_never_and_always_leave_the_reference_unread() {
+        use CompareFunction as C;
+        for value in 1..=8 {
+            let func = CompareFunction::from_d3d(value).expect("D3DCMPFUNC");
+            assert_eq!(
+                func.operator().is_none(),
+                matches!(func, C::Never | C::Always),
+                "{func:?}"
+            );
+        }
+    }
+}
