@@ -7,7 +7,7 @@ use crate::{Draw, ExactReadback, Gpu, GpuError, Image, Indices, Shader, Target};
 
 /// `D3DRS_CULLMODE`: which triangles D3D9 discards. Winding is judged as
 /// the triangle appears on screen; points and lines are never culled.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum CullMode {
     /// `D3DCULL_NONE`: every triangle is drawn.
     None,

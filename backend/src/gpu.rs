@@ -13,8 +13,8 @@ pub const ALLOW_NO_GPU_ENV: &str = "D3D9_ALLOW_NO_GPU";
 /// and run in parallel.
 #[derive(Debug)]
 pub struct Gpu {
-    // Kept alive for the device's lifetime.
-    _instance: wgpu::Instance,
+    // Kept alive for the device's lifetime (`None` for a device the caller owns).
+    _instance: Option<wgpu::Instance>,
     adapter: wgpu::Adapter,
     info: wgpu::AdapterInfo,
     downlevel: wgpu::DownlevelCapabilities,
@@ -63,8 +63,13 @@ impl Gpu {
             .request_device(&wgpu::DeviceDescriptor {
                 label: Some("d3d9-backend harness"),
                 required_limits: adapter.limits(),
-                // Linear filtering of `D3DFMT_A32B32G32R32F` textures, where the adapter has it.
-                required_features: adapter.features() & wgpu::Features::FLOAT32_FILTERABLE,
+                // Linear filtering of `D3DFMT_A32B32G32R32F` textures, and D24S8 depth that
+                // can be read back (`Depth32FloatStencil8`), where the adapter has them.
+                required_features: adapter.features()
+                    & (wgpu::Features::FLOAT32_FILTERABLE
+                        | wgpu::Features::DEPTH32FLOAT_STENCIL8
+                        | wgpu::Features::POLYGON_MODE_LINE
+                        | wgpu::Features::ADDRESS_MODE_CLAMP_TO_BORDER),
                 ..Default::default()
             })
             .await
@@ -74,7 +79,7 @@ impl Gpu {
             })?;
         let downlevel = adapter.get_downlevel_capabilities();
         let mut gpu = Self {
-            _instance: instance,
+            _instance: Some(instance),
             adapter,
             info,
             downlevel,
@@ -87,6 +92,30 @@ impl Gpu {
             gpu.format_usages(wgpu::TextureFormat::Rgba32Uint),
         );
         Ok(gpu)
+    }
+
+    /// A `Gpu` on a wgpu device and queue the caller already has, opened from `adapter`.
+    pub(crate) fn from_parts(
+        adapter: wgpu::Adapter,
+        device: wgpu::Device,
+        queue: wgpu::Queue,
+    ) -> Self {
+        let info = adapter.get_info();
+        let downlevel = adapter.get_downlevel_capabilities();
+        let mut gpu = Self {
+            _instance: None,
+            adapter,
+            info,
+            downlevel,
+            readback: Err(Capability::ExactReadback),
+            device,
+            queue,
+        };
+        gpu.readback = choose_readback(
+            gpu.format_usages(wgpu::TextureFormat::Rgba32Float),
+            gpu.format_usages(wgpu::TextureFormat::Rgba32Uint),
+        );
+        gpu
     }
 
     /// One line naming the adapter, its backend and device type, its driver, and the

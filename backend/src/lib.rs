@@ -31,6 +31,7 @@
 mod bitcast;
 mod caps;
 mod constants;
+pub mod device;
 mod error;
 mod fixed_function;
 mod frame;
@@ -42,6 +43,7 @@ mod texture;
 
 pub use caps::{Capability, ExactReadback};
 pub use constants::{ConstantBuffer, PixelConstants, ProcessingMismatch, VertexConstants};
+pub use device::{Device, DeviceError, DeviceParams};
 pub use error::GpuError;
 pub use fixed_function::{fixed_function_pixel_wgsl, FIXED_FUNCTION_ENTRY_POINT};
 pub use frame::{CullMode, Frame};

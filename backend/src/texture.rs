@@ -117,7 +117,7 @@ impl<'a> TextureBinding<'a> {
 }
 
 /// D3D9 `D3DSAMP_MAGFILTER` / `D3DSAMP_MINFILTER` (`POINT` is the default).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum TextureFilter {
     /// `D3DTEXF_POINT`: the nearest texel.
     #[default]
@@ -127,7 +127,7 @@ pub enum TextureFilter {
 }
 
 /// D3D9 `D3DSAMP_MIPFILTER` (`NONE` is the default).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum MipFilter {
     /// `D3DTEXF_NONE`: mipmapping off; every fetch reads level
     /// `D3DSAMP_MAXMIPLEVEL`, whatever LOD `texldl` asks for.
@@ -140,9 +140,9 @@ pub enum MipFilter {
 }
 
 /// D3D9 `D3DSAMP_ADDRESSU/V/W` (`WRAP` is the default). `MIRRORONCE` has
-/// no wgpu counterpart, and `BORDER` only wgpu's three border colours, so
-/// neither is offered.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// no wgpu counterpart, so it is not offered; `BORDER` has wgpu's three border colours
+/// (the device refuses others) and needs `ADDRESS_MODE_CLAMP_TO_BORDER`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum TextureAddress {
     /// `D3DTADDRESS_WRAP`: the fractional part of the coordinate (1.25 → 0.25).
     #[default]
@@ -151,6 +151,9 @@ pub enum TextureAddress {
     Mirror,
     /// `D3DTADDRESS_CLAMP`: clamped to the edge texels.
     Clamp,
+    /// `D3DTADDRESS_BORDER`: outside [0, 1] reads `D3DSAMP_BORDERCOLOR` (transparent black
+    /// by default, the only border colour a [`SamplerBinding`] has).
+    Border,
 }
 
 /// The sampler states of one sampler stage, at `@group(group)
@@ -201,6 +204,7 @@ impl SamplerBinding {
             TextureAddress::Wrap => wgpu::AddressMode::Repeat,
             TextureAddress::Mirror => wgpu::AddressMode::MirrorRepeat,
             TextureAddress::Clamp => wgpu::AddressMode::ClampToEdge,
+            TextureAddress::Border => wgpu::AddressMode::ClampToBorder,
         };
         let filter = |f: TextureFilter| match f {
             TextureFilter::Point => wgpu::FilterMode::Nearest,
@@ -224,6 +228,10 @@ impl SamplerBinding {
                 MipFilter::None => base,
                 MipFilter::Point | MipFilter::Linear => 32.0,
             },
+            border_color: self
+                .address
+                .contains(&TextureAddress::Border)
+                .then_some(wgpu::SamplerBorderColor::TransparentBlack),
             ..Default::default()
         }
     }

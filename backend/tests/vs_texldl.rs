@@ -148,7 +148,9 @@ mod reference {
         let c = match address {
             TextureAddress::Wrap => c - c.floor(),
             TextureAddress::Clamp => c.clamp(0.0, 1.0),
-            TextureAddress::Mirror => panic!("the reference does not mirror"),
+            TextureAddress::Mirror | TextureAddress::Border => {
+                panic!("the reference does not mirror or read borders")
+            }
         };
         ((c * n as f32).floor() as u32).min(n - 1)
     }

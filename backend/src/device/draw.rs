@@ -1,0 +1,1494 @@
+//! Draws: `DrawPrimitive`, `DrawIndexedPrimitive` and their `UP` forms. Each draw checks the
+//! state as D3D9's runtime does (`D3DERR_INVALIDCALL` for what it refuses), finds its shader
+//! pair and pipeline in the bounded caches, builds or reuses its bind groups (constants are
+//! uploaded only when they changed), and records one render pass on the pending command
+//! encoder; [`Device::flush`] or a read-back submits it.
+
+use std::sync::Arc;
+
+use d3d9_translator::bytecode::TextureType;
+use d3d9_translator::decl::{StreamFrequency, StreamSource};
+use d3d9_translator::lift::interface::alpha_ref_data;
+use d3d9_translator::lift::interface::BUMP_ENV_STAGES;
+use d3d9_translator::lift::{CompareFunction, FogConstants};
+
+use super::error::{invalid, unsupported, DeviceError};
+use super::fixed_function::FogState;
+use super::objects::{IndexFormat, TextureId};
+use super::pairing::{build_pair, PairInputs, PairKey, PixelStage, ShaderPair, VertexStage};
+use super::state::{FillMode, ShadeMode};
+use super::{Device, PrimitiveType, Stream, MAX_STREAMS};
+use crate::{
+    ConstantBuffer, CullMode, Indices, MipFilter, TextureAddress, TextureFilter, TextureKind,
+};
+
+/// What makes a pipeline: the pair, the vertex buffer layouts, the primitive, blend, write
+/// masks and depth-stencil state, target formats, and per sampled texture whether its
+/// format filters.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct PipelineKey {
+    pair: u64,
+    streams: Vec<(u16, u64, wgpu::VertexStepMode)>,
+    primitive: wgpu::PrimitiveState,
+    targets: Vec<Option<wgpu::ColorTargetState>>,
+    depth_stencil: Option<wgpu::DepthStencilState>,
+    filterable: Vec<bool>,
+}
+
+/// A built pipeline and its bind group layouts.
+pub(crate) struct PipelineEntry {
+    pipeline: wgpu::RenderPipeline,
+    layouts: Vec<wgpu::BindGroupLayout>,
+    /// Bind groups of the groups the pipeline does not use.
+    empty_groups: Vec<Option<wgpu::BindGroup>>,
+}
+
+/// What a bind group holds.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum BindGroupKey {
+    /// The vertex constants of a pair at a version, for a viewport size (the half-pixel
+    /// fix-up).
+    VertexConstants {
+        pair: u64,
+        version: u64,
+        viewport: (u32, u32),
+    },
+    /// The pixel constants of a pair at a version, with the fog and alpha-test states.
+    PixelConstants {
+        pair: u64,
+        version: u64,
+        fog: (bool, u32, super::FogMode, super::FogMode, [u32; 3]),
+        alpha_ref: u32,
+    },
+    /// The textures and samplers of one group of a pair.
+    Textures {
+        pair: u64,
+        group: u32,
+        bound: Vec<(Option<TextureId>, SamplerKey)>,
+    },
+}
+
+/// A wgpu sampler's description, from D3D9 sampler states.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct SamplerKey {
+    address: [TextureAddress; 3],
+    border: Option<wgpu::SamplerBorderColor>,
+    mag: TextureFilter,
+    min: TextureFilter,
+    mip: MipFilter,
+    max_mip_level: u32,
+    filtering: bool,
+}
+
+/// The vertices or indices a draw reads.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum DrawRange {
+    /// `DrawPrimitive(type, start_vertex, count)`.
+    Vertices { start: u32, count: u32 },
+    /// `DrawIndexedPrimitive(type, base_vertex, min_index, num_vertices, start_index, count)`.
+    Indexed {
+        base_vertex: i32,
+        min_index: u32,
+        num_vertices: u32,
+        start_index: u32,
+        count: u32,
+    },
+}
+
+/// The draw's source of vertices for stream 0 of an `UP` draw.
+struct UserData {
+    buffer: wgpu::Buffer,
+    size: u64,
+    stride: u32,
+}
+
+/// Indices a draw is issued with.
+enum IndexSource {
+    /// The bound index buffer.
+    Bound(wgpu::Buffer, wgpu::IndexFormat),
+    /// Generated (fans, GL flat-shading reorders, UP draws): 32-bit, base vertex applied by
+    /// the draw.
+    Generated(wgpu::Buffer),
+}
+
+impl Device {
+    /// `DrawPrimitive(primitive, start_vertex, primitive_count)`.
+    pub fn draw_primitive(
+        &mut self,
+        primitive: PrimitiveType,
+        start_vertex: u32,
+        primitive_count: u32,
+    ) -> Result<(), DeviceError> {
+        self.draw(
+            "DrawPrimitive",
+            primitive,
+            DrawRange::Vertices {
+                start: start_vertex,
+                count: primitive_count,
+            },
+            None,
+            None,
+        )
+    }
+
+    /// `DrawIndexedPrimitive(primitive, base_vertex_index, min_vertex_index, num_vertices,
+    /// start_index, primitive_count)`: indices `start_index ..` of the bound index buffer,
+    /// each plus `base_vertex_index`; the vertices `base + min .. base + min + num` must lie
+    /// within every stream's buffer (an index outside that range reads what wgpu's robust
+    /// buffer access gives, never memory outside the buffer).
+    pub fn draw_indexed_primitive(
+        &mut self,
+        primitive: PrimitiveType,
+        base_vertex_index: i32,
+        min_vertex_index: u32,
+        num_vertices: u32,
+        start_index: u32,
+        primitive_count: u32,
+    ) -> Result<(), DeviceError> {
+        self.draw(
+            "DrawIndexedPrimitive",
+            primitive,
+            DrawRange::Indexed {
+                base_vertex: base_vertex_index,
+                min_index: min_vertex_index,
+                num_vertices,
+                start_index,
+                count: primitive_count,
+            },
+            None,
+            None,
+        )
+    }
+
+    /// `DrawPrimitiveUP(primitive, primitive_count, data, stride)`: the vertices come from
+    /// `data` as stream 0. As in D3D9, stream 0 is unset afterwards.
+    pub fn draw_primitive_up(
+        &mut self,
+        primitive: PrimitiveType,
+        primitive_count: u32,
+        data: &[u8],
+        stride: u32,
+    ) -> Result<(), DeviceError> {
+        let call = "DrawPrimitiveUP";
+        let user = self.user_data(call, data, stride)?;
+        let result = self.draw(
+            call,
+            primitive,
+            DrawRange::Vertices {
+                start: 0,
+                count: primitive_count,
+            },
+            Some(user),
+            None,
+        );
+        self.state.streams[0] = Stream::default();
+        result
+    }
+
+    /// `DrawIndexedPrimitiveUP(primitive, min_index, num_vertices, primitive_count, indices,
+    /// vertices, stride)`. As in D3D9, stream 0 and the index buffer are unset afterwards.
+    #[allow(clippy::too_many_arguments)]
+    pub fn draw_indexed_primitive_up(
+        &mut self,
+        primitive: PrimitiveType,
+        min_vertex_index: u32,
+        num_vertices: u32,
+        primitive_count: u32,
+        indices: Indices<'_>,
+        vertices: &[u8],
+        stride: u32,
+    ) -> Result<(), DeviceError> {
+        let call = "DrawIndexedPrimitiveUP";
+        let user = self.user_data(call, vertices, stride)?;
+        let indices: Vec<u32> = match indices {
+            Indices::U16(i) => i.iter().map(|&v| u32::from(v)).collect(),
+            Indices::U32(i) => i.to_vec(),
+        };
+        let result = self.draw(
+            call,
+            primitive,
+            DrawRange::Indexed {
+                base_vertex: 0,
+                min_index: min_vertex_index,
+                num_vertices,
+                start_index: 0,
+                count: primitive_count,
+            },
+            Some(user),
+            Some(indices),
+        );
+        self.state.streams[0] = Stream::default();
+        self.state.indices = None;
+        result
+    }
+
+    fn user_data(
+        &self,
+        call: &'static str,
+        data: &[u8],
+        stride: u32,
+    ) -> Result<UserData, DeviceError> {
+        if stride == 0 {
+            return Err(invalid(call, "a vertex stride of 0"));
+        }
+        if data.is_empty() {
+            return Err(invalid(call, "no vertex data"));
+        }
+        Ok(UserData {
+            buffer: self.gpu.init_buffer(data, wgpu::BufferUsages::VERTEX),
+            size: data.len() as u64,
+            stride,
+        })
+    }
+
+    /// The stream sources as the declaration binding reads them.
+    fn stream_sources(&self, user: Option<&UserData>) -> Vec<StreamSource> {
+        (0..MAX_STREAMS)
+            .map(|n| match (n, user) {
+                (0, Some(u)) => StreamSource {
+                    stride: u.stride,
+                    frequency: StreamFrequency::Vertex,
+                },
+                _ => {
+                    let s = &self.state.streams[n];
+                    StreamSource {
+                        stride: s.stride,
+                        frequency: s.frequency,
+                    }
+                }
+            })
+            .collect()
+    }
+
+    fn draw(
+        &mut self,
+        call: &'static str,
+        primitive: PrimitiveType,
+        range: DrawRange,
+        user: Option<UserData>,
+        user_indices: Option<Vec<u32>>,
+    ) -> Result<(), DeviceError> {
+        let count = match range {
+            DrawRange::Vertices { count, .. } | DrawRange::Indexed { count, .. } => count,
+        };
+        if count == 0 {
+            return Ok(());
+        }
+        let declaration_id = self
+            .state
+            .declaration
+            .ok_or_else(|| invalid(call, "no vertex declaration or FVF is set"))?;
+        let declaration = self
+            .declarations
+            .get(&declaration_id)
+            .cloned()
+            .ok_or_else(|| invalid(call, "the vertex declaration was released"))?;
+        let render = self.state.render;
+        if render.fill == FillMode::Point {
+            return Err(unsupported(
+                call,
+                "D3DFILL_POINT (wgpu has no point fill mode)",
+            ));
+        }
+        let point_list = primitive == PrimitiveType::PointList;
+        let fog = FogState {
+            enable: render.fog_enable,
+            colour: render.fog_color,
+            table: render.fog_table_mode,
+            vertex: render.fog_vertex_mode,
+            start: render.fog_start,
+            end: render.fog_end,
+            density: render.fog_density,
+        };
+        // The vertex stage: the shader, unless the declaration is pre-transformed (D3D9 then
+        // skips it, as Wine's `use_vs` does) or there is none.
+        let pretransformed = declaration.is_pretransformed();
+        let vertex_shader = match (self.state.vertex_shader, pretransformed) {
+            (Some(id), false) => Some(
+                self.vertex_shaders
+                    .get(&id)
+                    .cloned()
+                    .ok_or_else(|| invalid(call, "the vertex shader was released"))?,
+            ),
+            _ => None,
+        };
+        let vertex_stage = match (self.state.vertex_shader, pretransformed) {
+            (Some(id), false) => VertexStage::Shader(id),
+            _ => VertexStage::FixedFunction {
+                lighting: render.lighting,
+                viewport: pretransformed.then(|| {
+                    let v = self.state.viewport;
+                    [v.x, v.y, v.width, v.height]
+                }),
+                fog: (fog.enable && fog.table == super::FogMode::None).then(|| fog.key()),
+            },
+        };
+        let pixel_shader = match self.state.pixel_shader {
+            Some(id) => Some(
+                self.pixel_shaders
+                    .get(&id)
+                    .cloned()
+                    .ok_or_else(|| invalid(call, "the pixel shader was released"))?,
+            ),
+            None => None,
+        };
+        let pixel_stage = match (self.state.pixel_shader, &pixel_shader) {
+            (Some(id), Some(ps)) => PixelStage::Shader {
+                id,
+                fog: render.fog_enable.then_some(render.fog_table_mode),
+                ps1_texture_types: if ps.program().version.major < 2 {
+                    (0..6).map(|slot| self.texture_type_at(slot)).collect()
+                } else {
+                    Vec::new()
+                },
+            },
+            _ => {
+                let stages = self.state.texture_stages;
+                let reads_texture = stages
+                    .iter()
+                    .take_while(|s| s.op != super::StageOp::Disable)
+                    .any(|s| {
+                        (s.op != super::StageOp::SelectArg2 && s.arg1 == super::StageArg::Texture)
+                            || (s.op != super::StageOp::SelectArg1
+                                && s.arg2 == super::StageArg::Texture)
+                    });
+                PixelStage::FixedFunction {
+                    stages,
+                    texture: reads_texture && self.state.textures[0].is_some(),
+                    texture_factor: render.texture_factor,
+                    fog: fog.enable.then(|| fog.key()),
+                }
+            }
+        };
+        let alpha_test = render.alpha_test.then(|| {
+            let baked = matches!(pixel_stage, PixelStage::FixedFunction { .. });
+            (render.alpha_func, baked.then_some(render.alpha_ref))
+        });
+        let key = PairKey {
+            declaration: declaration_id,
+            vertex: vertex_stage,
+            pixel: pixel_stage,
+            flat: render.shade == ShadeMode::Flat,
+            point_list,
+            alpha_test: alpha_test.filter(|(f, _)| *f != CompareFunction::Always),
+        };
+        let streams = self.stream_sources(user.as_ref());
+        let pair_id = self.next_pair_id();
+        let device = self.gpu.device.clone();
+        let params = &self.params;
+        let viewport = self.state.viewport;
+        let pair = self.pairs.get_or_try_insert(&key, || {
+            build_pair(
+                &device,
+                pair_id,
+                &key,
+                PairInputs {
+                    params,
+                    declaration: declaration.clone(),
+                    vertex_shader: vertex_shader.clone(),
+                    pixel_shader: pixel_shader.clone(),
+                    streams: streams.clone(),
+                    fog,
+                    viewport,
+                },
+            )
+            .map(Arc::new)
+        })?;
+        if point_list
+            && (pair.writes_point_size
+                || render.point_size != 1.0
+                || render.point_sprite
+                || render.point_scale)
+        {
+            return Err(unsupported(
+                call,
+                "points larger than one pixel or point sprites (WebGPU has no point size; the \
+                 device does not expand points to quads yet)",
+            ));
+        }
+        self.record(call, primitive, range, &pair, &streams, user, user_indices)
+    }
+
+    /// Pair ids share the handle counter, so they never repeat.
+    fn next_pair_id(&mut self) -> u64 {
+        self.next_id()
+    }
+
+    /// The texture type of the texture on sampler slot `slot` (2D when none).
+    fn texture_type_at(&self, slot: usize) -> TextureType {
+        match self.state.textures[slot].and_then(|id| self.textures.get(&id)) {
+            Some(t) => match t.kind {
+                TextureKind::TwoD => TextureType::TwoD,
+                TextureKind::Cube => TextureType::Cube,
+                TextureKind::Volume => TextureType::Volume,
+            },
+            None => TextureType::TwoD,
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn record(
+        &mut self,
+        call: &'static str,
+        primitive: PrimitiveType,
+        range: DrawRange,
+        pair: &Arc<ShaderPair>,
+        streams: &[StreamSource],
+        user: Option<UserData>,
+        user_indices: Option<Vec<u32>>,
+    ) -> Result<(), DeviceError> {
+        let render = self.state.render;
+        // Render targets and their formats.
+        let mut color_views = Vec::new();
+        let mut targets = Vec::new();
+        let mut size = None;
+        for (index, rt) in self.state.render_targets.iter().enumerate() {
+            let Some(id) = rt else {
+                color_views.push(None);
+                targets.push(None);
+                continue;
+            };
+            let surface = self
+                .surfaces
+                .get(id)
+                .ok_or_else(|| invalid(call, format!("render target {index} was released")))?;
+            match size {
+                None => size = Some((surface.width, surface.height)),
+                Some(s) if s != (surface.width, surface.height) => {
+                    return Err(invalid(
+                        call,
+                        format!("render target {index} is not the size of render target 0"),
+                    ))
+                }
+                Some(_) => {}
+            }
+            let writes = pair.color_outputs.contains(&(index as u32));
+            color_views.push(Some(surface.view.clone()));
+            targets.push(Some(wgpu::ColorTargetState {
+                format: surface.wgpu_format,
+                blend: render.blend().filter(|_| blendable(surface.wgpu_format)),
+                write_mask: if writes {
+                    render.write_mask(index)
+                } else {
+                    wgpu::ColorWrites::empty()
+                },
+            }));
+        }
+        while targets.last().is_some_and(Option::is_none) {
+            targets.pop();
+            color_views.pop();
+        }
+        let (width, height) = size.ok_or_else(|| invalid(call, "no render target"))?;
+        let depth = match self.state.depth_stencil {
+            Some(id) => {
+                let s = self
+                    .surfaces
+                    .get(&id)
+                    .ok_or_else(|| invalid(call, "the depth-stencil surface was released"))?;
+                if s.width < width || s.height < height {
+                    return Err(invalid(
+                        call,
+                        "the depth-stencil surface is smaller than the render target",
+                    ));
+                }
+                if (s.width, s.height) != (width, height) {
+                    return Err(unsupported(
+                        call,
+                        "a depth-stencil surface larger than the render target (WebGPU needs equal sizes)",
+                    ));
+                }
+                Some((s.view.clone(), s.wgpu_format))
+            }
+            None => None,
+        };
+        // The vertex buffers: the binding's layouts, the stream buffers and the ranges.
+        let binding = d3d9_translator::decl::bind_program(
+            &pair.declaration,
+            pair.vertex_program.program(),
+            streams,
+            self.params.processing,
+        )
+        .map_err(|source| DeviceError::Bind { call, source })?;
+        let layouts: Vec<(u16, u64, wgpu::VertexStepMode)> = binding
+            .streams
+            .iter()
+            .map(|s| (s.stream, s.array_stride, s.step_mode))
+            .collect();
+        let instances = self.instance_count(&range);
+        let (first_vertex, vertex_count) = match range {
+            DrawRange::Vertices { start, count } => {
+                let n = primitive.vertex_count(count);
+                (i64::from(start), n)
+            }
+            DrawRange::Indexed {
+                base_vertex,
+                min_index,
+                num_vertices,
+                ..
+            } => (
+                i64::from(base_vertex) + i64::from(min_index),
+                u64::from(num_vertices),
+            ),
+        };
+        let mut vertex_buffers = Vec::new();
+        for stream in &binding.streams {
+            let n = stream.stream as usize;
+            let (buffer, offset, size) = match (&user, n) {
+                (Some(u), 0) => (u.buffer.clone(), 0u64, u.size),
+                (Some(_), _) => {
+                    return Err(invalid(
+                        call,
+                        format!("the declaration reads stream {n}; a UP draw has stream 0 only"),
+                    ))
+                }
+                (None, _) => {
+                    let s = &self.state.streams[n];
+                    let id = s.buffer.ok_or_else(|| {
+                        invalid(
+                            call,
+                            format!(
+                                "the declaration reads stream {n}, which has no vertex buffer set"
+                            ),
+                        )
+                    })?;
+                    let b = self.vertex_buffers.get(&id).ok_or_else(|| {
+                        invalid(call, format!("stream {n}'s vertex buffer was released"))
+                    })?;
+                    (b.buffer.clone(), u64::from(s.offset), b.size())
+                }
+            };
+            if stream.array_stride == 0 && user.is_none() {
+                return Err(invalid(call, format!("stream {n} has a stride of 0")));
+            }
+            // The bytes the draw reads: the last vertex (or instance) plus its elements.
+            let element_end = stream
+                .attributes
+                .iter()
+                .map(|a| a.offset + a.format.size())
+                .max()
+                .unwrap_or(0);
+            let (first, count) = match stream.step_mode {
+                wgpu::VertexStepMode::Vertex => (first_vertex, vertex_count),
+                wgpu::VertexStepMode::Instance => (0, u64::from(instances)),
+            };
+            if first < 0 {
+                return Err(invalid(call, format!("a negative first vertex ({first})")));
+            }
+            let needed = u64::try_from(first)
+                .ok()
+                .and_then(|f| f.checked_add(count.saturating_sub(1)))
+                .and_then(|last| last.checked_mul(stream.array_stride))
+                .and_then(|b| b.checked_add(element_end))
+                .and_then(|b| b.checked_add(offset));
+            match needed {
+                Some(n) if n <= size && count > 0 => {}
+                _ => {
+                    return Err(invalid(
+                        call,
+                        format!(
+                            "vertices {first}..{first}+{count} of stream {n} (stride {}, offset {offset}) lie past the end of its {size}-byte buffer",
+                            stream.array_stride
+                        ),
+                    ))
+                }
+            }
+            vertex_buffers.push((buffer, offset));
+        }
+        // Indices: the bound buffer, or generated ones (UP, fans, GL flat shading).
+        let gl_flat = pair.flat && self.gpu.adapter_info().backend == wgpu::Backend::Gl;
+        let mut topology = topology(primitive);
+        let (index_source, index_range, base_vertex) = match range {
+            DrawRange::Vertices { start, count } => {
+                let n = primitive.vertex_count(count);
+                let generated = if primitive == PrimitiveType::TriangleFan || gl_flat {
+                    let list: Vec<u32> = (0..n).map(|i| i as u32).collect();
+                    Some(list)
+                } else {
+                    None
+                };
+                match generated {
+                    None => (None, 0..n as u32, i32::try_from(start).unwrap_or(i32::MAX)),
+                    Some(list) => {
+                        let (t, list) = self.arrange(primitive, &list, gl_flat);
+                        topology = t;
+                        let len = list.len() as u32;
+                        let buffer = self
+                            .gpu
+                            .init_buffer(bytemuck::cast_slice(&list), wgpu::BufferUsages::INDEX);
+                        (
+                            Some(IndexSource::Generated(buffer)),
+                            0..len,
+                            i32::try_from(start).unwrap_or(i32::MAX),
+                        )
+                    }
+                }
+            }
+            DrawRange::Indexed {
+                base_vertex,
+                start_index,
+                count,
+                ..
+            } => {
+                let n = primitive.vertex_count(count);
+                let source: Option<Vec<u32>> = match &user_indices {
+                    Some(list) => {
+                        let end = u64::from(start_index) + n;
+                        if end > list.len() as u64 {
+                            return Err(invalid(
+                                call,
+                                format!("{n} indices from {start_index}; {} given", list.len()),
+                            ));
+                        }
+                        Some(list[start_index as usize..end as usize].to_vec())
+                    }
+                    None => None,
+                };
+                let bound = match &source {
+                    Some(_) => None,
+                    None => {
+                        let id = self
+                            .state
+                            .indices
+                            .ok_or_else(|| invalid(call, "no index buffer is set"))?;
+                        let b = self
+                            .index_buffers
+                            .get(&id)
+                            .ok_or_else(|| invalid(call, "the index buffer was released"))?;
+                        let format = b.index_format.unwrap_or(IndexFormat::Index16);
+                        let available = b.size() / format.size();
+                        if u64::from(start_index) + n > available {
+                            return Err(invalid(
+                                call,
+                                format!("indices {start_index}..{start_index}+{n} past the end of an index buffer of {available}"),
+                            ));
+                        }
+                        Some((b, format))
+                    }
+                };
+                let needs_cpu =
+                    primitive == PrimitiveType::TriangleFan || gl_flat || source.is_some();
+                if needs_cpu {
+                    let list = match (source, bound) {
+                        (Some(list), _) => list,
+                        (None, Some((b, format))) => {
+                            read_indices(&b.shadow, format, start_index, n)
+                        }
+                        (None, None) => Vec::new(),
+                    };
+                    let (t, list) = self.arrange(primitive, &list, gl_flat);
+                    topology = t;
+                    let len = list.len() as u32;
+                    let buffer = self
+                        .gpu
+                        .init_buffer(bytemuck::cast_slice(&list), wgpu::BufferUsages::INDEX);
+                    (Some(IndexSource::Generated(buffer)), 0..len, base_vertex)
+                } else {
+                    let (b, format) =
+                        bound.ok_or_else(|| invalid(call, "no index buffer is set"))?;
+                    (
+                        Some(IndexSource::Bound(b.buffer.clone(), format.wgpu())),
+                        start_index..start_index + n as u32,
+                        base_vertex,
+                    )
+                }
+            }
+        };
+        let strip_format = match &index_source {
+            Some(IndexSource::Bound(_, f)) if topology.is_strip() => Some(*f),
+            Some(IndexSource::Generated(_)) if topology.is_strip() => {
+                Some(wgpu::IndexFormat::Uint32)
+            }
+            _ => None,
+        };
+        let polygon_mode = match render.fill {
+            FillMode::Wireframe => {
+                if !self
+                    .gpu
+                    .device
+                    .features()
+                    .contains(wgpu::Features::POLYGON_MODE_LINE)
+                {
+                    return Err(unsupported(
+                        call,
+                        "D3DFILL_WIREFRAME (no POLYGON_MODE_LINE on this adapter)",
+                    ));
+                }
+                wgpu::PolygonMode::Line
+            }
+            _ => wgpu::PolygonMode::Fill,
+        };
+        // D3D9's front face is clockwise; culling keeps the other winding.
+        let cull_mode = match render.cull {
+            CullMode::None => None,
+            CullMode::Cw => Some(wgpu::Face::Front),
+            CullMode::Ccw => Some(wgpu::Face::Back),
+        };
+        let primitive_state = wgpu::PrimitiveState {
+            topology,
+            strip_index_format: strip_format,
+            front_face: wgpu::FrontFace::Cw,
+            cull_mode: cull_mode.filter(|_| {
+                !matches!(
+                    topology,
+                    wgpu::PrimitiveTopology::PointList
+                        | wgpu::PrimitiveTopology::LineList
+                        | wgpu::PrimitiveTopology::LineStrip
+                )
+            }),
+            polygon_mode,
+            ..Default::default()
+        };
+        // Textures: what is bound on each slot the pair samples.
+        let mut bound_textures = Vec::new();
+        for t in &pair.textures {
+            let id = self.state.textures[t.slot];
+            let object = id.and_then(|id| self.textures.get(&id));
+            if let Some(object) = object {
+                let expected = match t.texture_type {
+                    TextureType::Cube => TextureKind::Cube,
+                    TextureType::Volume => TextureKind::Volume,
+                    _ => TextureKind::TwoD,
+                };
+                if object.kind != expected {
+                    return Err(unsupported(
+                        call,
+                        format!(
+                            "sampler {} is declared {:?} and a {:?} texture is set (D3D9 leaves the result undefined; WebGPU binds only the declared type)",
+                            t.slot, expected, object.kind
+                        ),
+                    ));
+                }
+                if object.format.channels() < 4 {
+                    return Err(unsupported(
+                        call,
+                        format!(
+                            "sampling a {:?} texture (D3D9 reads the missing channels as 1, wgpu as 0)",
+                            object.format
+                        ),
+                    ));
+                }
+            }
+            bound_textures.push((
+                id.filter(|_| object.is_some()),
+                object.map(|o| o.wgpu_format),
+            ));
+        }
+        let features = self.gpu.device.features();
+        let filterable: Vec<bool> = bound_textures
+            .iter()
+            .map(|(_, format)| match format {
+                Some(f) => matches!(
+                    f.sample_type(None, Some(features)),
+                    Some(wgpu::TextureSampleType::Float { filterable: true })
+                ),
+                None => true,
+            })
+            .collect();
+        let key = PipelineKey {
+            pair: pair.id,
+            streams: layouts.clone(),
+            primitive: primitive_state,
+            targets: targets.clone(),
+            depth_stencil: render.depth_stencil(depth.as_ref().map(|(_, f)| *f)),
+            filterable: filterable.clone(),
+        };
+        let vs_shapes = self.vertex_constant_buffers(pair, (width, height))?;
+        let ps_shapes = self.pixel_constant_buffers(pair);
+        let gpu = &self.gpu;
+        let entry = self.pipelines.get_or_try_insert(&key, || {
+            build_pipeline(gpu, pair, &key, &binding.streams, &vs_shapes, &ps_shapes).map(Arc::new)
+        })?;
+        // Bind groups: constants (rebuilt only when they changed) and textures.
+        let viewport = self.state.viewport;
+        let mut groups: Vec<Option<wgpu::BindGroup>> = entry.empty_groups.clone();
+        if !vs_shapes.is_empty() {
+            let key = BindGroupKey::VertexConstants {
+                pair: pair.id,
+                version: self.state.vs_constants_version,
+                viewport: (viewport.width, viewport.height),
+            };
+            let group = self.constants_group(&entry, &key, &vs_shapes)?;
+            set_group(&mut groups, vs_shapes[0].group, group);
+        }
+        if !ps_shapes.is_empty() {
+            let fog = FogState {
+                enable: render.fog_enable,
+                colour: render.fog_color,
+                table: render.fog_table_mode,
+                vertex: render.fog_vertex_mode,
+                start: render.fog_start,
+                end: render.fog_end,
+                density: render.fog_density,
+            };
+            let key = BindGroupKey::PixelConstants {
+                pair: pair.id,
+                version: self.state.ps_constants_version,
+                fog: fog.key(),
+                alpha_ref: render.alpha_ref,
+            };
+            let group = self.constants_group(&entry, &key, &ps_shapes)?;
+            set_group(&mut groups, ps_shapes[0].group, group);
+        }
+        for group in [1u32, 3] {
+            let members: Vec<usize> = (0..pair.textures.len())
+                .filter(|&i| pair.textures[i].group == group)
+                .collect();
+            if members.is_empty() {
+                continue;
+            }
+            let mut bound = Vec::new();
+            for &i in &members {
+                let slot = pair.textures[i].slot;
+                let sampler = self.sampler_key(call, slot, filterable[i])?;
+                bound.push((bound_textures[i].0, sampler));
+            }
+            let key = BindGroupKey::Textures {
+                pair: pair.id,
+                group,
+                bound: bound.clone(),
+            };
+            let layout = entry
+                .layouts
+                .get(group as usize)
+                .ok_or_else(|| invalid(call, "internal: no texture layout"))?
+                .clone();
+            let textures_group = self.texture_group(call, &key, &layout, pair, &members, &bound)?;
+            set_group(&mut groups, group, textures_group);
+        }
+        // Record the pass.
+        let attachments: Vec<Option<wgpu::RenderPassColorAttachment<'_>>> = color_views
+            .iter()
+            .map(|v| {
+                v.as_ref().map(|view| wgpu::RenderPassColorAttachment {
+                    view,
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Load,
+                        store: wgpu::StoreOp::Store,
+                    },
+                })
+            })
+            .collect();
+        let depth_attachment =
+            depth
+                .as_ref()
+                .map(|(view, format)| wgpu::RenderPassDepthStencilAttachment {
+                    view,
+                    depth_ops: format.has_depth_aspect().then_some(wgpu::Operations {
+                        load: wgpu::LoadOp::Load,
+                        store: wgpu::StoreOp::Store,
+                    }),
+                    stencil_ops: format.has_stencil_aspect().then_some(wgpu::Operations {
+                        load: wgpu::LoadOp::Load,
+                        store: wgpu::StoreOp::Store,
+                    }),
+                });
+        let scissor = if render.scissor_test {
+            self.state.scissor.clip(width, height)
+        } else {
+            Some((0, 0, width, height))
+        };
+        let Some((sx, sy, sw, sh)) = scissor else {
+            // An empty scissor rectangle: nothing is drawn.
+            return Ok(());
+        };
+        let vx = viewport.x.min(width.saturating_sub(1));
+        let vy = viewport.y.min(height.saturating_sub(1));
+        let vw = viewport.width.min(width - vx).max(1);
+        let vh = viewport.height.min(height - vy).max(1);
+        let blend = render.blend_factor;
+        let ch = |shift: u32| f64::from((blend >> shift) & 0xff) / 255.0;
+        let encoder = self
+            .encoder
+            .get_or_insert_with(|| self.gpu.device.create_command_encoder(&Default::default()));
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some(call),
+            color_attachments: &attachments,
+            depth_stencil_attachment: depth_attachment,
+            timestamp_writes: None,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        });
+        pass.set_pipeline(&entry.pipeline);
+        for (index, group) in (0u32..).zip(&groups) {
+            if let Some(group) = group {
+                pass.set_bind_group(index, group, &[]);
+            }
+        }
+        for (slot, (buffer, offset)) in (0u32..).zip(&vertex_buffers) {
+            pass.set_vertex_buffer(slot, buffer.slice(*offset..));
+        }
+        pass.set_viewport(
+            vx as f32,
+            vy as f32,
+            vw as f32,
+            vh as f32,
+            viewport.min_z,
+            viewport.max_z,
+        );
+        pass.set_scissor_rect(sx, sy, sw, sh);
+        pass.set_blend_constant(wgpu::Color {
+            r: ch(16),
+            g: ch(8),
+            b: ch(0),
+            a: ch(24),
+        });
+        pass.set_stencil_reference(render.stencil_ref & 0xff);
+        let instance_range = 0..instances;
+        match index_source {
+            None => {
+                let first = u32::try_from(base_vertex).unwrap_or(0);
+                pass.draw(first..first + index_range.end, instance_range);
+            }
+            Some(IndexSource::Bound(buffer, format)) => {
+                pass.set_index_buffer(buffer.slice(..), format);
+                pass.draw_indexed(index_range, base_vertex, instance_range);
+            }
+            Some(IndexSource::Generated(buffer)) => {
+                pass.set_index_buffer(buffer.slice(..), wgpu::IndexFormat::Uint32);
+                pass.draw_indexed(index_range, base_vertex, instance_range);
+            }
+        }
+        Ok(())
+    }
+
+    /// Instances of an indexed draw with `D3DSTREAMSOURCE_INDEXEDDATA | n` on stream 0; 1
+    /// otherwise (D3D9 instances only indexed draws).
+    fn instance_count(&self, range: &DrawRange) -> u32 {
+        match (range, self.state.streams[0].frequency) {
+            (DrawRange::Indexed { .. }, StreamFrequency::IndexedData(n)) => n.max(1),
+            _ => 1,
+        }
+    }
+
+    /// The primitive as wgpu draws it, for the list of vertex or index numbers `list`: fans
+    /// become triangle lists, and on GL with flat shading every primitive is rotated so that
+    /// its first vertex (D3D9's provoking vertex) comes last (GL's).
+    fn arrange(
+        &self,
+        primitive: PrimitiveType,
+        list: &[u32],
+        gl_flat: bool,
+    ) -> (wgpu::PrimitiveTopology, Vec<u32>) {
+        let (topology, list) = if primitive == PrimitiveType::TriangleFan {
+            let mut out = Vec::with_capacity(list.len().saturating_sub(2) * 3);
+            if let Some((&first, rest)) = list.split_first() {
+                for pair in rest.windows(2) {
+                    out.extend([first, pair[0], pair[1]]);
+                }
+            }
+            (wgpu::PrimitiveTopology::TriangleList, out)
+        } else {
+            (topology(primitive), list.to_vec())
+        };
+        if gl_flat {
+            let count = list.len() as u32;
+            if let Some((t, order)) =
+                crate::provoking::last_vertex_order(topology, Some(&Indices::U32(&list)), count)
+            {
+                return (t, order);
+            }
+        }
+        (topology, list)
+    }
+
+    fn vertex_constant_buffers(
+        &self,
+        pair: &ShaderPair,
+        target: (u32, u32),
+    ) -> Result<Vec<ConstantBuffer>, DeviceError> {
+        let viewport = (self.state.viewport.width, self.state.viewport.height);
+        let _ = target;
+        self.state
+            .vs_constants
+            .buffers(&pair.vertex_interface, viewport)
+            .map_err(|e| unsupported("draw", format!("vertex shader constants: {e}")))
+    }
+
+    fn pixel_constant_buffers(&self, pair: &ShaderPair) -> Vec<ConstantBuffer> {
+        let Some(interface) = &pair.pixel_interface else {
+            return Vec::new();
+        };
+        let render = &self.state.render;
+        let mut out = self.state.ps_constants.buffers(interface);
+        if let Some(b) = interface.fog {
+            let c = |shift: u32| ((render.fog_color >> shift) & 0xff) as f32 / 255.0;
+            let data = FogConstants {
+                color: [c(16), c(8), c(0), c(24)],
+                start: render.fog_start,
+                end: render.fog_end,
+                density: render.fog_density,
+            }
+            .data();
+            out.push(ConstantBuffer {
+                group: b.group,
+                binding: b.binding,
+                storage: false,
+                data: bytemuck::cast_slice(&data).to_vec(),
+            });
+        }
+        if let Some(b) = interface.bump_env {
+            // D3DTSS_BUMPENVMAT*, LSCALE, LOFFSET are 0 by default; this device has no call
+            // that sets them.
+            let data = vec![[0f32; 4]; 2 * BUMP_ENV_STAGES as usize];
+            out.push(ConstantBuffer {
+                group: b.group,
+                binding: b.binding,
+                storage: false,
+                data: bytemuck::cast_slice(&data).to_vec(),
+            });
+        }
+        if let Some(b) = interface.alpha_ref {
+            let data = alpha_ref_data(render.alpha_ref);
+            out.push(ConstantBuffer {
+                group: b.group,
+                binding: b.binding,
+                storage: false,
+                data: bytemuck::cast_slice(&data).to_vec(),
+            });
+        }
+        out
+    }
+
+    /// The bind group of constant `buffers` under `key`, made on a miss.
+    fn constants_group(
+        &mut self,
+        entry: &PipelineEntry,
+        key: &BindGroupKey,
+        buffers: &[ConstantBuffer],
+    ) -> Result<wgpu::BindGroup, DeviceError> {
+        let group = buffers.first().map_or(0, |b| b.group) as usize;
+        let layout = entry
+            .layouts
+            .get(group)
+            .ok_or_else(|| invalid("draw", "internal: no constants layout"))?;
+        let gpu = &self.gpu;
+        self.bind_groups.get_or_try_insert(key, || {
+            let created: Vec<(u32, wgpu::Buffer)> = buffers
+                .iter()
+                .map(|b| {
+                    let usage = match b.storage {
+                        true => wgpu::BufferUsages::STORAGE,
+                        false => wgpu::BufferUsages::UNIFORM,
+                    };
+                    (b.binding, gpu.init_buffer(&b.data, usage))
+                })
+                .collect();
+            let entries: Vec<wgpu::BindGroupEntry<'_>> = created
+                .iter()
+                .map(|(binding, buffer)| wgpu::BindGroupEntry {
+                    binding: *binding,
+                    resource: buffer.as_entire_binding(),
+                })
+                .collect();
+            Ok::<_, DeviceError>(gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("constants"),
+                layout,
+                entries: &entries,
+            }))
+        })
+    }
+
+    /// The sampler of slot `slot`'s states.
+    fn sampler_key(
+        &self,
+        call: &'static str,
+        slot: usize,
+        filterable: bool,
+    ) -> Result<SamplerKey, DeviceError> {
+        let s = self.state.samplers[slot];
+        if s.mip_lod_bias != 0.0 {
+            return Err(unsupported(
+                call,
+                format!(
+                    "D3DSAMP_MIPMAPLODBIAS {} on sampler {slot} (wgpu samplers have no LOD bias)",
+                    s.mip_lod_bias
+                ),
+            ));
+        }
+        let border = if s.address.contains(&TextureAddress::Border) {
+            let colour = match s.border_color {
+                0x0000_0000 => wgpu::SamplerBorderColor::TransparentBlack,
+                0xff00_0000 => wgpu::SamplerBorderColor::OpaqueBlack,
+                0xffff_ffff => wgpu::SamplerBorderColor::OpaqueWhite,
+                other => {
+                    return Err(unsupported(
+                        call,
+                        format!("D3DSAMP_BORDERCOLOR {other:#010x} (wgpu has transparent black, opaque black and opaque white)"),
+                    ))
+                }
+            };
+            if !self
+                .gpu
+                .device
+                .features()
+                .contains(wgpu::Features::ADDRESS_MODE_CLAMP_TO_BORDER)
+            {
+                return Err(unsupported(
+                    call,
+                    "D3DTADDRESS_BORDER (no ADDRESS_MODE_CLAMP_TO_BORDER on this adapter)",
+                ));
+            }
+            Some(colour)
+        } else {
+            None
+        };
+        let filtering = s.mag_filter == TextureFilter::Linear
+            || s.min_filter == TextureFilter::Linear
+            || s.mip_filter == MipFilter::Linear;
+        if filtering && !filterable {
+            return Err(unsupported(call, format!("linear filtering on sampler {slot} of a texture format this adapter cannot filter")));
+        }
+        Ok(SamplerKey {
+            address: s.address,
+            border,
+            mag: s.mag_filter,
+            min: s.min_filter,
+            mip: s.mip_filter,
+            max_mip_level: s.max_mip_level,
+            filtering: filterable,
+        })
+    }
+
+    fn sampler(&mut self, key: SamplerKey) -> wgpu::Sampler {
+        let device = &self.gpu.device;
+        self.samplers
+            .entry(key)
+            .or_insert_with(|| {
+                let address = |a: TextureAddress| match a {
+                    TextureAddress::Wrap => wgpu::AddressMode::Repeat,
+                    TextureAddress::Mirror => wgpu::AddressMode::MirrorRepeat,
+                    TextureAddress::Clamp => wgpu::AddressMode::ClampToEdge,
+                    TextureAddress::Border => wgpu::AddressMode::ClampToBorder,
+                };
+                let filter = |f: TextureFilter| match f {
+                    TextureFilter::Point => wgpu::FilterMode::Nearest,
+                    TextureFilter::Linear => wgpu::FilterMode::Linear,
+                };
+                let base = key.max_mip_level as f32;
+                device.create_sampler(&wgpu::SamplerDescriptor {
+                    label: Some("sampler stage"),
+                    address_mode_u: address(key.address[0]),
+                    address_mode_v: address(key.address[1]),
+                    address_mode_w: address(key.address[2]),
+                    mag_filter: filter(key.mag),
+                    min_filter: filter(key.min),
+                    mipmap_filter: match key.mip {
+                        MipFilter::Linear => wgpu::MipmapFilterMode::Linear,
+                        MipFilter::None | MipFilter::Point => wgpu::MipmapFilterMode::Nearest,
+                    },
+                    lod_min_clamp: base,
+                    lod_max_clamp: match key.mip {
+                        MipFilter::None => base,
+                        MipFilter::Point | MipFilter::Linear => 32.0,
+                    },
+                    border_color: key.border,
+                    ..Default::default()
+                })
+            })
+            .clone()
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn texture_group(
+        &mut self,
+        call: &'static str,
+        key: &BindGroupKey,
+        layout: &wgpu::BindGroupLayout,
+        pair: &ShaderPair,
+        members: &[usize],
+        bound: &[(Option<TextureId>, SamplerKey)],
+    ) -> Result<wgpu::BindGroup, DeviceError> {
+        let mut views = Vec::new();
+        let mut samplers = Vec::new();
+        for (&i, (id, sampler)) in members.iter().zip(bound) {
+            let t = &pair.textures[i];
+            let view = match id.and_then(|id| self.textures.get(&id)) {
+                Some(object) => object.view.clone(),
+                None => self.unbound_texture(t.texture_type),
+            };
+            views.push((t.texture_binding, view));
+            samplers.push((t.sampler_binding, self.sampler(*sampler)));
+        }
+        let device = self.gpu.device.clone();
+        let _ = call;
+        self.bind_groups.get_or_try_insert(key, || {
+            let mut entries = Vec::new();
+            for (binding, view) in &views {
+                entries.push(wgpu::BindGroupEntry {
+                    binding: *binding,
+                    resource: wgpu::BindingResource::TextureView(view),
+                });
+            }
+            for (binding, sampler) in &samplers {
+                entries.push(wgpu::BindGroupEntry {
+                    binding: *binding,
+                    resource: wgpu::BindingResource::Sampler(sampler),
+                });
+            }
+            Ok::<_, DeviceError>(device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("textures"),
+                layout,
+                entries: &entries,
+            }))
+        })
+    }
+
+    /// What a sampler with no texture set reads: a 1x1 texture of (0, 0, 0, 1), as Windows
+    /// drivers and Wine give for an unbound sampler.
+    fn unbound_texture(&mut self, texture_type: TextureType) -> wgpu::TextureView {
+        let (dimension, view_dimension, layers) = match texture_type {
+            TextureType::Cube => (
+                wgpu::TextureDimension::D2,
+                wgpu::TextureViewDimension::Cube,
+                6,
+            ),
+            TextureType::Volume => (
+                wgpu::TextureDimension::D3,
+                wgpu::TextureViewDimension::D3,
+                1,
+            ),
+            _ => (
+                wgpu::TextureDimension::D2,
+                wgpu::TextureViewDimension::D2,
+                1,
+            ),
+        };
+        let texture = self.gpu.device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("unbound sampler"),
+            size: wgpu::Extent3d {
+                width: 1,
+                height: 1,
+                depth_or_array_layers: layers,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension,
+            format: wgpu::TextureFormat::Rgba8Unorm,
+            usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+            view_formats: &[],
+        });
+        let texel: Vec<u8> = [0u8, 0, 0, 0xff].repeat(layers as usize);
+        self.gpu.queue.write_texture(
+            texture.as_image_copy(),
+            &texel,
+            wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(4),
+                rows_per_image: Some(1),
+            },
+            wgpu::Extent3d {
+                width: 1,
+                height: 1,
+                depth_or_array_layers: layers,
+            },
+        );
+        texture.create_view(&wgpu::TextureViewDescriptor {
+            dimension: Some(view_dimension),
+            ..Default::default()
+        })
+    }
+}
+
+fn set_group(groups: &mut Vec<Option<wgpu::BindGroup>>, group: u32, bind_group: wgpu::BindGroup) {
+    let index = group as usize;
+    if groups.len() <= index {
+        groups.resize(index + 1, None);
+    }
+    groups[index] = Some(bind_group);
+}
+
+/// Whether wgpu blends into the format (float32 formats only with `FLOAT32_BLENDABLE`).
+fn blendable(format: wgpu::TextureFormat) -> bool {
+    !matches!(
+        format,
+        wgpu::TextureFormat::R32Float
+            | wgpu::TextureFormat::Rg32Float
+            | wgpu::TextureFormat::Rgba32Float
+    )
+}
+
+/// The wgpu topology of a D3D9 primitive type (fans are converted before).
+fn topology(primitive: PrimitiveType) -> wgpu::PrimitiveTopology {
+    use wgpu::PrimitiveTopology as T;
+    match primitive {
+        PrimitiveType::PointList => T::PointList,
+        PrimitiveType::LineList => T::LineList,
+        PrimitiveType::LineStrip => T::LineStrip,
+        PrimitiveType::TriangleList | PrimitiveType::TriangleFan => T::TriangleList,
+        PrimitiveType::TriangleStrip => T::TriangleStrip,
+    }
+}
+
+/// `count` indices from `start` of an index buffer's bytes (checked against its size by the
+/// caller; indices past the end read 0).
+fn read_indices(bytes: &[u8], format: IndexFormat, start: u32, count: u64) -> Vec<u32> {
+    let size = format.size() as usize;
+    (0..count as usize)
+        .map(|i| {
+            let at = (start as usize + i) * size;
+            match format {
+                IndexFormat::Index16 => bytes
+                    .get(at..at + 2)
+                    .map_or(0, |b| u32::from(u16::from_le_bytes([b[0], b[1]]))),
+                IndexFormat::Index32 => bytes
+                    .get(at..at + 4)
+                    .map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+            }
+        })
+        .collect()
+}
+
+/// The bind group layout entries of constant buffers.
+fn buffer_entries(buffers: &[ConstantBuffer]) -> Vec<wgpu::BindGroupLayoutEntry> {
+    buffers
+        .iter()
+        .map(|b| wgpu::BindGroupLayoutEntry {
+            binding: b.binding,
+            visibility: match b.storage {
+                true => wgpu::ShaderStages::VERTEX,
+                false => wgpu::ShaderStages::VERTEX_FRAGMENT,
+            },
+            ty: wgpu::BindingType::Buffer {
+                ty: match b.storage {
+                    true => wgpu::BufferBindingType::Storage { read_only: true },
+                    false => wgpu::BufferBindingType::Uniform,
+                },
+                has_dynamic_offset: false,
+                min_binding_size: None,
+            },
+            count: None,
+        })
+        .collect()
+}
+
+fn build_pipeline(
+    gpu: &crate::Gpu,
+    pair: &ShaderPair,
+    key: &PipelineKey,
+    streams: &[d3d9_translator::decl::StreamLayout],
+    vs_buffers: &[ConstantBuffer],
+    ps_buffers: &[ConstantBuffer],
+) -> Result<PipelineEntry, DeviceError> {
+    let device = &gpu.device;
+    // Layout entries per group: 0 vertex constants, 1 vertex textures, 2 pixel constants,
+    // 3 pixel textures.
+    let mut groups: Vec<Vec<wgpu::BindGroupLayoutEntry>> = vec![Vec::new(); 4];
+    for b in buffer_entries(vs_buffers).into_iter().zip(vs_buffers) {
+        if let Some(g) = groups.get_mut(b.1.group as usize) {
+            g.push(b.0);
+        }
+    }
+    for b in buffer_entries(ps_buffers).into_iter().zip(ps_buffers) {
+        if let Some(g) = groups.get_mut(b.1.group as usize) {
+            g.push(b.0);
+        }
+    }
+    for (t, &filterable) in pair.textures.iter().zip(&key.filterable) {
+        let view_dimension = match t.texture_type {
+            TextureType::Cube => wgpu::TextureViewDimension::Cube,
+            TextureType::Volume => wgpu::TextureViewDimension::D3,
+            _ => wgpu::TextureViewDimension::D2,
+        };
+        let Some(g) = groups.get_mut(t.group as usize) else {
+            return Err(invalid(
+                "draw",
+                format!("internal: texture group {}", t.group),
+            ));
+        };
+        g.push(wgpu::BindGroupLayoutEntry {
+            binding: t.texture_binding,
+            visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
+            ty: wgpu::BindingType::Texture {
+                sample_type: wgpu::TextureSampleType::Float { filterable },
+                view_dimension,
+                multisampled: false,
+            },
+            count: None,
+        });
+        g.push(wgpu::BindGroupLayoutEntry {
+            binding: t.sampler_binding,
+            visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
+            ty: wgpu::BindingType::Sampler(if filterable {
+                wgpu::SamplerBindingType::Filtering
+            } else {
+                wgpu::SamplerBindingType::NonFiltering
+            }),
+            count: None,
+        });
+    }
+    while groups.last().is_some_and(Vec::is_empty) {
+        groups.pop();
+    }
+    let layouts: Vec<wgpu::BindGroupLayout> = groups
+        .iter()
+        .map(|entries| {
+            device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                label: None,
+                entries,
+            })
+        })
+        .collect();
+    let empty_groups = groups
+        .iter()
+        .zip(&layouts)
+        .map(|(entries, layout)| {
+            entries.is_empty().then(|| {
+                device.create_bind_group(&wgpu::BindGroupDescriptor {
+                    label: Some("empty"),
+                    layout,
+                    entries: &[],
+                })
+            })
+        })
+        .collect();
+    let layout_refs: Vec<Option<&wgpu::BindGroupLayout>> = layouts.iter().map(Some).collect();
+    let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: None,
+        bind_group_layouts: &layout_refs,
+        immediate_size: 0,
+    });
+    let buffers: Vec<Option<wgpu::VertexBufferLayout<'_>>> = streams
+        .iter()
+        .map(|s| {
+            Some(wgpu::VertexBufferLayout {
+                array_stride: s.array_stride,
+                step_mode: s.step_mode,
+                attributes: &s.attributes,
+            })
+        })
+        .collect();
+    let pipeline = gpu
+        .capture("pipeline", || {
+            Ok(
+                device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                    label: Some("draw"),
+                    layout: Some(&pipeline_layout),
+                    vertex: wgpu::VertexState {
+                        module: &pair.vertex_module,
+                        entry_point: Some(d3d9_translator::lift::ENTRY_POINT),
+                        compilation_options: Default::default(),
+                        buffers: &buffers,
+                    },
+                    primitive: key.primitive,
+                    depth_stencil: key.depth_stencil.clone(),
+                    multisample: Default::default(),
+                    fragment: Some(wgpu::FragmentState {
+                        module: &pair.fragment_module,
+                        entry_point: None,
+                        compilation_options: Default::default(),
+                        targets: &key.targets,
+                    }),
+                    multiview_mask: None,
+                    cache: None,
+                }),
+            )
+        })
+        .map_err(Device::gpu_error("draw"))?;
+    Ok(PipelineEntry {
+        pipeline,
+        layouts,
+        empty_groups,
+    })
+}

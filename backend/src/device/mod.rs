@@ -1,0 +1,1453 @@
+//! A headless Direct3D 9-style device on wgpu: the one entry point users call.
+//!
+//! D3D9 creates the vertex declaration and the shaders separately and pairs them only at
+//! draw time. So does [`Device`]: `create_*` makes objects (shaders are checked against the
+//! device's caps once, at creation, and kept as `CheckedProgram`s), `set_*` changes state,
+//! and each draw looks up the combined object for (declaration, vertex shader, pixel shader,
+//! and the state that changes shader code) in a bounded cache, translating and linking the
+//! shaders on a miss, then the wgpu pipeline for that plus the render state in a second
+//! bounded cache. [`Device::cache_stats`] reports hits, misses and evictions.
+//!
+//! What follows D3D9 (and where this device stops) is documented on each call;
+//! `docs/decisions.md` ("The device") gathers the choices.
+
+mod cache;
+mod draw;
+mod error;
+mod fixed_function;
+mod format;
+mod objects;
+mod pairing;
+mod readback;
+mod state;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use d3d9_translator::bytecode::{decode, Stage};
+use d3d9_translator::check::{check, DeviceCaps};
+use d3d9_translator::decl::{StreamFrequency, VertexDeclaration, VertexElement, VertexProcessing};
+use d3d9_translator::lift::interface::{
+    BOOL_CONSTANTS, HW_FLOAT_CONSTANTS, INT_CONSTANTS, PS3_FLOAT_CONSTANTS, SW_BOOL_CONSTANTS,
+    SW_FLOAT_CONSTANTS, SW_INT_CONSTANTS,
+};
+use d3d9_translator::lift::{FloatMode, Ps1Range};
+
+pub use cache::CacheStats;
+pub use d3d9_translator::lift::CompareFunction;
+pub use error::DeviceError;
+pub use fixed_function::{StageArg, StageOp, TextureStage};
+pub use format::{Format, SurfaceData};
+pub use objects::{
+    DeclarationId, IndexBufferId, IndexFormat, PixelShaderId, SurfaceId, TextureId, VertexBufferId,
+    VertexShaderId,
+};
+pub use state::{
+    Blend, BlendOp, FillMode, FogMode, Rect, RenderState, RenderStates, SamplerState,
+    SamplerStates, ShadeMode, StencilOp, Viewport,
+};
+
+use cache::Lru;
+use error::{invalid, unsupported};
+use objects::{BufferObject, SurfaceObject, TextureObject};
+use pairing::{PairKey, ShaderPair};
+
+use crate::{Gpu, GpuError, PixelConstants, TextureKind, VertexConstants};
+
+/// Sampler stages: 0–15 for the pixel stage, then `D3DVERTEXTEXTURESAMPLER0..3`
+/// (`D3DDMAPSAMPLER + 1 ..= + 4` = 257–260 in D3D9, 16–19 here).
+pub const SAMPLER_STAGES: usize = 20;
+/// The first vertex texture sampler stage (`D3DVERTEXTEXTURESAMPLER0`).
+pub const VERTEX_SAMPLER_BASE: usize = 16;
+/// D3D9's `D3DVERTEXTEXTURESAMPLER0`, as an application passes it to `SetTexture`.
+pub const D3DVERTEXTEXTURESAMPLER0: u32 = 257;
+/// Streams of a D3D9 device (`MaxStreams`).
+pub const MAX_STREAMS: usize = 16;
+/// Simultaneous render targets (`NumSimultaneousRTs`).
+pub const MAX_RENDER_TARGETS: usize = 4;
+
+/// How the device is created: what `CreateDevice`'s behaviour flags and the caps say, once
+/// for everything the device does.
+#[derive(Clone, Debug)]
+pub struct DeviceParams {
+    /// `D3DCREATE_HARDWARE_VERTEXPROCESSING`, `_SOFTWARE_` or `_MIXED_`: the constant ranges
+    /// of `SetVertexShaderConstant*` and the shader limits `check` applies.
+    pub processing: VertexProcessing,
+    /// The caps shaders are checked against (`vertex_processing` is taken from `processing`).
+    pub caps: DeviceCaps,
+    /// The float rules of translated shaders.
+    pub float_mode: FloatMode,
+    /// ps_1_x's value range (`MaxPixelShaderValue`): unclamped by default, as Wine's d3d9 and
+    /// current Windows drivers report FLT_MAX.
+    pub ps1_range: Ps1Range,
+    /// The implicit swap chain's back buffer: width, height and format (640 x 480
+    /// X8R8G8B8 by default), render target 0 when the device is created.
+    pub back_buffer: (u32, u32, Format),
+    /// `EnableAutoDepthStencil` with this format: a depth-stencil surface of the back
+    /// buffer's size, set when the device is created (`None` by default).
+    pub auto_depth_stencil: Option<Format>,
+    /// Entries of the (declaration, shaders, code state) pairing cache.
+    pub shader_cache_capacity: usize,
+    /// Entries of the pipeline cache.
+    pub pipeline_cache_capacity: usize,
+}
+
+impl Default for DeviceParams {
+    fn default() -> Self {
+        DeviceParams {
+            processing: VertexProcessing::Hardware,
+            caps: DeviceCaps::default(),
+            float_mode: FloatMode::Legacy,
+            ps1_range: Ps1Range::Unclamped,
+            back_buffer: (640, 480, Format::X8R8G8B8),
+            auto_depth_stencil: None,
+            shader_cache_capacity: 1024,
+            pipeline_cache_capacity: 1024,
+        }
+    }
+}
+
+/// `D3DCLEAR_TARGET`, `_ZBUFFER`, `_STENCIL`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ClearFlags {
+    pub target: bool,
+    pub zbuffer: bool,
+    pub stencil: bool,
+}
+
+impl ClearFlags {
+    /// `D3DCLEAR_TARGET` alone.
+    pub const TARGET: ClearFlags = ClearFlags {
+        target: true,
+        zbuffer: false,
+        stencil: false,
+    };
+    /// `D3DCLEAR_TARGET | D3DCLEAR_ZBUFFER | D3DCLEAR_STENCIL`.
+    pub const ALL: ClearFlags = ClearFlags {
+        target: true,
+        zbuffer: true,
+        stencil: true,
+    };
+}
+
+/// `D3DPRIMITIVETYPE`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PrimitiveType {
+    PointList,
+    LineList,
+    LineStrip,
+    TriangleList,
+    TriangleStrip,
+    /// Converted to a triangle list (wgpu has no fans).
+    TriangleFan,
+}
+
+impl PrimitiveType {
+    /// Vertices (or indices) that `count` primitives take.
+    pub fn vertex_count(self, count: u32) -> u64 {
+        let n = u64::from(count);
+        match self {
+            PrimitiveType::PointList => n,
+            PrimitiveType::LineList => n * 2,
+            PrimitiveType::LineStrip => n + 1,
+            PrimitiveType::TriangleList => n * 3,
+            PrimitiveType::TriangleStrip | PrimitiveType::TriangleFan => n + 2,
+        }
+    }
+}
+
+/// `SetStreamSource` + `SetStreamSourceFreq` of one stream.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Stream {
+    pub(crate) buffer: Option<VertexBufferId>,
+    pub(crate) offset: u32,
+    pub(crate) stride: u32,
+    pub(crate) frequency: StreamFrequency,
+}
+
+/// Everything `Set*` changes.
+pub(crate) struct DeviceState {
+    pub(crate) declaration: Option<DeclarationId>,
+    pub(crate) vertex_shader: Option<VertexShaderId>,
+    pub(crate) pixel_shader: Option<PixelShaderId>,
+    pub(crate) streams: [Stream; MAX_STREAMS],
+    pub(crate) indices: Option<IndexBufferId>,
+    pub(crate) vs_constants: VertexConstants,
+    pub(crate) ps_constants: PixelConstants,
+    /// Bumped by every constant change, for the bind-group cache.
+    pub(crate) vs_constants_version: u64,
+    pub(crate) ps_constants_version: u64,
+    pub(crate) textures: [Option<TextureId>; SAMPLER_STAGES],
+    pub(crate) samplers: [SamplerStates; SAMPLER_STAGES],
+    pub(crate) texture_stages: [TextureStage; 2],
+    pub(crate) render: RenderStates,
+    pub(crate) viewport: Viewport,
+    pub(crate) scissor: Rect,
+    pub(crate) render_targets: [Option<SurfaceId>; MAX_RENDER_TARGETS],
+    pub(crate) depth_stencil: Option<SurfaceId>,
+}
+
+/// A headless D3D9-style device. See the module documentation.
+pub struct Device {
+    pub(crate) gpu: Gpu,
+    pub(crate) params: DeviceParams,
+    next_id: u64,
+    pub(crate) declarations: HashMap<DeclarationId, Arc<VertexDeclaration>>,
+    fvf_declarations: HashMap<u32, DeclarationId>,
+    pub(crate) vertex_shaders: HashMap<VertexShaderId, objects::ShaderObject>,
+    pub(crate) pixel_shaders: HashMap<PixelShaderId, objects::ShaderObject>,
+    pub(crate) vertex_buffers: HashMap<VertexBufferId, BufferObject>,
+    pub(crate) index_buffers: HashMap<IndexBufferId, BufferObject>,
+    pub(crate) textures: HashMap<TextureId, TextureObject>,
+    pub(crate) surfaces: HashMap<SurfaceId, SurfaceObject>,
+    pub(crate) state: DeviceState,
+    pub(crate) pairs: Lru<PairKey, Arc<ShaderPair>>,
+    pub(crate) pipelines: Lru<draw::PipelineKey, Arc<draw::PipelineEntry>>,
+    pub(crate) bind_groups: Lru<draw::BindGroupKey, wgpu::BindGroup>,
+    pub(crate) samplers: HashMap<draw::SamplerKey, wgpu::Sampler>,
+    pub(crate) clear_pipelines: readback::ClearPipelines,
+    /// Draws recorded since the last submit.
+    pub(crate) encoder: Option<wgpu::CommandEncoder>,
+    back_buffer: SurfaceId,
+}
+
+impl Device {
+    /// A device on the default adapter (`WGPU_BACKEND`, `WGPU_ADAPTER_NAME` as for
+    /// [`Gpu::new`]; lavapipe where there is no GPU). No adapter is an error.
+    pub fn new(params: DeviceParams) -> Result<Device, DeviceError> {
+        let gpu = Gpu::new().map_err(|source| DeviceError::Gpu {
+            call: "CreateDevice",
+            source,
+        })?;
+        Device::on_gpu(gpu, params)
+    }
+
+    /// A device on a wgpu device and queue the caller already has (a compatibility layer
+    /// owns its own); `adapter` is the one they came from, for its formats and limits.
+    pub fn from_wgpu(
+        adapter: wgpu::Adapter,
+        device: wgpu::Device,
+        queue: wgpu::Queue,
+        params: DeviceParams,
+    ) -> Result<Device, DeviceError> {
+        Device::on_gpu(Gpu::from_parts(adapter, device, queue), params)
+    }
+
+    fn on_gpu(gpu: Gpu, mut params: DeviceParams) -> Result<Device, DeviceError> {
+        params.caps.vertex_processing = params.processing;
+        let (width, height, format) = params.back_buffer;
+        let pairs = Lru::new(params.shader_cache_capacity);
+        let pipelines = Lru::new(params.pipeline_cache_capacity);
+        let mut device = Device {
+            gpu,
+            next_id: 1,
+            declarations: HashMap::new(),
+            fvf_declarations: HashMap::new(),
+            vertex_shaders: HashMap::new(),
+            pixel_shaders: HashMap::new(),
+            vertex_buffers: HashMap::new(),
+            index_buffers: HashMap::new(),
+            textures: HashMap::new(),
+            surfaces: HashMap::new(),
+            state: DeviceState {
+                declaration: None,
+                vertex_shader: None,
+                pixel_shader: None,
+                streams: [Stream::default(); MAX_STREAMS],
+                indices: None,
+                vs_constants: VertexConstants::new(params.processing),
+                ps_constants: PixelConstants::default(),
+                vs_constants_version: 0,
+                ps_constants_version: 0,
+                textures: [None; SAMPLER_STAGES],
+                samplers: [SamplerStates::default(); SAMPLER_STAGES],
+                texture_stages: [TextureStage::default_for(0), TextureStage::default_for(1)],
+                render: RenderStates::default(),
+                viewport: Viewport {
+                    x: 0,
+                    y: 0,
+                    width,
+                    height,
+                    min_z: 0.0,
+                    max_z: 1.0,
+                },
+                scissor: Rect {
+                    left: 0,
+                    top: 0,
+                    right: width as i32,
+                    bottom: height as i32,
+                },
+                render_targets: [None; MAX_RENDER_TARGETS],
+                depth_stencil: None,
+            },
+            pairs,
+            pipelines,
+            bind_groups: Lru::new(256),
+            samplers: HashMap::new(),
+            clear_pipelines: HashMap::new(),
+            encoder: None,
+            back_buffer: SurfaceId(0),
+            params,
+        };
+        let back_buffer = device.create_render_target(width, height, format)?;
+        device.back_buffer = back_buffer;
+        device.state.render_targets[0] = Some(back_buffer);
+        if let Some(format) = device.params.auto_depth_stencil {
+            let ds = device.create_depth_stencil_surface(width, height, format)?;
+            device.state.depth_stencil = Some(ds);
+        }
+        Ok(device)
+    }
+
+    /// The GPU the device draws on (its adapter, wgpu device and queue).
+    pub fn gpu(&self) -> &Gpu {
+        &self.gpu
+    }
+
+    /// The creation parameters.
+    pub fn params(&self) -> &DeviceParams {
+        &self.params
+    }
+
+    /// `GetBackBuffer(0, 0, ..)`: the implicit swap chain's back buffer.
+    pub fn back_buffer(&self) -> SurfaceId {
+        self.back_buffer
+    }
+
+    /// The pairing cache's and the pipeline cache's counters.
+    pub fn cache_stats(&self) -> (CacheStats, CacheStats) {
+        (self.pairs.stats(), self.pipelines.stats())
+    }
+
+    fn next_id(&mut self) -> u64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        id
+    }
+
+    pub(crate) fn gpu_error(call: &'static str) -> impl Fn(GpuError) -> DeviceError {
+        move |source| DeviceError::Gpu { call, source }
+    }
+
+    // ---- vertex declarations -------------------------------------------------------------
+
+    /// `CreateVertexDeclaration` from `D3DVERTEXELEMENT9`s (without the `D3DDECL_END`).
+    pub fn create_vertex_declaration(
+        &mut self,
+        elements: &[VertexElement],
+    ) -> Result<DeclarationId, DeviceError> {
+        let call = "CreateVertexDeclaration";
+        let decl = VertexDeclaration::from_elements(elements)
+            .map_err(|source| DeviceError::Declaration { call, source })?;
+        Ok(self.add_declaration(decl))
+    }
+
+    /// `CreateVertexDeclaration` from a DX8 declaration token stream (`D3DVSD_*`); its
+    /// `D3DVSD_CONST` values are returned for the caller to set as vertex shader constants.
+    pub fn create_vertex_declaration_dx8(
+        &mut self,
+        tokens: &[u32],
+    ) -> Result<(DeclarationId, Vec<d3d9_translator::decl::Dx8Constants>), DeviceError> {
+        let call = "CreateVertexDeclaration (DX8 tokens)";
+        let (decl, constants) = VertexDeclaration::from_dx8(tokens)
+            .map_err(|source| DeviceError::Declaration { call, source })?;
+        Ok((self.add_declaration(decl), constants))
+    }
+
+    /// A declaration made from an FVF code (what `SetFVF` installs).
+    pub fn create_vertex_declaration_fvf(
+        &mut self,
+        fvf: u32,
+    ) -> Result<DeclarationId, DeviceError> {
+        if let Some(id) = self.fvf_declarations.get(&fvf) {
+            return Ok(*id);
+        }
+        let call = "SetFVF";
+        let decl = VertexDeclaration::from_fvf(fvf)
+            .map_err(|source| DeviceError::Declaration { call, source })?;
+        let id = self.add_declaration(decl);
+        self.fvf_declarations.insert(fvf, id);
+        Ok(id)
+    }
+
+    fn add_declaration(&mut self, decl: VertexDeclaration) -> DeclarationId {
+        let id = DeclarationId(self.next_id());
+        self.declarations.insert(id, Arc::new(decl));
+        id
+    }
+
+    /// The elements of a declaration.
+    pub fn declaration_elements(&self, id: DeclarationId) -> Option<&[VertexElement]> {
+        self.declarations.get(&id).map(|d| d.elements())
+    }
+
+    // ---- shaders ----------------------------------------------------------------------------
+
+    /// `CreateVertexShader`: the bytecode decoded and checked against the device's caps.
+    pub fn create_vertex_shader(&mut self, tokens: &[u32]) -> Result<VertexShaderId, DeviceError> {
+        let program = self.create_shader("CreateVertexShader", tokens, Stage::Vertex)?;
+        let id = VertexShaderId(self.next_id());
+        self.vertex_shaders.insert(id, program);
+        Ok(id)
+    }
+
+    /// `CreatePixelShader`: the bytecode decoded and checked against the device's caps.
+    pub fn create_pixel_shader(&mut self, tokens: &[u32]) -> Result<PixelShaderId, DeviceError> {
+        let program = self.create_shader("CreatePixelShader", tokens, Stage::Pixel)?;
+        let id = PixelShaderId(self.next_id());
+        self.pixel_shaders.insert(id, program);
+        Ok(id)
+    }
+
+    fn create_shader(
+        &self,
+        call: &'static str,
+        tokens: &[u32],
+        stage: Stage,
+    ) -> Result<objects::ShaderObject, DeviceError> {
+        let program = decode(tokens).map_err(|source| DeviceError::Decode { call, source })?;
+        let checked = check(&program, stage, &self.params.caps)
+            .map_err(|source| DeviceError::Check { call, source })?;
+        Ok(Arc::new(checked))
+    }
+
+    // ---- buffers ----------------------------------------------------------------------------
+
+    /// `CreateVertexBuffer` of `size` bytes (zero-filled).
+    pub fn create_vertex_buffer(&mut self, size: u32) -> Result<VertexBufferId, DeviceError> {
+        let buffer = self.create_buffer("CreateVertexBuffer", size, None)?;
+        let id = VertexBufferId(self.next_id());
+        self.vertex_buffers.insert(id, buffer);
+        Ok(id)
+    }
+
+    /// `CreateIndexBuffer` of `size` bytes of 16- or 32-bit indices (zero-filled).
+    pub fn create_index_buffer(
+        &mut self,
+        size: u32,
+        format: IndexFormat,
+    ) -> Result<IndexBufferId, DeviceError> {
+        let buffer = self.create_buffer("CreateIndexBuffer", size, Some(format))?;
+        let id = IndexBufferId(self.next_id());
+        self.index_buffers.insert(id, buffer);
+        Ok(id)
+    }
+
+    fn create_buffer(
+        &self,
+        call: &'static str,
+        size: u32,
+        index_format: Option<IndexFormat>,
+    ) -> Result<BufferObject, DeviceError> {
+        if size == 0 {
+            return Err(invalid(call, "a buffer of 0 bytes"));
+        }
+        let limit = self.gpu.device.limits().max_buffer_size;
+        if u64::from(size) > limit {
+            return Err(unsupported(
+                call,
+                format!("a {size}-byte buffer: the adapter allows {limit}"),
+            ));
+        }
+        let usage = match index_format {
+            Some(_) => wgpu::BufferUsages::INDEX,
+            None => wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::STORAGE,
+        } | wgpu::BufferUsages::COPY_DST;
+        let buffer = self.gpu.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some(call),
+            size: u64::from(size).div_ceil(4) * 4,
+            usage,
+            mapped_at_creation: false,
+        });
+        Ok(BufferObject {
+            buffer,
+            shadow: vec![0; size as usize],
+            index_format,
+        })
+    }
+
+    /// `Lock(offset, data.len())` + copy + `Unlock` of a vertex buffer.
+    pub fn update_vertex_buffer(
+        &mut self,
+        id: VertexBufferId,
+        offset: u32,
+        data: &[u8],
+    ) -> Result<(), DeviceError> {
+        self.flush();
+        let call = "IDirect3DVertexBuffer9::Lock";
+        let buffer = self.vertex_buffers.get_mut(&id).ok_or_else(|| {
+            invalid(
+                call,
+                format!("{id:?} is not a vertex buffer of this device"),
+            )
+        })?;
+        write_buffer(&self.gpu.queue, buffer, call, offset, data)
+    }
+
+    /// `Lock(offset, data.len())` + copy + `Unlock` of an index buffer.
+    pub fn update_index_buffer(
+        &mut self,
+        id: IndexBufferId,
+        offset: u32,
+        data: &[u8],
+    ) -> Result<(), DeviceError> {
+        self.flush();
+        let call = "IDirect3DIndexBuffer9::Lock";
+        let buffer = self.index_buffers.get_mut(&id).ok_or_else(|| {
+            invalid(
+                call,
+                format!("{id:?} is not an index buffer of this device"),
+            )
+        })?;
+        write_buffer(&self.gpu.queue, buffer, call, offset, data)
+    }
+
+    /// A vertex buffer with `data` in it (`CreateVertexBuffer` + `Lock` + copy + `Unlock`).
+    pub fn create_vertex_buffer_with(
+        &mut self,
+        data: &[u8],
+    ) -> Result<VertexBufferId, DeviceError> {
+        let size = u32::try_from(data.len())
+            .map_err(|_| invalid("CreateVertexBuffer", "more than 4 GiB"))?;
+        let id = self.create_vertex_buffer(size)?;
+        self.update_vertex_buffer(id, 0, data)?;
+        Ok(id)
+    }
+
+    /// An index buffer with `indices` in it.
+    pub fn create_index_buffer_u16(
+        &mut self,
+        indices: &[u16],
+    ) -> Result<IndexBufferId, DeviceError> {
+        let bytes: &[u8] = bytemuck::cast_slice(indices);
+        let size = u32::try_from(bytes.len())
+            .map_err(|_| invalid("CreateIndexBuffer", "more than 4 GiB"))?;
+        let id = self.create_index_buffer(size, IndexFormat::Index16)?;
+        self.update_index_buffer(id, 0, bytes)?;
+        Ok(id)
+    }
+
+    /// An index buffer with 32-bit `indices` in it.
+    pub fn create_index_buffer_u32(
+        &mut self,
+        indices: &[u32],
+    ) -> Result<IndexBufferId, DeviceError> {
+        let bytes: &[u8] = bytemuck::cast_slice(indices);
+        let size = u32::try_from(bytes.len())
+            .map_err(|_| invalid("CreateIndexBuffer", "more than 4 GiB"))?;
+        let id = self.create_index_buffer(size, IndexFormat::Index32)?;
+        self.update_index_buffer(id, 0, bytes)?;
+        Ok(id)
+    }
+
+    // ---- textures and surfaces ------------------------------------------------------------
+
+    /// `CreateTexture(width, height, levels, 0, format, D3DPOOL_MANAGED)`; `levels` 0 makes
+    /// the full mip chain. Texels start at zero; fill them with [`Device::update_texture`].
+    pub fn create_texture(
+        &mut self,
+        width: u32,
+        height: u32,
+        levels: u32,
+        format: Format,
+    ) -> Result<TextureId, DeviceError> {
+        self.add_texture(
+            "CreateTexture",
+            TextureKind::TwoD,
+            [width, height, 1],
+            levels,
+            format,
+            false,
+        )
+    }
+
+    /// `CreateCubeTexture(edge, levels, 0, format, ..)`.
+    pub fn create_cube_texture(
+        &mut self,
+        edge: u32,
+        levels: u32,
+        format: Format,
+    ) -> Result<TextureId, DeviceError> {
+        self.add_texture(
+            "CreateCubeTexture",
+            TextureKind::Cube,
+            [edge, edge, 1],
+            levels,
+            format,
+            false,
+        )
+    }
+
+    /// `CreateVolumeTexture(width, height, depth, levels, 0, format, ..)`.
+    pub fn create_volume_texture(
+        &mut self,
+        width: u32,
+        height: u32,
+        depth: u32,
+        levels: u32,
+        format: Format,
+    ) -> Result<TextureId, DeviceError> {
+        self.add_texture(
+            "CreateVolumeTexture",
+            TextureKind::Volume,
+            [width, height, depth],
+            levels,
+            format,
+            false,
+        )
+    }
+
+    /// `CreateTexture(width, height, 1, D3DUSAGE_RENDERTARGET, format, D3DPOOL_DEFAULT)`:
+    /// a texture whose level 0 is a render target ([`Device::get_surface_level`]).
+    pub fn create_render_target_texture(
+        &mut self,
+        width: u32,
+        height: u32,
+        format: Format,
+    ) -> Result<TextureId, DeviceError> {
+        self.add_texture(
+            "CreateTexture (D3DUSAGE_RENDERTARGET)",
+            TextureKind::TwoD,
+            [width, height, 1],
+            1,
+            format,
+            true,
+        )
+    }
+
+    fn add_texture(
+        &mut self,
+        call: &'static str,
+        kind: TextureKind,
+        [width, height, depth]: [u32; 3],
+        levels: u32,
+        format: Format,
+        render_target: bool,
+    ) -> Result<TextureId, DeviceError> {
+        if width == 0 || height == 0 || depth == 0 {
+            return Err(invalid(call, format!("a {width}x{height}x{depth} texture")));
+        }
+        if format.is_depth() {
+            return Err(unsupported(
+                call,
+                format!("{format:?} textures (shadow maps)"),
+            ));
+        }
+        let largest = width.max(height).max(if kind == TextureKind::Volume {
+            depth
+        } else {
+            1
+        });
+        let full_chain = 32 - largest.leading_zeros();
+        let levels = match levels {
+            0 => full_chain,
+            n if n > full_chain => {
+                return Err(invalid(
+                    call,
+                    format!("{n} levels; a {width}x{height} texture has at most {full_chain}"),
+                ))
+            }
+            n => n,
+        };
+        let wgpu_format = format.wgpu(render_target, self.depth32_stencil8());
+        let mut usage = wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST;
+        if render_target {
+            usage |= wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC;
+        }
+        if !self.gpu.format_usages(wgpu_format).contains(usage) {
+            return Err(unsupported(
+                call,
+                format!("{format:?} ({wgpu_format:?}) with {usage:?} on this adapter"),
+            ));
+        }
+        self.gpu
+            .require(crate::caps::check_texture_size(
+                kind,
+                [width, height, depth],
+                &self.gpu.device.limits(),
+            ))
+            .map_err(Device::gpu_error(call))?;
+        let (dimension, view_dimension) = match kind {
+            TextureKind::TwoD => (wgpu::TextureDimension::D2, wgpu::TextureViewDimension::D2),
+            TextureKind::Cube => (wgpu::TextureDimension::D2, wgpu::TextureViewDimension::Cube),
+            TextureKind::Volume => (wgpu::TextureDimension::D3, wgpu::TextureViewDimension::D3),
+        };
+        let texture = self.gpu.device.create_texture(&wgpu::TextureDescriptor {
+            label: Some(call),
+            size: wgpu::Extent3d {
+                width,
+                height,
+                depth_or_array_layers: match kind {
+                    TextureKind::TwoD => 1,
+                    TextureKind::Cube => 6,
+                    TextureKind::Volume => depth,
+                },
+            },
+            mip_level_count: levels,
+            sample_count: 1,
+            dimension,
+            format: wgpu_format,
+            usage,
+            view_formats: &[],
+        });
+        let view = texture.create_view(&wgpu::TextureViewDescriptor {
+            dimension: Some(view_dimension),
+            ..Default::default()
+        });
+        let object = TextureObject {
+            kind,
+            format,
+            wgpu_format,
+            width,
+            height,
+            depth,
+            levels,
+            texture,
+            view,
+            render_target,
+            version: 0,
+        };
+        // D3D9's managed textures start as whatever memory held; zero is the honest choice.
+        for level in 0..levels {
+            let extent = object.level_extent(level);
+            let bytes = u64::from(extent.width)
+                * u64::from(extent.height)
+                * u64::from(extent.depth_or_array_layers)
+                * u64::from(format.texel_size());
+            write_texture_level(&self.gpu.queue, &object, level, &vec![0; bytes as usize]);
+        }
+        let id = TextureId(self.next_id());
+        self.textures.insert(id, object);
+        Ok(id)
+    }
+
+    /// `LockRect` / `LockBox` of a whole mip level + copy + unlock: `data` holds the level's
+    /// texels in D3D9's memory layout (rows top to bottom, tightly packed; a cube texture's six
+    /// faces in `D3DCUBEMAP_FACES` order; a volume's slices in order).
+    pub fn update_texture(
+        &mut self,
+        id: TextureId,
+        level: u32,
+        data: &[u8],
+    ) -> Result<(), DeviceError> {
+        self.flush();
+        let call = "LockRect";
+        let texture = self
+            .textures
+            .get_mut(&id)
+            .ok_or_else(|| invalid(call, format!("{id:?} is not a texture of this device")))?;
+        if level >= texture.levels {
+            return Err(invalid(
+                call,
+                format!("level {level} of a texture with {} levels", texture.levels),
+            ));
+        }
+        let extent = texture.level_extent(level);
+        let expected = u64::from(extent.width)
+            * u64::from(extent.height)
+            * u64::from(extent.depth_or_array_layers)
+            * u64::from(texture.format.texel_size());
+        if data.len() as u64 != expected {
+            return Err(invalid(
+                call,
+                format!("level {level} holds {expected} bytes, {} given", data.len()),
+            ));
+        }
+        let converted = texture.format.to_wgpu_bytes(texture.wgpu_format, data);
+        write_texture_level(&self.gpu.queue, texture, level, &converted);
+        texture.version += 1;
+        Ok(())
+    }
+
+    /// `GetSurfaceLevel(level)` of a render-target texture.
+    pub fn get_surface_level(
+        &mut self,
+        id: TextureId,
+        level: u32,
+    ) -> Result<SurfaceId, DeviceError> {
+        let call = "GetSurfaceLevel";
+        let texture = self
+            .textures
+            .get(&id)
+            .ok_or_else(|| invalid(call, format!("{id:?} is not a texture of this device")))?;
+        if !texture.render_target || texture.kind != TextureKind::TwoD {
+            return Err(unsupported(
+                call,
+                "surfaces of textures other than 2D render-target textures",
+            ));
+        }
+        if level >= texture.levels {
+            return Err(invalid(
+                call,
+                format!("level {level} of {}", texture.levels),
+            ));
+        }
+        let extent = texture.level_extent(level);
+        let surface = SurfaceObject {
+            texture: texture.texture.clone(),
+            view: texture.texture.create_view(&wgpu::TextureViewDescriptor {
+                dimension: Some(wgpu::TextureViewDimension::D2),
+                base_mip_level: level,
+                mip_level_count: Some(1),
+                ..Default::default()
+            }),
+            format: texture.format,
+            wgpu_format: texture.wgpu_format,
+            width: extent.width,
+            height: extent.height,
+            level,
+        };
+        let sid = SurfaceId(self.next_id());
+        self.surfaces.insert(sid, surface);
+        Ok(sid)
+    }
+
+    /// `CreateRenderTarget(width, height, format, D3DMULTISAMPLE_NONE, ..)`.
+    pub fn create_render_target(
+        &mut self,
+        width: u32,
+        height: u32,
+        format: Format,
+    ) -> Result<SurfaceId, DeviceError> {
+        let call = "CreateRenderTarget";
+        if format.is_depth() {
+            return Err(invalid(call, format!("{format:?} is a depth format")));
+        }
+        self.add_surface(call, width, height, format)
+    }
+
+    /// `CreateDepthStencilSurface(width, height, format, D3DMULTISAMPLE_NONE, ..)`.
+    pub fn create_depth_stencil_surface(
+        &mut self,
+        width: u32,
+        height: u32,
+        format: Format,
+    ) -> Result<SurfaceId, DeviceError> {
+        let call = "CreateDepthStencilSurface";
+        if !format.is_depth() {
+            return Err(invalid(call, format!("{format:?} is not a depth format")));
+        }
+        self.add_surface(call, width, height, format)
+    }
+
+    fn add_surface(
+        &mut self,
+        call: &'static str,
+        width: u32,
+        height: u32,
+        format: Format,
+    ) -> Result<SurfaceId, DeviceError> {
+        let limit = self.gpu.device.limits().max_texture_dimension_2d;
+        if width == 0 || height == 0 || width > limit || height > limit {
+            return Err(invalid(
+                call,
+                format!("a {width}x{height} surface (the adapter allows 1..={limit})"),
+            ));
+        }
+        let wgpu_format = format.wgpu(true, self.depth32_stencil8());
+        let usage = wgpu::TextureUsages::RENDER_ATTACHMENT
+            | wgpu::TextureUsages::COPY_SRC
+            | wgpu::TextureUsages::TEXTURE_BINDING;
+        if !self.gpu.format_usages(wgpu_format).contains(usage) {
+            return Err(unsupported(
+                call,
+                format!("{format:?} ({wgpu_format:?}) as a render target on this adapter"),
+            ));
+        }
+        let texture = self.gpu.device.create_texture(&wgpu::TextureDescriptor {
+            label: Some(call),
+            size: wgpu::Extent3d {
+                width,
+                height,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: wgpu_format,
+            usage,
+            view_formats: &[],
+        });
+        let view = texture.create_view(&Default::default());
+        let id = SurfaceId(self.next_id());
+        self.surfaces.insert(
+            id,
+            SurfaceObject {
+                texture,
+                view,
+                format,
+                wgpu_format,
+                width,
+                height,
+                level: 0,
+            },
+        );
+        Ok(id)
+    }
+
+    fn depth32_stencil8(&self) -> bool {
+        self.gpu
+            .device
+            .features()
+            .contains(wgpu::Features::DEPTH32FLOAT_STENCIL8)
+    }
+
+    /// The size and format of a surface.
+    pub fn surface_desc(&self, id: SurfaceId) -> Option<(u32, u32, Format)> {
+        self.surfaces
+            .get(&id)
+            .map(|s| (s.width, s.height, s.format))
+    }
+
+    // ---- state ------------------------------------------------------------------------------
+
+    /// `SetVertexDeclaration`.
+    pub fn set_vertex_declaration(&mut self, id: Option<DeclarationId>) -> Result<(), DeviceError> {
+        if let Some(id) = id {
+            if !self.declarations.contains_key(&id) {
+                return Err(invalid(
+                    "SetVertexDeclaration",
+                    format!("{id:?} is not a declaration of this device"),
+                ));
+            }
+        }
+        self.state.declaration = id;
+        Ok(())
+    }
+
+    /// `SetFVF`: installs the declaration the FVF code describes.
+    pub fn set_fvf(&mut self, fvf: u32) -> Result<(), DeviceError> {
+        let id = self.create_vertex_declaration_fvf(fvf)?;
+        self.state.declaration = Some(id);
+        Ok(())
+    }
+
+    /// `SetVertexShader` (`None`: the fixed-function vertex stage).
+    pub fn set_vertex_shader(&mut self, id: Option<VertexShaderId>) -> Result<(), DeviceError> {
+        if let Some(id) = id {
+            if !self.vertex_shaders.contains_key(&id) {
+                return Err(invalid(
+                    "SetVertexShader",
+                    format!("{id:?} is not a vertex shader of this device"),
+                ));
+            }
+        }
+        self.state.vertex_shader = id;
+        Ok(())
+    }
+
+    /// `SetPixelShader` (`None`: the fixed-function pixel stage).
+    pub fn set_pixel_shader(&mut self, id: Option<PixelShaderId>) -> Result<(), DeviceError> {
+        if let Some(id) = id {
+            if !self.pixel_shaders.contains_key(&id) {
+                return Err(invalid(
+                    "SetPixelShader",
+                    format!("{id:?} is not a pixel shader of this device"),
+                ));
+            }
+        }
+        self.state.pixel_shader = id;
+        Ok(())
+    }
+
+    /// `SetStreamSource(stream, buffer, offset, stride)`.
+    pub fn set_stream_source(
+        &mut self,
+        stream: usize,
+        buffer: Option<VertexBufferId>,
+        offset: u32,
+        stride: u32,
+    ) -> Result<(), DeviceError> {
+        let call = "SetStreamSource";
+        if let Some(id) = buffer {
+            if !self.vertex_buffers.contains_key(&id) {
+                return Err(invalid(
+                    call,
+                    format!("{id:?} is not a vertex buffer of this device"),
+                ));
+            }
+        }
+        let slot = self.state.streams.get_mut(stream).ok_or_else(|| {
+            invalid(
+                call,
+                format!("stream {stream} (a device has {MAX_STREAMS})"),
+            )
+        })?;
+        slot.buffer = buffer;
+        slot.offset = offset;
+        slot.stride = stride;
+        Ok(())
+    }
+
+    /// `SetStreamSourceFreq(stream, value)`: `D3DSTREAMSOURCE_INDEXEDDATA | n` on stream 0
+    /// draws `n` instances of the indexed geometry, `D3DSTREAMSOURCE_INSTANCEDATA | 1` makes
+    /// a stream advance once per instance. D3D9 refuses both flags at once, INSTANCEDATA on
+    /// stream 0, and a count of 0 with INDEXEDDATA.
+    pub fn set_stream_source_freq(&mut self, stream: usize, value: u32) -> Result<(), DeviceError> {
+        let call = "SetStreamSourceFreq";
+        const INDEXED: u32 = 0x4000_0000;
+        const INSTANCE: u32 = 0x8000_0000;
+        if value & INDEXED != 0 && value & INSTANCE != 0 {
+            return Err(invalid(call, "both INDEXEDDATA and INSTANCEDATA"));
+        }
+        if stream == 0 && value & INSTANCE != 0 {
+            return Err(invalid(call, "INSTANCEDATA on stream 0"));
+        }
+        if value & INDEXED != 0 && value & 0x3FFF_FFFF == 0 {
+            return Err(invalid(call, "INDEXEDDATA with 0 instances"));
+        }
+        let slot = self.state.streams.get_mut(stream).ok_or_else(|| {
+            invalid(
+                call,
+                format!("stream {stream} (a device has {MAX_STREAMS})"),
+            )
+        })?;
+        slot.frequency = StreamFrequency::from_raw(value);
+        Ok(())
+    }
+
+    /// `SetIndices`.
+    pub fn set_indices(&mut self, id: Option<IndexBufferId>) -> Result<(), DeviceError> {
+        if let Some(id) = id {
+            if !self.index_buffers.contains_key(&id) {
+                return Err(invalid(
+                    "SetIndices",
+                    format!("{id:?} is not an index buffer of this device"),
+                ));
+            }
+        }
+        self.state.indices = id;
+        Ok(())
+    }
+
+    /// The vertex constant register counts (c#, i#, b#) of this device.
+    fn vertex_constant_limits(&self) -> (usize, usize, usize) {
+        match self.params.processing {
+            VertexProcessing::Hardware => (
+                (self
+                    .params
+                    .caps
+                    .max_vertex_shader_const
+                    .min(HW_FLOAT_CONSTANTS)) as usize,
+                INT_CONSTANTS as usize,
+                BOOL_CONSTANTS as usize,
+            ),
+            VertexProcessing::Software | VertexProcessing::Mixed => (
+                SW_FLOAT_CONSTANTS as usize,
+                SW_INT_CONSTANTS as usize,
+                SW_BOOL_CONSTANTS as usize,
+            ),
+        }
+    }
+
+    /// `SetVertexShaderConstantF(start, values, values.len())`; past the device's range
+    /// (256 under hardware vertex processing, 8192 under software) is `D3DERR_INVALIDCALL`.
+    pub fn set_vertex_shader_constant_f(
+        &mut self,
+        start: usize,
+        values: &[[f32; 4]],
+    ) -> Result<(), DeviceError> {
+        let (limit, _, _) = self.vertex_constant_limits();
+        range_check("SetVertexShaderConstantF", start, values.len(), limit)?;
+        self.state.vs_constants.set_f(start, values);
+        self.state.vs_constants_version += 1;
+        Ok(())
+    }
+
+    /// `SetVertexShaderConstantI`.
+    pub fn set_vertex_shader_constant_i(
+        &mut self,
+        start: usize,
+        values: &[[i32; 4]],
+    ) -> Result<(), DeviceError> {
+        let (_, limit, _) = self.vertex_constant_limits();
+        range_check("SetVertexShaderConstantI", start, values.len(), limit)?;
+        self.state.vs_constants.set_i(start, values);
+        self.state.vs_constants_version += 1;
+        Ok(())
+    }
+
+    /// `SetVertexShaderConstantB`.
+    pub fn set_vertex_shader_constant_b(
+        &mut self,
+        start: usize,
+        values: &[bool],
+    ) -> Result<(), DeviceError> {
+        let (_, _, limit) = self.vertex_constant_limits();
+        range_check("SetVertexShaderConstantB", start, values.len(), limit)?;
+        self.state.vs_constants.set_b(start, values);
+        self.state.vs_constants_version += 1;
+        Ok(())
+    }
+
+    /// `SetPixelShaderConstantF` (224 registers, ps_3_0's count).
+    pub fn set_pixel_shader_constant_f(
+        &mut self,
+        start: usize,
+        values: &[[f32; 4]],
+    ) -> Result<(), DeviceError> {
+        let limit = PS3_FLOAT_CONSTANTS as usize;
+        range_check("SetPixelShaderConstantF", start, values.len(), limit)?;
+        self.state.ps_constants.set_f(start, values);
+        self.state.ps_constants_version += 1;
+        Ok(())
+    }
+
+    /// `SetPixelShaderConstantI` (16 registers).
+    pub fn set_pixel_shader_constant_i(
+        &mut self,
+        start: usize,
+        values: &[[i32; 4]],
+    ) -> Result<(), DeviceError> {
+        range_check(
+            "SetPixelShaderConstantI",
+            start,
+            values.len(),
+            INT_CONSTANTS as usize,
+        )?;
+        self.state.ps_constants.set_i(start, values);
+        self.state.ps_constants_version += 1;
+        Ok(())
+    }
+
+    /// `SetPixelShaderConstantB` (16 registers).
+    pub fn set_pixel_shader_constant_b(
+        &mut self,
+        start: usize,
+        values: &[bool],
+    ) -> Result<(), DeviceError> {
+        range_check(
+            "SetPixelShaderConstantB",
+            start,
+            values.len(),
+            BOOL_CONSTANTS as usize,
+        )?;
+        self.state.ps_constants.set_b(start, values);
+        self.state.ps_constants_version += 1;
+        Ok(())
+    }
+
+    /// The sampler stage slot of a D3D9 sampler number: 0–15, or
+    /// `D3DVERTEXTEXTURESAMPLER0..3` (257–260).
+    fn sampler_slot(call: &'static str, sampler: u32) -> Result<usize, DeviceError> {
+        match sampler {
+            0..=15 => Ok(sampler as usize),
+            257..=260 => Ok(VERTEX_SAMPLER_BASE + (sampler - D3DVERTEXTEXTURESAMPLER0) as usize),
+            _ => Err(invalid(call, format!("sampler {sampler}"))),
+        }
+    }
+
+    /// `SetTexture(sampler, texture)`: samplers 0–15, and `D3DVERTEXTEXTURESAMPLER0..3`
+    /// (257–260) for vertex texture fetch.
+    pub fn set_texture(
+        &mut self,
+        sampler: u32,
+        texture: Option<TextureId>,
+    ) -> Result<(), DeviceError> {
+        let call = "SetTexture";
+        let slot = Device::sampler_slot(call, sampler)?;
+        if let Some(id) = texture {
+            if !self.textures.contains_key(&id) {
+                return Err(invalid(
+                    call,
+                    format!("{id:?} is not a texture of this device"),
+                ));
+            }
+        }
+        self.state.textures[slot] = texture;
+        Ok(())
+    }
+
+    /// `SetSamplerState(sampler, type, value)`.
+    pub fn set_sampler_state(
+        &mut self,
+        sampler: u32,
+        state: SamplerState,
+    ) -> Result<(), DeviceError> {
+        let slot = Device::sampler_slot("SetSamplerState", sampler)?;
+        self.state.samplers[slot].set(state);
+        Ok(())
+    }
+
+    /// `SetTextureStageState(stage, D3DTSS_COLOROP / COLORARG1 / COLORARG2, ..)` of the
+    /// fixed-function pixel stage (stages 0 and 1; later stages stay disabled).
+    pub fn set_texture_stage(
+        &mut self,
+        stage: usize,
+        state: TextureStage,
+    ) -> Result<(), DeviceError> {
+        let slot = self.state.texture_stages.get_mut(stage).ok_or_else(|| {
+            unsupported(
+                "SetTextureStageState",
+                format!("texture stage {stage} (0 and 1 are emulated)"),
+            )
+        })?;
+        *slot = state;
+        Ok(())
+    }
+
+    /// `SetRenderState`.
+    pub fn set_render_state(&mut self, state: RenderState) -> Result<(), DeviceError> {
+        if let RenderState::ColorWriteEnable(target, _) = state {
+            if target >= MAX_RENDER_TARGETS {
+                return Err(invalid(
+                    "SetRenderState",
+                    format!("D3DRS_COLORWRITEENABLE of render target {target}"),
+                ));
+            }
+        }
+        self.state.render.set(state);
+        Ok(())
+    }
+
+    /// The render states now.
+    pub fn render_states(&self) -> &RenderStates {
+        &self.state.render
+    }
+
+    /// `SetViewport`. D3D9 refuses a viewport that leaves render target 0, and MinZ/MaxZ
+    /// outside 0..=1.
+    pub fn set_viewport(&mut self, viewport: Viewport) -> Result<(), DeviceError> {
+        let call = "SetViewport";
+        let (w, h) = self.render_target_size().unwrap_or((0, 0));
+        let right = u64::from(viewport.x) + u64::from(viewport.width);
+        let bottom = u64::from(viewport.y) + u64::from(viewport.height);
+        if viewport.width == 0
+            || viewport.height == 0
+            || right > u64::from(w)
+            || bottom > u64::from(h)
+        {
+            return Err(invalid(
+                call,
+                format!("{viewport:?} on a {w}x{h} render target"),
+            ));
+        }
+        let z_ok = |z: f32| (0.0..=1.0).contains(&z);
+        if !z_ok(viewport.min_z) || !z_ok(viewport.max_z) {
+            return Err(invalid(
+                call,
+                format!("MinZ {} / MaxZ {}", viewport.min_z, viewport.max_z),
+            ));
+        }
+        self.state.viewport = viewport;
+        Ok(())
+    }
+
+    /// The viewport now.
+    pub fn viewport(&self) -> Viewport {
+        self.state.viewport
+    }
+
+    /// `SetScissorRect`.
+    pub fn set_scissor_rect(&mut self, rect: Rect) -> Result<(), DeviceError> {
+        if rect.left > rect.right || rect.top > rect.bottom {
+            return Err(invalid("SetScissorRect", format!("{rect:?}")));
+        }
+        self.state.scissor = rect;
+        Ok(())
+    }
+
+    /// The size of render target 0.
+    fn render_target_size(&self) -> Option<(u32, u32)> {
+        let id = self.state.render_targets[0]?;
+        self.surfaces.get(&id).map(|s| (s.width, s.height))
+    }
+
+    /// `SetRenderTarget(index, surface)`. Render target 0 cannot be unset; setting it resets
+    /// the viewport and the scissor rectangle to the whole surface, as D3D9 does. Every
+    /// render target must have render target 0's size.
+    pub fn set_render_target(
+        &mut self,
+        index: usize,
+        surface: Option<SurfaceId>,
+    ) -> Result<(), DeviceError> {
+        let call = "SetRenderTarget";
+        if index >= MAX_RENDER_TARGETS {
+            return Err(invalid(
+                call,
+                format!("render target {index} (the device has {MAX_RENDER_TARGETS})"),
+            ));
+        }
+        if index == 0 && surface.is_none() {
+            return Err(invalid(call, "render target 0 cannot be NULL"));
+        }
+        if let Some(id) = surface {
+            let s = self
+                .surfaces
+                .get(&id)
+                .ok_or_else(|| invalid(call, format!("{id:?} is not a surface of this device")))?;
+            if s.format.is_depth() {
+                return Err(invalid(call, format!("{id:?} is a depth-stencil surface")));
+            }
+            if index == 0 {
+                let (width, height) = (s.width, s.height);
+                self.state.viewport = Viewport {
+                    x: 0,
+                    y: 0,
+                    width,
+                    height,
+                    min_z: 0.0,
+                    max_z: 1.0,
+                };
+                self.state.scissor = Rect {
+                    left: 0,
+                    top: 0,
+                    right: width as i32,
+                    bottom: height as i32,
+                };
+            }
+        }
+        self.state.render_targets[index] = surface;
+        Ok(())
+    }
+
+    /// `SetDepthStencilSurface`.
+    pub fn set_depth_stencil_surface(
+        &mut self,
+        surface: Option<SurfaceId>,
+    ) -> Result<(), DeviceError> {
+        let call = "SetDepthStencilSurface";
+        if let Some(id) = surface {
+            let s = self
+                .surfaces
+                .get(&id)
+                .ok_or_else(|| invalid(call, format!("{id:?} is not a surface of this device")))?;
+            if !s.format.is_depth() {
+                return Err(invalid(
+                    call,
+                    format!("{id:?} is not a depth-stencil surface"),
+                ));
+            }
+        }
+        self.state.depth_stencil = surface;
+        Ok(())
+    }
+
+    /// Submits the draws recorded so far to the GPU.
+    pub fn flush(&mut self) {
+        if let Some(encoder) = self.encoder.take() {
+            self.gpu.queue.submit([encoder.finish()]);
+        }
+    }
+
+    /// `Release` of a vertex shader: its cached pairings are dropped with it.
+    pub fn release_vertex_shader(&mut self, id: VertexShaderId) -> Result<(), DeviceError> {
+        self.vertex_shaders.remove(&id).ok_or_else(|| {
+            invalid(
+                "Release",
+                format!("{id:?} is not a vertex shader of this device"),
+            )
+        })?;
+        if self.state.vertex_shader == Some(id) {
+            self.state.vertex_shader = None;
+        }
+        self.pairs.remove_where(|k| k.names_vertex_shader(id));
+        Ok(())
+    }
+
+    /// `Release` of a pixel shader.
+    pub fn release_pixel_shader(&mut self, id: PixelShaderId) -> Result<(), DeviceError> {
+        self.pixel_shaders.remove(&id).ok_or_else(|| {
+            invalid(
+                "Release",
+                format!("{id:?} is not a pixel shader of this device"),
+            )
+        })?;
+        if self.state.pixel_shader == Some(id) {
+            self.state.pixel_shader = None;
+        }
+        self.pairs.remove_where(|k| k.names_pixel_shader(id));
+        Ok(())
+    }
+
+    /// `Release` of a vertex declaration.
+    pub fn release_vertex_declaration(&mut self, id: DeclarationId) -> Result<(), DeviceError> {
+        self.declarations.remove(&id).ok_or_else(|| {
+            invalid(
+                "Release",
+                format!("{id:?} is not a declaration of this device"),
+            )
+        })?;
+        self.fvf_declarations.retain(|_, d| *d != id);
+        if self.state.declaration == Some(id) {
+            self.state.declaration = None;
+        }
+        self.pairs.remove_where(|k| k.declaration == id);
+        Ok(())
+    }
+}
+
+/// `start .. start + count` within `limit` registers.
+fn range_check(
+    call: &'static str,
+    start: usize,
+    count: usize,
+    limit: usize,
+) -> Result<(), DeviceError> {
+    match start.checked_add(count) {
+        Some(end) if end <= limit => Ok(()),
+        _ => Err(invalid(
+            call,
+            format!("registers {start}..{start}+{count} past the device's {limit}"),
+        )),
+    }
+}
+
+/// Writes `data` at `offset` into the buffer's shadow and, rounded out to wgpu's 4-byte copy
+/// alignment from the shadow, into the GPU buffer.
+fn write_buffer(
+    queue: &wgpu::Queue,
+    buffer: &mut BufferObject,
+    call: &'static str,
+    offset: u32,
+    data: &[u8],
+) -> Result<(), DeviceError> {
+    let start = offset as usize;
+    let end = start
+        .checked_add(data.len())
+        .filter(|&end| end <= buffer.shadow.len())
+        .ok_or_else(|| {
+            invalid(
+                call,
+                format!(
+                    "{} bytes at offset {offset} of a {}-byte buffer",
+                    data.len(),
+                    buffer.shadow.len()
+                ),
+            )
+        })?;
+    buffer.shadow[start..end].copy_from_slice(data);
+    let aligned_start = start / 4 * 4;
+    let aligned_end = end.div_ceil(4) * 4;
+    let mut chunk = buffer.shadow[aligned_start..end].to_vec();
+    chunk.resize(aligned_end - aligned_start, 0);
+    // Bytes past `end` within the buffer come from the shadow, not zeros.
+    for (i, byte) in chunk.iter_mut().enumerate().skip(end - aligned_start) {
+        *byte = buffer.shadow.get(aligned_start + i).copied().unwrap_or(0);
+    }
+    if !chunk.is_empty() {
+        queue.write_buffer(&buffer.buffer, aligned_start as u64, &chunk);
+    }
+    Ok(())
+}
+
+/// Writes one whole mip level (already in the wgpu format's layout).
+fn write_texture_level(queue: &wgpu::Queue, texture: &TextureObject, level: u32, data: &[u8]) {
+    let extent = texture.level_extent(level);
+    let texel = texture.format.texel_size();
+    queue.write_texture(
+        wgpu::TexelCopyTextureInfo {
+            texture: &texture.texture,
+            mip_level: level,
+            origin: wgpu::Origin3d::ZERO,
+            aspect: wgpu::TextureAspect::All,
+        },
+        data,
+        wgpu::TexelCopyBufferLayout {
+            offset: 0,
+            bytes_per_row: Some(extent.width * texel),
+            rows_per_image: Some(extent.height),
+        },
+        extent,
+    );
+}

@@ -1,0 +1,404 @@
+//! Draw-time pairing: the vertex declaration, the vertex stage and the pixel stage of a draw,
+//! with the state that changes their code, translated and linked into one [`ShaderPair`].
+//!
+//! The key ([`PairKey`]) names the objects by handle and the code-changing state by value:
+//! the declaration's element types (fetch conversions: through the declaration handle), the
+//! link (shade mode, point lists, vertex fog), the fixed-function stages' baked state, the
+//! alpha test, and for ps_1_x the types of the textures bound (which pick its sampling code).
+
+use std::sync::Arc;
+
+use d3d9_translator::bytecode::{Stage, TextureType, Usage};
+use d3d9_translator::check::{check, CheckedProgram};
+use d3d9_translator::decl::{bind_program, StreamSource, VertexBinding, VertexDeclaration};
+use d3d9_translator::lift::{
+    link, translate_pixel_shader, translate_vertex_shader, CompareFunction, FogMode as LiftFogMode,
+    FogOptions, FogSource, LinkOptions, PixelShaderOptions, ShaderInterface, Varying,
+    VaryingInterpolation, VertexShaderOptions,
+};
+use d3d9_translator::signature::Semantic;
+
+use super::error::{invalid, unsupported, DeviceError};
+use super::fixed_function::{
+    default_pixel_stage_wgsl, fixed_function_stages_wgsl, fixed_function_vertex_shader, FogState,
+    StageArg, StageOp, TextureStage,
+};
+use super::objects::{DeclarationId, PixelShaderId, VertexShaderId};
+use super::state::{FogMode, Viewport};
+use super::DeviceParams;
+
+/// The vertex stage of a draw.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum VertexStage {
+    /// The application's vertex shader.
+    Shader(VertexShaderId),
+    /// The generated fixed-function stage (no vertex shader, or POSITIONT in the
+    /// declaration, where D3D9 skips the vertex shader). The viewport (x, y, width, height)
+    /// for pre-transformed positions; fog states as bits.
+    FixedFunction {
+        lighting: bool,
+        viewport: Option<[u32; 4]>,
+        fog: Option<(bool, u32, FogMode, FogMode, [u32; 3])>,
+    },
+}
+
+/// The pixel stage of a draw.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum PixelStage {
+    /// The application's pixel shader; the fog render states that pick its fog stage
+    /// (enable, table mode); for ps_1_x the texture types of stages 0–5.
+    Shader {
+        id: PixelShaderId,
+        fog: Option<FogMode>,
+        ps1_texture_types: Vec<TextureType>,
+    },
+    /// The generated fixed-function stage: texture stages, whether stage 0's texture is
+    /// read, TFACTOR, fog states.
+    FixedFunction {
+        stages: [TextureStage; 2],
+        texture: bool,
+        texture_factor: u32,
+        fog: Option<(bool, u32, FogMode, FogMode, [u32; 3])>,
+    },
+}
+
+/// What decides a draw's shader code.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct PairKey {
+    pub(crate) declaration: DeclarationId,
+    pub(crate) vertex: VertexStage,
+    pub(crate) pixel: PixelStage,
+    /// `D3DSHADE_FLAT`.
+    pub(crate) flat: bool,
+    pub(crate) point_list: bool,
+    /// `D3DRS_ALPHATESTENABLE` with `D3DRS_ALPHAFUNC`; the fixed-function pixel stage bakes
+    /// `D3DRS_ALPHAREF` in too (a pixel shader reads it from a uniform).
+    pub(crate) alpha_test: Option<(CompareFunction, Option<u32>)>,
+}
+
+impl PairKey {
+    pub(crate) fn names_vertex_shader(&self, id: VertexShaderId) -> bool {
+        self.vertex == VertexStage::Shader(id)
+    }
+
+    pub(crate) fn names_pixel_shader(&self, id: PixelShaderId) -> bool {
+        matches!(&self.pixel, PixelStage::Shader { id: p, .. } if *p == id)
+    }
+}
+
+/// A texture a stage samples: the sampler stage slot it reads and where it is bound.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct SampledTexture {
+    /// Device sampler slot (0–15 pixel, 16–19 vertex).
+    pub(crate) slot: usize,
+    pub(crate) texture_type: TextureType,
+    pub(crate) group: u32,
+    pub(crate) texture_binding: u32,
+    pub(crate) sampler_binding: u32,
+}
+
+/// The translated stages of a draw.
+pub(crate) struct ShaderPair {
+    /// Unique per pair, for the pipeline and bind-group caches.
+    pub(crate) id: u64,
+    pub(crate) vertex_module: wgpu::ShaderModule,
+    pub(crate) fragment_module: wgpu::ShaderModule,
+    pub(crate) vertex_interface: ShaderInterface,
+    /// `None` for the fixed-function pixel stage.
+    pub(crate) pixel_interface: Option<ShaderInterface>,
+    /// The declaration the vertex stage is bound to (POSITIONT rewritten for the
+    /// fixed-function stage).
+    pub(crate) declaration: Arc<VertexDeclaration>,
+    pub(crate) vertex_program: Arc<CheckedProgram>,
+    /// Textures and where they are bound, both stages.
+    pub(crate) textures: Vec<SampledTexture>,
+    /// Render target locations the fragment stage writes.
+    pub(crate) color_outputs: Vec<u32>,
+    /// Whether flat-shaded varyings travel (GL reissues such draws, see `provoking`).
+    pub(crate) flat: bool,
+    /// The shader writes point size (`oPts`).
+    pub(crate) writes_point_size: bool,
+}
+
+/// Everything pairing reads besides the key.
+pub(crate) struct PairInputs<'a> {
+    pub(crate) params: &'a DeviceParams,
+    pub(crate) declaration: Arc<VertexDeclaration>,
+    pub(crate) vertex_shader: Option<Arc<CheckedProgram>>,
+    pub(crate) pixel_shader: Option<Arc<CheckedProgram>>,
+    pub(crate) streams: Vec<StreamSource>,
+    pub(crate) fog: FogState,
+    pub(crate) viewport: Viewport,
+}
+
+const CALL: &str = "draw";
+
+fn translate_error(
+    stage: &'static str,
+) -> impl Fn(d3d9_translator::lift::LiftError) -> DeviceError {
+    move |source| DeviceError::Translate {
+        call: CALL,
+        stage,
+        source,
+    }
+}
+
+/// Builds the pair for `key`.
+pub(crate) fn build_pair(
+    device: &wgpu::Device,
+    id: u64,
+    key: &PairKey,
+    inputs: PairInputs<'_>,
+) -> Result<ShaderPair, DeviceError> {
+    let params = inputs.params;
+    // The vertex program and the declaration it reads.
+    let (program, declaration) = match &key.vertex {
+        VertexStage::Shader(_) => {
+            let program = inputs
+                .vertex_shader
+                .clone()
+                .ok_or_else(|| invalid(CALL, "no vertex shader"))?;
+            (program, inputs.declaration.clone())
+        }
+        VertexStage::FixedFunction { lighting, .. } => {
+            let fog = inputs.fog;
+            let vertex_fog = (fog.enable && fog.table == FogMode::None).then_some(fog);
+            let (text, decl) = fixed_function_vertex_shader(
+                &inputs.declaration,
+                *lighting,
+                inputs.viewport,
+                vertex_fog,
+            )
+            .map_err(|e| unsupported(CALL, format!("the fixed-function vertex stage: {e}")))?;
+            let program = d3d9_translator::asm::assemble(&text).map_err(|e| {
+                unsupported(
+                    CALL,
+                    format!("the fixed-function vertex stage does not assemble: {e}"),
+                )
+            })?;
+            let checked = check(&program, Stage::Vertex, &params.caps).map_err(|source| {
+                DeviceError::Check {
+                    call: "fixed-function vertex stage",
+                    source,
+                }
+            })?;
+            (Arc::new(checked), Arc::new(decl))
+        }
+    };
+    let binding: VertexBinding = bind_program(
+        &declaration,
+        program.program(),
+        &inputs.streams,
+        params.processing,
+    )
+    .map_err(|source| DeviceError::Bind { call: CALL, source })?;
+    let vs_options = |output_locations| VertexShaderOptions {
+        input_fetches: Some(binding.fetches()),
+        output_locations,
+        float_mode: params.float_mode,
+        position_fixup: true,
+    };
+    let mut textures = Vec::new();
+    let (vertex, pixel_interface, fragment) = match (&key.pixel, inputs.pixel_shader.as_deref()) {
+        (
+            PixelStage::Shader {
+                fog,
+                ps1_texture_types,
+                ..
+            },
+            Some(ps),
+        ) => {
+            let vs_alone = translate_vertex_shader(&program, &vs_options(None))
+                .map_err(translate_error("vertex shader"))?;
+            let fog = fog
+                .filter(|_| ps.program().version.major < 3)
+                .map(|table| FogOptions {
+                    source: match table {
+                        FogMode::None => FogSource::Vertex,
+                        FogMode::Linear => FogSource::Table(LiftFogMode::Linear),
+                        FogMode::Exp => FogSource::Table(LiftFogMode::Exp),
+                        FogMode::Exp2 => FogSource::Table(LiftFogMode::Exp2),
+                    },
+                });
+            let ps_options = PixelShaderOptions {
+                float_mode: params.float_mode,
+                ps1_range: params.ps1_range,
+                fog,
+                ps1_texture_types: ps1_texture_types.clone(),
+                alpha_test: key.alpha_test.map(|(f, _)| f),
+                ..PixelShaderOptions::default()
+            };
+            let ps_alone =
+                translate_pixel_shader(ps, &ps_options).map_err(translate_error("pixel shader"))?;
+            let linked = link(
+                &vs_alone.interface,
+                &ps_alone.interface,
+                &LinkOptions {
+                    flat_shading: key.flat,
+                    point_list: key.point_list,
+                    vertex_fog: fog.is_some_and(|f| f.source == FogSource::Vertex),
+                },
+            )
+            .map_err(|source| DeviceError::Link { call: CALL, source })?;
+            let vs = translate_vertex_shader(&program, &vs_options(Some(linked.vertex)))
+                .map_err(translate_error("vertex shader"))?;
+            let ps = translate_pixel_shader(
+                ps,
+                &PixelShaderOptions {
+                    input_locations: Some(linked.pixel),
+                    ..ps_options
+                },
+            )
+            .map_err(translate_error("pixel shader"))?;
+            for s in &ps.interface.samplers {
+                textures.push(SampledTexture {
+                    slot: s.register as usize,
+                    texture_type: s.texture_type,
+                    group: s.group,
+                    texture_binding: s.texture_binding,
+                    sampler_binding: s.sampler_binding,
+                });
+            }
+            let fragment = naga_module(device, ps.module);
+            (vs, Some(ps.interface), fragment)
+        }
+        (PixelStage::Shader { .. }, None) => return Err(invalid(CALL, "no pixel shader")),
+        (
+            PixelStage::FixedFunction {
+                stages,
+                texture,
+                texture_factor,
+                ..
+            },
+            _,
+        ) => {
+            let (vs, wgsl) = fixed_function_pixel(
+                &key.alpha_test,
+                stages,
+                *texture,
+                *texture_factor,
+                inputs.fog,
+                key.flat,
+                |map| {
+                    translate_vertex_shader(&program, &vs_options(Some(map)))
+                        .map_err(translate_error("vertex shader"))
+                },
+            )?;
+            if *texture {
+                textures.push(SampledTexture {
+                    slot: 0,
+                    texture_type: TextureType::TwoD,
+                    group: d3d9_translator::lift::interface::PS_TEXTURES_GROUP,
+                    texture_binding: 0,
+                    sampler_binding: 1,
+                });
+            }
+            let fragment = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some("fixed-function pixel stage"),
+                source: wgpu::ShaderSource::Wgsl(wgsl.into()),
+            });
+            (vs, None, fragment)
+        }
+    };
+    for s in &vertex.interface.samplers {
+        textures.push(SampledTexture {
+            slot: super::VERTEX_SAMPLER_BASE + s.register as usize,
+            texture_type: s.texture_type,
+            group: s.group,
+            texture_binding: s.texture_binding,
+            sampler_binding: s.sampler_binding,
+        });
+    }
+    let color_outputs = match &pixel_interface {
+        Some(i) => i.color_outputs.clone(),
+        None => vec![0],
+    };
+    let flat = key.flat
+        && vertex
+            .interface
+            .outputs
+            .iter()
+            .any(|o| o.semantic.usage == Usage::Color && o.location.is_some());
+    let writes_point_size = vertex.interface.writes_point_size;
+    let vertex_interface = vertex.interface.clone();
+    let vertex_module = naga_module(device, vertex.module);
+    Ok(ShaderPair {
+        id,
+        vertex_module,
+        fragment_module: fragment,
+        vertex_interface,
+        pixel_interface,
+        declaration,
+        vertex_program: program,
+        textures,
+        color_outputs,
+        flat,
+        writes_point_size,
+    })
+}
+
+fn naga_module(device: &wgpu::Device, module: naga::Module) -> wgpu::ShaderModule {
+    device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: None,
+        source: wgpu::ShaderSource::Naga(std::borrow::Cow::Owned(module)),
+    })
+}
+
+/// The vertex stage translated for the fixed-function pixel stage, and that stage's WGSL.
+/// `translate` translates the vertex program with an output map.
+fn fixed_function_pixel(
+    alpha_test: &Option<(CompareFunction, Option<u32>)>,
+    stages: &[TextureStage; 2],
+    texture: bool,
+    texture_factor: u32,
+    fog: FogState,
+    flat: bool,
+    translate: impl Fn(Vec<Varying>) -> Result<d3d9_translator::lift::TranslatedShader, DeviceError>,
+) -> Result<(d3d9_translator::lift::TranslatedShader, String), DeviceError> {
+    let color0 = Semantic::new(Usage::Color, 0);
+    let color1 = Semantic::new(Usage::Color, 1);
+    let texcoord0 = Semantic::new(Usage::TexCoord, 0);
+    let active: Vec<TextureStage> = stages
+        .iter()
+        .take_while(|s| s.op != StageOp::Disable)
+        .copied()
+        .collect();
+    if active
+        .iter()
+        .skip(1)
+        .any(|s| s.arg1 == StageArg::Texture || s.arg2 == StageArg::Texture)
+    {
+        return Err(unsupported(
+            CALL,
+            "fixed-function texture stage 1 reading a texture (not emulated)",
+        ));
+    }
+    let alpha = alpha_test.map(|(f, r)| (f, r.unwrap_or(0)));
+    let fog = fog.enable.then_some(fog);
+    let default_stages = *stages == [TextureStage::default_for(0), TextureStage::default_for(1)];
+    if default_stages && !texture && fog.is_none() && !flat {
+        // D3D9's default pixel stage: the diffuse colour.
+        let vs = translate(vec![Varying::new(color0, 0, 4)])?;
+        let location = vs.interface.output(color0).and_then(|o| o.location);
+        let wgsl = default_pixel_stage_wgsl(location, alpha);
+        return Ok((vs, wgsl));
+    }
+    let colour = |semantic, location| Varying {
+        interpolation: if flat {
+            VaryingInterpolation::Flat
+        } else {
+            VaryingInterpolation::Perspective
+        },
+        ..Varying::new(semantic, location, 4)
+    };
+    let mut map = vec![colour(color0, 0), colour(color1, 1)];
+    if texture {
+        map.push(Varying::new(texcoord0, 2, 4));
+    }
+    if fog.is_some_and(|f| f.table == FogMode::None) {
+        map.push(Varying::new(Semantic::new(Usage::Fog, 0), 3, 1));
+    }
+    let vs = translate(map)?;
+    let wgsl = fixed_function_stages_wgsl(&active, texture, texture_factor, fog, flat, alpha);
+    Ok((vs, wgsl))
+}

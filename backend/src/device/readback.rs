@@ -1,0 +1,542 @@
+//! `Clear` and reading surfaces back (`GetRenderTargetData` / `LockRect` of a lockable
+//! surface).
+
+use std::collections::HashMap;
+
+use super::error::{invalid, unsupported, DeviceError};
+use super::format::SurfaceData;
+use super::objects::SurfaceId;
+use super::state::Rect;
+use super::{ClearFlags, Device};
+
+/// WGSL of the clear pass for partial clears: a triangle covering the target at depth `z`
+/// writing `colour` to every render target location in `0..targets`.
+fn clear_wgsl(targets: usize) -> String {
+    let outputs: Vec<String> = (0..targets)
+        .map(|i| format!("@location({i}) c{i}: vec4<f32>"))
+        .collect();
+    let values: Vec<&str> = (0..targets).map(|_| "clear.colour").collect();
+    let (result, body) = if targets == 0 {
+        (String::new(), String::new())
+    } else {
+        (
+            " -> Targets".to_string(),
+            format!("    return Targets({});\n", values.join(", ")),
+        )
+    };
+    let targets_struct = if targets == 0 {
+        String::new()
+    } else {
+        format!("struct Targets {{ {} }}\n", outputs.join(", "))
+    };
+    format!(
+        "struct Clear {{ colour: vec4<f32>, depth: vec4<f32> }}\n\
+         @group(0) @binding(0) var<uniform> clear: Clear;\n\
+         {targets_struct}\
+         @vertex\nfn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4<f32> {{\n\
+         \x20   let x = f32(i & 1u) * 4.0 - 1.0;\n\
+         \x20   let y = f32(i >> 1u) * 4.0 - 1.0;\n\
+         \x20   return vec4<f32>(x, y, clear.depth.x, 1.0);\n}}\n\
+         @fragment\nfn fs(){result} {{\n{body}}}\n"
+    )
+}
+
+/// The pipelines of partial clears, by (target formats, depth format, flags).
+pub(crate) type ClearPipelines = HashMap<ClearKey, (wgpu::RenderPipeline, wgpu::BindGroupLayout)>;
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct ClearKey {
+    targets: Vec<Option<wgpu::TextureFormat>>,
+    depth: Option<wgpu::TextureFormat>,
+    flags: (bool, bool, bool),
+}
+
+impl Device {
+    /// `Clear(rects, flags, colour, z, stencil)`: the render targets (all bound ones), the
+    /// depth and the stencil of the depth-stencil surface, within the viewport, the scissor
+    /// rectangle when the scissor test is on, and `rects` when some are given. `colour` is a
+    /// D3DCOLOR (0xAARRGGBB).
+    pub fn clear(
+        &mut self,
+        rects: &[Rect],
+        flags: ClearFlags,
+        colour: u32,
+        z: f32,
+        stencil: u32,
+    ) -> Result<(), DeviceError> {
+        let call = "Clear";
+        let ds = match self.state.depth_stencil {
+            Some(id) => Some(
+                self.surfaces
+                    .get(&id)
+                    .ok_or_else(|| invalid(call, "the depth-stencil surface was released"))?,
+            ),
+            None => None,
+        };
+        if (flags.zbuffer || flags.stencil) && ds.is_none() {
+            return Err(invalid(
+                call,
+                "D3DCLEAR_ZBUFFER or _STENCIL without a depth-stencil surface",
+            ));
+        }
+        if flags.stencil && !ds.is_some_and(|s| s.format.has_stencil()) {
+            return Err(invalid(
+                call,
+                "D3DCLEAR_STENCIL on a surface without stencil",
+            ));
+        }
+        if !(0.0..=1.0).contains(&z) {
+            return Err(invalid(call, format!("z {z} outside 0..=1")));
+        }
+        let rt0 = self.state.render_targets[0]
+            .and_then(|id| self.surfaces.get(&id))
+            .ok_or_else(|| invalid(call, "no render target 0"))?;
+        let (width, height) = (rt0.width, rt0.height);
+        let v = self.state.viewport;
+        let mut area = Rect {
+            left: v.x as i32,
+            top: v.y as i32,
+            right: (v.x + v.width) as i32,
+            bottom: (v.y + v.height) as i32,
+        };
+        if self.state.render.scissor_test {
+            area = area.intersect(&self.state.scissor);
+        }
+        let areas: Vec<Rect> = if rects.is_empty() {
+            vec![area]
+        } else {
+            rects.iter().map(|r| r.intersect(&area)).collect()
+        };
+        let ch = |shift: u32| f64::from((colour >> shift) & 0xff) / 255.0;
+        let clear_colour = wgpu::Color {
+            r: ch(16),
+            g: ch(8),
+            b: ch(0),
+            a: ch(24),
+        };
+        let mut colour_views = Vec::new();
+        let mut formats = Vec::new();
+        for id in self.state.render_targets.iter() {
+            match id.and_then(|id| self.surfaces.get(&id)) {
+                Some(s) if flags.target => {
+                    colour_views.push(Some(s.view.clone()));
+                    formats.push(Some(s.wgpu_format));
+                }
+                _ => {
+                    colour_views.push(None);
+                    formats.push(None);
+                }
+            }
+        }
+        while formats.last().is_some_and(Option::is_none) {
+            formats.pop();
+            colour_views.pop();
+        }
+        let depth = ds
+            .filter(|_| flags.zbuffer || flags.stencil)
+            .map(|s| (s.view.clone(), s.wgpu_format));
+        for rect in areas {
+            let Some((x, y, w, h)) = rect.clip(width, height) else {
+                continue;
+            };
+            let whole = (x, y, w, h) == (0, 0, width, height);
+            if whole {
+                self.clear_whole(
+                    &colour_views,
+                    depth.as_ref(),
+                    flags,
+                    clear_colour,
+                    z,
+                    stencil,
+                );
+            } else {
+                self.clear_rect(
+                    &colour_views,
+                    &formats,
+                    depth.as_ref(),
+                    flags,
+                    clear_colour,
+                    z,
+                    stencil,
+                    (x, y, w, h),
+                )?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A clear of whole surfaces: load operations.
+    fn clear_whole(
+        &mut self,
+        colour_views: &[Option<wgpu::TextureView>],
+        depth: Option<&(wgpu::TextureView, wgpu::TextureFormat)>,
+        flags: ClearFlags,
+        colour: wgpu::Color,
+        z: f32,
+        stencil: u32,
+    ) {
+        let attachments: Vec<_> = colour_views
+            .iter()
+            .map(|v| {
+                v.as_ref().map(|view| wgpu::RenderPassColorAttachment {
+                    view,
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(colour),
+                        store: wgpu::StoreOp::Store,
+                    },
+                })
+            })
+            .collect();
+        let depth_attachment = depth.map(|(view, format)| wgpu::RenderPassDepthStencilAttachment {
+            view,
+            depth_ops: format.has_depth_aspect().then_some(wgpu::Operations {
+                load: if flags.zbuffer {
+                    wgpu::LoadOp::Clear(z)
+                } else {
+                    wgpu::LoadOp::Load
+                },
+                store: wgpu::StoreOp::Store,
+            }),
+            stencil_ops: format.has_stencil_aspect().then_some(wgpu::Operations {
+                load: if flags.stencil {
+                    wgpu::LoadOp::Clear(stencil & 0xff)
+                } else {
+                    wgpu::LoadOp::Load
+                },
+                store: wgpu::StoreOp::Store,
+            }),
+        });
+        let encoder = self
+            .encoder
+            .get_or_insert_with(|| self.gpu.device.create_command_encoder(&Default::default()));
+        drop(encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("Clear"),
+            color_attachments: &attachments,
+            depth_stencil_attachment: depth_attachment,
+            timestamp_writes: None,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        }));
+    }
+
+    /// A clear of a rectangle: a triangle drawn with the scissor rectangle.
+    #[allow(clippy::too_many_arguments)]
+    fn clear_rect(
+        &mut self,
+        colour_views: &[Option<wgpu::TextureView>],
+        formats: &[Option<wgpu::TextureFormat>],
+        depth: Option<&(wgpu::TextureView, wgpu::TextureFormat)>,
+        flags: ClearFlags,
+        colour: wgpu::Color,
+        z: f32,
+        stencil: u32,
+        (x, y, w, h): (u32, u32, u32, u32),
+    ) -> Result<(), DeviceError> {
+        let key = ClearKey {
+            targets: formats.to_vec(),
+            depth: depth.map(|(_, f)| *f),
+            flags: (flags.target, flags.zbuffer, flags.stencil),
+        };
+        let gpu = &self.gpu;
+        let (pipeline, layout) = match self.clear_pipelines.get(&key) {
+            Some(p) => p.clone(),
+            None => {
+                let built = gpu
+                    .capture("clear pipeline", || {
+                        Ok(build_clear_pipeline(&gpu.device, &key))
+                    })
+                    .map_err(Device::gpu_error("Clear"))?;
+                self.clear_pipelines.insert(key.clone(), built.clone());
+                built
+            }
+        };
+        let data: [f32; 8] = [
+            colour.r as f32,
+            colour.g as f32,
+            colour.b as f32,
+            colour.a as f32,
+            z,
+            0.0,
+            0.0,
+            0.0,
+        ];
+        let buffer = self
+            .gpu
+            .init_buffer(bytemuck::cast_slice(&data), wgpu::BufferUsages::UNIFORM);
+        let group = self
+            .gpu
+            .device
+            .create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("clear"),
+                layout: &layout,
+                entries: &[wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: buffer.as_entire_binding(),
+                }],
+            });
+        let attachments: Vec<_> = colour_views
+            .iter()
+            .map(|v| {
+                v.as_ref().map(|view| wgpu::RenderPassColorAttachment {
+                    view,
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Load,
+                        store: wgpu::StoreOp::Store,
+                    },
+                })
+            })
+            .collect();
+        let depth_attachment = depth.map(|(view, format)| wgpu::RenderPassDepthStencilAttachment {
+            view,
+            depth_ops: format.has_depth_aspect().then_some(wgpu::Operations {
+                load: wgpu::LoadOp::Load,
+                store: wgpu::StoreOp::Store,
+            }),
+            stencil_ops: format.has_stencil_aspect().then_some(wgpu::Operations {
+                load: wgpu::LoadOp::Load,
+                store: wgpu::StoreOp::Store,
+            }),
+        });
+        let encoder = self
+            .encoder
+            .get_or_insert_with(|| self.gpu.device.create_command_encoder(&Default::default()));
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("Clear (rectangle)"),
+            color_attachments: &attachments,
+            depth_stencil_attachment: depth_attachment,
+            timestamp_writes: None,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        });
+        pass.set_pipeline(&pipeline);
+        pass.set_bind_group(0, &group, &[]);
+        pass.set_scissor_rect(x, y, w, h);
+        pass.set_stencil_reference(stencil & 0xff);
+        pass.draw(0..3, 0..1);
+        Ok(())
+    }
+
+    /// `GetRenderTargetData` / `LockRect` of a surface: its texels as D3D9's memory holds
+    /// them. Submits the draws recorded so far and waits for them. Depth surfaces read back
+    /// their depth (D24X8 and D24S8 as 32-bit floats); a D24S8 surface on an adapter without
+    /// `DEPTH32FLOAT_STENCIL8` cannot be read.
+    pub fn get_render_target_data(&mut self, id: SurfaceId) -> Result<SurfaceData, DeviceError> {
+        let call = "GetRenderTargetData";
+        self.flush();
+        let surface = self
+            .surfaces
+            .get(&id)
+            .ok_or_else(|| invalid(call, format!("{id:?} is not a surface of this device")))?;
+        let aspect = if surface.format.is_depth() {
+            if surface.wgpu_format == wgpu::TextureFormat::Depth24PlusStencil8 {
+                return Err(unsupported(
+                    call,
+                    "reading D24S8 depth back (the adapter lacks DEPTH32FLOAT_STENCIL8)",
+                ));
+            }
+            wgpu::TextureAspect::DepthOnly
+        } else {
+            wgpu::TextureAspect::All
+        };
+        let texel = surface.format.texel_size();
+        let (width, height) = (surface.width, surface.height);
+        let row = width * texel;
+        let padded =
+            row.div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
+        let gpu = &self.gpu;
+        let buffer = gpu
+            .capture("readback copy", || {
+                let buffer = gpu.device.create_buffer(&wgpu::BufferDescriptor {
+                    label: Some("readback"),
+                    size: u64::from(padded) * u64::from(height),
+                    usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+                    mapped_at_creation: false,
+                });
+                let mut encoder = gpu.device.create_command_encoder(&Default::default());
+                encoder.copy_texture_to_buffer(
+                    wgpu::TexelCopyTextureInfo {
+                        texture: &surface.texture,
+                        mip_level: surface.level,
+                        origin: wgpu::Origin3d::ZERO,
+                        aspect,
+                    },
+                    wgpu::TexelCopyBufferInfo {
+                        buffer: &buffer,
+                        layout: wgpu::TexelCopyBufferLayout {
+                            offset: 0,
+                            bytes_per_row: Some(padded),
+                            rows_per_image: Some(height),
+                        },
+                    },
+                    wgpu::Extent3d {
+                        width,
+                        height,
+                        depth_or_array_layers: 1,
+                    },
+                );
+                gpu.queue.submit([encoder.finish()]);
+                Ok(buffer)
+            })
+            .map_err(Device::gpu_error(call))?;
+        let (sender, receiver) = std::sync::mpsc::channel();
+        buffer
+            .slice(..)
+            .map_async(wgpu::MapMode::Read, move |result| {
+                let _ = sender.send(result);
+            });
+        let readback = |e: String| DeviceError::Gpu {
+            call,
+            source: crate::GpuError::Readback(e),
+        };
+        gpu.device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map_err(|e| readback(e.to_string()))?;
+        receiver
+            .recv()
+            .map_err(|e| readback(e.to_string()))?
+            .map_err(|e| readback(e.to_string()))?;
+        let mapped = buffer
+            .get_mapped_range(..)
+            .map_err(|e| readback(e.to_string()))?;
+        let mut data = Vec::with_capacity(row as usize * height as usize);
+        for chunk in mapped.chunks(padded as usize) {
+            data.extend_from_slice(chunk.get(..row as usize).unwrap_or(chunk));
+        }
+        drop(mapped);
+        buffer.unmap();
+        surface
+            .format
+            .wgpu_bytes_to_d3d(surface.wgpu_format, &mut data);
+        Ok(SurfaceData {
+            format: surface.format,
+            width,
+            height,
+            data,
+        })
+    }
+
+    /// The colour of pixel (x, y) of render target 0 as a D3DCOLOR (Wine's
+    /// `getPixelColor`, X channels as stored).
+    pub fn pixel(&mut self, x: u32, y: u32) -> Result<u32, DeviceError> {
+        let id = self.state.render_targets[0]
+            .ok_or_else(|| invalid("getPixelColor", "no render target 0"))?;
+        let data = self.get_render_target_data(id)?;
+        data.color(x, y).ok_or_else(|| {
+            invalid(
+                "getPixelColor",
+                format!(
+                    "({x}, {y}) of a {}x{} {:?} surface",
+                    data.width, data.height, data.format
+                ),
+            )
+        })
+    }
+}
+
+fn build_clear_pipeline(
+    device: &wgpu::Device,
+    key: &ClearKey,
+) -> (wgpu::RenderPipeline, wgpu::BindGroupLayout) {
+    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some("clear"),
+        source: wgpu::ShaderSource::Wgsl(clear_wgsl(key.targets.len()).into()),
+    });
+    let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some("clear"),
+        entries: &[wgpu::BindGroupLayoutEntry {
+            binding: 0,
+            visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
+            ty: wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Uniform,
+                has_dynamic_offset: false,
+                min_binding_size: None,
+            },
+            count: None,
+        }],
+    });
+    let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: Some("clear"),
+        bind_group_layouts: &[Some(&layout)],
+        immediate_size: 0,
+    });
+    let (target, zbuffer, stencil) = key.flags;
+    let targets: Vec<Option<wgpu::ColorTargetState>> = key
+        .targets
+        .iter()
+        .map(|f| {
+            f.map(|format| wgpu::ColorTargetState {
+                format,
+                blend: None,
+                write_mask: if target {
+                    wgpu::ColorWrites::ALL
+                } else {
+                    wgpu::ColorWrites::empty()
+                },
+            })
+        })
+        .collect();
+    let depth_stencil = key.depth.map(|format| {
+        let face = wgpu::StencilFaceState {
+            compare: wgpu::CompareFunction::Always,
+            fail_op: wgpu::StencilOperation::Keep,
+            depth_fail_op: wgpu::StencilOperation::Keep,
+            pass_op: wgpu::StencilOperation::Replace,
+        };
+        wgpu::DepthStencilState {
+            format,
+            depth_write_enabled: Some(zbuffer && format.has_depth_aspect()),
+            depth_compare: Some(wgpu::CompareFunction::Always),
+            stencil: wgpu::StencilState {
+                front: face,
+                back: face,
+                read_mask: 0xff,
+                write_mask: if stencil && format.has_stencil_aspect() {
+                    0xff
+                } else {
+                    0
+                },
+            },
+            bias: Default::default(),
+        }
+    });
+    let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        label: Some("clear"),
+        layout: Some(&pipeline_layout),
+        vertex: wgpu::VertexState {
+            module: &module,
+            entry_point: Some("vs"),
+            compilation_options: Default::default(),
+            buffers: &[],
+        },
+        primitive: Default::default(),
+        depth_stencil,
+        multisample: Default::default(),
+        fragment: Some(wgpu::FragmentState {
+            module: &module,
+            entry_point: Some("fs"),
+            compilation_options: Default::default(),
+            targets: &targets,
+        }),
+        multiview_mask: None,
+        cache: None,
+    });
+    (pipeline, layout)
+}
+
+#[cfg(test)]
+#[allow(clippy::panic)]
+mod tests {
+    #[test]
+    fn clear_shaders_parse() {
+        for n in 0..=4 {
+            let source = super::clear_wgsl(n);
+            if let Err(e) = naga::front::wgsl::parse_str(&source) {
+                panic!("{}\n{source}", e.emit_to_string(&source));
+            }
+        }
+    }
+}
