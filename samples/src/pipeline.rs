@@ -155,6 +155,7 @@ pub fn translate(draw: &SceneDraw) -> Result<Translated, PipelineError> {
         output_locations: Some(vec![Varying::new(Semantic::new(Usage::Color, 0), 0, 4)]),
         float_mode: FloatMode::Legacy,
         position_fixup: true,
+        point_expansion: None,
     };
     let shader = translate_vertex_shader(&checked, &options)?;
     Ok(Translated { shader, binding })

@@ -19,7 +19,7 @@ use d3d9_translator::check::{check, CheckedProgram, DeviceCaps};
 use d3d9_translator::lift::interface::Varying;
 use d3d9_translator::lift::{
     translate_pixel_shader, translate_vertex_shader, CompareFunction, FloatMode,
-    PixelShaderOptions, VertexShaderOptions,
+    PixelShaderOptions, PointExpansion, VertexShaderOptions,
 };
 
 /// Check a program as a D3D9 device would (software vertex processing when `software`);
@@ -483,6 +483,74 @@ snap!(
         ..Default::default()
     }
 );
+
+snap!(
+    vs_1_1_psize_point_sprite,
+    visual("vshader_psize_code", 0xFFFE0101),
+    VertexShaderOptions {
+        position_fixup: true,
+        point_expansion: Some(PointExpansion {
+            sprite: true,
+            scale: false,
+        }),
+        ..Default::default()
+    }
+);
+snap!(
+    vs_3_0_point_scale_without_psize,
+    visual("vshader3_code", 0xFFFE0300),
+    VertexShaderOptions {
+        point_expansion: Some(PointExpansion {
+            sprite: false,
+            scale: true,
+        }),
+        ..Default::default()
+    }
+);
+
+/// Point expansion: the entry point takes the corner from `@builtin(vertex_index)`, reads
+/// the point render states from their uniform, and (sprites) writes the sprite coordinate to
+/// every texture coordinate output; without it, none of that is there.
+#[test]
+fn point_expansion_interface_and_sprite_coordinates() {
+    use d3d9_translator::lift::interface::{POINT_BINDING, VS_CONSTANTS_GROUP};
+    let vs = checked(&visual("vshader_psize_code", 0xFFFE0101));
+    let plain = translate_vertex_shader(&vs, &VertexShaderOptions::default()).expect("plain");
+    assert_eq!(plain.interface.points, None);
+    assert!(plain.interface.writes_point_size);
+    assert!(!plain.wgsl().expect("wgsl").contains("vertex_index"));
+    for sprite in [false, true] {
+        let t = translate_vertex_shader(
+            &vs,
+            &VertexShaderOptions {
+                point_expansion: Some(PointExpansion {
+                    sprite,
+                    scale: false,
+                }),
+                ..Default::default()
+            },
+        )
+        .expect("translates");
+        let points = t.interface.points.expect("points uniform");
+        assert_eq!(
+            (points.group, points.binding),
+            (VS_CONSTANTS_GROUP, POINT_BINDING)
+        );
+        let wgsl = t.wgsl().expect("wgsl");
+        assert!(wgsl.contains("@builtin(vertex_index)"), "{wgsl}");
+        // The inputs keep their locations: expansion adds no vertex input.
+        assert_eq!(t.interface.inputs, plain.interface.inputs);
+        // Sprites change the texture coordinate outputs' values only.
+        assert_eq!(t.interface.outputs, plain.interface.outputs);
+        let module = naga::front::wgsl::parse_str(&wgsl).expect("parses");
+        naga::valid::Validator::new(
+            naga::valid::ValidationFlags::all(),
+            naga::valid::Capabilities::default(),
+        )
+        .validate(&module)
+        .expect("validates");
+    }
+}
 
 // --- behaviour of single lowerings, checked on the module and interface ---
 

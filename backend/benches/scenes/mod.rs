@@ -191,6 +191,7 @@ pub fn translate(scene: &Scene, float_mode: FloatMode) -> (TranslatedShader, Ver
         output_locations: Some(vec![Varying::new(Semantic::new(Usage::Color, 0), 0, 4)]),
         float_mode,
         position_fixup: true,
+        point_expansion: None,
     };
     let shader = translate_vertex_shader(&checked, &options).expect("translates");
     (shader, binding)

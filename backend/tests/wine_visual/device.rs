@@ -571,6 +571,7 @@ impl Device {
             output_locations,
             float_mode,
             position_fixup: true,
+            point_expansion: None,
         };
         let mut textures = Vec::new();
         let mut samplers = Vec::new();

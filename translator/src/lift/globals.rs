@@ -48,6 +48,8 @@ pub(super) enum RegKey {
     Fog,
     /// The alpha test's reference.
     AlphaRef,
+    /// The point expansion's render states.
+    Points,
     Texture(u32),
     Sampler(u32),
 }

@@ -9,7 +9,8 @@
 //!   `i#` at [`INT_CONSTANTS_BINDING`] (`array<vec4<i32>, 16>`), boolean constants `b#` at
 //!   [`BOOL_CONSTANTS_BINDING`] (one `u32`, bit n = `b#n`), and the position fix-up at
 //!   [`POSITION_FIXUP_BINDING`] (`vec4<f32>`; the shader adds `fixup.xy * position.w` to the
-//!   position, which is how the backend applies D3D9's half-pixel offset).
+//!   position, which is how the backend applies D3D9's half-pixel offset), and with point
+//!   expansion the point render states at [`POINT_BINDING`].
 //! - group [`VS_TEXTURES_GROUP`]: for vertex sampler `s#n`, the texture at
 //!   [`texture_binding`]`(n)` and the sampler at [`sampler_binding`]`(n)`.
 //!
@@ -50,6 +51,9 @@ pub const INT_CONSTANTS_BINDING: u32 = 1;
 pub const BOOL_CONSTANTS_BINDING: u32 = 2;
 /// Binding of the position fix-up (`vec4<f32>`, `.xy` used).
 pub const POSITION_FIXUP_BINDING: u32 = 3;
+/// Binding of the point expansion's render states in [`VS_CONSTANTS_GROUP`]
+/// (`array<vec4<f32>, 3>`: `PointConstants::data`), with `VertexShaderOptions::point_expansion`.
+pub const POINT_BINDING: u32 = 4;
 /// Binding of the fixed-function fog render states in [`PS_CONSTANTS_GROUP`]
 /// (`array<vec4<f32>, 2>`: `FogConstants::data`).
 pub const FOG_BINDING: u32 = 3;
@@ -306,6 +310,9 @@ pub struct ShaderInterface {
     /// Whether the shader writes point size (`oPts` or a `psize` output). WebGPU has no point
     /// size; the backend expands points itself.
     pub writes_point_size: bool,
+    /// Vertex shaders with point expansion: the point render states' uniform
+    /// ([`POINT_BINDING`], filled with `PointConstants::data`).
+    pub points: Option<UniformBinding>,
     /// Pixel shaders: the inputs, in register order.
     pub pixel_inputs: Vec<PixelInput>,
     /// Pixel shaders: the colour outputs, `@location(n)` for render target n (0–3): `oC0`

@@ -11,7 +11,7 @@
 //! (destination and predicate writes), `numerics` (D3D9 float rules), `arith` (per-opcode
 //! lowering), `flow` (flow control), `texture` (texld*, texkill), `inputs` (vertex fetch
 //! conversions), `outputs` (vertex output semantics and entry point), `pixel_entry` (pixel
-//! inputs, outputs and entry point), `fog` and `alpha_test` (the fixed-function stages after
+//! inputs, outputs and entry point), `points` (point lists drawn as quads), `fog` and `alpha_test` (the fixed-function stages after
 //! a pixel shader), `interface` (what callers bind),
 //! `link` (vertex outputs to pixel inputs).
 
@@ -32,6 +32,7 @@ mod numerics;
 mod operands;
 mod outputs;
 mod pixel_entry;
+mod points;
 mod ps1;
 mod texture;
 mod writes;
@@ -42,6 +43,7 @@ pub use fog::FogConstants;
 pub use interface::ShaderInterface;
 pub use link::{link, Link, LinkError, LinkOptions};
 pub use outputs::ENTRY_POINT;
+pub use points::{PointConstants, PointExpansion};
 
 /// The error of [`translate_vertex_shader`] and [`translate_pixel_shader`].
 pub type Error = LiftError;
@@ -70,6 +72,10 @@ pub struct VertexShaderOptions {
     /// Add the position fix-up uniform (`position.xy += fixup.xy * position.w`), through
     /// which the backend applies D3D9's half-pixel offset.
     pub position_fixup: bool,
+    /// Draw a point list's points as quads (see `points`): each instance of a 4-vertex
+    /// strip is one point, the corner chosen by `@builtin(vertex_index)`; the point render
+    /// states come from the uniform `interface.points`. `None`: no expansion.
+    pub point_expansion: Option<PointExpansion>,
 }
 
 /// How ps_1_x arithmetic is clamped: D3D9 keeps ps_1_x values within
@@ -602,6 +608,7 @@ impl Lifter<'_> {
                     outputs: entry.outputs,
                     position_fixup: entry.position_fixup,
                     writes_point_size: entry.writes_point_size,
+                    points: entry.points,
                     ..ShaderInterface::default()
                 }
             }

@@ -52,6 +52,7 @@ pub(super) struct EntryInterface {
     pub outputs: Vec<VertexOutput>,
     pub position_fixup: Option<super::interface::UniformBinding>,
     pub writes_point_size: bool,
+    pub points: Option<super::interface::UniformBinding>,
 }
 
 /// The entry point's name.
@@ -198,6 +199,30 @@ impl Lifter<'_> {
         Ok(self.compose(&parts))
     }
 
+    /// The value of one located output, as [`Self::output_value`], except that with point
+    /// sprites (`sprite`, the sprite coordinate) a texture coordinate is the sprite
+    /// coordinate's first `components`.
+    fn located_value(
+        &mut self,
+        p: &Planned,
+        sprite: Option<Handle<Expression>>,
+    ) -> Result<Value, LiftError> {
+        match sprite {
+            Some(coordinate) if p.info.semantic.usage == Usage::TexCoord => {
+                let n = p.info.components.clamp(1, 4);
+                let lanes: Vec<u8> = (0..n).collect();
+                Ok(self.pick(
+                    Value {
+                        h: coordinate,
+                        n: 4,
+                    },
+                    &lanes,
+                ))
+            }
+            _ => self.output_value(p),
+        }
+    }
+
     /// The `vec4` value of an output source, loaded in the entry point.
     fn load_source(
         &mut self,
@@ -295,6 +320,7 @@ impl Lifter<'_> {
             Some(src) => self.load_source(src, Semantic::new(Usage::Position, 0))?,
             None => self.float_n(0.0, 4).h,
         };
+        let eye = pos;
         let mut position_fixup = None;
         if self.vertex_options().is_some_and(|o| o.position_fixup) {
             let ty = self.ty.vec4f;
@@ -320,6 +346,28 @@ impl Lifter<'_> {
             let y = self.comp(moved, 1);
             let z = self.comp(pos, 2);
             pos = self.compose4([x, y, z, w]);
+        }
+        // Point expansion: this vertex is a corner of the point's quad.
+        let mut sprite = None;
+        let mut points = None;
+        if let Some(options) = self.vertex_options().and_then(|o| o.point_expansion) {
+            let written = match planned
+                .iter()
+                .find(|p| p.info.semantic.usage == Usage::PSize)
+            {
+                Some(p) if !matches!(p.source, Source::Default) => {
+                    let v = self.load_source(p.source, p.info.semantic)?;
+                    let lane = (0..4u32)
+                        .find(|&c| p.info.mask.contains(c as usize))
+                        .unwrap_or(0);
+                    Some(self.comp(v, lane))
+                }
+                _ => None,
+            };
+            let expanded = self.expand_point(options, pos, eye, written);
+            pos = expanded.position;
+            sprite = expanded.sprite;
+            points = Some(expanded.binding);
         }
 
         let mut members = vec![StructMember {
@@ -349,11 +397,11 @@ impl Lifter<'_> {
                 .map(|p| format!("{}{}", p.info.semantic.usage.name(), p.info.semantic.index))
                 .collect();
             let value = match sharing.as_slice() {
-                [p] if p.info.component == 0 => self.output_value(p)?.h,
+                [p] if p.info.component == 0 => self.located_value(p, sprite)?.h,
                 _ => {
                     let mut slots: Vec<Option<Handle<Expression>>> = vec![None; usize::from(n)];
                     for p in &sharing {
-                        let value = self.output_value(p)?;
+                        let value = self.located_value(p, sprite)?;
                         let start = usize::from(p.info.component);
                         for (j, slot) in slots
                             .iter_mut()
@@ -426,6 +474,7 @@ impl Lifter<'_> {
             outputs,
             position_fixup,
             writes_point_size,
+            points,
         })
     }
 
