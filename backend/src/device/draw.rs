@@ -16,6 +16,7 @@ use super::error::{invalid, unsupported, DeviceError};
 use super::fixed_function::FogState;
 use super::objects::{IndexFormat, TextureId};
 use super::pairing::{build_pair, PairInputs, PairKey, PixelStage, ShaderPair, VertexStage};
+use super::points::PointQuads;
 use super::state::{FillMode, ShadeMode};
 use super::{Device, PrimitiveType, Stream, MAX_STREAMS};
 use crate::{
@@ -52,6 +53,8 @@ pub(crate) enum BindGroupKey {
         pair: u64,
         version: u64,
         viewport: (u32, u32),
+        /// The point render states, with point expansion (bits).
+        points: Option<[u32; 12]>,
     },
     /// The pixel constants of a pair at a version, with the fog and alpha-test states.
     PixelConstants {
@@ -100,6 +103,8 @@ struct UserData {
     buffer: wgpu::Buffer,
     size: u64,
     stride: u32,
+    /// The vertices, kept for indexed point lists (de-indexed on the CPU, see `points`).
+    bytes: Option<Vec<u8>>,
 }
 
 /// Indices a draw is issued with.
@@ -199,7 +204,10 @@ impl Device {
         stride: u32,
     ) -> Result<(), DeviceError> {
         let call = "DrawIndexedPrimitiveUP";
-        let user = self.user_data(call, vertices, stride)?;
+        let mut user = self.user_data(call, vertices, stride)?;
+        if primitive == PrimitiveType::PointList {
+            user.bytes = Some(vertices.to_vec());
+        }
         let indices: Vec<u32> = match indices {
             Indices::U16(i) => i.iter().map(|&v| u32::from(v)).collect(),
             Indices::U32(i) => i.to_vec(),
@@ -238,6 +246,7 @@ impl Device {
             buffer: self.gpu.init_buffer(data, wgpu::BufferUsages::VERTEX),
             size: data.len() as u64,
             stride,
+            bytes: None,
         })
     }
 
@@ -370,6 +379,13 @@ impl Device {
             pixel: pixel_stage,
             flat: render.shade == ShadeMode::Flat,
             point_list,
+            points: self.point_expansion(
+                call,
+                primitive,
+                vertex_shader.as_deref(),
+                &declaration,
+                &range,
+            )?,
             alpha_test: alpha_test.filter(|(f, _)| *f != CompareFunction::Always),
         };
         let streams = self.stream_sources(user.as_ref());
@@ -394,19 +410,33 @@ impl Device {
             )
             .map(Arc::new)
         })?;
-        if point_list
-            && (pair.writes_point_size
-                || render.point_size != 1.0
-                || render.point_sprite
-                || render.point_scale)
-        {
-            return Err(unsupported(
-                call,
-                "points larger than one pixel or point sprites (WebGPU has no point size; the \
-                 device does not expand points to quads yet)",
-            ));
-        }
-        self.record(call, primitive, range, &pair, &streams, user, user_indices)
+        // Points drawn as quads: instances, de-indexed if need be (see `points`).
+        let (range, quads) = match key.points {
+            Some(_) => {
+                let user_bytes = user
+                    .as_ref()
+                    .and_then(|u| u.bytes.as_deref().map(|b| (b, u.stride)));
+                let (range, quads) = self.point_quads(
+                    call,
+                    range,
+                    &declaration,
+                    user_bytes,
+                    user_indices.as_deref(),
+                )?;
+                (range, Some(quads))
+            }
+            None => (range, None),
+        };
+        self.record(
+            call,
+            primitive,
+            range,
+            &pair,
+            &streams,
+            user,
+            user_indices,
+            quads.as_ref(),
+        )
     }
 
     /// Pair ids share the handle counter, so they never repeat.
@@ -436,6 +466,7 @@ impl Device {
         streams: &[StreamSource],
         user: Option<UserData>,
         user_indices: Option<Vec<u32>>,
+        points: Option<&PointQuads>,
     ) -> Result<(), DeviceError> {
         let render = self.state.render;
         // Render targets and their formats.
@@ -502,13 +533,19 @@ impl Device {
             None => None,
         };
         // The vertex buffers: the binding's layouts, the stream buffers and the ranges.
-        let binding = d3d9_translator::decl::bind_program(
+        let mut binding = d3d9_translator::decl::bind_program(
             &pair.declaration,
             pair.vertex_program.program(),
             streams,
             self.params.processing,
         )
         .map_err(|source| DeviceError::Bind { call, source })?;
+        if points.is_some() {
+            // Every corner of a point's quad reads the point's vertex.
+            for s in &mut binding.streams {
+                s.step_mode = wgpu::VertexStepMode::Instance;
+            }
+        }
         let layouts: Vec<(u16, u64, wgpu::VertexStepMode)> = binding
             .streams
             .iter()
@@ -557,6 +594,10 @@ impl Device {
                     (b.buffer.clone(), u64::from(s.offset), b.size())
                 }
             };
+            let (buffer, offset, size) = match points.and_then(|p| p.stream(n)) {
+                Some((b, size)) => (b, 0, size),
+                None => (buffer, offset, size),
+            };
             if stream.array_stride == 0 && user.is_none() {
                 return Err(invalid(call, format!("stream {n} has a stride of 0")));
             }
@@ -569,6 +610,7 @@ impl Device {
                 .unwrap_or(0);
             let (first, count) = match stream.step_mode {
                 wgpu::VertexStepMode::Vertex => (first_vertex, vertex_count),
+                wgpu::VertexStepMode::Instance if points.is_some() => (first_vertex, vertex_count),
                 wgpu::VertexStepMode::Instance => (0, u64::from(instances)),
             };
             if first < 0 {
@@ -592,10 +634,17 @@ impl Device {
                     ))
                 }
             }
+            // Expanded points draw instances 0.. from the first point's vertex.
+            let offset = match points {
+                Some(_) => offset + first.unsigned_abs() * stream.array_stride,
+                None => offset,
+            };
             vertex_buffers.push((buffer, offset));
         }
         // Indices: the bound buffer, or generated ones (UP, fans, GL flat shading).
-        let gl_flat = pair.flat && self.gpu.adapter_info().backend == wgpu::Backend::Gl;
+        let gl_flat = pair.flat
+            && self.gpu.adapter_info().backend == wgpu::Backend::Gl
+            && points.is_none();
         let mut topology = topology(primitive);
         let (index_source, index_range, base_vertex) = match range {
             DrawRange::Vertices { start, count } => {
@@ -693,6 +742,14 @@ impl Device {
                 }
             }
         };
+        // Expanded points: a 4-vertex strip per instance, never culled.
+        let (index_source, index_range, base_vertex) = match points {
+            Some(_) => {
+                topology = wgpu::PrimitiveTopology::TriangleStrip;
+                (None, 0..4, 0)
+            }
+            None => (index_source, index_range, base_vertex),
+        };
         let strip_format = match &index_source {
             Some(IndexSource::Bound(_, f)) if topology.is_strip() => Some(*f),
             Some(IndexSource::Generated(_)) if topology.is_strip() => {
@@ -728,7 +785,8 @@ impl Device {
             strip_index_format: strip_format,
             front_face: wgpu::FrontFace::Cw,
             cull_mode: cull_mode.filter(|_| {
-                !matches!(
+                points.is_none()
+                    && !matches!(
                     topology,
                     wgpu::PrimitiveTopology::PointList
                         | wgpu::PrimitiveTopology::LineList
@@ -806,6 +864,7 @@ impl Device {
                 pair: pair.id,
                 version: self.state.vs_constants_version,
                 viewport: (viewport.width, viewport.height),
+                points: self.point_constants_key(pair),
             };
             let group = self.constants_group(&entry, &key, &vs_shapes)?;
             set_group(&mut groups, vs_shapes[0].group, group);
@@ -935,7 +994,10 @@ impl Device {
             a: ch(24),
         });
         pass.set_stencil_reference(render.stencil_ref & 0xff);
-        let instance_range = 0..instances;
+        let instance_range = match points {
+            Some(p) => 0..p.count,
+            None => 0..instances,
+        };
         match index_source {
             None => {
                 let first = u32::try_from(base_vertex).unwrap_or(0);
@@ -1000,10 +1062,13 @@ impl Device {
     ) -> Result<Vec<ConstantBuffer>, DeviceError> {
         let viewport = (self.state.viewport.width, self.state.viewport.height);
         let _ = target;
-        self.state
+        let mut buffers = self
+            .state
             .vs_constants
             .buffers(&pair.vertex_interface, viewport)
-            .map_err(|e| unsupported("draw", format!("vertex shader constants: {e}")))
+            .map_err(|e| unsupported("draw", format!("vertex shader constants: {e}")))?;
+        buffers.extend(self.point_constant_buffer(pair));
+        Ok(buffers)
     }
 
     fn pixel_constant_buffers(&self, pair: &ShaderPair) -> Vec<ConstantBuffer> {

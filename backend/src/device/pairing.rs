@@ -3,7 +3,7 @@
 //!
 //! The key ([`PairKey`]) names the objects by handle and the code-changing state by value:
 //! the declaration's element types (fetch conversions: through the declaration handle), the
-//! link (shade mode, point lists, vertex fog), the fixed-function stages' baked state, the
+//! link (shade mode, point lists, vertex fog), point expansion (sprites, scaling), the fixed-function stages' baked state, the
 //! alpha test, and for ps_1_x the types of the textures bound (which pick its sampling code).
 
 use std::sync::Arc;
@@ -13,7 +13,7 @@ use d3d9_translator::check::{check, CheckedProgram};
 use d3d9_translator::decl::{bind_program, StreamSource, VertexBinding, VertexDeclaration};
 use d3d9_translator::lift::{
     link, translate_pixel_shader, translate_vertex_shader, CompareFunction, FogMode as LiftFogMode,
-    FogOptions, FogSource, LinkOptions, PixelShaderOptions, ShaderInterface, Varying,
+    FogOptions, FogSource, LinkOptions, PixelShaderOptions, PointExpansion, ShaderInterface, Varying,
     VaryingInterpolation, VertexShaderOptions,
 };
 use d3d9_translator::signature::Semantic;
@@ -71,6 +71,9 @@ pub(crate) struct PairKey {
     /// `D3DSHADE_FLAT`.
     pub(crate) flat: bool,
     pub(crate) point_list: bool,
+    /// Point lists drawn as quads (see `points`): whether sprites replace the texture
+    /// coordinates and whether fixed-function point scaling applies. The sizes are uniforms.
+    pub(crate) points: Option<PointExpansion>,
     /// `D3DRS_ALPHATESTENABLE` with `D3DRS_ALPHAFUNC`; the fixed-function pixel stage bakes
     /// `D3DRS_ALPHAREF` in too (a pixel shader reads it from a uniform).
     pub(crate) alpha_test: Option<(CompareFunction, Option<u32>)>,
@@ -116,8 +119,6 @@ pub(crate) struct ShaderPair {
     pub(crate) color_outputs: Vec<u32>,
     /// Whether flat-shaded varyings travel (GL reissues such draws, see `provoking`).
     pub(crate) flat: bool,
-    /// The shader writes point size (`oPts`).
-    pub(crate) writes_point_size: bool,
 }
 
 /// Everything pairing reads besides the key.
@@ -197,6 +198,7 @@ pub(crate) fn build_pair(
         output_locations,
         float_mode: params.float_mode,
         position_fixup: true,
+        point_expansion: key.points,
     };
     let mut textures = Vec::new();
     let (vertex, pixel_interface, fragment) = match (&key.pixel, inputs.pixel_shader.as_deref()) {
@@ -208,7 +210,7 @@ pub(crate) fn build_pair(
             },
             Some(ps),
         ) => {
-            let vs_alone = translate_vertex_shader(&program, &vs_options(None))
+            let mut vs_alone = translate_vertex_shader(&program, &vs_options(None))
                 .map_err(translate_error("vertex shader"))?;
             let fog = fog
                 .filter(|_| ps.program().version.major < 3)
@@ -230,6 +232,12 @@ pub(crate) fn build_pair(
             };
             let ps_alone =
                 translate_pixel_shader(ps, &ps_options).map_err(translate_error("pixel shader"))?;
+            if key.points.is_some_and(|p| p.sprite) {
+                super::points::sprite_texture_coordinates(
+                    &mut vs_alone.interface,
+                    &ps_alone.interface,
+                );
+            }
             let linked = link(
                 &vs_alone.interface,
                 &ps_alone.interface,
@@ -319,7 +327,6 @@ pub(crate) fn build_pair(
             .outputs
             .iter()
             .any(|o| o.semantic.usage == Usage::Color && o.location.is_some());
-    let writes_point_size = vertex.interface.writes_point_size;
     let vertex_interface = vertex.interface.clone();
     let vertex_module = naga_module(device, vertex.module);
     Ok(ShaderPair {
@@ -333,7 +340,6 @@ pub(crate) fn build_pair(
         textures,
         color_outputs,
         flat,
-        writes_point_size,
     })
 }
 
