@@ -37,10 +37,16 @@ fn floats(values: &[f32]) -> Vec<u8> {
 
 /// A shader of Wine's visual.c from the corpus, by array name and version token.
 fn visual(name: &str, version: u32) -> Vec<u32> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus/d3d9_visual.json");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../shared/corpus/d3d9_visual.json"
+    );
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let json: serde_json::Value = ok(serde_json::from_str(&text));
-    for s in json["shaders"].as_array().unwrap_or_else(|| panic!("no shaders")) {
+    for s in json["shaders"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no shaders"))
+    {
         let t: Vec<u32> = s["tokens"]
             .as_array()
             .unwrap_or_else(|| panic!("tokens"))
@@ -205,7 +211,12 @@ fn gpu_point_size_from_the_vertex_shader() {
     rs(&mut dev, RenderState::PointSizeMin(0.0));
     ok(dev.clear(&[], ClearFlags::TARGET, BLUE, 1.0, 0));
     let [cx, cy] = at(320);
-    ok(dev.draw_primitive_up(PrimitiveType::PointList, 1, &floats(&[cx, cy, 0.5, 0.0]), 16));
+    ok(dev.draw_primitive_up(
+        PrimitiveType::PointList,
+        1,
+        &floats(&[cx, cy, 0.5, 0.0]),
+        16,
+    ));
     let s = read(&mut dev);
     assert_square(&s, (320, 240), 0.0, WHITE, BLUE, "oPts 0");
 }
@@ -457,7 +468,8 @@ fn gpu_wine_test_pointsize_setups() {
     let pointsize = floats(&[64.0, 64.0, 0.1, 48.0]);
     let pointsize_scaled = floats(&[64.0, 64.0, 0.1, 24.0]);
     let pointsize_zero = floats(&[64.0, 64.0, 0.1, 0.0]);
-    let tests: [(bool, bool, bool, Decl, u32, &[u8]); 12] = [
+    type Case<'a> = (bool, bool, bool, Decl, u32, &'a [u8]);
+    let tests: [Case<'_>; 12] = [
         (false, false, false, Decl::Fvf, xyz, &vertices),
         (false, true, false, Decl::Fvf, xyz, &vertices),
         (false, false, true, Decl::Fvf, xyz, &vertices),
@@ -469,7 +481,14 @@ fn gpu_wine_test_pointsize_setups() {
         (false, false, false, Decl::NoPsize, xyz, &vertices),
         (false, false, false, Decl::Psize, xyz_psize, &pointsize),
         (false, false, false, Decl::MissingPsize, xyz, &vertices),
-        (false, false, false, Decl::MissingPsize, xyz_psize, &vertices),
+        (
+            false,
+            false,
+            false,
+            Decl::MissingPsize,
+            xyz_psize,
+            &vertices,
+        ),
     ];
     let position = VertexElement::new(0, 0, DeclType::Float3, Usage::Position, 0);
     let declaration = |dev: &mut Device, decl: Decl| match decl {
@@ -508,10 +527,17 @@ fn gpu_wine_test_pointsize_setups() {
                 nonscaled
             };
             if decl == Decl::MissingPsize {
-                size = if accepted_fvf & D3DFVF_PSIZE != 0 { 1 } else { 32 };
+                size = if accepted_fvf & D3DFVF_PSIZE != 0 {
+                    1
+                } else {
+                    32
+                };
             }
             let what = format!("setup {i}, test {j} (size {size})");
-            rs(&mut dev, RenderState::PointSize(if zero { 0.0 } else { 32.0 }));
+            rs(
+                &mut dev,
+                RenderState::PointSize(if zero { 0.0 } else { 32.0 }),
+            );
             let min = if override_min {
                 63.0
             } else if zero {

@@ -9,7 +9,7 @@ use d3d9_translator::bytecode::{decode_bytes, Stage};
 use d3d9_translator::check::{check, DeviceCaps};
 use d3d9_translator::lift::{
     translate_pixel_shader, translate_vertex_shader, validate, CompareFunction, FloatMode,
-    LiftError, PixelShaderOptions, TranslatedShader, VertexShaderOptions,
+    LiftError, PixelShaderOptions, PointExpansion, TranslatedShader, VertexShaderOptions,
 };
 use libfuzzer_sys::fuzz_target;
 
@@ -36,7 +36,12 @@ fuzz_target!(|data: &[u8]| {
         for (k, float_mode) in modes.into_iter().enumerate() {
             accept(match stage {
                 Stage::Vertex => {
-                    let options = VertexShaderOptions { float_mode, ..Default::default() };
+                    // Point expansion off, or on with sprites and scaling varied by input.
+                    let n = data.len() + k;
+                    let point_expansion = (n % 5 != 0)
+                        .then_some(PointExpansion { sprite: n % 2 == 0, scale: n % 3 == 0 });
+                    let options =
+                        VertexShaderOptions { float_mode, point_expansion, ..Default::default() };
                     translate_vertex_shader(&checked, &options)
                 }
                 Stage::Pixel => {

@@ -642,9 +642,8 @@ impl Device {
             vertex_buffers.push((buffer, offset));
         }
         // Indices: the bound buffer, or generated ones (UP, fans, GL flat shading).
-        let gl_flat = pair.flat
-            && self.gpu.adapter_info().backend == wgpu::Backend::Gl
-            && points.is_none();
+        let gl_flat =
+            pair.flat && self.gpu.adapter_info().backend == wgpu::Backend::Gl && points.is_none();
         let mut topology = topology(primitive);
         let (index_source, index_range, base_vertex) = match range {
             DrawRange::Vertices { start, count } => {
@@ -780,13 +779,12 @@ impl Device {
             CullMode::Cw => Some(wgpu::Face::Front),
             CullMode::Ccw => Some(wgpu::Face::Back),
         };
-        let primitive_state = wgpu::PrimitiveState {
+        let mut primitive_state = wgpu::PrimitiveState {
             topology,
             strip_index_format: strip_format,
             front_face: wgpu::FrontFace::Cw,
             cull_mode: cull_mode.filter(|_| {
-                points.is_none()
-                    && !matches!(
+                !matches!(
                     topology,
                     wgpu::PrimitiveTopology::PointList
                         | wgpu::PrimitiveTopology::LineList
@@ -796,6 +794,10 @@ impl Device {
             polygon_mode,
             ..Default::default()
         };
+        if points.is_some() {
+            // D3D9 never culls points.
+            primitive_state.cull_mode = None;
+        }
         // Textures: what is bound on each slot the pair samples.
         let mut bound_textures = Vec::new();
         for t in &pair.textures {

@@ -13,8 +13,8 @@ use d3d9_translator::check::{check, CheckedProgram};
 use d3d9_translator::decl::{bind_program, StreamSource, VertexBinding, VertexDeclaration};
 use d3d9_translator::lift::{
     link, translate_pixel_shader, translate_vertex_shader, CompareFunction, FogMode as LiftFogMode,
-    FogOptions, FogSource, LinkOptions, PixelShaderOptions, PointExpansion, ShaderInterface, Varying,
-    VaryingInterpolation, VertexShaderOptions,
+    FogOptions, FogSource, LinkOptions, PixelShaderOptions, PointExpansion, ShaderInterface,
+    Varying, VaryingInterpolation, VertexShaderOptions,
 };
 use d3d9_translator::signature::Semantic;
 

@@ -123,8 +123,8 @@ impl Device {
         if !writes_size && !scale && !sprite && size == 1.0 {
             return Ok(None);
         }
-        let instanced = matches!(range, DrawRange::Indexed { .. })
-            && self.state.streams[0].frequency != StreamFrequency::Vertex
+        let instanced = (matches!(range, DrawRange::Indexed { .. })
+            && self.state.streams[0].frequency != StreamFrequency::Vertex)
             || self
                 .state
                 .streams
@@ -189,10 +189,9 @@ impl Device {
     ) -> Result<(DrawRange, PointQuads), DeviceError> {
         let DrawRange::Indexed {
             base_vertex,
-            min_index,
-            num_vertices,
             start_index,
             count,
+            ..
         } = range
         else {
             let DrawRange::Vertices { count, .. } = range else {
@@ -206,7 +205,6 @@ impl Device {
                 },
             ));
         };
-        let _ = (min_index, num_vertices);
         // The indices.
         let indices: Vec<u32> = match user_indices {
             Some(list) => {
