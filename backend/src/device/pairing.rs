@@ -3,8 +3,9 @@
 //!
 //! The key ([`PairKey`]) names the objects by handle and the code-changing state by value:
 //! the declaration's element types (fetch conversions: through the declaration handle), the
-//! link (shade mode, point lists, vertex fog), point expansion (sprites, scaling), the fixed-function stages' baked state, the
-//! alpha test, and for ps_1_x the types of the textures bound (which pick its sampling code).
+//! link (shade mode, point lists, vertex fog), point expansion (sprites, scaling), the
+//! fixed-function stages' baked state, the alpha test, and for ps_1_x the types of the
+//! textures bound (which pick its sampling code).
 
 use std::sync::Arc;
 
