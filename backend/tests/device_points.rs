@@ -640,3 +640,33 @@ fn gpu_wine_test_pointsize_setups() {
     // 40 replayed: 7 of size 0 (5 checks each), 33 squares (1 + 8 checks each).
     assert_eq!(checks, 7 * 5 + 33 * 9);
 }
+
+/// Instanced point lists that need expansion are refused as unsupported (each expanded
+/// point is an instance already), not as invalid; one instance is a plain indexed draw.
+#[test]
+fn gpu_instanced_expanded_points_are_unsupported() {
+    let mut dev = device();
+    rs(&mut dev, RenderState::Lighting(false));
+    ok(dev.set_fvf(D3DFVF_XYZRHW));
+    let vb = ok(dev.create_vertex_buffer_with(&rhw_point(30, 30)));
+    let ib = ok(dev.create_index_buffer_u16(&[0]));
+    ok(dev.set_stream_source(0, Some(vb), 0, 16));
+    ok(dev.set_indices(Some(ib)));
+    rs(&mut dev, RenderState::PointSize(4.0));
+    const INDEXEDDATA: u32 = 0x4000_0000;
+    ok(dev.set_stream_source_freq(0, INDEXEDDATA | 1));
+    ok(dev.clear(&[], ClearFlags::TARGET, BLUE, 1.0, 0));
+    ok(dev.draw_indexed_primitive(PrimitiveType::PointList, 0, 0, 1, 0, 1));
+    let s = read(&mut dev);
+    assert_square(&s, (30, 30), 4.0, WHITE, BLUE, "INDEXEDDATA | 1");
+    ok(dev.set_stream_source_freq(0, INDEXEDDATA | 2));
+    match dev.draw_indexed_primitive(PrimitiveType::PointList, 0, 0, 1, 0, 1) {
+        Err(e) if !e.is_invalid_call() => {
+            assert!(e.to_string().contains("instanced point lists"), "{e}");
+        }
+        other => panic!("expected Unsupported, got {other:?}"),
+    }
+    // Without a size the points stay native and draw.
+    rs(&mut dev, RenderState::PointSize(1.0));
+    ok(dev.draw_indexed_primitive(PrimitiveType::PointList, 0, 0, 1, 0, 1));
+}

@@ -14,8 +14,9 @@
 //!
 //! Indexed point lists are de-indexed on the CPU from the buffers' shadow copies into
 //! temporary per-instance buffers (one per stream the declaration reads). Instanced draws
-//! (`D3DSTREAMSOURCE_INDEXEDDATA`/`INSTANCEDATA`) of expanded points are refused as
-//! unsupported: the instance step is taken by the points.
+//! of expanded points (`D3DSTREAMSOURCE_INDEXEDDATA` with more than one instance, or any
+//! stream with `D3DSTREAMSOURCE_INSTANCEDATA`) are refused as unsupported: the instance step
+//! is taken by the points.
 
 use d3d9_translator::bytecode::{Usage, WriteMask};
 use d3d9_translator::check::CheckedProgram;
@@ -124,7 +125,7 @@ impl Device {
             return Ok(None);
         }
         let instanced = (matches!(range, DrawRange::Indexed { .. })
-            && self.state.streams[0].frequency != StreamFrequency::Vertex)
+            && matches!(self.state.streams[0].frequency, StreamFrequency::IndexedData(n) if n > 1))
             || self
                 .state
                 .streams
