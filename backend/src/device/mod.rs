@@ -18,6 +18,7 @@ mod fixed_function;
 mod format;
 mod objects;
 mod pairing;
+mod process;
 mod readback;
 mod state;
 
