@@ -1302,6 +1302,11 @@ impl Device {
         Ok(())
     }
 
+    /// `GetDepthStencilSurface`.
+    pub fn depth_stencil_surface(&self) -> Option<SurfaceId> {
+        self.state.depth_stencil
+    }
+
     /// `SetDepthStencilSurface`.
     pub fn set_depth_stencil_surface(
         &mut self,

@@ -338,6 +338,17 @@ impl Device {
                     "reading D24S8 depth back (the adapter lacks DEPTH32FLOAT_STENCIL8)",
                 ));
             }
+            if !self
+                .gpu
+                .downlevel()
+                .flags
+                .contains(wgpu::DownlevelFlags::DEPTH_TEXTURE_AND_BUFFER_COPIES)
+            {
+                return Err(unsupported(
+                    call,
+                    "reading depth back (the adapter lacks DEPTH_TEXTURE_AND_BUFFER_COPIES, as GL/GLES does)",
+                ));
+            }
             wgpu::TextureAspect::DepthOnly
         } else {
             wgpu::TextureAspect::All
