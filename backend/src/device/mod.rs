@@ -1201,6 +1201,36 @@ impl Device {
         Ok(())
     }
 
+    /// `SetRenderState(state, value)` with D3D9's numbers (`D3DRS_*`, floats as bit
+    /// patterns), as a compatibility layer passes them. States with no effect on this device
+    /// are taken and ignored; a value this device cannot honour (a clip plane enabled,
+    /// w-buffering, sRGB writes, ...) is refused as unsupported and changes nothing.
+    pub fn set_render_state_raw(&mut self, state: u32, value: u32) -> Result<(), DeviceError> {
+        let call = "SetRenderState";
+        match RenderState::from_d3d(state, value) {
+            Ok(Some(typed)) => self.set_render_state(typed),
+            Ok(None) => Ok(()),
+            Err(state::RawStateError::Invalid(why)) => Err(invalid(call, why)),
+            Err(state::RawStateError::Unsupported(why)) => Err(unsupported(call, why)),
+        }
+    }
+
+    /// `SetSamplerState(sampler, type, value)` with D3D9's numbers (`D3DSAMP_*`).
+    pub fn set_sampler_state_raw(
+        &mut self,
+        sampler: u32,
+        ty: u32,
+        value: u32,
+    ) -> Result<(), DeviceError> {
+        let call = "SetSamplerState";
+        match SamplerState::from_d3d(ty, value) {
+            Ok(Some(typed)) => self.set_sampler_state(sampler, typed),
+            Ok(None) => Device::sampler_slot(call, sampler).map(|_| ()),
+            Err(state::RawStateError::Invalid(why)) => Err(invalid(call, why)),
+            Err(state::RawStateError::Unsupported(why)) => Err(unsupported(call, why)),
+        }
+    }
+
     /// The render states now.
     pub fn render_states(&self) -> &RenderStates {
         &self.state.render
