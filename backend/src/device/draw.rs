@@ -364,7 +364,25 @@ impl Device {
             let baked = matches!(pixel_stage, PixelStage::FixedFunction { .. });
             (render.alpha_func, baked.then_some(render.alpha_ref))
         });
+        // A float32 target held as bits: the fragment stage writes the bits (render target 0
+        // only, as `bitcast` rewrites location 0).
+        let mut bitcast = false;
+        for (index, id) in self.state.render_targets.iter().enumerate() {
+            if id
+                .and_then(|id| self.surfaces.get(&id))
+                .is_some_and(|s| s.holds_bits())
+            {
+                if index != 0 {
+                    return Err(unsupported(
+                        call,
+                        "a float32 render target other than 0 on an adapter that cannot render float32",
+                    ));
+                }
+                bitcast = true;
+            }
+        }
         let key = PairKey {
+            bitcast,
             declaration: declaration_id,
             vertex: vertex_stage,
             pixel: pixel_stage,
@@ -1306,6 +1324,9 @@ fn blendable(format: wgpu::TextureFormat) -> bool {
         wgpu::TextureFormat::R32Float
             | wgpu::TextureFormat::Rg32Float
             | wgpu::TextureFormat::Rgba32Float
+            | wgpu::TextureFormat::R32Uint
+            | wgpu::TextureFormat::Rg32Uint
+            | wgpu::TextureFormat::Rgba32Uint
     )
 }
 

@@ -845,10 +845,25 @@ impl Device {
                 format!("a {width}x{height} surface (the adapter allows 1..={limit})"),
             ));
         }
-        let wgpu_format = format.wgpu(true, self.depth32_stencil8());
+        let mut wgpu_format = format.wgpu(true, self.depth32_stencil8());
         let usage = wgpu::TextureUsages::RENDER_ATTACHMENT
             | wgpu::TextureUsages::COPY_SRC
             | wgpu::TextureUsages::TEXTURE_BINDING;
+        // Float32 targets where the adapter cannot render floats (GL/GLES): the bits in a
+        // u32 format of the same size (see `SurfaceObject::holds_bits`).
+        let bits = match wgpu_format {
+            wgpu::TextureFormat::R32Float => Some(wgpu::TextureFormat::R32Uint),
+            wgpu::TextureFormat::Rg32Float => Some(wgpu::TextureFormat::Rg32Uint),
+            wgpu::TextureFormat::Rgba32Float => Some(wgpu::TextureFormat::Rgba32Uint),
+            _ => None,
+        };
+        if let Some(bits) = bits {
+            if !self.gpu.format_usages(wgpu_format).contains(usage)
+                && self.gpu.format_usages(bits).contains(usage)
+            {
+                wgpu_format = bits;
+            }
+        }
         if !self.gpu.format_usages(wgpu_format).contains(usage) {
             return Err(unsupported(
                 call,

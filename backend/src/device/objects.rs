@@ -132,3 +132,17 @@ pub(crate) struct SurfaceObject {
     pub(crate) height: u32,
     pub(crate) level: u32,
 }
+
+impl SurfaceObject {
+    /// Whether a float32 format is held as the bit patterns of its floats in a `u32` format,
+    /// on adapters that cannot render to float32 (GL/GLES); draws into it bitcast their
+    /// colour output, clears write the bits of the colour.
+    pub(crate) fn holds_bits(&self) -> bool {
+        matches!(
+            self.wgpu_format,
+            wgpu::TextureFormat::R32Uint
+                | wgpu::TextureFormat::Rg32Uint
+                | wgpu::TextureFormat::Rgba32Uint
+        )
+    }
+}

@@ -10,12 +10,23 @@ use super::state::Rect;
 use super::{ClearFlags, Device};
 
 /// WGSL of the clear pass for partial clears: a triangle covering the target at depth `z`
-/// writing `colour` to every render target location in `0..targets`.
-fn clear_wgsl(targets: usize) -> String {
-    let outputs: Vec<String> = (0..targets)
-        .map(|i| format!("@location({i}) c{i}: vec4<f32>"))
+/// writing `colour` to every render target location in `0..targets.len()` (as the bits of
+/// its floats where `targets[i]` is true: float32 held in a u32 format).
+fn clear_wgsl(targets: &[bool]) -> String {
+    let outputs: Vec<String> = (0..targets.len())
+        .map(|i| match targets[i] {
+            true => format!("@location({i}) c{i}: vec4<u32>"),
+            false => format!("@location({i}) c{i}: vec4<f32>"),
+        })
         .collect();
-    let values: Vec<&str> = (0..targets).map(|_| "clear.colour").collect();
+    let values: Vec<&str> = targets
+        .iter()
+        .map(|&bits| match bits {
+            true => "bitcast<vec4<u32>>(clear.colour)",
+            false => "clear.colour",
+        })
+        .collect();
+    let targets = targets.len();
     let (result, body) = if targets == 0 {
         (String::new(), String::new())
     } else {
@@ -143,6 +154,7 @@ impl Device {
             if whole {
                 self.clear_whole(
                     &colour_views,
+                    &formats,
                     depth.as_ref(),
                     flags,
                     clear_colour,
@@ -166,24 +178,28 @@ impl Device {
     }
 
     /// A clear of whole surfaces: load operations.
+    #[allow(clippy::too_many_arguments)]
     fn clear_whole(
         &mut self,
         colour_views: &[Option<wgpu::TextureView>],
+        formats: &[Option<wgpu::TextureFormat>],
         depth: Option<&(wgpu::TextureView, wgpu::TextureFormat)>,
         flags: ClearFlags,
         colour: wgpu::Color,
         z: f32,
         stencil: u32,
     ) {
+        let bits = bits_targets(formats);
         let attachments: Vec<_> = colour_views
             .iter()
-            .map(|v| {
+            .zip(bits)
+            .map(|(v, bits)| {
                 v.as_ref().map(|view| wgpu::RenderPassColorAttachment {
                     view,
                     depth_slice: None,
                     resolve_target: None,
                     ops: wgpu::Operations {
-                        load: wgpu::LoadOp::Clear(colour),
+                        load: wgpu::LoadOp::Clear(if bits { bits_of(colour) } else { colour }),
                         store: wgpu::StoreOp::Store,
                     },
                 })
@@ -448,13 +464,43 @@ impl Device {
     }
 }
 
+/// Which targets hold float32 bits in a u32 format.
+fn bits_targets(formats: &[Option<wgpu::TextureFormat>]) -> Vec<bool> {
+    formats
+        .iter()
+        .map(|f| {
+            matches!(
+                f,
+                Some(
+                    wgpu::TextureFormat::R32Uint
+                        | wgpu::TextureFormat::Rg32Uint
+                        | wgpu::TextureFormat::Rgba32Uint
+                )
+            )
+        })
+        .collect()
+}
+
+/// A clear colour as the bit patterns of its `f32` values, for a float32 target held in a
+/// u32 format (wgpu converts an integer target's clear value with `as u32`, which every u32
+/// survives through `f64`).
+fn bits_of(colour: wgpu::Color) -> wgpu::Color {
+    let bits = |c: f64| f64::from((c as f32).to_bits());
+    wgpu::Color {
+        r: bits(colour.r),
+        g: bits(colour.g),
+        b: bits(colour.b),
+        a: bits(colour.a),
+    }
+}
+
 fn build_clear_pipeline(
     device: &wgpu::Device,
     key: &ClearKey,
 ) -> (wgpu::RenderPipeline, wgpu::BindGroupLayout) {
     let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: Some("clear"),
-        source: wgpu::ShaderSource::Wgsl(clear_wgsl(key.targets.len()).into()),
+        source: wgpu::ShaderSource::Wgsl(clear_wgsl(&bits_targets(&key.targets)).into()),
     });
     let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
         label: Some("clear"),
@@ -544,7 +590,11 @@ mod tests {
     #[test]
     fn clear_shaders_parse() {
         for n in 0..=4 {
-            let source = super::clear_wgsl(n);
+            let mut targets = vec![false; n];
+            if n > 1 {
+                targets[1] = true;
+            }
+            let source = super::clear_wgsl(&targets);
             if let Err(e) = naga::front::wgsl::parse_str(&source) {
                 panic!("{}\n{source}", e.emit_to_string(&source));
             }
