@@ -120,7 +120,9 @@ fn gpu_clear_honours_the_viewport() {
 fn gpu_float_render_targets_read_back_exactly() {
     let mut dev = device();
     let vs = dev
-        .create_vertex_shader(&tokens("vs_3_0\ndcl_position v0\ndcl_position o0\nmov o0, v0\n"))
+        .create_vertex_shader(&tokens(
+            "vs_3_0\ndcl_position v0\ndcl_position o0\nmov o0, v0\n",
+        ))
         .unwrap_or_else(|e| panic!("{e}"));
     let ps = dev
         .create_pixel_shader(&tokens("ps_3_0\nmov oC0, c0\n"))
@@ -130,32 +132,46 @@ fn gpu_float_render_targets_read_back_exactly() {
         let rt = dev
             .create_render_target(4, 4, format)
             .unwrap_or_else(|e| panic!("{e}"));
-        dev.set_render_target(0, Some(rt)).unwrap_or_else(|e| panic!("{e}"));
-        dev.clear(&[], ClearFlags::TARGET, 0x80ff_0000, 1.0, 0).unwrap_or_else(|e| panic!("{e}"));
-        let data = dev.get_render_target_data(rt).unwrap_or_else(|e| panic!("{e}"));
+        dev.set_render_target(0, Some(rt))
+            .unwrap_or_else(|e| panic!("{e}"));
+        dev.clear(&[], ClearFlags::TARGET, 0x80ff_0000, 1.0, 0)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let data = dev
+            .get_render_target_data(rt)
+            .unwrap_or_else(|e| panic!("{e}"));
         let [r, g, b, a] = data.rgba_f32(3, 3).unwrap_or_else(|| panic!("no texel"));
         assert_eq!((r, g, b), (1.0, 0.0, 0.0), "{format:?}");
-        let tolerance = if format == Format::A16B16G16R16F { 1e-3 } else { 1e-6 };
+        let tolerance = if format == Format::A16B16G16R16F {
+            1e-3
+        } else {
+            1e-6
+        };
         assert!((a - 128.0 / 255.0).abs() < tolerance, "{format:?}: {a}");
         if format != Format::A32B32G32R32F {
             continue;
         }
-        dev.set_vertex_shader(Some(vs)).unwrap_or_else(|e| panic!("{e}"));
-        dev.set_pixel_shader(Some(ps)).unwrap_or_else(|e| panic!("{e}"));
-        dev.set_pixel_shader_constant_f(0, &[value]).unwrap_or_else(|e| panic!("{e}"));
+        dev.set_vertex_shader(Some(vs))
+            .unwrap_or_else(|e| panic!("{e}"));
+        dev.set_pixel_shader(Some(ps))
+            .unwrap_or_else(|e| panic!("{e}"));
+        dev.set_pixel_shader_constant_f(0, &[value])
+            .unwrap_or_else(|e| panic!("{e}"));
         dev.set_fvf(D3DFVF_XYZ).unwrap_or_else(|e| panic!("{e}"));
         let tri = floats(&[-1.0, -1.0, 0.5, -1.0, 3.0, 0.5, 3.0, -1.0, 0.5]);
         dev.set_render_state(RenderState::CullMode(CullMode::None))
             .unwrap_or_else(|e| panic!("{e}"));
         dev.draw_primitive_up(PrimitiveType::TriangleList, 1, &tri, 12)
             .unwrap_or_else(|e| panic!("{e}"));
-        let data = dev.get_render_target_data(rt).unwrap_or_else(|e| panic!("{e}"));
+        let data = dev
+            .get_render_target_data(rt)
+            .unwrap_or_else(|e| panic!("{e}"));
         let got = data.rgba_f32(1, 2).unwrap_or_else(|| panic!("no texel"));
         let bits = |v: [f32; 4]| v.map(f32::to_bits);
         // The denormal may be flushed by the GPU (D3D9 flushes too); the rest is exact.
         assert_eq!(bits(got)[..3], bits(value)[..3]);
         assert!(got[3] == value[3] || got[3] == 0.0, "{}", got[3]);
-        dev.set_vertex_shader(None).unwrap_or_else(|e| panic!("{e}"));
+        dev.set_vertex_shader(None)
+            .unwrap_or_else(|e| panic!("{e}"));
         dev.set_pixel_shader(None).unwrap_or_else(|e| panic!("{e}"));
     }
 }

@@ -345,3 +345,50 @@ fn gpu_fans_lines_and_indexed_draws() {
     assert_eq!(px(&mut dev, 320, 100), 0xffff00);
     assert_eq!(px(&mut dev, 320, 110), 0);
 }
+
+#[test]
+fn gpu_depth_bias_and_wireframe() {
+    let mut dev = device(DeviceParams {
+        auto_depth_stencil: Some(Format::D24S8),
+        ..DeviceParams::default()
+    });
+    ok(dev.clear(&[], ClearFlags::ALL, 0, 1.0, 0));
+    draw_quad(&mut dev, &quad(0.0, 0.0, 100.0, 100.0, 0.5, 0xffff0000));
+    // The same depth fails LESS; with D3DRS_DEPTHBIAS -0.1 it passes.
+    ok(dev.set_render_state(RenderState::ZFunc(CompareFunction::Less)));
+    draw_quad(&mut dev, &quad(0.0, 0.0, 100.0, 100.0, 0.5, 0xff00ff00));
+    assert_eq!(px(&mut dev, 50, 50), 0xff0000);
+    ok(dev.set_render_state(RenderState::DepthBias(-0.1)));
+    draw_quad(&mut dev, &quad(0.0, 0.0, 100.0, 100.0, 0.5, 0xff00ff00));
+    assert_eq!(px(&mut dev, 50, 50), 0x00ff00);
+    // Wireframe where the adapter has line polygons: the edges only.
+    ok(dev.set_render_state(RenderState::DepthBias(0.0)));
+    ok(dev.set_render_state(RenderState::ZEnable(false)));
+    ok(dev.set_render_state(RenderState::FillMode(
+        d3d9_backend::device::FillMode::Wireframe,
+    )));
+    let lines = dev
+        .gpu()
+        .device()
+        .features()
+        .contains(wgpu::Features::POLYGON_MODE_LINE);
+    ok(dev.set_fvf(D3DFVF_XYZRHW | D3DFVF_DIFFUSE));
+    let result = dev.draw_primitive_up(
+        PrimitiveType::TriangleStrip,
+        2,
+        &quad(200.0, 200.0, 300.0, 300.0, 0.5, 0xff0000ff),
+        20,
+    );
+    match result {
+        Ok(()) => {
+            assert!(lines);
+            assert_eq!(
+                px(&mut dev, 230, 230),
+                0,
+                "inside (off the diagonal) stays clear"
+            );
+            assert_eq!(px(&mut dev, 250, 200), 0x0000ff, "top edge drawn");
+        }
+        Err(e) => assert!(!lines && e.to_string().contains("POLYGON_MODE_LINE"), "{e}"),
+    }
+}
