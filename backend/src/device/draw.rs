@@ -17,7 +17,7 @@ use super::fixed_function::FogState;
 use super::objects::{IndexFormat, TextureId};
 use super::pairing::{build_pair, PairInputs, PairKey, PixelStage, ShaderPair, VertexStage};
 use super::state::{FillMode, ShadeMode};
-use super::{Device, PrimitiveType, Stream, MAX_STREAMS};
+use super::{Device, DeviceState, PrimitiveType, Stream, MAX_STREAMS};
 use crate::{
     ConstantBuffer, CullMode, Indices, MipFilter, TextureAddress, TextureFilter, TextureKind,
 };
@@ -41,6 +41,9 @@ pub(crate) struct PipelineEntry {
     layouts: Vec<wgpu::BindGroupLayout>,
     /// Bind groups of the groups the pipeline does not use.
     empty_groups: Vec<Option<wgpu::BindGroup>>,
+    /// The groups of the vertex and pixel constants, where the stages have some.
+    vs_constants: Option<u32>,
+    ps_constants: Option<u32>,
 }
 
 /// What a bind group holds.
@@ -520,13 +523,20 @@ impl Device {
             None => None,
         };
         // The vertex buffers: the binding's layouts, the stream buffers and the ranges.
-        let binding = d3d9_translator::decl::bind_program(
-            &pair.declaration,
-            pair.vertex_program.program(),
-            streams,
-            self.params.processing,
-        )
-        .map_err(|source| DeviceError::Bind { call, source })?;
+        // The binding depends on the pair and the stream strides and frequencies only: cached.
+        let processing = self.params.processing;
+        let binding = self
+            .bindings
+            .get_or_try_insert(&(pair.id, streams.to_vec()), || {
+                d3d9_translator::decl::bind_program(
+                    &pair.declaration,
+                    pair.vertex_program.program(),
+                    streams,
+                    processing,
+                )
+                .map(Arc::new)
+                .map_err(|source| DeviceError::Bind { call, source })
+            })?;
         let layouts: Vec<(u16, u64, wgpu::VertexStepMode)> = binding
             .streams
             .iter()
@@ -810,25 +820,29 @@ impl Device {
             depth_stencil: render.depth_stencil(depth.as_ref().map(|(_, f)| *f)),
             filterable: filterable.clone(),
         };
-        let vs_shapes = self.vertex_constant_buffers(pair, (width, height))?;
-        let ps_shapes = self.pixel_constant_buffers(pair);
         let gpu = &self.gpu;
+        let state = &self.state;
+        // Constants are computed only where a pipeline or a bind group is made.
         let entry = self.pipelines.get_or_try_insert(&key, || {
+            let vs_shapes = vertex_constant_buffers(state, pair)?;
+            let ps_shapes = pixel_constant_buffers(state, pair);
             build_pipeline(gpu, pair, &key, &binding.streams, &vs_shapes, &ps_shapes).map(Arc::new)
         })?;
         // Bind groups: constants (rebuilt only when they changed) and textures.
         let viewport = self.state.viewport;
         let mut groups: Vec<Option<wgpu::BindGroup>> = entry.empty_groups.clone();
-        if !vs_shapes.is_empty() {
+        if let Some(group_index) = entry.vs_constants {
             let key = BindGroupKey::VertexConstants {
                 pair: pair.id,
                 version: self.state.vs_constants_version,
                 viewport: (viewport.width, viewport.height),
             };
-            let group = self.constants_group(&entry, &key, &vs_shapes)?;
-            set_group(&mut groups, vs_shapes[0].group, group);
+            let group = self.constants_group(&entry, &key, group_index, |state| {
+                vertex_constant_buffers(state, pair)
+            })?;
+            set_group(&mut groups, group_index, group);
         }
-        if !ps_shapes.is_empty() {
+        if let Some(group_index) = entry.ps_constants {
             let fog = FogState {
                 enable: render.fog_enable,
                 colour: render.fog_color,
@@ -844,8 +858,10 @@ impl Device {
                 fog: fog.key(),
                 alpha_ref: render.alpha_ref,
             };
-            let group = self.constants_group(&entry, &key, &ps_shapes)?;
-            set_group(&mut groups, ps_shapes[0].group, group);
+            let group = self.constants_group(&entry, &key, group_index, |state| {
+                Ok(pixel_constant_buffers(state, pair))
+            })?;
+            set_group(&mut groups, group_index, group);
         }
         for group in [1u32, 3] {
             let members: Vec<usize> = (0..pair.textures.len())
@@ -1011,78 +1027,22 @@ impl Device {
         (topology, list)
     }
 
-    fn vertex_constant_buffers(
-        &self,
-        pair: &ShaderPair,
-        target: (u32, u32),
-    ) -> Result<Vec<ConstantBuffer>, DeviceError> {
-        let viewport = (self.state.viewport.width, self.state.viewport.height);
-        let _ = target;
-        self.state
-            .vs_constants
-            .buffers(&pair.vertex_interface, viewport)
-            .map_err(|e| unsupported("draw", format!("vertex shader constants: {e}")))
-    }
-
-    fn pixel_constant_buffers(&self, pair: &ShaderPair) -> Vec<ConstantBuffer> {
-        let Some(interface) = &pair.pixel_interface else {
-            return Vec::new();
-        };
-        let render = &self.state.render;
-        let mut out = self.state.ps_constants.buffers(interface);
-        if let Some(b) = interface.fog {
-            let c = |shift: u32| ((render.fog_color >> shift) & 0xff) as f32 / 255.0;
-            let data = FogConstants {
-                color: [c(16), c(8), c(0), c(24)],
-                start: render.fog_start,
-                end: render.fog_end,
-                density: render.fog_density,
-            }
-            .data();
-            out.push(ConstantBuffer {
-                group: b.group,
-                binding: b.binding,
-                storage: false,
-                data: bytemuck::cast_slice(&data).to_vec(),
-            });
-        }
-        if let Some(b) = interface.bump_env {
-            // D3DTSS_BUMPENVMAT*, LSCALE, LOFFSET are 0 by default; this device has no call
-            // that sets them.
-            let data = vec![[0f32; 4]; 2 * BUMP_ENV_STAGES as usize];
-            out.push(ConstantBuffer {
-                group: b.group,
-                binding: b.binding,
-                storage: false,
-                data: bytemuck::cast_slice(&data).to_vec(),
-            });
-        }
-        if let Some(b) = interface.alpha_ref {
-            let data = alpha_ref_data(render.alpha_ref);
-            out.push(ConstantBuffer {
-                group: b.group,
-                binding: b.binding,
-                storage: false,
-                data: bytemuck::cast_slice(&data).to_vec(),
-            });
-        }
-        out
-    }
-
-    /// The bind group of constant `buffers` under `key`, made on a miss.
+    /// The bind group of the constants `buffers` gives, under `key`, made on a miss.
     fn constants_group(
         &mut self,
         entry: &PipelineEntry,
         key: &BindGroupKey,
-        buffers: &[ConstantBuffer],
+        group: u32,
+        buffers: impl FnOnce(&DeviceState) -> Result<Vec<ConstantBuffer>, DeviceError>,
     ) -> Result<wgpu::BindGroup, DeviceError> {
-        let group = buffers.first().map_or(0, |b| b.group) as usize;
         let layout = entry
             .layouts
-            .get(group)
+            .get(group as usize)
             .ok_or_else(|| invalid("draw", "internal: no constants layout"))?;
         let gpu = &self.gpu;
+        let state = &self.state;
         self.bind_groups.get_or_try_insert(key, || {
+            let buffers = buffers(state)?;
             let created: Vec<(u32, wgpu::Buffer)> = buffers
                 .iter()
                 .map(|b| {
@@ -1309,6 +1269,66 @@ impl Device {
     }
 }
 
+/// The vertex stage's constant buffers now (the device's `c#`/`i#`/`b#` with the shader's
+/// `def`s, and the half-pixel fix-up of the viewport).
+fn vertex_constant_buffers(
+    state: &DeviceState,
+    pair: &ShaderPair,
+) -> Result<Vec<ConstantBuffer>, DeviceError> {
+    let viewport = (state.viewport.width, state.viewport.height);
+    state
+        .vs_constants
+        .buffers(&pair.vertex_interface, viewport)
+        .map_err(|e| unsupported("draw", format!("vertex shader constants: {e}")))
+}
+
+/// The pixel stage's constant buffers now: `c#`/`i#`/`b#` with the shader's `def`s, fog
+/// states, bump-environment and alpha reference uniforms, as the interface names them.
+fn pixel_constant_buffers(state: &DeviceState, pair: &ShaderPair) -> Vec<ConstantBuffer> {
+    let Some(interface) = &pair.pixel_interface else {
+        return Vec::new();
+    };
+    let render = &state.render;
+    let mut out = state.ps_constants.buffers(interface);
+    if let Some(b) = interface.fog {
+        let c = |shift: u32| ((render.fog_color >> shift) & 0xff) as f32 / 255.0;
+        let data = FogConstants {
+            color: [c(16), c(8), c(0), c(24)],
+            start: render.fog_start,
+            end: render.fog_end,
+            density: render.fog_density,
+        }
+        .data();
+        out.push(ConstantBuffer {
+            group: b.group,
+            binding: b.binding,
+            storage: false,
+            data: bytemuck::cast_slice(&data).to_vec(),
+        });
+    }
+    if let Some(b) = interface.bump_env {
+        // D3DTSS_BUMPENVMAT*, LSCALE, LOFFSET are 0 by default; this device has no call
+        // that sets them.
+        let data = vec![[0f32; 4]; 2 * BUMP_ENV_STAGES as usize];
+        out.push(ConstantBuffer {
+            group: b.group,
+            binding: b.binding,
+            storage: false,
+            data: bytemuck::cast_slice(&data).to_vec(),
+        });
+    }
+    if let Some(b) = interface.alpha_ref {
+        let data = alpha_ref_data(render.alpha_ref);
+        out.push(ConstantBuffer {
+            group: b.group,
+            binding: b.binding,
+            storage: false,
+            data: bytemuck::cast_slice(&data).to_vec(),
+        });
+    }
+    out
+}
+
 fn set_group(groups: &mut Vec<Option<wgpu::BindGroup>>, group: u32, bind_group: wgpu::BindGroup) {
     let index = group as usize;
     if groups.len() <= index {
@@ -1511,5 +1531,7 @@ fn build_pipeline(
         pipeline,
         layouts,
         empty_groups,
+        vs_constants: vs_buffers.first().map(|b| b.group),
+        ps_constants: ps_buffers.first().map(|b| b.group),
     })
 }

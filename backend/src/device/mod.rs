@@ -205,6 +205,11 @@ pub struct Device {
     pub(crate) pairs: Lru<PairKey, Arc<ShaderPair>>,
     pub(crate) pipelines: Lru<draw::PipelineKey, Arc<draw::PipelineEntry>>,
     pub(crate) bind_groups: Lru<draw::BindGroupKey, wgpu::BindGroup>,
+    /// Declaration bindings by (pair, stream strides and frequencies).
+    pub(crate) bindings: Lru<
+        (u64, Vec<d3d9_translator::decl::StreamSource>),
+        Arc<d3d9_translator::decl::VertexBinding>,
+    >,
     pub(crate) samplers: HashMap<draw::SamplerKey, wgpu::Sampler>,
     pub(crate) clear_pipelines: readback::ClearPipelines,
     /// Draws recorded since the last submit.
@@ -284,6 +289,7 @@ impl Device {
             pairs,
             pipelines,
             bind_groups: Lru::new(256),
+            bindings: Lru::new(256),
             samplers: HashMap::new(),
             clear_pipelines: HashMap::new(),
             encoder: None,
