@@ -1060,11 +1060,14 @@ impl Device {
                     resource: buffer.as_entire_binding(),
                 })
                 .collect();
-            Ok::<_, DeviceError>(gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("constants"),
-                layout,
-                entries: &entries,
-            }))
+            gpu.capture("constants bind group", || {
+                Ok(gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                    label: Some("constants"),
+                    layout,
+                    entries: &entries,
+                }))
+            })
+            .map_err(Device::gpu_error("draw"))
         })
     }
 
@@ -1189,8 +1192,7 @@ impl Device {
             views.push((t.texture_binding, view));
             samplers.push((t.sampler_binding, self.sampler(*sampler)));
         }
-        let device = self.gpu.device.clone();
-        let _ = call;
+        let gpu = &self.gpu;
         self.bind_groups.get_or_try_insert(key, || {
             let mut entries = Vec::new();
             for (binding, view) in &views {
@@ -1205,11 +1207,14 @@ impl Device {
                     resource: wgpu::BindingResource::Sampler(sampler),
                 });
             }
-            Ok::<_, DeviceError>(device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("textures"),
-                layout,
-                entries: &entries,
-            }))
+            gpu.capture("textures bind group", || {
+                Ok(gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                    label: Some("textures"),
+                    layout,
+                    entries: &entries,
+                }))
+            })
+            .map_err(Device::gpu_error(call))
         })
     }
 

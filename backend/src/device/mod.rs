@@ -480,7 +480,7 @@ impl Device {
         offset: u32,
         data: &[u8],
     ) -> Result<(), DeviceError> {
-        self.flush();
+        self.flush()?;
         let call = "IDirect3DVertexBuffer9::Lock";
         let buffer = self.vertex_buffers.get_mut(&id).ok_or_else(|| {
             invalid(
@@ -498,7 +498,7 @@ impl Device {
         offset: u32,
         data: &[u8],
     ) -> Result<(), DeviceError> {
-        self.flush();
+        self.flush()?;
         let call = "IDirect3DIndexBuffer9::Lock";
         let buffer = self.index_buffers.get_mut(&id).ok_or_else(|| {
             invalid(
@@ -737,7 +737,7 @@ impl Device {
         level: u32,
         data: &[u8],
     ) -> Result<(), DeviceError> {
-        self.flush();
+        self.flush()?;
         let call = "LockRect";
         let texture = self
             .textures
@@ -1380,11 +1380,19 @@ impl Device {
         Ok(())
     }
 
-    /// Submits the draws recorded so far to the GPU.
-    pub fn flush(&mut self) {
-        if let Some(encoder) = self.encoder.take() {
-            self.gpu.queue.submit([encoder.finish()]);
-        }
+    /// Submits the draws recorded so far to the GPU. A wgpu validation error in what was
+    /// recorded (which the device's own checks should have prevented) is returned here, as
+    /// `DeviceError::Gpu`, never a panic.
+    pub fn flush(&mut self) -> Result<(), DeviceError> {
+        let Some(encoder) = self.encoder.take() else {
+            return Ok(());
+        };
+        let gpu = &self.gpu;
+        gpu.capture("submitting the recorded draws", || {
+            gpu.queue.submit([encoder.finish()]);
+            Ok(())
+        })
+        .map_err(Device::gpu_error("flush"))
     }
 
     /// `Release` of a vertex shader: its cached pairings are dropped with it.
