@@ -582,10 +582,10 @@ impl Rect {
     /// The rectangle clipped to a `width` x `height` surface, as (x, y, width, height);
     /// `None` when nothing is left.
     pub(crate) fn clip(&self, width: u32, height: u32) -> Option<(u32, u32, u32, u32)> {
-        let clamp = |v: i32, max: u32| v.clamp(0, max as i32) as u32;
+        let clamp = |v: i32, max: u32| v.clamp(0, i32::try_from(max).unwrap_or(i32::MAX)) as u32;
         let (l, t) = (clamp(self.left, width), clamp(self.top, height));
         let (r, b) = (clamp(self.right, width), clamp(self.bottom, height));
-        (r > l && b > t).then_some((l, t, r - l, b - t))
+        (r > l && b > t).then(|| (l, t, r - l, b - t))
     }
 
     /// The intersection of two rectangles.
@@ -728,6 +728,14 @@ mod tests {
             bottom: 20,
         };
         assert_eq!(empty.clip(640, 480), None);
+        // Inverted rectangles are empty, not an overflow.
+        let inverted = Rect {
+            left: 300,
+            top: 10,
+            right: 20,
+            bottom: 5,
+        };
+        assert_eq!(inverted.clip(640, 480), None);
     }
 }
 
