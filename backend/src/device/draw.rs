@@ -777,7 +777,10 @@ impl Device {
                     TextureType::Volume => TextureKind::Volume,
                     _ => TextureKind::TwoD,
                 };
-                if object.kind != expected {
+                // A 2D texture on a `dcl_volume` sampler reads as a one-slice volume
+                // (`volume_slice`); other mismatches are refused.
+                let slice = object.kind == TextureKind::TwoD && expected == TextureKind::Volume;
+                if object.kind != expected && !slice {
                     return Err(unsupported(
                         call,
                         format!(
@@ -1182,15 +1185,20 @@ impl Device {
         let mut samplers = Vec::new();
         for (&i, (id, sampler)) in members.iter().zip(bound) {
             let t = &pair.textures[i];
-            let view = match id.and_then(|id| self.textures.get(&id)) {
-                Some(object) => object.view.clone(),
+            let view = match id.and_then(|id| self.textures.get(&id).map(|o| (id, o))) {
+                Some((id, object))
+                    if object.kind == TextureKind::TwoD
+                        && t.texture_type == TextureType::Volume =>
+                {
+                    self.volume_slice_view(call, id)?
+                }
+                Some((_, object)) => object.view.clone(),
                 None => self.unbound_texture(t.texture_type),
             };
             views.push((t.texture_binding, view));
             samplers.push((t.sampler_binding, self.sampler(*sampler)));
         }
         let device = self.gpu.device.clone();
-        let _ = call;
         self.bind_groups.get_or_try_insert(key, || {
             let mut entries = Vec::new();
             for (binding, view) in &views {

@@ -21,6 +21,7 @@ mod pairing;
 mod process;
 mod readback;
 mod state;
+mod volume_slice;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -212,6 +213,8 @@ pub struct Device {
     >,
     pub(crate) samplers: HashMap<draw::SamplerKey, wgpu::Sampler>,
     pub(crate) clear_pipelines: readback::ClearPipelines,
+    /// One-slice volume copies of 2D textures set on `dcl_volume` samplers.
+    pub(crate) volume_slices: HashMap<TextureId, volume_slice::VolumeSlice>,
     /// Draws recorded since the last submit.
     pub(crate) encoder: Option<wgpu::CommandEncoder>,
     back_buffer: SurfaceId,
@@ -292,6 +295,7 @@ impl Device {
             bindings: Lru::new(256),
             samplers: HashMap::new(),
             clear_pipelines: HashMap::new(),
+            volume_slices: HashMap::new(),
             encoder: None,
             back_buffer: SurfaceId(0),
             params,
@@ -657,9 +661,12 @@ impl Device {
             n => n,
         };
         let wgpu_format = format.wgpu(render_target, self.depth32_stencil8());
-        let mut usage = wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST;
+        // COPY_SRC: a 2D texture on a `dcl_volume` sampler is copied into a one-slice volume.
+        let mut usage = wgpu::TextureUsages::TEXTURE_BINDING
+            | wgpu::TextureUsages::COPY_DST
+            | wgpu::TextureUsages::COPY_SRC;
         if render_target {
-            usage |= wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC;
+            usage |= wgpu::TextureUsages::RENDER_ATTACHMENT;
         }
         if !self.gpu.format_usages(wgpu_format).contains(usage) {
             return Err(unsupported(
