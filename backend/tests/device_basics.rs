@@ -4,7 +4,8 @@
 #![allow(clippy::panic)] // a failing test says why
 
 use d3d9_backend::device::{
-    ClearFlags, Device, DeviceError, DeviceParams, Format, PrimitiveType, RenderState, Viewport,
+    ClearFlags, CompareFunction, Device, DeviceError, DeviceParams, Format, PrimitiveType,
+    RenderState, Viewport,
 };
 use d3d9_backend::CullMode;
 use d3d9_translator::asm::assemble_tokens;
@@ -234,4 +235,75 @@ fn gpu_2d_texture_on_a_volume_sampler_is_one_slice() {
         matches!(refused, Err(DeviceError::Unsupported { .. })),
         "{refused:?}"
     );
+}
+
+/// `SetStreamSourceFreq` as Wine's stream_test checks it: a plain 0, INSTANCEDATA on stream 0
+/// and both flags at once are `D3DERR_INVALIDCALL`; a count of 0 with either flag is accepted.
+#[test]
+fn gpu_stream_source_freq_validity_is_d3d9s() {
+    const INDEXED: u32 = 0x4000_0000;
+    const INSTANCE: u32 = 0x8000_0000;
+    let mut dev = device();
+    for (stream, value, ok) in [
+        (1, 1, true),
+        (0, INSTANCE | 1, false),
+        (1, 0, false),
+        (1, 2, true),
+        (1, INDEXED, true),
+        (1, INSTANCE, true),
+        (1, INSTANCE | INDEXED, false),
+        (0, INDEXED | 4, true),
+    ] {
+        let r = dev.set_stream_source_freq(stream, value);
+        assert_eq!(r.is_ok(), ok, "stream {stream}, {value:#x}: {r:?}");
+        if let Err(e) = r {
+            assert!(e.is_invalid_call(), "{e}");
+        }
+    }
+}
+
+/// The alpha test compares with `D3DRS_ALPHAREF`'s low 8 bits: 0xff70 acts as 0x70 (Wine's
+/// alphatest_test), so an alpha of 0x80 passes GREATER; the state reads back as set.
+#[test]
+fn gpu_alpha_reference_is_masked_to_8_bits() {
+    let mut dev = device();
+    dev.set_fvf(D3DFVF_XYZ | D3DFVF_DIFFUSE)
+        .unwrap_or_else(|e| panic!("{e}"));
+    for state in [
+        RenderState::Lighting(false),
+        RenderState::AlphaTestEnable(true),
+        RenderState::AlphaFunc(CompareFunction::Greater),
+        RenderState::AlphaRef(0xff70),
+    ] {
+        dev.set_render_state(state)
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+    assert_eq!(dev.render_states().alpha_ref, 0xff70);
+    let vertex = |x: f32, y: f32| {
+        let mut v = floats(&[x, y, 0.1]);
+        v.extend(0x8000_ff00u32.to_le_bytes());
+        v
+    };
+    let quad: Vec<u8> = [(-1.0, -1.0), (-1.0, 1.0), (1.0, -1.0), (1.0, 1.0)]
+        .iter()
+        .flat_map(|&(x, y)| vertex(x, y))
+        .collect();
+    for pixel_shader in [false, true] {
+        if pixel_shader {
+            let ps = dev
+                .create_pixel_shader(&tokens("ps_1_1\nmov r0, v0\n"))
+                .unwrap_or_else(|e| panic!("{e}"));
+            dev.set_pixel_shader(Some(ps))
+                .unwrap_or_else(|e| panic!("{e}"));
+        }
+        dev.clear(&[], ClearFlags::TARGET, 0x00ff_0000, 0.0, 0)
+            .unwrap_or_else(|e| panic!("{e}"));
+        dev.draw_primitive_up(PrimitiveType::TriangleStrip, 2, &quad, 16)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            px(&mut dev, 320, 240) & 0xffffff,
+            0x00_ff_00,
+            "pixel shader: {pixel_shader}"
+        );
+    }
 }

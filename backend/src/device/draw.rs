@@ -365,7 +365,7 @@ impl Device {
         };
         let alpha_test = render.alpha_test.then(|| {
             let baked = matches!(pixel_stage, PixelStage::FixedFunction { .. });
-            (render.alpha_func, baked.then_some(render.alpha_ref))
+            (render.alpha_func, baked.then_some(render.alpha_reference()))
         });
         // A float32 target held as bits: the fragment stage writes the bits (render target 0
         // only, as `bitcast` rewrites location 0).
@@ -859,7 +859,7 @@ impl Device {
                 pair: pair.id,
                 version: self.state.ps_constants_version,
                 fog: fog.key(),
-                alpha_ref: render.alpha_ref,
+                alpha_ref: render.alpha_reference(),
             };
             let group = self.constants_group(&entry, &key, group_index, |state| {
                 Ok(pixel_constant_buffers(state, pair))
@@ -1326,7 +1326,7 @@ fn pixel_constant_buffers(state: &DeviceState, pair: &ShaderPair) -> Vec<Constan
         });
     }
     if let Some(b) = interface.alpha_ref {
-        let data = alpha_ref_data(render.alpha_ref);
+        let data = alpha_ref_data(render.alpha_reference());
         out.push(ConstantBuffer {
             group: b.group,
             binding: b.binding,

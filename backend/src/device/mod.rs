@@ -1011,7 +1011,10 @@ impl Device {
     /// `SetStreamSourceFreq(stream, value)`: `D3DSTREAMSOURCE_INDEXEDDATA | n` on stream 0
     /// draws `n` instances of the indexed geometry, `D3DSTREAMSOURCE_INSTANCEDATA | 1` makes
     /// a stream advance once per instance. D3D9 refuses both flags at once, INSTANCEDATA on
-    /// stream 0, and a count of 0 with INDEXEDDATA.
+    /// stream 0, and a plain 0; it accepts a count of 0 with either flag (Wine's stream_test:
+    /// `INDEXEDDATA | 0` and `INSTANCEDATA | 0` succeed, `0` is `D3DERR_INVALIDCALL`).
+    /// `INDEXEDDATA | 0` on stream 0 draws one instance (drivers differ; Wine's test leaves it
+    /// open).
     pub fn set_stream_source_freq(&mut self, stream: usize, value: u32) -> Result<(), DeviceError> {
         let call = "SetStreamSourceFreq";
         const INDEXED: u32 = 0x4000_0000;
@@ -1022,8 +1025,8 @@ impl Device {
         if stream == 0 && value & INSTANCE != 0 {
             return Err(invalid(call, "INSTANCEDATA on stream 0"));
         }
-        if value & INDEXED != 0 && value & 0x3FFF_FFFF == 0 {
-            return Err(invalid(call, "INDEXEDDATA with 0 instances"));
+        if value == 0 {
+            return Err(invalid(call, "a frequency of 0"));
         }
         let slot = self.state.streams.get_mut(stream).ok_or_else(|| {
             invalid(
