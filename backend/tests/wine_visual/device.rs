@@ -111,8 +111,12 @@ impl Device {
         })
     }
 
-    /// Records a failed call.
-    fn note<T>(&mut self, what: &str, result: Result<T, d3d9_backend::DeviceError>) -> Option<T> {
+    /// Records a failed call as a failure; the value of a call that succeeded.
+    pub fn note<T>(
+        &mut self,
+        what: &str,
+        result: Result<T, d3d9_backend::DeviceError>,
+    ) -> Option<T> {
         match result {
             Ok(v) => Some(v),
             Err(e) => {
@@ -419,6 +423,36 @@ impl Device {
             .map_err(|e| e.to_string())
     }
 
+    /// Records Wine's `ok(hr == S_OK)` (`expect_ok`) or `ok(hr == D3DERR_INVALIDCALL)` of a
+    /// call.
+    pub fn check_call<T>(
+        &mut self,
+        label: &str,
+        result: Result<T, d3d9_backend::DeviceError>,
+        expect_ok: bool,
+    ) {
+        let (passed, detail) = match (result, expect_ok) {
+            (Ok(_), true) => (true, "S_OK".to_string()),
+            (Ok(_), false) => (false, "S_OK, expected D3DERR_INVALIDCALL".to_string()),
+            (Err(e), false) => (e.is_invalid_call(), e.to_string()),
+            (Err(e), true) => (false, format!("{e}, expected S_OK")),
+        };
+        self.checks.push(CheckResult {
+            label: label.to_string(),
+            passed,
+            detail,
+        });
+    }
+
+    /// Records a check of a value that is not a colour (`ok(value == expected)`).
+    pub fn check_eq<T: PartialEq + std::fmt::Debug>(&mut self, label: &str, value: T, expected: T) {
+        self.checks.push(CheckResult {
+            label: label.to_string(),
+            passed: value == expected,
+            detail: format!("{value:?}, expected {expected:?}"),
+        });
+    }
+
     /// Records a check of `colour` (a read that may have failed) against `accepted`, all
     /// within `tolerance`.
     pub fn check_value(
@@ -522,7 +556,6 @@ impl Device {
         });
     }
 }
-
 
 /// Wine's `color_match`: every 8-bit channel within `d`.
 pub fn color_match(c1: u32, c2: u32, d: u8) -> bool {
