@@ -4,7 +4,8 @@
 #![allow(clippy::panic)] // a failing test says why
 
 use d3d9_backend::device::{
-    ClearFlags, Device, DeviceParams, Format, PrimitiveType, RenderState, Viewport,
+    ClearFlags, CompareFunction, Device, DeviceError, DeviceParams, Format, PrimitiveType,
+    RenderState, Viewport,
 };
 use d3d9_backend::CullMode;
 use d3d9_translator::asm::assemble_tokens;
@@ -173,5 +174,136 @@ fn gpu_float_render_targets_read_back_exactly() {
         dev.set_vertex_shader(None)
             .unwrap_or_else(|e| panic!("{e}"));
         dev.set_pixel_shader(None).unwrap_or_else(|e| panic!("{e}"));
+    }
+}
+
+/// A 2D texture on a `dcl_volume` sampler reads as a volume of one slice (what Windows
+/// drivers and Wine's test_mismatched_sample_types give); the slice follows `LockRect`
+/// updates of the texture. A volume on a `dcl_2d` sampler is still refused.
+#[test]
+fn gpu_2d_texture_on_a_volume_sampler_is_one_slice() {
+    let mut dev = device();
+    let ps_volume = dev
+        .create_pixel_shader(&tokens(
+            "ps_2_0\ndcl t0.xyz\ndcl_volume s0\ntexld r0, t0, s0\nmov oC0, r0\n",
+        ))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let texture = dev
+        .create_texture(2, 2, 1, Format::A8R8G8B8)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let fill = |v: u32| -> Vec<u8> { std::iter::repeat_n(v.to_le_bytes(), 4).flatten().collect() };
+    dev.update_texture(texture, 0, &fill(0x7070_7070))
+        .unwrap_or_else(|e| panic!("{e}"));
+    // D3DFVF_XYZ | D3DFVF_TEX1 | D3DFVF_TEXCOORDSIZE3(0)
+    dev.set_fvf(D3DFVF_XYZ | 0x100 | (1 << 16))
+        .unwrap_or_else(|e| panic!("{e}"));
+    dev.set_pixel_shader(Some(ps_volume))
+        .unwrap_or_else(|e| panic!("{e}"));
+    dev.set_texture(0, Some(texture))
+        .unwrap_or_else(|e| panic!("{e}"));
+    dev.set_render_state(RenderState::CullMode(CullMode::None))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let quad = floats(&[
+        -1.0, -1.0, 0.5, 0.0, 1.0, 0.5, //
+        -1.0, 1.0, 0.5, 0.0, 0.0, 0.5, //
+        1.0, -1.0, 0.5, 1.0, 1.0, 0.5, //
+        1.0, 1.0, 0.5, 1.0, 0.0, 0.5,
+    ]);
+    dev.draw_primitive_up(PrimitiveType::TriangleStrip, 2, &quad, 24)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(px(&mut dev, 320, 240) & 0xffffff, 0x70_70_70);
+    dev.update_texture(texture, 0, &fill(0x3030_3030))
+        .unwrap_or_else(|e| panic!("{e}"));
+    dev.draw_primitive_up(PrimitiveType::TriangleStrip, 2, &quad, 24)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(px(&mut dev, 320, 240) & 0xffffff, 0x30_30_30);
+    // A volume on a dcl_2d sampler: no stand-in gives what drivers sample.
+    let ps_2d = dev
+        .create_pixel_shader(&tokens(
+            "ps_2_0\ndcl t0.xy\ndcl_2d s0\ntexld r0, t0, s0\nmov oC0, r0\n",
+        ))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let volume = dev
+        .create_volume_texture(2, 2, 2, 1, Format::A8R8G8B8)
+        .unwrap_or_else(|e| panic!("{e}"));
+    dev.set_pixel_shader(Some(ps_2d))
+        .unwrap_or_else(|e| panic!("{e}"));
+    dev.set_texture(0, Some(volume))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let refused = dev.draw_primitive_up(PrimitiveType::TriangleStrip, 2, &quad, 24);
+    assert!(
+        matches!(refused, Err(DeviceError::Unsupported { .. })),
+        "{refused:?}"
+    );
+}
+
+/// `SetStreamSourceFreq` as Wine's stream_test checks it: a plain 0, INSTANCEDATA on stream 0
+/// and both flags at once are `D3DERR_INVALIDCALL`; a count of 0 with either flag is accepted.
+#[test]
+fn gpu_stream_source_freq_validity_is_d3d9s() {
+    const INDEXED: u32 = 0x4000_0000;
+    const INSTANCE: u32 = 0x8000_0000;
+    let mut dev = device();
+    for (stream, value, ok) in [
+        (1, 1, true),
+        (0, INSTANCE | 1, false),
+        (1, 0, false),
+        (1, 2, true),
+        (1, INDEXED, true),
+        (1, INSTANCE, true),
+        (1, INSTANCE | INDEXED, false),
+        (0, INDEXED | 4, true),
+    ] {
+        let r = dev.set_stream_source_freq(stream, value);
+        assert_eq!(r.is_ok(), ok, "stream {stream}, {value:#x}: {r:?}");
+        if let Err(e) = r {
+            assert!(e.is_invalid_call(), "{e}");
+        }
+    }
+}
+
+/// The alpha test compares with `D3DRS_ALPHAREF`'s low 8 bits: 0xff70 acts as 0x70 (Wine's
+/// alphatest_test), so an alpha of 0x80 passes GREATER; the state reads back as set.
+#[test]
+fn gpu_alpha_reference_is_masked_to_8_bits() {
+    let mut dev = device();
+    dev.set_fvf(D3DFVF_XYZ | D3DFVF_DIFFUSE)
+        .unwrap_or_else(|e| panic!("{e}"));
+    for state in [
+        RenderState::Lighting(false),
+        RenderState::AlphaTestEnable(true),
+        RenderState::AlphaFunc(CompareFunction::Greater),
+        RenderState::AlphaRef(0xff70),
+    ] {
+        dev.set_render_state(state)
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+    assert_eq!(dev.render_states().alpha_ref, 0xff70);
+    let vertex = |x: f32, y: f32| {
+        let mut v = floats(&[x, y, 0.1]);
+        v.extend(0x8000_ff00u32.to_le_bytes());
+        v
+    };
+    let quad: Vec<u8> = [(-1.0, -1.0), (-1.0, 1.0), (1.0, -1.0), (1.0, 1.0)]
+        .iter()
+        .flat_map(|&(x, y)| vertex(x, y))
+        .collect();
+    for pixel_shader in [false, true] {
+        if pixel_shader {
+            let ps = dev
+                .create_pixel_shader(&tokens("ps_1_1\nmov r0, v0\n"))
+                .unwrap_or_else(|e| panic!("{e}"));
+            dev.set_pixel_shader(Some(ps))
+                .unwrap_or_else(|e| panic!("{e}"));
+        }
+        dev.clear(&[], ClearFlags::TARGET, 0x00ff_0000, 0.0, 0)
+            .unwrap_or_else(|e| panic!("{e}"));
+        dev.draw_primitive_up(PrimitiveType::TriangleStrip, 2, &quad, 16)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            px(&mut dev, 320, 240) & 0xffffff,
+            0x00_ff_00,
+            "pixel shader: {pixel_shader}"
+        );
     }
 }

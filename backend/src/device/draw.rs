@@ -365,7 +365,7 @@ impl Device {
         };
         let alpha_test = render.alpha_test.then(|| {
             let baked = matches!(pixel_stage, PixelStage::FixedFunction { .. });
-            (render.alpha_func, baked.then_some(render.alpha_ref))
+            (render.alpha_func, baked.then_some(render.alpha_reference()))
         });
         // A float32 target held as bits: the fragment stage writes the bits (render target 0
         // only, as `bitcast` rewrites location 0).
@@ -777,7 +777,10 @@ impl Device {
                     TextureType::Volume => TextureKind::Volume,
                     _ => TextureKind::TwoD,
                 };
-                if object.kind != expected {
+                // A 2D texture on a `dcl_volume` sampler reads as a one-slice volume
+                // (`volume_slice`); other mismatches are refused.
+                let slice = object.kind == TextureKind::TwoD && expected == TextureKind::Volume;
+                if object.kind != expected && !slice {
                     return Err(unsupported(
                         call,
                         format!(
@@ -856,7 +859,7 @@ impl Device {
                 pair: pair.id,
                 version: self.state.ps_constants_version,
                 fog: fog.key(),
-                alpha_ref: render.alpha_ref,
+                alpha_ref: render.alpha_reference(),
             };
             let group = self.constants_group(&entry, &key, group_index, |state| {
                 Ok(pixel_constant_buffers(state, pair))
@@ -1185,8 +1188,14 @@ impl Device {
         let mut samplers = Vec::new();
         for (&i, (id, sampler)) in members.iter().zip(bound) {
             let t = &pair.textures[i];
-            let view = match id.and_then(|id| self.textures.get(&id)) {
-                Some(object) => object.view.clone(),
+            let view = match id.and_then(|id| self.textures.get(&id).map(|o| (id, o))) {
+                Some((id, object))
+                    if object.kind == TextureKind::TwoD
+                        && t.texture_type == TextureType::Volume =>
+                {
+                    self.volume_slice_view(call, id)?
+                }
+                Some((_, object)) => object.view.clone(),
                 None => self.unbound_texture(t.texture_type),
             };
             views.push((t.texture_binding, view));
@@ -1323,7 +1332,7 @@ fn pixel_constant_buffers(state: &DeviceState, pair: &ShaderPair) -> Vec<Constan
         });
     }
     if let Some(b) = interface.alpha_ref {
-        let data = alpha_ref_data(render.alpha_ref);
+        let data = alpha_ref_data(render.alpha_reference());
         out.push(ConstantBuffer {
             group: b.group,
             binding: b.binding,

@@ -326,7 +326,8 @@ pub(crate) fn fixed_function_stages_wgsl(
 
 /// WGSL that discards the pixel when `alpha` fails D3D9's alpha test `(function, reference)`:
 /// the alpha quantized to 8 bits, `round(saturate(alpha) · 255)`, compared with the reference
-/// clamped to 0..=255 (the translator's rule for pixel shaders, `lift::alpha_test`).
+/// (the draw passes `D3DRS_ALPHAREF`'s low 8 bits, [`super::RenderStates::alpha_reference`];
+/// the clamp to 0..=255 is the translator's rule for pixel shaders, `lift::alpha_test`).
 pub(crate) fn alpha_test_wgsl(
     (function, reference): (CompareFunction, u32),
     alpha: &str,

@@ -21,6 +21,7 @@ mod pairing;
 mod process;
 mod readback;
 mod state;
+mod volume_slice;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -212,6 +213,8 @@ pub struct Device {
     >,
     pub(crate) samplers: HashMap<draw::SamplerKey, wgpu::Sampler>,
     pub(crate) clear_pipelines: readback::ClearPipelines,
+    /// One-slice volume copies of 2D textures set on `dcl_volume` samplers.
+    pub(crate) volume_slices: HashMap<TextureId, volume_slice::VolumeSlice>,
     /// Draws recorded since the last submit.
     pub(crate) encoder: Option<wgpu::CommandEncoder>,
     back_buffer: SurfaceId,
@@ -292,6 +295,7 @@ impl Device {
             bindings: Lru::new(256),
             samplers: HashMap::new(),
             clear_pipelines: HashMap::new(),
+            volume_slices: HashMap::new(),
             encoder: None,
             back_buffer: SurfaceId(0),
             params,
@@ -657,9 +661,12 @@ impl Device {
             n => n,
         };
         let wgpu_format = format.wgpu(render_target, self.depth32_stencil8());
-        let mut usage = wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST;
+        // COPY_SRC: a 2D texture on a `dcl_volume` sampler is copied into a one-slice volume.
+        let mut usage = wgpu::TextureUsages::TEXTURE_BINDING
+            | wgpu::TextureUsages::COPY_DST
+            | wgpu::TextureUsages::COPY_SRC;
         if render_target {
-            usage |= wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC;
+            usage |= wgpu::TextureUsages::RENDER_ATTACHMENT;
         }
         if !self.gpu.format_usages(wgpu_format).contains(usage) {
             return Err(unsupported(
@@ -1004,7 +1011,10 @@ impl Device {
     /// `SetStreamSourceFreq(stream, value)`: `D3DSTREAMSOURCE_INDEXEDDATA | n` on stream 0
     /// draws `n` instances of the indexed geometry, `D3DSTREAMSOURCE_INSTANCEDATA | 1` makes
     /// a stream advance once per instance. D3D9 refuses both flags at once, INSTANCEDATA on
-    /// stream 0, and a count of 0 with INDEXEDDATA.
+    /// stream 0, and a plain 0; it accepts a count of 0 with either flag (Wine's stream_test:
+    /// `INDEXEDDATA | 0` and `INSTANCEDATA | 0` succeed, `0` is `D3DERR_INVALIDCALL`).
+    /// `INDEXEDDATA | 0` on stream 0 draws one instance (drivers differ; Wine's test leaves it
+    /// open).
     pub fn set_stream_source_freq(&mut self, stream: usize, value: u32) -> Result<(), DeviceError> {
         let call = "SetStreamSourceFreq";
         const INDEXED: u32 = 0x4000_0000;
@@ -1015,8 +1025,8 @@ impl Device {
         if stream == 0 && value & INSTANCE != 0 {
             return Err(invalid(call, "INSTANCEDATA on stream 0"));
         }
-        if value & INDEXED != 0 && value & 0x3FFF_FFFF == 0 {
-            return Err(invalid(call, "INDEXEDDATA with 0 instances"));
+        if value == 0 {
+            return Err(invalid(call, "a frequency of 0"));
         }
         let slot = self.state.streams.get_mut(stream).ok_or_else(|| {
             invalid(

@@ -205,7 +205,7 @@ pub enum RenderState {
     AlphaTestEnable(bool),
     /// `D3DRS_ALPHAFUNC` (default ALWAYS).
     AlphaFunc(CompareFunction),
-    /// `D3DRS_ALPHAREF`, 0..=255 (default 0).
+    /// `D3DRS_ALPHAREF` (default 0); the alpha test uses its low 8 bits.
     AlphaRef(u32),
     /// `D3DRS_STENCILENABLE` (default FALSE).
     StencilEnable(bool),
@@ -388,6 +388,13 @@ impl Default for RenderStates {
 }
 
 impl RenderStates {
+    /// The reference the alpha test compares with: the low 8 bits of `D3DRS_ALPHAREF` (D3D9
+    /// masks the value: Wine's alphatest_test sets 0xff70 and expects 0x70's results, while
+    /// `GetRenderState` still returns 0xff70, as `alpha_ref` does here).
+    pub fn alpha_reference(&self) -> u32 {
+        self.alpha_ref & 0xff
+    }
+
     /// Applies one `SetRenderState`.
     pub fn set(&mut self, state: RenderState) {
         use RenderState as R;
