@@ -758,6 +758,20 @@ impl FileRun<'_> {
     }
 }
 
+/// The device the runner replays on: D3D9's defaults, except that instruction slots are not
+/// counted. The corpus's bytecode is vkd3d-compiler's, which exceeds ps_2_0's 64 arithmetic
+/// slots where the native compiler the expected values come from stays within them; Wine's
+/// d3d9 does not count slots either.
+fn runner_params() -> DeviceParams {
+    DeviceParams {
+        caps: d3d9_translator::check::DeviceCaps {
+            instruction_slot_limits: false,
+            ..d3d9_translator::check::DeviceCaps::default()
+        },
+        ..DeviceParams::default()
+    }
+}
+
 /// Runs one pass (or the files named `only`) and returns every usable probe's outcome.
 /// `Err`: no adapter, or a corpus that does not parse.
 pub fn run_pass(
@@ -783,7 +797,7 @@ pub fn run_pass(
             gpu.adapter().clone(),
             gpu.device().clone(),
             gpu.queue().clone(),
-            DeviceParams::default(),
+            runner_params(),
         )
         .map_err(|e| format!("no device: {e}"))?;
         let mut run = FileRun {
