@@ -730,17 +730,7 @@ impl Device {
         };
         let polygon_mode = match render.fill {
             FillMode::Wireframe => {
-                if !self
-                    .gpu
-                    .device
-                    .features()
-                    .contains(wgpu::Features::POLYGON_MODE_LINE)
-                {
-                    return Err(unsupported(
-                        call,
-                        "D3DFILL_WIREFRAME (no POLYGON_MODE_LINE on this adapter)",
-                    ));
-                }
+                self.require_feature(call, wgpu::Features::POLYGON_MODE_LINE, "D3DFILL_WIREFRAME")?;
                 wgpu::PolygonMode::Line
             }
             _ => wgpu::PolygonMode::Fill,
@@ -893,34 +883,10 @@ impl Device {
             set_group(&mut groups, group, textures_group);
         }
         // Record the pass.
-        let attachments: Vec<Option<wgpu::RenderPassColorAttachment<'_>>> = color_views
-            .iter()
-            .map(|v| {
-                v.as_ref().map(|view| wgpu::RenderPassColorAttachment {
-                    view,
-                    depth_slice: None,
-                    resolve_target: None,
-                    ops: wgpu::Operations {
-                        load: wgpu::LoadOp::Load,
-                        store: wgpu::StoreOp::Store,
-                    },
-                })
-            })
-            .collect();
-        let depth_attachment =
-            depth
-                .as_ref()
-                .map(|(view, format)| wgpu::RenderPassDepthStencilAttachment {
-                    view,
-                    depth_ops: format.has_depth_aspect().then_some(wgpu::Operations {
-                        load: wgpu::LoadOp::Load,
-                        store: wgpu::StoreOp::Store,
-                    }),
-                    stencil_ops: format.has_stencil_aspect().then_some(wgpu::Operations {
-                        load: wgpu::LoadOp::Load,
-                        store: wgpu::StoreOp::Store,
-                    }),
-                });
+        let attachments = super::pass::color_attachments(&color_views, &[]);
+        let depth_attachment = depth
+            .as_ref()
+            .map(|d| super::pass::depth_attachment(d, wgpu::LoadOp::Load, wgpu::LoadOp::Load));
         let scissor = if render.scissor_test {
             self.state.scissor.clip(width, height)
         } else {
@@ -1103,17 +1069,11 @@ impl Device {
                     ))
                 }
             };
-            if !self
-                .gpu
-                .device
-                .features()
-                .contains(wgpu::Features::ADDRESS_MODE_CLAMP_TO_BORDER)
-            {
-                return Err(unsupported(
-                    call,
-                    "D3DTADDRESS_BORDER (no ADDRESS_MODE_CLAMP_TO_BORDER on this adapter)",
-                ));
-            }
+            self.require_feature(
+                call,
+                wgpu::Features::ADDRESS_MODE_CLAMP_TO_BORDER,
+                "D3DTADDRESS_BORDER",
+            )?;
             Some(colour)
         } else {
             None
@@ -1140,36 +1100,13 @@ impl Device {
         self.samplers
             .entry(key)
             .or_insert_with(|| {
-                let address = |a: TextureAddress| match a {
-                    TextureAddress::Wrap => wgpu::AddressMode::Repeat,
-                    TextureAddress::Mirror => wgpu::AddressMode::MirrorRepeat,
-                    TextureAddress::Clamp => wgpu::AddressMode::ClampToEdge,
-                    TextureAddress::Border => wgpu::AddressMode::ClampToBorder,
-                };
-                let filter = |f: TextureFilter| match f {
-                    TextureFilter::Point => wgpu::FilterMode::Nearest,
-                    TextureFilter::Linear => wgpu::FilterMode::Linear,
-                };
-                let base = key.max_mip_level as f32;
-                device.create_sampler(&wgpu::SamplerDescriptor {
-                    label: Some("sampler stage"),
-                    address_mode_u: address(key.address[0]),
-                    address_mode_v: address(key.address[1]),
-                    address_mode_w: address(key.address[2]),
-                    mag_filter: filter(key.mag),
-                    min_filter: filter(key.min),
-                    mipmap_filter: match key.mip {
-                        MipFilter::Linear => wgpu::MipmapFilterMode::Linear,
-                        MipFilter::None | MipFilter::Point => wgpu::MipmapFilterMode::Nearest,
-                    },
-                    lod_min_clamp: base,
-                    lod_max_clamp: match key.mip {
-                        MipFilter::None => base,
-                        MipFilter::Point | MipFilter::Linear => 32.0,
-                    },
-                    border_color: key.border,
-                    ..Default::default()
-                })
+                device.create_sampler(&crate::texture::sampler_descriptor(
+                    key.address,
+                    [key.mag, key.min],
+                    key.mip,
+                    key.max_mip_level,
+                    key.border,
+                ))
             })
             .clone()
     }

@@ -18,6 +18,7 @@ mod fixed_function;
 mod format;
 mod objects;
 mod pairing;
+mod pass;
 mod process;
 mod readback;
 mod state;
@@ -525,17 +526,12 @@ impl Device {
         Ok(id)
     }
 
-    /// An index buffer with `indices` in it.
+    /// An index buffer with 16-bit `indices` in it.
     pub fn create_index_buffer_u16(
         &mut self,
         indices: &[u16],
     ) -> Result<IndexBufferId, DeviceError> {
-        let bytes: &[u8] = bytemuck::cast_slice(indices);
-        let size = u32::try_from(bytes.len())
-            .map_err(|_| invalid("CreateIndexBuffer", "more than 4 GiB"))?;
-        let id = self.create_index_buffer(size, IndexFormat::Index16)?;
-        self.update_index_buffer(id, 0, bytes)?;
-        Ok(id)
+        self.create_index_buffer_with(bytemuck::cast_slice(indices), IndexFormat::Index16)
     }
 
     /// An index buffer with 32-bit `indices` in it.
@@ -543,12 +539,36 @@ impl Device {
         &mut self,
         indices: &[u32],
     ) -> Result<IndexBufferId, DeviceError> {
-        let bytes: &[u8] = bytemuck::cast_slice(indices);
+        self.create_index_buffer_with(bytemuck::cast_slice(indices), IndexFormat::Index32)
+    }
+
+    fn create_index_buffer_with(
+        &mut self,
+        bytes: &[u8],
+        format: IndexFormat,
+    ) -> Result<IndexBufferId, DeviceError> {
         let size = u32::try_from(bytes.len())
             .map_err(|_| invalid("CreateIndexBuffer", "more than 4 GiB"))?;
-        let id = self.create_index_buffer(size, IndexFormat::Index32)?;
+        let id = self.create_index_buffer(size, format)?;
         self.update_index_buffer(id, 0, bytes)?;
         Ok(id)
+    }
+
+    /// `Unsupported` from `call` unless the wgpu device has `feature` (what D3D9 asks, `what`).
+    pub(crate) fn require_feature(
+        &self,
+        call: &'static str,
+        feature: wgpu::Features,
+        what: &str,
+    ) -> Result<(), DeviceError> {
+        if self.gpu.device.features().contains(feature) {
+            Ok(())
+        } else {
+            Err(unsupported(
+                call,
+                format!("{what} (no {feature:?} on this adapter)"),
+            ))
+        }
     }
 
     // ---- textures and surfaces ------------------------------------------------------------
@@ -681,11 +701,7 @@ impl Device {
                 &self.gpu.device.limits(),
             ))
             .map_err(Device::gpu_error(call))?;
-        let (dimension, view_dimension) = match kind {
-            TextureKind::TwoD => (wgpu::TextureDimension::D2, wgpu::TextureViewDimension::D2),
-            TextureKind::Cube => (wgpu::TextureDimension::D2, wgpu::TextureViewDimension::Cube),
-            TextureKind::Volume => (wgpu::TextureDimension::D3, wgpu::TextureViewDimension::D3),
-        };
+        let (dimension, view_dimension) = kind.dimensions();
         let texture = self.gpu.device.create_texture(&wgpu::TextureDescriptor {
             label: Some(call),
             size: wgpu::Extent3d {

@@ -108,16 +108,8 @@ pub(crate) struct TextureObject {
 impl TextureObject {
     /// Width, height and layers (faces or slices) of mip level `level`.
     pub(crate) fn level_extent(&self, level: u32) -> wgpu::Extent3d {
-        let shrink = |n: u32| (n >> level).max(1);
-        wgpu::Extent3d {
-            width: shrink(self.width),
-            height: shrink(self.height),
-            depth_or_array_layers: match self.kind {
-                TextureKind::TwoD => 1,
-                TextureKind::Cube => 6,
-                TextureKind::Volume => shrink(self.depth),
-            },
-        }
+        self.kind
+            .level_extent([self.width, self.height, self.depth], level)
     }
 }
 

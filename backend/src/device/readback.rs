@@ -8,6 +8,7 @@ use super::format::SurfaceData;
 use super::objects::SurfaceId;
 use super::state::Rect;
 use super::{ClearFlags, Device};
+use crate::frame::bits_of;
 
 /// WGSL of the clear pass for partial clears: a triangle covering the target at depth `z`
 /// writing `colour` to every render target location in `0..targets.len()` (as the bits of
@@ -189,41 +190,21 @@ impl Device {
         z: f32,
         stencil: u32,
     ) {
-        let bits = bits_targets(formats);
-        let attachments: Vec<_> = colour_views
-            .iter()
-            .zip(bits)
-            .map(|(v, bits)| {
-                v.as_ref().map(|view| wgpu::RenderPassColorAttachment {
-                    view,
-                    depth_slice: None,
-                    resolve_target: None,
-                    ops: wgpu::Operations {
-                        load: wgpu::LoadOp::Clear(if bits { bits_of(colour) } else { colour }),
-                        store: wgpu::StoreOp::Store,
-                    },
-                })
-            })
+        let loads: Vec<_> = bits_targets(formats)
+            .into_iter()
+            .map(|bits| wgpu::LoadOp::Clear(if bits { bits_of(colour) } else { colour }))
             .collect();
-        let depth_attachment = depth.map(|(view, format)| wgpu::RenderPassDepthStencilAttachment {
-            view,
-            depth_ops: format.has_depth_aspect().then_some(wgpu::Operations {
-                load: if flags.zbuffer {
-                    wgpu::LoadOp::Clear(z)
-                } else {
-                    wgpu::LoadOp::Load
-                },
-                store: wgpu::StoreOp::Store,
-            }),
-            stencil_ops: format.has_stencil_aspect().then_some(wgpu::Operations {
-                load: if flags.stencil {
-                    wgpu::LoadOp::Clear(stencil & 0xff)
-                } else {
-                    wgpu::LoadOp::Load
-                },
-                store: wgpu::StoreOp::Store,
-            }),
-        });
+        let attachments = super::pass::color_attachments(colour_views, &loads);
+        let depth_load = match flags.zbuffer {
+            true => wgpu::LoadOp::Clear(z),
+            false => wgpu::LoadOp::Load,
+        };
+        let stencil_load = match flags.stencil {
+            true => wgpu::LoadOp::Clear(stencil & 0xff),
+            false => wgpu::LoadOp::Load,
+        };
+        let depth_attachment =
+            depth.map(|d| super::pass::depth_attachment(d, depth_load, stencil_load));
         let encoder = self
             .encoder
             .get_or_insert_with(|| self.gpu.device.create_command_encoder(&Default::default()));
@@ -292,31 +273,9 @@ impl Device {
                     resource: buffer.as_entire_binding(),
                 }],
             });
-        let attachments: Vec<_> = colour_views
-            .iter()
-            .map(|v| {
-                v.as_ref().map(|view| wgpu::RenderPassColorAttachment {
-                    view,
-                    depth_slice: None,
-                    resolve_target: None,
-                    ops: wgpu::Operations {
-                        load: wgpu::LoadOp::Load,
-                        store: wgpu::StoreOp::Store,
-                    },
-                })
-            })
-            .collect();
-        let depth_attachment = depth.map(|(view, format)| wgpu::RenderPassDepthStencilAttachment {
-            view,
-            depth_ops: format.has_depth_aspect().then_some(wgpu::Operations {
-                load: wgpu::LoadOp::Load,
-                store: wgpu::StoreOp::Store,
-            }),
-            stencil_ops: format.has_stencil_aspect().then_some(wgpu::Operations {
-                load: wgpu::LoadOp::Load,
-                store: wgpu::StoreOp::Store,
-            }),
-        });
+        let attachments = super::pass::color_attachments(colour_views, &[]);
+        let depth_attachment =
+            depth.map(|d| super::pass::depth_attachment(d, wgpu::LoadOp::Load, wgpu::LoadOp::Load));
         let encoder = self
             .encoder
             .get_or_insert_with(|| self.gpu.device.create_command_encoder(&Default::default()));
@@ -479,19 +438,6 @@ fn bits_targets(formats: &[Option<wgpu::TextureFormat>]) -> Vec<bool> {
             )
         })
         .collect()
-}
-
-/// A clear colour as the bit patterns of its `f32` values, for a float32 target held in a
-/// u32 format (wgpu converts an integer target's clear value with `as u32`, which every u32
-/// survives through `f64`).
-fn bits_of(colour: wgpu::Color) -> wgpu::Color {
-    let bits = |c: f64| f64::from((c as f32).to_bits());
-    wgpu::Color {
-        r: bits(colour.r),
-        g: bits(colour.g),
-        b: bits(colour.b),
-        a: bits(colour.a),
-    }
 }
 
 fn build_clear_pipeline(
