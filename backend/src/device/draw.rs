@@ -294,15 +294,7 @@ impl Device {
             ));
         }
         let point_list = primitive == PrimitiveType::PointList;
-        let fog = FogState {
-            enable: render.fog_enable,
-            colour: render.fog_color,
-            table: render.fog_table_mode,
-            vertex: render.fog_vertex_mode,
-            start: render.fog_start,
-            end: render.fog_end,
-            density: render.fog_density,
-        };
+        let fog = FogState::of(&render);
         // The vertex stage: the shader, unless the declaration is pre-transformed (D3D9 then
         // skips it, as Wine's `use_vs` does) or there is none.
         let pretransformed = declaration.is_pretransformed();
@@ -836,15 +828,7 @@ impl Device {
             set_group(&mut groups, group_index, group);
         }
         if let Some(group_index) = entry.ps_constants {
-            let fog = FogState {
-                enable: render.fog_enable,
-                colour: render.fog_color,
-                table: render.fog_table_mode,
-                vertex: render.fog_vertex_mode,
-                start: render.fog_start,
-                end: render.fog_end,
-                density: render.fog_density,
-            };
+            let fog = FogState::of(&render);
             let key = BindGroupKey::PixelConstants {
                 pair: pair.id,
                 version: self.state.ps_constants_version,

@@ -92,6 +92,19 @@ pub(crate) struct FogState {
 }
 
 impl FogState {
+    /// The fog render states of `render`.
+    pub(crate) fn of(render: &super::state::RenderStates) -> FogState {
+        FogState {
+            enable: render.fog_enable,
+            colour: render.fog_color,
+            table: render.fog_table_mode,
+            vertex: render.fog_vertex_mode,
+            start: render.fog_start,
+            end: render.fog_end,
+            density: render.fog_density,
+        }
+    }
+
     /// The state as hashable bits.
     pub(crate) fn key(&self) -> (bool, u32, FogMode, FogMode, [u32; 3]) {
         (
