@@ -41,6 +41,9 @@ pub(crate) struct PipelineEntry {
     layouts: Vec<wgpu::BindGroupLayout>,
     /// Bind groups of the groups the pipeline does not use.
     empty_groups: Vec<Option<wgpu::BindGroup>>,
+    /// The bind groups of the vertex and of the pixel constant buffers, if the pair has any.
+    vs_constants_group: Option<u32>,
+    ps_constants_group: Option<u32>,
 }
 
 /// What a bind group holds.
@@ -792,25 +795,39 @@ impl Device {
             depth_stencil: render.depth_stencil(depth.as_ref().map(|(_, f)| *f)),
             filterable: filterable.clone(),
         };
-        let vs_shapes = self.vertex_constant_buffers(pair, (width, height))?;
-        let ps_shapes = self.pixel_constant_buffers(pair);
-        let gpu = &self.gpu;
-        let entry = self.pipelines.get_or_try_insert(&key, || {
-            build_pipeline(gpu, pair, &key, &binding.streams, &vs_shapes, &ps_shapes).map(Arc::new)
-        })?;
+        // The constant buffers are built only on a pipeline or bind-group miss: a hit needs
+        // neither their layout nor their data.
+        let entry = match self.pipelines.get(&key) {
+            Some(entry) => entry,
+            None => {
+                let vs_shapes = self.vertex_constant_buffers(pair, (width, height))?;
+                let ps_shapes = self.pixel_constant_buffers(pair);
+                let gpu = &self.gpu;
+                self.pipelines.get_or_try_insert(&key, || {
+                    build_pipeline(gpu, pair, &key, &binding.streams, &vs_shapes, &ps_shapes)
+                        .map(Arc::new)
+                })?
+            }
+        };
         // Bind groups: constants (rebuilt only when they changed) and textures.
         let viewport = self.state.viewport;
         let mut groups: Vec<Option<wgpu::BindGroup>> = entry.empty_groups.clone();
-        if !vs_shapes.is_empty() {
+        if let Some(vs_group) = entry.vs_constants_group {
             let key = BindGroupKey::VertexConstants {
                 pair: pair.id,
                 version: self.state.vs_constants_version,
                 viewport: (viewport.width, viewport.height),
             };
-            let group = self.constants_group(&entry, &key, &vs_shapes)?;
-            set_group(&mut groups, vs_shapes[0].group, group);
+            let group = match self.bind_groups.get(&key) {
+                Some(group) => group,
+                None => {
+                    let buffers = self.vertex_constant_buffers(pair, (width, height))?;
+                    self.constants_group(&entry, &key, &buffers)?
+                }
+            };
+            set_group(&mut groups, vs_group, group);
         }
-        if !ps_shapes.is_empty() {
+        if let Some(ps_group) = entry.ps_constants_group {
             let fog = FogState {
                 enable: render.fog_enable,
                 colour: render.fog_color,
@@ -826,8 +843,14 @@ impl Device {
                 fog: fog.key(),
                 alpha_ref: render.alpha_ref,
             };
-            let group = self.constants_group(&entry, &key, &ps_shapes)?;
-            set_group(&mut groups, ps_shapes[0].group, group);
+            let group = match self.bind_groups.get(&key) {
+                Some(group) => group,
+                None => {
+                    let buffers = self.pixel_constant_buffers(pair);
+                    self.constants_group(&entry, &key, &buffers)?
+                }
+            };
+            set_group(&mut groups, ps_group, group);
         }
         for group in [1u32, 3] {
             let members: Vec<usize> = (0..pair.textures.len())
@@ -1490,5 +1513,7 @@ fn build_pipeline(
         pipeline,
         layouts,
         empty_groups,
+        vs_constants_group: vs_buffers.first().map(|b| b.group),
+        ps_constants_group: ps_buffers.first().map(|b| b.group),
     })
 }
