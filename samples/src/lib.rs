@@ -25,7 +25,7 @@ pub enum SampleError {
     #[error("scene {scene:?}: {source}")]
     Scene {
         scene: &'static str,
-        source: draw::DrawError,
+        source: Box<draw::DrawError>,
     },
     #[error("writing {path}: {source}")]
     Io {
@@ -48,7 +48,7 @@ pub fn render_scene(gpu: &Gpu, scene: &Scene) -> Result<SurfaceData, SampleError
         .and_then(|mut device| draw::render_draw(&mut device, &(scene.setup)()))
         .map_err(|source| SampleError::Scene {
             scene: scene.name,
-            source,
+            source: Box::new(source),
         })
 }
 
