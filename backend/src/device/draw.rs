@@ -914,7 +914,11 @@ impl Device {
             viewport.min_z,
             viewport.max_z,
         );
-        pass.set_scissor_rect(sx, sy, sw, sh);
+        // A pass starts with the whole target as its scissor rectangle; setting it again costs
+        // a validated command per draw.
+        if (sx, sy, sw, sh) != (0, 0, width, height) {
+            pass.set_scissor_rect(sx, sy, sw, sh);
+        }
         pass.set_blend_constant(wgpu::Color {
             r: ch(16),
             g: ch(8),
