@@ -481,8 +481,8 @@ fn interpreter_ns_per_vertex(scene: &Scene) -> f64 {
             &scene.declaration,
             &[stream],
             &constants,
-            &d3d9_translator::interp::VertexTextures::none(),
-            0..INTERPRETED_VERTICES,
+            0,
+            INTERPRETED_VERTICES,
             d3d9_translator::lift::FloatMode::Legacy,
         )
         .expect("interprets");

@@ -7,7 +7,9 @@
 //!   count is `D3D9_DIFF_PROGRAMS` (default 2,000; the seed `D3D9_DIFF_SEED`, default 1);
 //!   `D3D9_DIFF_REPORT=FILE` writes every disagreement in full.
 //! - `wine_vertex_shaders_agree`: every vertex shader of Wine's visual tests that checks, on
-//!   random moderate inputs and constants.
+//!   random moderate inputs and constants; a shader that samples a vertex texture (`texldl`)
+//!   gets a random texture of its declared type on each declared sampler, with D3D9's
+//!   default sampler states.
 //!
 //! These tests need a GPU adapter (lavapipe is enough) and fail without one.
 
@@ -17,11 +19,12 @@ mod differential;
 
 use d3d9_backend::Gpu;
 use d3d9_translator::asm::assemble;
-use d3d9_translator::bytecode::{decode, Stage};
+use d3d9_translator::bytecode::{decode, Declaration, RegisterFile, Stage, TextureType};
 use d3d9_translator::check::{check, DeviceCaps};
+use d3d9_translator::interp::{SamplerStates, Texture, TextureKind, VertexTextures};
 use d3d9_translator::lift::FloatMode;
 use differential::generate::{self, Profile, Rng};
-use differential::{data, disagreements, listing, run_both};
+use differential::{data, disagreements, listing, run_both, run_both_textured};
 
 fn gpu() -> Option<Gpu> {
     Gpu::for_tests().expect("a GPU adapter (lavapipe is enough)")
@@ -127,6 +130,7 @@ fn wine_vertex_shaders_agree() {
     let Some(gpu) = gpu() else { return };
     let mut rng = Rng::new(7);
     let (mut ran, mut skipped, mut failures) = (0, Vec::new(), Vec::new());
+    let mut textured = 0;
     let shaders = common::visual_vertex_shaders();
     for tokens in &shaders {
         let Ok(program) = decode(tokens) else {
@@ -136,14 +140,28 @@ fn wine_vertex_shaders_agree() {
         let Ok(checked) = check(&program, Stage::Vertex, &caps) else {
             continue;
         };
-        if program
+        // A texture of its declared type on every sampler the shader declares (texldl).
+        let declared: Vec<(u32, TextureType)> = program
             .instructions
             .iter()
-            .any(|i| i.opcode == d3d9_translator::bytecode::Opcode::TexLdl)
-        {
-            skipped.push("texldl (the interpreter has no textures)".to_string());
-            continue;
+            .filter_map(|i| match (i.dst, i.decl) {
+                (Some(d), Some(Declaration::Sampler(tt)))
+                    if d.reg.file == RegisterFile::Sampler =>
+                {
+                    Some((d.reg.index, tt))
+                }
+                _ => None,
+            })
+            .collect();
+        let owned: Vec<(u32, Texture)> = declared
+            .iter()
+            .map(|&(n, tt)| (n, random_texture(&mut rng, tt)))
+            .collect();
+        let mut textures = VertexTextures::none();
+        for (n, t) in &owned {
+            textures = textures.with(*n as usize, t, SamplerStates::default());
         }
+        textured += usize::from(!owned.is_empty());
         // Moderate data: Wine's shaders compare and loop on their inputs; inputs inside the
         // clip volume (x, y in [-0.5, 0.5], z in [0, 0.5], w = 1) since many copy one to oPos.
         let placeholder = generate::program(&mut rng, Profile::Vs30);
@@ -158,7 +176,7 @@ fn wine_vertex_shaders_agree() {
                 ];
             }
         }
-        match run_both(&gpu, &checked, &d, FloatMode::Legacy) {
+        match run_both_textured(&gpu, &checked, &d, FloatMode::Legacy, &textures) {
             Ok(outputs) => {
                 let bad = disagreements(&outputs, None, d.scale());
                 if !bad.is_empty() {
@@ -170,7 +188,7 @@ fn wine_vertex_shaders_agree() {
         }
     }
     eprintln!(
-        "wine vertex shaders: {ran} agree-checked, {} not run ({:?})",
+        "wine vertex shaders: {ran} agree-checked ({textured} with vertex textures), {} not run ({:?})",
         skipped.len(),
         skipped
     );
@@ -181,11 +199,37 @@ fn wine_vertex_shaders_agree() {
         failures[0]
     );
     assert!(ran >= 30, "only {ran} Wine vertex shaders ran");
-    // Only shaders the interpreter cannot run (texldl) or the probe cannot read (a position
-    // outside the clip volume) are not compared.
+    // Wine's test_vertex_texture samples a vertex texture.
+    assert!(textured >= 1, "no Wine shader with texldl ran");
+    // Only shaders the probe cannot read (a position outside the clip volume) are not
+    // compared.
     for s in &skipped {
-        assert!(s.contains("texldl") || s.contains("clip"), "{s}");
+        assert!(s.contains("clip"), "{s}");
     }
+}
+
+/// A 4x4 (4x4x4 for a volume) texture of `tt`'s kind with 3 mip levels of random texels in
+/// [0, 1] (multiples of 1/256).
+fn random_texture(rng: &mut Rng, tt: TextureType) -> Texture {
+    let (kind, size) = match tt {
+        TextureType::Cube => (TextureKind::Cube, [4, 4, 1]),
+        TextureType::Volume => (TextureKind::Volume, [4, 4, 4]),
+        _ => (TextureKind::TwoD, [4, 4, 1]),
+    };
+    let levels = (0..3u32)
+        .map(|m| {
+            let n = 4usize >> m;
+            let layers = match kind {
+                TextureKind::TwoD => 1,
+                TextureKind::Cube => 6,
+                TextureKind::Volume => n,
+            };
+            (0..n * n * layers)
+                .map(|_| [0; 4].map(|_| rng.below(257) as f32 / 256.0))
+                .collect()
+        })
+        .collect();
+    Texture::new(kind, size, levels).expect("a valid texture")
 }
 
 /// Disagreements the generated programs found, kept as fixed programs with their inputs, run

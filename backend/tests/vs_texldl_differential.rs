@@ -24,10 +24,7 @@
 
 mod differential;
 
-use d3d9_backend::{
-    Gpu, MipFilter as GpuMipFilter, SamplerBinding, ShaderStage, TextureAddress, TextureBinding,
-    TextureFilter, TextureKind as GpuKind, Uniform, VertexBuffer, VertexProbe,
-};
+use d3d9_backend::{Gpu, ShaderStage, TextureBinding, Uniform, VertexBuffer, VertexProbe};
 use d3d9_translator::asm::assemble;
 use d3d9_translator::bytecode::{Stage, Usage};
 use d3d9_translator::check::{check, DeviceCaps};
@@ -38,6 +35,7 @@ use d3d9_translator::interp::{
 use d3d9_translator::lift::{translate_vertex_shader, FloatMode, VertexShaderOptions};
 use d3d9_translator::signature::Semantic;
 use differential::generate::Rng;
+use differential::{gpu_kind, gpu_states, level_bytes};
 
 /// The largest difference accepted with a linear filter (texels in [0, 1]).
 const LINEAR_TOLERANCE: f32 = 4.0 / 512.0;
@@ -215,30 +213,6 @@ mov o2, r1
     )
 }
 
-fn gpu_states(s: &SamplerStates, group: u32, binding: u32) -> SamplerBinding {
-    let address = |a: Address| match a {
-        Address::Wrap => TextureAddress::Wrap,
-        Address::Mirror => TextureAddress::Mirror,
-        Address::Clamp => TextureAddress::Clamp,
-    };
-    let filter = |f: Filter| match f {
-        Filter::Point => TextureFilter::Point,
-        Filter::Linear => TextureFilter::Linear,
-    };
-    SamplerBinding {
-        address: s.address.map(address),
-        mag_filter: filter(s.mag_filter),
-        min_filter: filter(s.min_filter),
-        mip_filter: match s.mip_filter {
-            MipFilter::None => GpuMipFilter::None,
-            MipFilter::Point => GpuMipFilter::Point,
-            MipFilter::Linear => GpuMipFilter::Linear,
-        },
-        max_mip_level: s.max_mip_level,
-        ..SamplerBinding::new(group, binding)
-    }
-}
-
 /// Runs `case` on the GPU and the interpreter: (texcoord0, texcoord1) per vertex from each.
 type Pair = ([f32; 4], [f32; 4]);
 
@@ -270,32 +244,13 @@ fn run_case(gpu: &Gpu, case: &Case) -> Result<(Vec<Pair>, Vec<Pair>), String> {
         .iter()
         .find(|s| s.register == case.stage)
         .ok_or("the sampler is missing from the interface")?;
-    let levels: Vec<Vec<u8>> = (0..case.texture.level_count())
-        .map(|m| {
-            let [w, h, l] = case.texture.extent(m);
-            let mut bytes = Vec::new();
-            for layer in 0..l {
-                for y in 0..h {
-                    for x in 0..w {
-                        for c in texel_of(&case.texture, m, x, y, layer) {
-                            bytes.extend_from_slice(&c.to_le_bytes());
-                        }
-                    }
-                }
-            }
-            bytes
-        })
-        .collect();
+    let levels = level_bytes(&case.texture);
     let level_refs: Vec<&[u8]> = levels.iter().map(Vec::as_slice).collect();
     let [width, height, depth] = case.texture.size();
     let textures = [TextureBinding {
         group: sampler.group,
         binding: sampler.texture_binding,
-        kind: match case.texture.kind() {
-            TextureKind::TwoD => GpuKind::TwoD,
-            TextureKind::Cube => GpuKind::Cube,
-            TextureKind::Volume => GpuKind::Volume,
-        },
+        kind: gpu_kind(case.texture.kind()),
         format: wgpu::TextureFormat::Rgba32Float,
         width,
         height,
@@ -373,13 +328,6 @@ fn run_case(gpu: &Gpu, case: &Case) -> Result<(Vec<Pair>, Vec<Pair>), String> {
         .map(|o| Ok((read(o, l0)?, read(o, l1)?)))
         .collect::<Result<Vec<_>, String>>()?;
     Ok((cpu, gpu_pairs))
-}
-
-/// Texel (x, y, layer) of level m, from the level data the case was built from.
-fn texel_of(texture: &Texture, m: usize, x: u32, y: u32, layer: u32) -> [f32; 4] {
-    let [w, h, _] = texture.extent(m);
-    let k = (layer as usize * h as usize + y as usize) * w as usize + x as usize;
-    texture.level(m).expect("a level of the texture")[k]
 }
 
 #[test]

@@ -121,11 +121,34 @@ pub struct Stream<'a> {
     pub stride: u32,
 }
 
-/// `ProcessVertices`: the vertices of `vertices` (`first .. first + count`) fetched from `streams` (`streams[n]` is
-/// stream n) through `decl` and run through `shader`, `texldl` sampling `textures`. The pairing follows the draw-time rules
+/// `ProcessVertices`: vertices `first .. first + count` fetched from `streams` (`streams[n]` is
+/// stream n) through `decl` and run through `shader`, with no texture on any vertex sampler
+/// stage (`texldl` reads (0, 0, 0, 1)). The pairing follows the draw-time rules
 /// (`decl::bind_program`) of the device the shader was checked for: in software vertex
 /// processing an input without an element is an error, in hardware it reads (0, 0, 0, 0).
 pub fn process_vertices(
+    shader: &CheckedProgram,
+    decl: &VertexDeclaration,
+    streams: &[Stream<'_>],
+    constants: &Constants,
+    first: u32,
+    count: u32,
+    mode: FloatMode,
+) -> Result<Vec<OutputVertex>, InterpError> {
+    process_vertices_textured(
+        shader,
+        decl,
+        streams,
+        constants,
+        &VertexTextures::none(),
+        first..first.saturating_add(count),
+        mode,
+    )
+}
+
+/// [`process_vertices`] of the vertices in `vertices`, `texldl` sampling `textures` (the
+/// vertex sampler stages' textures and sampler states).
+pub fn process_vertices_textured(
     shader: &CheckedProgram,
     decl: &VertexDeclaration,
     streams: &[Stream<'_>],
@@ -463,8 +486,8 @@ mod tests {
             &decl,
             &[stream],
             &Constants::default(),
-            &VertexTextures::none(),
-            1..3,
+            1,
+            2,
             FloatMode::Legacy,
         )
         .expect("processes");
@@ -483,8 +506,8 @@ mod tests {
             &decl,
             &[stream],
             &Constants::default(),
-            &VertexTextures::none(),
-            2..4,
+            2,
+            2,
             FloatMode::Legacy,
         )
         .expect_err("out of range");
