@@ -447,6 +447,72 @@ mod tests {
         assert_eq!(out.get(TC0), Some([11.0, -8.0, 0.0, -10.0]));
     }
 
+    /// `process_vertices_textured` passes the stages' textures to every vertex.
+    #[test]
+    fn process_vertices_textured_samples_per_vertex() {
+        use crate::decl::{DeclMethod, DeclType, VertexElement};
+        let text = "vs_3_0
+            dcl_texcoord0 v0
+            dcl_position o0
+            dcl_texcoord0 o1
+            dcl_volume s2
+            mov o0, v0
+            texldl o1, v0, s2
+        ";
+        let c = checked(text, &DeviceCaps::default());
+        let decl = VertexDeclaration::from_elements(&[VertexElement {
+            stream: 0,
+            offset: 0,
+            ty: DeclType::Float4,
+            method: DeclMethod::Default,
+            usage: Usage::TexCoord,
+            usage_index: 0,
+        }])
+        .expect("declaration");
+        // 1x1x2: slice z holds (z, 0, 0, 1).
+        let texture = Texture::new(
+            TextureKind::Volume,
+            [1, 1, 2],
+            vec![vec![[0.0, 0.0, 0.0, 1.0], [1.0, 0.0, 0.0, 1.0]]],
+        )
+        .expect("texture");
+        let textures = VertexTextures::none().with(2, &texture, SamplerStates::default());
+        let data: Vec<u8> = [[0.5f32, 0.5, 0.75, 0.0], [0.5, 0.5, 0.25, 0.0]]
+            .iter()
+            .flatten()
+            .flat_map(|x| x.to_le_bytes())
+            .collect();
+        let stream = Stream {
+            data: &data,
+            offset: 0,
+            stride: 16,
+        };
+        let out = process_vertices_textured(
+            &c,
+            &decl,
+            &[stream],
+            &Constants::default(),
+            &textures,
+            0..2,
+            FloatMode::Legacy,
+        )
+        .expect("processes");
+        assert_eq!(out[0].get(TC0), Some([1.0, 0.0, 0.0, 1.0]));
+        assert_eq!(out[1].get(TC0), Some([0.0, 0.0, 0.0, 1.0]));
+        // Without textures the stage is empty: (0, 0, 0, 1) for both.
+        let out = process_vertices(
+            &c,
+            &decl,
+            &[stream],
+            &Constants::default(),
+            0,
+            2,
+            FloatMode::Legacy,
+        )
+        .expect("processes");
+        assert_eq!(out[0].get(TC0), Some([0.0, 0.0, 0.0, 1.0]));
+    }
+
     #[test]
     fn process_vertices_fetches_through_the_declaration() {
         use crate::decl::{DeclMethod, DeclType, VertexElement};
