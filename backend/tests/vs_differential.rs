@@ -314,3 +314,96 @@ fn regressions_agree() {
         assert_eq!(first[2].0, vec![0.0, 0.0, 0.0, 1.0], "{mode:?}");
     }
 }
+
+/// Program 8887 of seed 2 (10,000 programs; `vs_2_x`, `LegacyStrict`) disagreed: texcoord2.y
+/// was 0.27769396 on the interpreter and 0.36999667 on lavapipe. Its sincos argument was
+/// reduced with `frc` from `expp r0.z, -v1.z` with v1.z = -15.75: 2^15.75 rounds to
+/// 55108.98828125 on the CPU, lavapipe's `exp2` gave one ulp (1/256) less — both within the
+/// rules (Vulkan: 3 ulp; D3D9's `expp` promises only 10 bits) — and `frc` keeps that absolute
+/// error, 1/256 of a turn, which `sincos` and a multiply by c16.x = -3.77 made 0.09. Not an
+/// executor bug but an inexact value reaching `frc`, which the generator allows only for
+/// exact values (its sincos block did not follow that rule; it does now). Reduced here: each
+/// side is consistent with its own `expp` value, the `expp` values agree within 3 ulp, and
+/// the outputs within the error `frc` propagates (|c16.x| · 2π · 3 ulp of 2^15.75).
+#[test]
+fn regression_frc_keeps_the_absolute_error_of_an_inexact_value() {
+    let Some(gpu) = gpu() else { return };
+    let program = "vs_2_x
+        dcl_texcoord1 v1
+        mov oPos, c60
+        expp r0.z, -v1.z
+        mov oT0, r0.z
+        mov r8.x, r0.z
+        frc r8.x, r8.x
+        mad r8.x, r8.x, c48.x, c48.y
+        sincos r3.y, r8.x, c49, c50
+        mul oT2, r3.y, c16.x
+    ";
+    let mut floats = vec![[0.0f32; 4]; 64];
+    floats[generate::POSITION_CONSTANT] = [0.0, 0.0, 0.5, 1.0];
+    floats[16] = [-3.774827, 0.0, 0.0, 0.0];
+    floats[48] = [std::f32::consts::TAU, -std::f32::consts::PI, 0.0, 0.0];
+    floats[49] = [
+        -1.552_099_7e-4,
+        -2.170_69e-5,
+        2.604_166_8e-3,
+        2.604_166_8e-4,
+    ];
+    floats[50] = [-2.083_333_4e-2, -1.250_000_1e-1, 1.0, 0.5];
+    let exponents = [15.75f32, 12.3, 3.5, 10.0];
+    let inputs = exponents
+        .iter()
+        .map(|&e| [[0.0; 4], [0.0, 0.0, -e, 0.0], [0.0; 4], [0.0; 4]])
+        .collect();
+    let d = differential::Data {
+        inputs,
+        constants: d3d9_translator::interp::Constants {
+            floats: floats.clone(),
+            ints: vec![[0; 4]; 16],
+            bools: vec![false; 16],
+        },
+    };
+    let checked = check(
+        &assemble(program).expect("assembles"),
+        Stage::Vertex,
+        &DeviceCaps::default(),
+    )
+    .expect("checks");
+    // What the program computes from an expp value, by the SDK's definitions in f32.
+    let from_expp = |x: f32| {
+        let f = x - x.floor();
+        let theta = f * floats[48][0] + floats[48][1];
+        theta.sin() * floats[16][0]
+    };
+    for mode in [FloatMode::Legacy, FloatMode::LegacyStrict, FloatMode::Ieee] {
+        let outputs = differential::run_both(&gpu, &checked, &d, mode).expect("runs on both");
+        for (v, row) in outputs.iter().enumerate() {
+            let want = f64::from(exponents[v]).exp2();
+            let ulp = |x: f32| f64::from(f32::from_bits(x.to_bits() + 1) - x);
+            let (cpu_e, gpu_e) = (row[0].0[0], row[0].1[0]);
+            let (cpu_o, gpu_o) = (row[2].0[0], row[2].1[0]);
+            // The expp values: the interpreter's correctly rounded (within an ulp), the
+            // GPU's within Vulkan's 3 ulp.
+            assert!(
+                (f64::from(cpu_e) - want).abs() <= ulp(cpu_e),
+                "{mode:?} {v}: {cpu_e}"
+            );
+            assert!(
+                (f64::from(gpu_e) - want).abs() <= 3.0 * ulp(cpu_e),
+                "{mode:?} {v}: {gpu_e} vs {want}"
+            );
+            // Each side follows from its own expp value (sincos within 2^-11 on the GPU).
+            assert!((cpu_o - from_expp(cpu_e)).abs() <= 1e-5, "{mode:?} {v}");
+            assert!((gpu_o - from_expp(gpu_e)).abs() <= 2e-3, "{mode:?} {v}");
+            // The outputs agree within the error frc propagates from 3 ulp of expp.
+            let bound =
+                f64::from(floats[16][0].abs()) * std::f64::consts::TAU * 3.0 * ulp(cpu_e) + 2e-3;
+            assert!(
+                f64::from((cpu_o - gpu_o).abs()) <= bound,
+                "{mode:?} vertex {v}: cpu {cpu_o} gpu {gpu_o} (bound {bound})"
+            );
+        }
+        // Vertex 0 is the case found: 2^15.75 in f32.
+        assert_eq!(f64::from(outputs[0][0].0[0]), 55_108.988_281_25, "{mode:?}");
+    }
+}
