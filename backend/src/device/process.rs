@@ -56,6 +56,24 @@ impl Device {
             .get(&shader_id)
             .cloned()
             .ok_or_else(|| invalid(call, "the vertex shader was released"))?;
+        // The interpreter samples textures from system memory; the device keeps none for its
+        // textures (they live on the GPU), so a shader sampling a bound vertex texture is
+        // refused rather than reading the unbound (0, 0, 0, 1).
+        let samples = shader
+            .program()
+            .instructions
+            .iter()
+            .any(|i| i.opcode == d3d9_translator::bytecode::Opcode::TexLdl);
+        if samples
+            && self.state.textures[super::VERTEX_SAMPLER_BASE..]
+                .iter()
+                .any(Option::is_some)
+        {
+            return Err(unsupported(
+                call,
+                "texldl of a bound vertex texture (the interpreter reads textures from system memory, which this device does not keep)",
+            ));
+        }
         let decl_id = self
             .state
             .declaration
