@@ -90,6 +90,7 @@ impl Gpu {
     ) -> Self {
         let info = adapter.get_info();
         let downlevel = adapter.get_downlevel_capabilities();
+        crate::gl_context::enable_seamless_cube_maps(&device);
         let mut gpu = Self {
             _instance: None,
             adapter,

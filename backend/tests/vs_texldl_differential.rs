@@ -4,7 +4,9 @@
 //! and sampler states:
 //!
 //! - textures: 2D, cube and volume, power-of-two sizes from 1 to 8 texels per axis, from one
-//!   mip level to the full chain, `Rgba32Float` texels that are multiples of 1/256 in [0, 1];
+//!   mip level to the full chain, texels that are multiples of 1/256 in [0, 1], uploaded as
+//!   `Rgba32Float`, or as `Rgba16Float` (which holds them exactly) where the device cannot
+//!   filter 32-bit floats (GL/llvmpipe lacks `FLOAT32_FILTERABLE`);
 //! - sampler states: `WRAP`/`MIRROR`/`CLAMP` per axis, `POINT`/`LINEAR` min and mag filters,
 //!   mip filter `NONE`/`POINT`/`LINEAR`, `MAXMIPLEVEL` from 0 to past the chain;
 //! - per vertex a coordinate (xyz, or a cube direction) and a LOD in w, also through the
@@ -244,14 +246,20 @@ fn run_case(gpu: &Gpu, case: &Case) -> Result<(Vec<Pair>, Vec<Pair>), String> {
         .iter()
         .find(|s| s.register == case.stage)
         .ok_or("the sampler is missing from the interface")?;
-    let levels = level_bytes(&case.texture);
+    // Texels are multiples of 1/256 in [0, 1]: exact in f16 too, so the fallback format
+    // changes nothing the interpreter sees.
+    let format = texel_format(gpu);
+    let levels = match format {
+        wgpu::TextureFormat::Rgba32Float => level_bytes(&case.texture),
+        _ => half_level_bytes(&case.texture),
+    };
     let level_refs: Vec<&[u8]> = levels.iter().map(Vec::as_slice).collect();
     let [width, height, depth] = case.texture.size();
     let textures = [TextureBinding {
         group: sampler.group,
         binding: sampler.texture_binding,
         kind: gpu_kind(case.texture.kind()),
-        format: wgpu::TextureFormat::Rgba32Float,
+        format,
         width,
         height,
         depth,
@@ -330,6 +338,38 @@ fn run_case(gpu: &Gpu, case: &Case) -> Result<(Vec<Pair>, Vec<Pair>), String> {
     Ok((cpu, gpu_pairs))
 }
 
+/// `Rgba32Float` where the device filters it, else `Rgba16Float`.
+fn texel_format(gpu: &Gpu) -> wgpu::TextureFormat {
+    if gpu
+        .device()
+        .features()
+        .contains(wgpu::Features::FLOAT32_FILTERABLE)
+    {
+        wgpu::TextureFormat::Rgba32Float
+    } else {
+        wgpu::TextureFormat::Rgba16Float
+    }
+}
+
+/// Each mip level of `texture` as `Rgba16Float` bytes; fails a value that f16 cannot hold.
+fn half_level_bytes(texture: &Texture) -> Vec<Vec<u8>> {
+    (0..texture.level_count())
+        .map(|m| {
+            texture
+                .level(m)
+                .unwrap_or_default()
+                .iter()
+                .flatten()
+                .flat_map(|&x| {
+                    let h = half::f16::from_f32(x);
+                    assert_eq!(h.to_f32(), x, "a texel that f16 cannot hold exactly");
+                    h.to_le_bytes()
+                })
+                .collect()
+        })
+        .collect()
+}
+
 #[test]
 fn texldl_interpreter_and_gpu_agree() {
     let gpu = Gpu::for_tests().expect("a GPU adapter (lavapipe is enough)");
@@ -380,7 +420,8 @@ fn texldl_interpreter_and_gpu_agree() {
         }
     }
     eprintln!(
-        "texldl: {exact_cases} point-filtered and {linear_cases} linear cases of {count}; largest linear difference {worst:e}; {} failures",
+        "texldl ({:?} texels): {exact_cases} point-filtered and {linear_cases} linear cases of {count}; largest linear difference {worst:e}; {} failures",
+        texel_format(&gpu),
         failures.len()
     );
     assert!(
