@@ -298,7 +298,7 @@ fn fragment_locations(module: &naga::Module, entry: Option<&str>) -> Vec<u32> {
 /// A float clear colour as the bit patterns of its `f32` values, for an `Rgba32Uint`
 /// target standing in for `Rgba32Float` (wgpu converts the clear value of an integer
 /// target with `as u32`, which every `u32` survives through `f64`).
-fn bits_of(colour: wgpu::Color) -> wgpu::Color {
+pub(crate) fn bits_of(colour: wgpu::Color) -> wgpu::Color {
     let bits = |c: f64| f64::from((c as f32).to_bits());
     wgpu::Color {
         r: bits(colour.r),

@@ -77,20 +77,8 @@ impl Gpu {
                 adapter: info.name.clone(),
                 source,
             })?;
-        let downlevel = adapter.get_downlevel_capabilities();
-        let mut gpu = Self {
-            _instance: Some(instance),
-            adapter,
-            info,
-            downlevel,
-            readback: Err(Capability::ExactReadback),
-            device,
-            queue,
-        };
-        gpu.readback = choose_readback(
-            gpu.format_usages(wgpu::TextureFormat::Rgba32Float),
-            gpu.format_usages(wgpu::TextureFormat::Rgba32Uint),
-        );
+        let mut gpu = Self::from_parts(adapter, device, queue);
+        gpu._instance = Some(instance);
         Ok(gpu)
     }
 
@@ -102,6 +90,7 @@ impl Gpu {
     ) -> Self {
         let info = adapter.get_info();
         let downlevel = adapter.get_downlevel_capabilities();
+        crate::gl_context::enable_seamless_cube_maps(&device);
         let mut gpu = Self {
             _instance: None,
             adapter,

@@ -35,6 +35,7 @@ pub mod device;
 mod error;
 mod fixed_function;
 mod frame;
+mod gl_context;
 mod gpu;
 mod probe;
 mod provoking;

@@ -103,15 +103,37 @@ impl<'a> TextureBinding<'a> {
 
     /// Width, height and layers (faces or slices) of mip level `level`.
     fn level_extent(&self, level: u32) -> wgpu::Extent3d {
+        self.kind
+            .level_extent([self.width, self.height, self.depth], level)
+    }
+}
+
+impl TextureKind {
+    /// Width, height and layers (faces or slices) of mip level `level` of a texture of this
+    /// kind whose level 0 is `width` x `height` (x `depth` slices for a volume).
+    pub(crate) fn level_extent(
+        self,
+        [width, height, depth]: [u32; 3],
+        level: u32,
+    ) -> wgpu::Extent3d {
         let shrink = |n: u32| (n >> level).max(1);
         wgpu::Extent3d {
-            width: shrink(self.width),
-            height: shrink(self.height),
-            depth_or_array_layers: match self.kind {
+            width: shrink(width),
+            height: shrink(height),
+            depth_or_array_layers: match self {
                 TextureKind::TwoD => 1,
                 TextureKind::Cube => 6,
-                TextureKind::Volume => shrink(self.depth),
+                TextureKind::Volume => shrink(depth),
             },
+        }
+    }
+
+    /// The wgpu texture dimension and view dimension of this kind.
+    pub(crate) fn dimensions(self) -> (wgpu::TextureDimension, wgpu::TextureViewDimension) {
+        match self {
+            TextureKind::TwoD => (wgpu::TextureDimension::D2, wgpu::TextureViewDimension::D2),
+            TextureKind::Cube => (wgpu::TextureDimension::D2, wgpu::TextureViewDimension::Cube),
+            TextureKind::Volume => (wgpu::TextureDimension::D3, wgpu::TextureViewDimension::D3),
         }
     }
 }
@@ -200,40 +222,60 @@ impl SamplerBinding {
     /// LOD clamped to exactly `MAXMIPLEVEL`; otherwise LODs below
     /// `MAXMIPLEVEL` are raised to it.
     fn descriptor(&self) -> wgpu::SamplerDescriptor<'static> {
-        let address = |a: TextureAddress| match a {
-            TextureAddress::Wrap => wgpu::AddressMode::Repeat,
-            TextureAddress::Mirror => wgpu::AddressMode::MirrorRepeat,
-            TextureAddress::Clamp => wgpu::AddressMode::ClampToEdge,
-            TextureAddress::Border => wgpu::AddressMode::ClampToBorder,
-        };
-        let filter = |f: TextureFilter| match f {
-            TextureFilter::Point => wgpu::FilterMode::Nearest,
-            TextureFilter::Linear => wgpu::FilterMode::Linear,
-        };
-        let [u, v, w] = self.address;
-        let base = self.max_mip_level as f32;
-        wgpu::SamplerDescriptor {
-            label: Some("harness sampler"),
-            address_mode_u: address(u),
-            address_mode_v: address(v),
-            address_mode_w: address(w),
-            mag_filter: filter(self.mag_filter),
-            min_filter: filter(self.min_filter),
-            mipmap_filter: match self.mip_filter {
-                MipFilter::Linear => wgpu::MipmapFilterMode::Linear,
-                MipFilter::None | MipFilter::Point => wgpu::MipmapFilterMode::Nearest,
-            },
-            lod_min_clamp: base,
-            lod_max_clamp: match self.mip_filter {
-                MipFilter::None => base,
-                MipFilter::Point | MipFilter::Linear => 32.0,
-            },
-            border_color: self
-                .address
-                .contains(&TextureAddress::Border)
-                .then_some(wgpu::SamplerBorderColor::TransparentBlack),
-            ..Default::default()
-        }
+        let border = self
+            .address
+            .contains(&TextureAddress::Border)
+            .then_some(wgpu::SamplerBorderColor::TransparentBlack);
+        sampler_descriptor(
+            self.address,
+            [self.mag_filter, self.min_filter],
+            self.mip_filter,
+            self.max_mip_level,
+            border,
+        )
+    }
+}
+
+/// The wgpu sampler for D3D9's sampler states: address modes (u, v, w), [mag, min] filters,
+/// mip filter, `D3DSAMP_MAXMIPLEVEL` and the border colour. `MIPFILTER = NONE` becomes an
+/// LOD clamped to exactly `MAXMIPLEVEL`; otherwise LODs below `MAXMIPLEVEL` are raised to it.
+pub(crate) fn sampler_descriptor(
+    address: [TextureAddress; 3],
+    [mag, min]: [TextureFilter; 2],
+    mip: MipFilter,
+    max_mip_level: u32,
+    border: Option<wgpu::SamplerBorderColor>,
+) -> wgpu::SamplerDescriptor<'static> {
+    let address_mode = |a: TextureAddress| match a {
+        TextureAddress::Wrap => wgpu::AddressMode::Repeat,
+        TextureAddress::Mirror => wgpu::AddressMode::MirrorRepeat,
+        TextureAddress::Clamp => wgpu::AddressMode::ClampToEdge,
+        TextureAddress::Border => wgpu::AddressMode::ClampToBorder,
+    };
+    let filter = |f: TextureFilter| match f {
+        TextureFilter::Point => wgpu::FilterMode::Nearest,
+        TextureFilter::Linear => wgpu::FilterMode::Linear,
+    };
+    let [u, v, w] = address;
+    let base = max_mip_level as f32;
+    wgpu::SamplerDescriptor {
+        label: Some("sampler stage"),
+        address_mode_u: address_mode(u),
+        address_mode_v: address_mode(v),
+        address_mode_w: address_mode(w),
+        mag_filter: filter(mag),
+        min_filter: filter(min),
+        mipmap_filter: match mip {
+            MipFilter::Linear => wgpu::MipmapFilterMode::Linear,
+            MipFilter::None | MipFilter::Point => wgpu::MipmapFilterMode::Nearest,
+        },
+        lod_min_clamp: base,
+        lod_max_clamp: match mip {
+            MipFilter::None => base,
+            MipFilter::Point | MipFilter::Linear => 32.0,
+        },
+        border_color: border,
+        ..Default::default()
     }
 }
 
@@ -304,11 +346,7 @@ impl Gpu {
                 return Err(size_error(level, expected, data.len()));
             }
         }
-        let (dimension, view_dimension) = match texture.kind {
-            TextureKind::TwoD => (wgpu::TextureDimension::D2, wgpu::TextureViewDimension::D2),
-            TextureKind::Cube => (wgpu::TextureDimension::D2, wgpu::TextureViewDimension::Cube),
-            TextureKind::Volume => (wgpu::TextureDimension::D3, wgpu::TextureViewDimension::D3),
-        };
+        let (dimension, view_dimension) = texture.kind.dimensions();
         self.capture("texture", || {
             let created = self.device.create_texture(&wgpu::TextureDescriptor {
                 label: Some("harness texture"),

@@ -4,7 +4,8 @@
 #![allow(clippy::panic)] // a failing test says why
 
 use d3d9_backend::device::{
-    ClearFlags, Device, DeviceParams, Format, PrimitiveType, RenderState, Viewport,
+    ClearFlags, CompareFunction, Device, DeviceError, DeviceParams, Format, PrimitiveType,
+    RenderState, Viewport,
 };
 use d3d9_backend::CullMode;
 use d3d9_translator::asm::assemble_tokens;
@@ -113,21 +114,196 @@ fn gpu_clear_honours_the_viewport() {
     assert_eq!(px(&mut dev, 99, 50), 0xff10_2030);
 }
 
-/// Format readback of a float render target.
+/// Float render targets read back as D3D9 lays them out, bit-exact: cleared, then drawn by a
+/// pixel shader writing a constant. On adapters that cannot render float32 (GL/GLES) the
+/// device holds A32B32G32R32F as the floats' bits; the result is the same.
 #[test]
-fn gpu_float_render_target_reads_back() {
+fn gpu_float_render_targets_read_back_exactly() {
     let mut dev = device();
-    let rt = dev
-        .create_render_target(4, 4, Format::A32B32G32R32F)
+    let vs = dev
+        .create_vertex_shader(&tokens(
+            "vs_3_0\ndcl_position v0\ndcl_position o0\nmov o0, v0\n",
+        ))
         .unwrap_or_else(|e| panic!("{e}"));
-    dev.set_render_target(0, Some(rt))
+    let ps = dev
+        .create_pixel_shader(&tokens("ps_3_0\nmov oC0, c0\n"))
         .unwrap_or_else(|e| panic!("{e}"));
-    dev.clear(&[], ClearFlags::TARGET, 0x80ff_0000, 1.0, 0)
+    let value = [0.1f32, -2.5, 1.0e30, 3.0e-39];
+    for format in [Format::A32B32G32R32F, Format::A16B16G16R16F] {
+        let rt = dev
+            .create_render_target(4, 4, format)
+            .unwrap_or_else(|e| panic!("{e}"));
+        dev.set_render_target(0, Some(rt))
+            .unwrap_or_else(|e| panic!("{e}"));
+        dev.clear(&[], ClearFlags::TARGET, 0x80ff_0000, 1.0, 0)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let data = dev
+            .get_render_target_data(rt)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let [r, g, b, a] = data.rgba_f32(3, 3).unwrap_or_else(|| panic!("no texel"));
+        assert_eq!((r, g, b), (1.0, 0.0, 0.0), "{format:?}");
+        let tolerance = if format == Format::A16B16G16R16F {
+            1e-3
+        } else {
+            1e-6
+        };
+        assert!((a - 128.0 / 255.0).abs() < tolerance, "{format:?}: {a}");
+        if format != Format::A32B32G32R32F {
+            continue;
+        }
+        dev.set_vertex_shader(Some(vs))
+            .unwrap_or_else(|e| panic!("{e}"));
+        dev.set_pixel_shader(Some(ps))
+            .unwrap_or_else(|e| panic!("{e}"));
+        dev.set_pixel_shader_constant_f(0, &[value])
+            .unwrap_or_else(|e| panic!("{e}"));
+        dev.set_fvf(D3DFVF_XYZ).unwrap_or_else(|e| panic!("{e}"));
+        let tri = floats(&[-1.0, -1.0, 0.5, -1.0, 3.0, 0.5, 3.0, -1.0, 0.5]);
+        dev.set_render_state(RenderState::CullMode(CullMode::None))
+            .unwrap_or_else(|e| panic!("{e}"));
+        dev.draw_primitive_up(PrimitiveType::TriangleList, 1, &tri, 12)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let data = dev
+            .get_render_target_data(rt)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let got = data.rgba_f32(1, 2).unwrap_or_else(|| panic!("no texel"));
+        let bits = |v: [f32; 4]| v.map(f32::to_bits);
+        // The denormal may be flushed by the GPU (D3D9 flushes too); the rest is exact.
+        assert_eq!(bits(got)[..3], bits(value)[..3]);
+        assert!(got[3] == value[3] || got[3] == 0.0, "{}", got[3]);
+        dev.set_vertex_shader(None)
+            .unwrap_or_else(|e| panic!("{e}"));
+        dev.set_pixel_shader(None).unwrap_or_else(|e| panic!("{e}"));
+    }
+}
+
+/// A 2D texture on a `dcl_volume` sampler reads as a volume of one slice (what Windows
+/// drivers and Wine's test_mismatched_sample_types give); the slice follows `LockRect`
+/// updates of the texture. A volume on a `dcl_2d` sampler is still refused.
+#[test]
+fn gpu_2d_texture_on_a_volume_sampler_is_one_slice() {
+    let mut dev = device();
+    let ps_volume = dev
+        .create_pixel_shader(&tokens(
+            "ps_2_0\ndcl t0.xyz\ndcl_volume s0\ntexld r0, t0, s0\nmov oC0, r0\n",
+        ))
         .unwrap_or_else(|e| panic!("{e}"));
-    let data = dev
-        .get_render_target_data(rt)
+    let texture = dev
+        .create_texture(2, 2, 1, Format::A8R8G8B8)
         .unwrap_or_else(|e| panic!("{e}"));
-    let [r, g, b, a] = data.rgba_f32(3, 3).unwrap_or_else(|| panic!("no texel"));
-    assert_eq!((r, g, b), (1.0, 0.0, 0.0));
-    assert!((a - 128.0 / 255.0).abs() < 1e-6, "{a}");
+    let fill = |v: u32| -> Vec<u8> { std::iter::repeat_n(v.to_le_bytes(), 4).flatten().collect() };
+    dev.update_texture(texture, 0, &fill(0x7070_7070))
+        .unwrap_or_else(|e| panic!("{e}"));
+    // D3DFVF_XYZ | D3DFVF_TEX1 | D3DFVF_TEXCOORDSIZE3(0)
+    dev.set_fvf(D3DFVF_XYZ | 0x100 | (1 << 16))
+        .unwrap_or_else(|e| panic!("{e}"));
+    dev.set_pixel_shader(Some(ps_volume))
+        .unwrap_or_else(|e| panic!("{e}"));
+    dev.set_texture(0, Some(texture))
+        .unwrap_or_else(|e| panic!("{e}"));
+    dev.set_render_state(RenderState::CullMode(CullMode::None))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let quad = floats(&[
+        -1.0, -1.0, 0.5, 0.0, 1.0, 0.5, //
+        -1.0, 1.0, 0.5, 0.0, 0.0, 0.5, //
+        1.0, -1.0, 0.5, 1.0, 1.0, 0.5, //
+        1.0, 1.0, 0.5, 1.0, 0.0, 0.5,
+    ]);
+    dev.draw_primitive_up(PrimitiveType::TriangleStrip, 2, &quad, 24)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(px(&mut dev, 320, 240) & 0xffffff, 0x70_70_70);
+    dev.update_texture(texture, 0, &fill(0x3030_3030))
+        .unwrap_or_else(|e| panic!("{e}"));
+    dev.draw_primitive_up(PrimitiveType::TriangleStrip, 2, &quad, 24)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(px(&mut dev, 320, 240) & 0xffffff, 0x30_30_30);
+    // A volume on a dcl_2d sampler: no stand-in gives what drivers sample.
+    let ps_2d = dev
+        .create_pixel_shader(&tokens(
+            "ps_2_0\ndcl t0.xy\ndcl_2d s0\ntexld r0, t0, s0\nmov oC0, r0\n",
+        ))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let volume = dev
+        .create_volume_texture(2, 2, 2, 1, Format::A8R8G8B8)
+        .unwrap_or_else(|e| panic!("{e}"));
+    dev.set_pixel_shader(Some(ps_2d))
+        .unwrap_or_else(|e| panic!("{e}"));
+    dev.set_texture(0, Some(volume))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let refused = dev.draw_primitive_up(PrimitiveType::TriangleStrip, 2, &quad, 24);
+    assert!(
+        matches!(refused, Err(DeviceError::Unsupported { .. })),
+        "{refused:?}"
+    );
+}
+
+/// `SetStreamSourceFreq` as Wine's stream_test checks it: a plain 0, INSTANCEDATA on stream 0
+/// and both flags at once are `D3DERR_INVALIDCALL`; a count of 0 with either flag is accepted.
+#[test]
+fn gpu_stream_source_freq_validity_is_d3d9s() {
+    const INDEXED: u32 = 0x4000_0000;
+    const INSTANCE: u32 = 0x8000_0000;
+    let mut dev = device();
+    for (stream, value, ok) in [
+        (1, 1, true),
+        (0, INSTANCE | 1, false),
+        (1, 0, false),
+        (1, 2, true),
+        (1, INDEXED, true),
+        (1, INSTANCE, true),
+        (1, INSTANCE | INDEXED, false),
+        (0, INDEXED | 4, true),
+    ] {
+        let r = dev.set_stream_source_freq(stream, value);
+        assert_eq!(r.is_ok(), ok, "stream {stream}, {value:#x}: {r:?}");
+        if let Err(e) = r {
+            assert!(e.is_invalid_call(), "{e}");
+        }
+    }
+}
+
+/// The alpha test compares with `D3DRS_ALPHAREF`'s low 8 bits: 0xff70 acts as 0x70 (Wine's
+/// alphatest_test), so an alpha of 0x80 passes GREATER; the state reads back as set.
+#[test]
+fn gpu_alpha_reference_is_masked_to_8_bits() {
+    let mut dev = device();
+    dev.set_fvf(D3DFVF_XYZ | D3DFVF_DIFFUSE)
+        .unwrap_or_else(|e| panic!("{e}"));
+    for state in [
+        RenderState::Lighting(false),
+        RenderState::AlphaTestEnable(true),
+        RenderState::AlphaFunc(CompareFunction::Greater),
+        RenderState::AlphaRef(0xff70),
+    ] {
+        dev.set_render_state(state)
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+    assert_eq!(dev.render_states().alpha_ref, 0xff70);
+    let vertex = |x: f32, y: f32| {
+        let mut v = floats(&[x, y, 0.1]);
+        v.extend(0x8000_ff00u32.to_le_bytes());
+        v
+    };
+    let quad: Vec<u8> = [(-1.0, -1.0), (-1.0, 1.0), (1.0, -1.0), (1.0, 1.0)]
+        .iter()
+        .flat_map(|&(x, y)| vertex(x, y))
+        .collect();
+    for pixel_shader in [false, true] {
+        if pixel_shader {
+            let ps = dev
+                .create_pixel_shader(&tokens("ps_1_1\nmov r0, v0\n"))
+                .unwrap_or_else(|e| panic!("{e}"));
+            dev.set_pixel_shader(Some(ps))
+                .unwrap_or_else(|e| panic!("{e}"));
+        }
+        dev.clear(&[], ClearFlags::TARGET, 0x00ff_0000, 0.0, 0)
+            .unwrap_or_else(|e| panic!("{e}"));
+        dev.draw_primitive_up(PrimitiveType::TriangleStrip, 2, &quad, 16)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            px(&mut dev, 320, 240) & 0xffffff,
+            0x00_ff_00,
+            "pixel shader: {pixel_shader}"
+        );
+    }
 }

@@ -1,8 +1,8 @@
 //! Wine's pixel-shader and vertex↔pixel visual tests (`dlls/d3d9/tests/visual.c`, from
-//! `d3d9_visual.json`) replayed on the GPU: pixel shaders translated by the lifter and linked
-//! to the vertex stage (the test's vertex shader, or the fixed-function one) by semantic,
-//! pixel constants, textures and render targets bound as the test sets them, and every colour
-//! compared with Wine's tolerance.
+//! `d3d9_visual.json`) replayed call by call on `d3d9_backend::device::Device`: the device
+//! pairs each pixel shader with the vertex stage (the test's vertex shader, or the
+//! fixed-function one) by semantic at draw time, binds pixel constants, textures and render
+//! targets as the test sets them, and draws; every colour is compared with Wine's tolerance.
 //!
 //! One test per Wine function of the pixel-shader issue, each asserting how many pixel checks
 //! it made, plus `wine_visual_ps_summary`, which prints `wine visual PS tests: N of M
@@ -222,6 +222,6 @@ const PASSED_CHECKS: usize = 768;
 const NOT_YET_PASSING: &[(&str, &str)] = &[
     (
         "test_mismatched_sample_types",
-        "harness/backend: 3d_2d binds a volume texture to a dcl_2d sampler; WebGPU binds only the declared type and no 2D stand-in gives Wine's depth-0.5 sample (2d_2d, 3d_3d and 2d_3d pass)",
+        "device: 3d_2d sets a volume texture on a dcl_2d sampler; WebGPU binds only the declared view type and no 2D stand-in gives Wine's depth-0.5 sample, so the device refuses the draw as Unsupported (2d_2d, 3d_3d pass; 2d_3d passes through the device's one-slice volume copy of the 2D texture)",
     ),
 ];

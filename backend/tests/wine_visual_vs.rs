@@ -1,7 +1,8 @@
 //! Wine's vertex-shader visual tests (`dlls/d3d9/tests/visual.c`, from `d3d9_visual.json`)
-//! replayed on the GPU: the vertex shaders translated by the lifter, vertex data bound through
-//! their declarations, the default fixed-function pixel stage or the test's pixel shader
-//! (translated and linked by semantic), and every colour compared with Wine's tolerance.
+//! replayed call by call on `d3d9_backend::device::Device`, which pairs each draw's
+//! declaration with its shaders, translates and links them, and draws (the default
+//! fixed-function pixel stage or the test's pixel shader); every colour is compared with
+//! Wine's tolerance.
 //!
 //! One test per Wine function, each asserting how many pixel checks it made, plus
 //! `wine_visual_vs_summary`, which prints `wine visual VS tests: N of 9 functions with pixel

@@ -1,17 +1,18 @@
-//! D3D9 sample scenes rendered headless through the translator and
-//! `d3d9-backend`, written as PNG files.
+//! D3D9 sample scenes rendered headless through `d3d9-backend`'s D3D9-style
+//! [`Device`](d3d9_backend::device::Device), written as PNG files.
 //!
 //! Each scene is a D3D9 vertex shader from `shaders/` (assembly text), its
-//! vertex data, declaration and CPU-computed constants. [`pipeline`] makes
-//! the draw as D3D9 would: assemble → check → bind the declaration → lift
-//! to a naga module → draw with the fixed-function pixel stage.
+//! vertex data, declaration or FVF and CPU-computed constants. [`draw`] makes
+//! the draw as a D3D9 application would, on a fresh device per scene; the
+//! device checks, pairs, translates and renders it.
 
 use std::path::{Path, PathBuf};
 
-use d3d9_backend::{Gpu, Image};
+use d3d9_backend::device::SurfaceData;
+use d3d9_backend::Gpu;
 
+pub mod draw;
 pub mod math;
-pub mod pipeline;
 mod png_out;
 mod scenes;
 
@@ -24,7 +25,7 @@ pub enum SampleError {
     #[error("scene {scene:?}: {source}")]
     Scene {
         scene: &'static str,
-        source: pipeline::PipelineError,
+        source: Box<draw::DrawError>,
     },
     #[error("writing {path}: {source}")]
     Io {
@@ -36,17 +37,18 @@ pub enum SampleError {
         path: PathBuf,
         source: png::EncodingError,
     },
-    #[error("image format {0:?} has no PNG mapping; scenes render Rgba8Unorm")]
-    Format(wgpu::TextureFormat),
+    #[error("surface format {0:?} has no PNG mapping; scenes render A8R8G8B8")]
+    Format(d3d9_backend::device::Format),
 }
 
-/// Renders one scene (640x480, `Rgba8Unorm`).
-pub fn render_scene(gpu: &Gpu, scene: &Scene) -> Result<Image, SampleError> {
-    (scene.setup)()
-        .and_then(|draw| pipeline::render_draw(gpu, &draw))
+/// Renders one scene on a fresh device on `gpu`: the back buffer (640x480, `A8R8G8B8`).
+pub fn render_scene(gpu: &Gpu, scene: &Scene) -> Result<SurfaceData, SampleError> {
+    draw::scene_device(gpu)
+        .map_err(draw::DrawError::from)
+        .and_then(|mut device| draw::render_draw(&mut device, &(scene.setup)()))
         .map_err(|source| SampleError::Scene {
             scene: scene.name,
-            source,
+            source: Box::new(source),
         })
 }
 

@@ -1,12 +1,20 @@
-//! The gallery renders in-process through the translator, and each scene's
-//! pixels show that its D3D9 shader ran as D3D9 would run it.
+//! The gallery renders in-process through the D3D9-style device, and each
+//! scene's pixels show that its D3D9 shader ran as D3D9 would run it.
 //! Needs a GPU adapter (lavapipe is enough); D3D9_ALLOW_NO_GPU=1 skips.
 
 use std::path::Path;
 
-use d3d9_backend::{Gpu, Image};
+use d3d9_backend::device::SurfaceData;
+use d3d9_backend::Gpu;
+use d3d9_samples::draw::{Declaration, SceneDraw};
+use d3d9_samples::draw::{HEIGHT, WIDTH};
 use d3d9_samples::math::{to_pixel, Mat4};
-use d3d9_samples::pipeline::{HEIGHT, WIDTH};
+use d3d9_translator::asm::assemble;
+use d3d9_translator::bytecode::{Stage, Usage};
+use d3d9_translator::check::{check, DeviceCaps};
+use d3d9_translator::decl::{bind_program, StreamSource, VertexDeclaration, VertexProcessing};
+use d3d9_translator::lift::{translate_vertex_shader, TranslatedShader, VertexShaderOptions};
+use d3d9_translator::signature::Semantic;
 
 fn decode_png(path: &Path) -> (u32, u32, Vec<u8>) {
     let file = std::fs::File::open(path).expect("gallery PNG exists");
@@ -26,7 +34,7 @@ fn png_pixel(data: &[u8], width: u32, x: u32, y: u32) -> [u8; 4] {
     data[i..i + 4].try_into().expect("four bytes")
 }
 
-fn scene(gpu: &Gpu, name: &str) -> Image {
+fn scene(gpu: &Gpu, name: &str) -> SurfaceData {
     let scene = d3d9_samples::SCENES
         .iter()
         .find(|s| s.name == name)
@@ -34,8 +42,13 @@ fn scene(gpu: &Gpu, name: &str) -> Image {
     d3d9_samples::render_scene(gpu, scene).unwrap_or_else(|e| panic!("{e}"))
 }
 
-fn px(image: &Image, x: u32, y: u32) -> [u8; 4] {
-    image.rgba8(x, y).expect("pixel inside the image")
+/// Pixel (x, y) as R, G, B, A bytes.
+fn px(image: &SurfaceData, x: u32, y: u32) -> [u8; 4] {
+    let [a, r, g, b] = image
+        .color(x, y)
+        .expect("an 8-bit pixel inside the image")
+        .to_be_bytes();
+    [r, g, b, a]
 }
 
 /// Sum of the colour channels: how bright a pixel is.
@@ -217,30 +230,68 @@ fn gpu_skinned_arm_follows_its_bones() {
     }
 }
 
-/// Without a GPU: every scene's shader assembles, passes the D3D9 checks,
-/// binds to its declaration and lifts; COLOR0 reaches the fixed-function
-/// pixel stage at location 0.
+/// Each scene is one draw on its own device: one pairing made (a miss) and nothing evicted.
 #[test]
-fn every_scene_translates() {
-    use d3d9_translator::bytecode::Usage;
-    use d3d9_translator::signature::Semantic;
+fn gpu_each_scene_pairs_its_shader_once() {
+    let Some(gpu) = Gpu::for_tests().expect("GPU") else {
+        return;
+    };
     for scene in d3d9_samples::SCENES {
-        let draw = (scene.setup)().unwrap_or_else(|e| panic!("{}: {e}", scene.name));
-        let translated = d3d9_samples::pipeline::translate(&draw)
+        let mut device = d3d9_samples::draw::scene_device(&gpu).expect("device");
+        d3d9_samples::draw::render_draw(&mut device, &(scene.setup)())
             .unwrap_or_else(|e| panic!("{}: {e}", scene.name));
-        let interface = &translated.shader.interface;
-        let colour = interface
-            .output(Semantic::new(Usage::Color, 0))
-            .unwrap_or_else(|| panic!("{}: no COLOR0", scene.name));
-        assert_eq!(colour.location, Some(0), "{}", scene.name);
-        assert!(colour.written, "{}", scene.name);
-        assert_eq!(translated.binding.streams.len(), 1, "{}", scene.name);
+        let (pairs, pipelines) = device.cache_stats();
         assert_eq!(
-            u64::from(draw.stride),
-            translated.binding.streams[0].array_stride,
+            (pairs.hits, pairs.misses, pairs.evictions),
+            (0, 1, 0),
             "{}",
             scene.name
         );
+        assert_eq!(pipelines.misses, 1, "{}", scene.name);
+    }
+}
+
+/// Without a GPU, what `CreateVertexShader` and the draw-time pairing do
+/// with each scene: the shader assembles, passes the D3D9 checks for a
+/// hardware-vertex-processing device, binds to its declaration (stream 0,
+/// the scene's stride) and lifts to a module naga validates.
+fn translate(draw: &SceneDraw) -> TranslatedShader {
+    let program = assemble(draw.shader).expect("assembles");
+    let checked = check(&program, Stage::Vertex, &DeviceCaps::default()).expect("checks");
+    let declaration = match &draw.declaration {
+        Declaration::Fvf(code) => VertexDeclaration::from_fvf(*code),
+        Declaration::Elements(elements) => VertexDeclaration::from_elements(elements),
+    }
+    .expect("declaration");
+    let streams = [StreamSource {
+        stride: draw.stride,
+        ..StreamSource::default()
+    }];
+    let binding = bind_program(
+        &declaration,
+        checked.program(),
+        &streams,
+        VertexProcessing::Hardware,
+    )
+    .expect("binds");
+    assert_eq!(binding.streams.len(), 1);
+    assert_eq!(u64::from(draw.stride), binding.streams[0].array_stride);
+    let options = VertexShaderOptions {
+        input_fetches: Some(binding.fetches()),
+        ..VertexShaderOptions::default()
+    };
+    translate_vertex_shader(&checked, &options).expect("lifts")
+}
+
+#[test]
+fn every_scene_translates() {
+    for scene in d3d9_samples::SCENES {
+        let shader = translate(&(scene.setup)());
+        let colour = shader
+            .interface
+            .output(Semantic::new(Usage::Color, 0))
+            .unwrap_or_else(|| panic!("{}: no COLOR0", scene.name));
+        assert!(colour.written, "{}", scene.name);
     }
 }
 
@@ -250,16 +301,11 @@ fn skinning_reads_the_palette_relative_to_a0() {
         .iter()
         .find(|s| s.name == "skinned_arm")
         .expect("skinned_arm scene");
-    let draw = (scene.setup)().expect("setup");
-    let translated = d3d9_samples::pipeline::translate(&draw).expect("translates");
+    let shader = translate(&(scene.setup)());
     // m4x3 / m3x3 from c[a0.x + 20]: three registers from 20 on.
     assert!(
-        translated
-            .shader
-            .interface
-            .relative_constant_reads
-            .contains(&(20, 3)),
+        shader.interface.relative_constant_reads.contains(&(20, 3)),
         "{:?}",
-        translated.shader.interface.relative_constant_reads
+        shader.interface.relative_constant_reads
     );
 }

@@ -1,7 +1,8 @@
 //! The reference interpreter never panics and always ends: every corpus vertex shader, and
 //! mutations of Wine's, that pass `check` run to completion on random inputs and constants
 //! (inf, NaN and huge loop counts included) or stop with a typed error (`Unsupported` for
-//! texldl and predicated flow control, `Budget` past the instruction budget).
+//! predicated flow control, `Budget` past the instruction budget); `texldl` runs with no
+//! texture bound.
 
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
 

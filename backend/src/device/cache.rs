@@ -2,7 +2,64 @@
 //! draw-time pairing of declarations and shaders and for pipelines.
 
 use std::collections::HashMap;
-use std::hash::Hash;
+use std::hash::{BuildHasherDefault, Hash, Hasher};
+
+/// The multiply-rotate hash of rustc's `FxHasher`: the keys are the device's own (handles,
+/// state, formats), hashed on every draw, where SipHash's resistance to chosen keys buys
+/// nothing and costs a noticeable share of a cache hit.
+#[derive(Default)]
+pub(crate) struct FxHasher {
+    hash: u64,
+}
+
+impl FxHasher {
+    const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+
+    fn add(&mut self, word: u64) {
+        self.hash = (self.hash.rotate_left(5) ^ word).wrapping_mul(Self::SEED);
+    }
+}
+
+impl Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(word));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut word = [0u8; 8];
+            word[..rest.len()].copy_from_slice(rest);
+            self.add(u64::from_le_bytes(word));
+        }
+    }
+
+    fn write_u8(&mut self, i: u8) {
+        self.add(u64::from(i));
+    }
+
+    fn write_u16(&mut self, i: u16) {
+        self.add(u64::from(i));
+    }
+
+    fn write_u32(&mut self, i: u32) {
+        self.add(u64::from(i));
+    }
+
+    fn write_u64(&mut self, i: u64) {
+        self.add(i);
+    }
+
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.hash
+    }
+}
 
 /// What a cache has done since the device was created.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -22,7 +79,7 @@ pub struct CacheStats {
 /// A map of at most `capacity` entries; inserting into a full map drops the entry used
 /// least recently.
 pub(crate) struct Lru<K, V> {
-    entries: HashMap<K, (V, u64)>,
+    entries: HashMap<K, (V, u64), BuildHasherDefault<FxHasher>>,
     capacity: usize,
     clock: u64,
     stats: CacheStats,
@@ -32,7 +89,10 @@ impl<K: Hash + Eq + Clone, V: Clone> Lru<K, V> {
     pub(crate) fn new(capacity: usize) -> Self {
         let capacity = capacity.max(1);
         Lru {
-            entries: HashMap::with_capacity(capacity.min(4096)),
+            entries: HashMap::with_capacity_and_hasher(
+                capacity.min(4096),
+                BuildHasherDefault::default(),
+            ),
             capacity,
             clock: 0,
             stats: CacheStats {
@@ -42,17 +102,24 @@ impl<K: Hash + Eq + Clone, V: Clone> Lru<K, V> {
         }
     }
 
+    /// The entry for `key` if the cache holds it (a hit); `None` counts nothing, so a miss
+    /// is counted by the [`Lru::get_or_try_insert`] that follows it.
+    pub(crate) fn get(&mut self, key: &K) -> Option<V> {
+        self.clock += 1;
+        let (value, used) = self.entries.get_mut(key)?;
+        *used = self.clock;
+        self.stats.hits += 1;
+        Some(value.clone())
+    }
+
     /// The entry for `key`, built by `build` on a miss (a failed build stores nothing).
     pub(crate) fn get_or_try_insert<E>(
         &mut self,
         key: &K,
         build: impl FnOnce() -> Result<V, E>,
     ) -> Result<V, E> {
-        self.clock += 1;
-        if let Some((value, used)) = self.entries.get_mut(key) {
-            *used = self.clock;
-            self.stats.hits += 1;
-            return Ok(value.clone());
+        if let Some(value) = self.get(key) {
+            return Ok(value);
         }
         self.stats.misses += 1;
         let value = build()?;

@@ -16,9 +16,9 @@ use super::error::{invalid, unsupported, DeviceError};
 use super::fixed_function::FogState;
 use super::objects::{IndexFormat, TextureId};
 use super::pairing::{build_pair, PairInputs, PairKey, PixelStage, ShaderPair, VertexStage};
-use super::points::PointQuads;
+use super::points::{point_constant_buffer, point_constants_key, PointQuads};
 use super::state::{FillMode, ShadeMode};
-use super::{Device, PrimitiveType, Stream, MAX_STREAMS};
+use super::{Device, DeviceState, PrimitiveType, Stream, MAX_STREAMS};
 use crate::{
     ConstantBuffer, CullMode, Indices, MipFilter, TextureAddress, TextureFilter, TextureKind,
 };
@@ -42,6 +42,9 @@ pub(crate) struct PipelineEntry {
     layouts: Vec<wgpu::BindGroupLayout>,
     /// Bind groups of the groups the pipeline does not use.
     empty_groups: Vec<Option<wgpu::BindGroup>>,
+    /// The groups of the vertex and pixel constants, where the stages have some.
+    vs_constants: Option<u32>,
+    ps_constants: Option<u32>,
 }
 
 /// What a bind group holds.
@@ -300,15 +303,7 @@ impl Device {
             ));
         }
         let point_list = primitive == PrimitiveType::PointList;
-        let fog = FogState {
-            enable: render.fog_enable,
-            colour: render.fog_color,
-            table: render.fog_table_mode,
-            vertex: render.fog_vertex_mode,
-            start: render.fog_start,
-            end: render.fog_end,
-            density: render.fog_density,
-        };
+        let fog = FogState::of(&render);
         // The vertex stage: the shader, unless the declaration is pre-transformed (D3D9 then
         // skips it, as Wine's `use_vs` does) or there is none.
         let pretransformed = declaration.is_pretransformed();
@@ -371,9 +366,27 @@ impl Device {
         };
         let alpha_test = render.alpha_test.then(|| {
             let baked = matches!(pixel_stage, PixelStage::FixedFunction { .. });
-            (render.alpha_func, baked.then_some(render.alpha_ref))
+            (render.alpha_func, baked.then_some(render.alpha_reference()))
         });
+        // A float32 target held as bits: the fragment stage writes the bits (render target 0
+        // only, as `bitcast` rewrites location 0).
+        let mut bitcast = false;
+        for (index, id) in self.state.render_targets.iter().enumerate() {
+            if id
+                .and_then(|id| self.surfaces.get(&id))
+                .is_some_and(|s| s.holds_bits())
+            {
+                if index != 0 {
+                    return Err(unsupported(
+                        call,
+                        "a float32 render target other than 0 on an adapter that cannot render float32",
+                    ));
+                }
+                bitcast = true;
+            }
+        }
         let key = PairKey {
+            bitcast,
             declaration: declaration_id,
             vertex: vertex_stage,
             pixel: pixel_stage,
@@ -533,19 +546,30 @@ impl Device {
             None => None,
         };
         // The vertex buffers: the binding's layouts, the stream buffers and the ranges.
-        let mut binding = d3d9_translator::decl::bind_program(
-            &pair.declaration,
-            pair.vertex_program.program(),
-            streams,
-            self.params.processing,
-        )
-        .map_err(|source| DeviceError::Bind { call, source })?;
-        if points.is_some() {
+        // The binding depends on the pair and the stream strides and frequencies only: cached.
+        let processing = self.params.processing;
+        let binding = self
+            .bindings
+            .get_or_try_insert(&(pair.id, streams.to_vec()), || {
+                d3d9_translator::decl::bind_program(
+                    &pair.declaration,
+                    pair.vertex_program.program(),
+                    streams,
+                    processing,
+                )
+                .map(Arc::new)
+                .map_err(|source| DeviceError::Bind { call, source })
+            })?;
+        let binding = if points.is_some() {
             // Every corner of a point's quad reads the point's vertex.
-            for s in &mut binding.streams {
+            let mut b = (*binding).clone();
+            for s in &mut b.streams {
                 s.step_mode = wgpu::VertexStepMode::Instance;
             }
-        }
+            Arc::new(b)
+        } else {
+            binding
+        };
         let layouts: Vec<(u16, u64, wgpu::VertexStepMode)> = binding
             .streams
             .iter()
@@ -758,17 +782,7 @@ impl Device {
         };
         let polygon_mode = match render.fill {
             FillMode::Wireframe => {
-                if !self
-                    .gpu
-                    .device
-                    .features()
-                    .contains(wgpu::Features::POLYGON_MODE_LINE)
-                {
-                    return Err(unsupported(
-                        call,
-                        "D3DFILL_WIREFRAME (no POLYGON_MODE_LINE on this adapter)",
-                    ));
-                }
+                self.require_feature(call, wgpu::Features::POLYGON_MODE_LINE, "D3DFILL_WIREFRAME")?;
                 wgpu::PolygonMode::Line
             }
             _ => wgpu::PolygonMode::Fill,
@@ -809,7 +823,10 @@ impl Device {
                     TextureType::Volume => TextureKind::Volume,
                     _ => TextureKind::TwoD,
                 };
-                if object.kind != expected {
+                // A 2D texture on a `dcl_volume` sampler reads as a one-slice volume
+                // (`volume_slice`); other mismatches are refused.
+                let slice = object.kind == TextureKind::TwoD && expected == TextureKind::Volume;
+                if object.kind != expected && !slice {
                     return Err(unsupported(
                         call,
                         format!(
@@ -852,43 +869,41 @@ impl Device {
             depth_stencil: render.depth_stencil(depth.as_ref().map(|(_, f)| *f)),
             filterable: filterable.clone(),
         };
-        let vs_shapes = self.vertex_constant_buffers(pair, (width, height))?;
-        let ps_shapes = self.pixel_constant_buffers(pair);
         let gpu = &self.gpu;
+        let state = &self.state;
+        // Constants are computed only where a pipeline or a bind group is made.
         let entry = self.pipelines.get_or_try_insert(&key, || {
+            let vs_shapes = vertex_constant_buffers(state, pair)?;
+            let ps_shapes = pixel_constant_buffers(state, pair);
             build_pipeline(gpu, pair, &key, &binding.streams, &vs_shapes, &ps_shapes).map(Arc::new)
         })?;
         // Bind groups: constants (rebuilt only when they changed) and textures.
         let viewport = self.state.viewport;
         let mut groups: Vec<Option<wgpu::BindGroup>> = entry.empty_groups.clone();
-        if !vs_shapes.is_empty() {
+        if let Some(group_index) = entry.vs_constants {
             let key = BindGroupKey::VertexConstants {
                 pair: pair.id,
                 version: self.state.vs_constants_version,
                 viewport: (viewport.width, viewport.height),
-                points: self.point_constants_key(pair),
+                points: point_constants_key(&self.state, pair),
             };
-            let group = self.constants_group(&entry, &key, &vs_shapes)?;
-            set_group(&mut groups, vs_shapes[0].group, group);
+            let group = self.constants_group(&entry, &key, group_index, |state| {
+                vertex_constant_buffers(state, pair)
+            })?;
+            set_group(&mut groups, group_index, group);
         }
-        if !ps_shapes.is_empty() {
-            let fog = FogState {
-                enable: render.fog_enable,
-                colour: render.fog_color,
-                table: render.fog_table_mode,
-                vertex: render.fog_vertex_mode,
-                start: render.fog_start,
-                end: render.fog_end,
-                density: render.fog_density,
-            };
+        if let Some(group_index) = entry.ps_constants {
+            let fog = FogState::of(&render);
             let key = BindGroupKey::PixelConstants {
                 pair: pair.id,
                 version: self.state.ps_constants_version,
                 fog: fog.key(),
-                alpha_ref: render.alpha_ref,
+                alpha_ref: render.alpha_reference(),
             };
-            let group = self.constants_group(&entry, &key, &ps_shapes)?;
-            set_group(&mut groups, ps_shapes[0].group, group);
+            let group = self.constants_group(&entry, &key, group_index, |state| {
+                Ok(pixel_constant_buffers(state, pair))
+            })?;
+            set_group(&mut groups, group_index, group);
         }
         for group in [1u32, 3] {
             let members: Vec<usize> = (0..pair.textures.len())
@@ -917,34 +932,10 @@ impl Device {
             set_group(&mut groups, group, textures_group);
         }
         // Record the pass.
-        let attachments: Vec<Option<wgpu::RenderPassColorAttachment<'_>>> = color_views
-            .iter()
-            .map(|v| {
-                v.as_ref().map(|view| wgpu::RenderPassColorAttachment {
-                    view,
-                    depth_slice: None,
-                    resolve_target: None,
-                    ops: wgpu::Operations {
-                        load: wgpu::LoadOp::Load,
-                        store: wgpu::StoreOp::Store,
-                    },
-                })
-            })
-            .collect();
-        let depth_attachment =
-            depth
-                .as_ref()
-                .map(|(view, format)| wgpu::RenderPassDepthStencilAttachment {
-                    view,
-                    depth_ops: format.has_depth_aspect().then_some(wgpu::Operations {
-                        load: wgpu::LoadOp::Load,
-                        store: wgpu::StoreOp::Store,
-                    }),
-                    stencil_ops: format.has_stencil_aspect().then_some(wgpu::Operations {
-                        load: wgpu::LoadOp::Load,
-                        store: wgpu::StoreOp::Store,
-                    }),
-                });
+        let attachments = super::pass::color_attachments(&color_views, &[]);
+        let depth_attachment = depth
+            .as_ref()
+            .map(|d| super::pass::depth_attachment(d, wgpu::LoadOp::Load, wgpu::LoadOp::Load));
         let scissor = if render.scissor_test {
             self.state.scissor.clip(width, height)
         } else {
@@ -988,7 +979,11 @@ impl Device {
             viewport.min_z,
             viewport.max_z,
         );
-        pass.set_scissor_rect(sx, sy, sw, sh);
+        // A pass starts with the whole target as its scissor rectangle; setting it again costs
+        // a validated command per draw.
+        if (sx, sy, sw, sh) != (0, 0, width, height) {
+            pass.set_scissor_rect(sx, sy, sw, sh);
+        }
         pass.set_blend_constant(wgpu::Color {
             r: ch(16),
             g: ch(8),
@@ -1057,81 +1052,22 @@ impl Device {
         (topology, list)
     }
 
-    fn vertex_constant_buffers(
-        &self,
-        pair: &ShaderPair,
-        target: (u32, u32),
-    ) -> Result<Vec<ConstantBuffer>, DeviceError> {
-        let viewport = (self.state.viewport.width, self.state.viewport.height);
-        let _ = target;
-        let mut buffers = self
-            .state
-            .vs_constants
-            .buffers(&pair.vertex_interface, viewport)
-            .map_err(|e| unsupported("draw", format!("vertex shader constants: {e}")))?;
-        buffers.extend(self.point_constant_buffer(pair));
-        Ok(buffers)
-    }
-
-    fn pixel_constant_buffers(&self, pair: &ShaderPair) -> Vec<ConstantBuffer> {
-        let Some(interface) = &pair.pixel_interface else {
-            return Vec::new();
-        };
-        let render = &self.state.render;
-        let mut out = self.state.ps_constants.buffers(interface);
-        if let Some(b) = interface.fog {
-            let c = |shift: u32| ((render.fog_color >> shift) & 0xff) as f32 / 255.0;
-            let data = FogConstants {
-                color: [c(16), c(8), c(0), c(24)],
-                start: render.fog_start,
-                end: render.fog_end,
-                density: render.fog_density,
-            }
-            .data();
-            out.push(ConstantBuffer {
-                group: b.group,
-                binding: b.binding,
-                storage: false,
-                data: bytemuck::cast_slice(&data).to_vec(),
-            });
-        }
-        if let Some(b) = interface.bump_env {
-            // D3DTSS_BUMPENVMAT*, LSCALE, LOFFSET are 0 by default; this device has no call
-            // that sets them.
-            let data = vec![[0f32; 4]; 2 * BUMP_ENV_STAGES as usize];
-            out.push(ConstantBuffer {
-                group: b.group,
-                binding: b.binding,
-                storage: false,
-                data: bytemuck::cast_slice(&data).to_vec(),
-            });
-        }
-        if let Some(b) = interface.alpha_ref {
-            let data = alpha_ref_data(render.alpha_ref);
-            out.push(ConstantBuffer {
-                group: b.group,
-                binding: b.binding,
-                storage: false,
-                data: bytemuck::cast_slice(&data).to_vec(),
-            });
-        }
-        out
-    }
-
-    /// The bind group of constant `buffers` under `key`, made on a miss.
+    /// The bind group of the constants `buffers` gives, under `key`, made on a miss.
     fn constants_group(
         &mut self,
         entry: &PipelineEntry,
         key: &BindGroupKey,
-        buffers: &[ConstantBuffer],
+        group: u32,
+        buffers: impl FnOnce(&DeviceState) -> Result<Vec<ConstantBuffer>, DeviceError>,
     ) -> Result<wgpu::BindGroup, DeviceError> {
-        let group = buffers.first().map_or(0, |b| b.group) as usize;
         let layout = entry
             .layouts
-            .get(group)
+            .get(group as usize)
             .ok_or_else(|| invalid("draw", "internal: no constants layout"))?;
         let gpu = &self.gpu;
+        let state = &self.state;
         self.bind_groups.get_or_try_insert(key, || {
+            let buffers = buffers(state)?;
             let created: Vec<(u32, wgpu::Buffer)> = buffers
                 .iter()
                 .map(|b| {
@@ -1149,11 +1085,14 @@ impl Device {
                     resource: buffer.as_entire_binding(),
                 })
                 .collect();
-            Ok::<_, DeviceError>(gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("constants"),
-                layout,
-                entries: &entries,
-            }))
+            gpu.capture("constants bind group", || {
+                Ok(gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                    label: Some("constants"),
+                    layout,
+                    entries: &entries,
+                }))
+            })
+            .map_err(Device::gpu_error("draw"))
         })
     }
 
@@ -1186,17 +1125,11 @@ impl Device {
                     ))
                 }
             };
-            if !self
-                .gpu
-                .device
-                .features()
-                .contains(wgpu::Features::ADDRESS_MODE_CLAMP_TO_BORDER)
-            {
-                return Err(unsupported(
-                    call,
-                    "D3DTADDRESS_BORDER (no ADDRESS_MODE_CLAMP_TO_BORDER on this adapter)",
-                ));
-            }
+            self.require_feature(
+                call,
+                wgpu::Features::ADDRESS_MODE_CLAMP_TO_BORDER,
+                "D3DTADDRESS_BORDER",
+            )?;
             Some(colour)
         } else {
             None
@@ -1223,36 +1156,13 @@ impl Device {
         self.samplers
             .entry(key)
             .or_insert_with(|| {
-                let address = |a: TextureAddress| match a {
-                    TextureAddress::Wrap => wgpu::AddressMode::Repeat,
-                    TextureAddress::Mirror => wgpu::AddressMode::MirrorRepeat,
-                    TextureAddress::Clamp => wgpu::AddressMode::ClampToEdge,
-                    TextureAddress::Border => wgpu::AddressMode::ClampToBorder,
-                };
-                let filter = |f: TextureFilter| match f {
-                    TextureFilter::Point => wgpu::FilterMode::Nearest,
-                    TextureFilter::Linear => wgpu::FilterMode::Linear,
-                };
-                let base = key.max_mip_level as f32;
-                device.create_sampler(&wgpu::SamplerDescriptor {
-                    label: Some("sampler stage"),
-                    address_mode_u: address(key.address[0]),
-                    address_mode_v: address(key.address[1]),
-                    address_mode_w: address(key.address[2]),
-                    mag_filter: filter(key.mag),
-                    min_filter: filter(key.min),
-                    mipmap_filter: match key.mip {
-                        MipFilter::Linear => wgpu::MipmapFilterMode::Linear,
-                        MipFilter::None | MipFilter::Point => wgpu::MipmapFilterMode::Nearest,
-                    },
-                    lod_min_clamp: base,
-                    lod_max_clamp: match key.mip {
-                        MipFilter::None => base,
-                        MipFilter::Point | MipFilter::Linear => 32.0,
-                    },
-                    border_color: key.border,
-                    ..Default::default()
-                })
+                device.create_sampler(&crate::texture::sampler_descriptor(
+                    key.address,
+                    [key.mag, key.min],
+                    key.mip,
+                    key.max_mip_level,
+                    key.border,
+                ))
             })
             .clone()
     }
@@ -1271,15 +1181,20 @@ impl Device {
         let mut samplers = Vec::new();
         for (&i, (id, sampler)) in members.iter().zip(bound) {
             let t = &pair.textures[i];
-            let view = match id.and_then(|id| self.textures.get(&id)) {
-                Some(object) => object.view.clone(),
+            let view = match id.and_then(|id| self.textures.get(&id).map(|o| (id, o))) {
+                Some((id, object))
+                    if object.kind == TextureKind::TwoD
+                        && t.texture_type == TextureType::Volume =>
+                {
+                    self.volume_slice_view(call, id)?
+                }
+                Some((_, object)) => object.view.clone(),
                 None => self.unbound_texture(t.texture_type),
             };
             views.push((t.texture_binding, view));
             samplers.push((t.sampler_binding, self.sampler(*sampler)));
         }
-        let device = self.gpu.device.clone();
-        let _ = call;
+        let gpu = &self.gpu;
         self.bind_groups.get_or_try_insert(key, || {
             let mut entries = Vec::new();
             for (binding, view) in &views {
@@ -1294,11 +1209,14 @@ impl Device {
                     resource: wgpu::BindingResource::Sampler(sampler),
                 });
             }
-            Ok::<_, DeviceError>(device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("textures"),
-                layout,
-                entries: &entries,
-            }))
+            gpu.capture("textures bind group", || {
+                Ok(gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                    label: Some("textures"),
+                    layout,
+                    entries: &entries,
+                }))
+            })
+            .map_err(Device::gpu_error(call))
         })
     }
 
@@ -1358,6 +1276,68 @@ impl Device {
     }
 }
 
+/// The vertex stage's constant buffers now (the device's `c#`/`i#`/`b#` with the shader's
+/// `def`s, and the half-pixel fix-up of the viewport).
+fn vertex_constant_buffers(
+    state: &DeviceState,
+    pair: &ShaderPair,
+) -> Result<Vec<ConstantBuffer>, DeviceError> {
+    let viewport = (state.viewport.width, state.viewport.height);
+    let mut buffers = state
+        .vs_constants
+        .buffers(&pair.vertex_interface, viewport)
+        .map_err(|e| unsupported("draw", format!("vertex shader constants: {e}")))?;
+    buffers.extend(point_constant_buffer(state, pair));
+    Ok(buffers)
+}
+
+/// The pixel stage's constant buffers now: `c#`/`i#`/`b#` with the shader's `def`s, fog
+/// states, bump-environment and alpha reference uniforms, as the interface names them.
+fn pixel_constant_buffers(state: &DeviceState, pair: &ShaderPair) -> Vec<ConstantBuffer> {
+    let Some(interface) = &pair.pixel_interface else {
+        return Vec::new();
+    };
+    let render = &state.render;
+    let mut out = state.ps_constants.buffers(interface);
+    if let Some(b) = interface.fog {
+        let c = |shift: u32| ((render.fog_color >> shift) & 0xff) as f32 / 255.0;
+        let data = FogConstants {
+            color: [c(16), c(8), c(0), c(24)],
+            start: render.fog_start,
+            end: render.fog_end,
+            density: render.fog_density,
+        }
+        .data();
+        out.push(ConstantBuffer {
+            group: b.group,
+            binding: b.binding,
+            storage: false,
+            data: bytemuck::cast_slice(&data).to_vec(),
+        });
+    }
+    if let Some(b) = interface.bump_env {
+        // D3DTSS_BUMPENVMAT*, LSCALE, LOFFSET are 0 by default; this device has no call
+        // that sets them.
+        let data = vec![[0f32; 4]; 2 * BUMP_ENV_STAGES as usize];
+        out.push(ConstantBuffer {
+            group: b.group,
+            binding: b.binding,
+            storage: false,
+            data: bytemuck::cast_slice(&data).to_vec(),
+        });
+    }
+    if let Some(b) = interface.alpha_ref {
+        let data = alpha_ref_data(render.alpha_reference());
+        out.push(ConstantBuffer {
+            group: b.group,
+            binding: b.binding,
+            storage: false,
+            data: bytemuck::cast_slice(&data).to_vec(),
+        });
+    }
+    out
+}
+
 fn set_group(groups: &mut Vec<Option<wgpu::BindGroup>>, group: u32, bind_group: wgpu::BindGroup) {
     let index = group as usize;
     if groups.len() <= index {
@@ -1373,6 +1353,9 @@ fn blendable(format: wgpu::TextureFormat) -> bool {
         wgpu::TextureFormat::R32Float
             | wgpu::TextureFormat::Rg32Float
             | wgpu::TextureFormat::Rgba32Float
+            | wgpu::TextureFormat::R32Uint
+            | wgpu::TextureFormat::Rg32Uint
+            | wgpu::TextureFormat::Rgba32Uint
     )
 }
 
@@ -1557,5 +1540,7 @@ fn build_pipeline(
         pipeline,
         layouts,
         empty_groups,
+        vs_constants: vs_buffers.first().map(|b| b.group),
+        ps_constants: ps_buffers.first().map(|b| b.group),
     })
 }

@@ -92,6 +92,19 @@ pub(crate) struct FogState {
 }
 
 impl FogState {
+    /// The fog render states of `render`.
+    pub(crate) fn of(render: &super::state::RenderStates) -> FogState {
+        FogState {
+            enable: render.fog_enable,
+            colour: render.fog_color,
+            table: render.fog_table_mode,
+            vertex: render.fog_vertex_mode,
+            start: render.fog_start,
+            end: render.fog_end,
+            density: render.fog_density,
+        }
+    }
+
     /// The state as hashable bits.
     pub(crate) fn key(&self) -> (bool, u32, FogMode, FogMode, [u32; 3]) {
         (
@@ -326,7 +339,8 @@ pub(crate) fn fixed_function_stages_wgsl(
 
 /// WGSL that discards the pixel when `alpha` fails D3D9's alpha test `(function, reference)`:
 /// the alpha quantized to 8 bits, `round(saturate(alpha) · 255)`, compared with the reference
-/// clamped to 0..=255 (the translator's rule for pixel shaders, `lift::alpha_test`).
+/// (the draw passes `D3DRS_ALPHAREF`'s low 8 bits, [`super::RenderStates::alpha_reference`];
+/// the clamp to 0..=255 is the translator's rule for pixel shaders, `lift::alpha_test`).
 pub(crate) fn alpha_test_wgsl(
     (function, reference): (CompareFunction, u32),
     alpha: &str,

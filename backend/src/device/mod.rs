@@ -18,9 +18,12 @@ mod fixed_function;
 mod format;
 mod objects;
 mod pairing;
+mod pass;
 mod points;
+mod process;
 mod readback;
 mod state;
+mod volume_slice;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -205,8 +208,15 @@ pub struct Device {
     pub(crate) pairs: Lru<PairKey, Arc<ShaderPair>>,
     pub(crate) pipelines: Lru<draw::PipelineKey, Arc<draw::PipelineEntry>>,
     pub(crate) bind_groups: Lru<draw::BindGroupKey, wgpu::BindGroup>,
+    /// Declaration bindings by (pair, stream strides and frequencies).
+    pub(crate) bindings: Lru<
+        (u64, Vec<d3d9_translator::decl::StreamSource>),
+        Arc<d3d9_translator::decl::VertexBinding>,
+    >,
     pub(crate) samplers: HashMap<draw::SamplerKey, wgpu::Sampler>,
     pub(crate) clear_pipelines: readback::ClearPipelines,
+    /// One-slice volume copies of 2D textures set on `dcl_volume` samplers.
+    pub(crate) volume_slices: HashMap<TextureId, volume_slice::VolumeSlice>,
     /// Draws recorded since the last submit.
     pub(crate) encoder: Option<wgpu::CommandEncoder>,
     back_buffer: SurfaceId,
@@ -284,8 +294,10 @@ impl Device {
             pairs,
             pipelines,
             bind_groups: Lru::new(256),
+            bindings: Lru::new(256),
             samplers: HashMap::new(),
             clear_pipelines: HashMap::new(),
+            volume_slices: HashMap::new(),
             encoder: None,
             back_buffer: SurfaceId(0),
             params,
@@ -474,7 +486,7 @@ impl Device {
         offset: u32,
         data: &[u8],
     ) -> Result<(), DeviceError> {
-        self.flush();
+        self.flush()?;
         let call = "IDirect3DVertexBuffer9::Lock";
         let buffer = self.vertex_buffers.get_mut(&id).ok_or_else(|| {
             invalid(
@@ -492,7 +504,7 @@ impl Device {
         offset: u32,
         data: &[u8],
     ) -> Result<(), DeviceError> {
-        self.flush();
+        self.flush()?;
         let call = "IDirect3DIndexBuffer9::Lock";
         let buffer = self.index_buffers.get_mut(&id).ok_or_else(|| {
             invalid(
@@ -515,17 +527,12 @@ impl Device {
         Ok(id)
     }
 
-    /// An index buffer with `indices` in it.
+    /// An index buffer with 16-bit `indices` in it.
     pub fn create_index_buffer_u16(
         &mut self,
         indices: &[u16],
     ) -> Result<IndexBufferId, DeviceError> {
-        let bytes: &[u8] = bytemuck::cast_slice(indices);
-        let size = u32::try_from(bytes.len())
-            .map_err(|_| invalid("CreateIndexBuffer", "more than 4 GiB"))?;
-        let id = self.create_index_buffer(size, IndexFormat::Index16)?;
-        self.update_index_buffer(id, 0, bytes)?;
-        Ok(id)
+        self.create_index_buffer_with(bytemuck::cast_slice(indices), IndexFormat::Index16)
     }
 
     /// An index buffer with 32-bit `indices` in it.
@@ -533,12 +540,36 @@ impl Device {
         &mut self,
         indices: &[u32],
     ) -> Result<IndexBufferId, DeviceError> {
-        let bytes: &[u8] = bytemuck::cast_slice(indices);
+        self.create_index_buffer_with(bytemuck::cast_slice(indices), IndexFormat::Index32)
+    }
+
+    fn create_index_buffer_with(
+        &mut self,
+        bytes: &[u8],
+        format: IndexFormat,
+    ) -> Result<IndexBufferId, DeviceError> {
         let size = u32::try_from(bytes.len())
             .map_err(|_| invalid("CreateIndexBuffer", "more than 4 GiB"))?;
-        let id = self.create_index_buffer(size, IndexFormat::Index32)?;
+        let id = self.create_index_buffer(size, format)?;
         self.update_index_buffer(id, 0, bytes)?;
         Ok(id)
+    }
+
+    /// `Unsupported` from `call` unless the wgpu device has `feature` (what D3D9 asks, `what`).
+    pub(crate) fn require_feature(
+        &self,
+        call: &'static str,
+        feature: wgpu::Features,
+        what: &str,
+    ) -> Result<(), DeviceError> {
+        if self.gpu.device.features().contains(feature) {
+            Ok(())
+        } else {
+            Err(unsupported(
+                call,
+                format!("{what} (no {feature:?} on this adapter)"),
+            ))
+        }
     }
 
     // ---- textures and surfaces ------------------------------------------------------------
@@ -651,9 +682,12 @@ impl Device {
             n => n,
         };
         let wgpu_format = format.wgpu(render_target, self.depth32_stencil8());
-        let mut usage = wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST;
+        // COPY_SRC: a 2D texture on a `dcl_volume` sampler is copied into a one-slice volume.
+        let mut usage = wgpu::TextureUsages::TEXTURE_BINDING
+            | wgpu::TextureUsages::COPY_DST
+            | wgpu::TextureUsages::COPY_SRC;
         if render_target {
-            usage |= wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC;
+            usage |= wgpu::TextureUsages::RENDER_ATTACHMENT;
         }
         if !self.gpu.format_usages(wgpu_format).contains(usage) {
             return Err(unsupported(
@@ -668,11 +702,7 @@ impl Device {
                 &self.gpu.device.limits(),
             ))
             .map_err(Device::gpu_error(call))?;
-        let (dimension, view_dimension) = match kind {
-            TextureKind::TwoD => (wgpu::TextureDimension::D2, wgpu::TextureViewDimension::D2),
-            TextureKind::Cube => (wgpu::TextureDimension::D2, wgpu::TextureViewDimension::Cube),
-            TextureKind::Volume => (wgpu::TextureDimension::D3, wgpu::TextureViewDimension::D3),
-        };
+        let (dimension, view_dimension) = kind.dimensions();
         let texture = self.gpu.device.create_texture(&wgpu::TextureDescriptor {
             label: Some(call),
             size: wgpu::Extent3d {
@@ -731,7 +761,7 @@ impl Device {
         level: u32,
         data: &[u8],
     ) -> Result<(), DeviceError> {
-        self.flush();
+        self.flush()?;
         let call = "LockRect";
         let texture = self
             .textures
@@ -845,10 +875,25 @@ impl Device {
                 format!("a {width}x{height} surface (the adapter allows 1..={limit})"),
             ));
         }
-        let wgpu_format = format.wgpu(true, self.depth32_stencil8());
+        let mut wgpu_format = format.wgpu(true, self.depth32_stencil8());
         let usage = wgpu::TextureUsages::RENDER_ATTACHMENT
             | wgpu::TextureUsages::COPY_SRC
             | wgpu::TextureUsages::TEXTURE_BINDING;
+        // Float32 targets where the adapter cannot render floats (GL/GLES): the bits in a
+        // u32 format of the same size (see `SurfaceObject::holds_bits`).
+        let bits = match wgpu_format {
+            wgpu::TextureFormat::R32Float => Some(wgpu::TextureFormat::R32Uint),
+            wgpu::TextureFormat::Rg32Float => Some(wgpu::TextureFormat::Rg32Uint),
+            wgpu::TextureFormat::Rgba32Float => Some(wgpu::TextureFormat::Rgba32Uint),
+            _ => None,
+        };
+        if let Some(bits) = bits {
+            if !self.gpu.format_usages(wgpu_format).contains(usage)
+                && self.gpu.format_usages(bits).contains(usage)
+            {
+                wgpu_format = bits;
+            }
+        }
         if !self.gpu.format_usages(wgpu_format).contains(usage) {
             return Err(unsupported(
                 call,
@@ -983,7 +1028,10 @@ impl Device {
     /// `SetStreamSourceFreq(stream, value)`: `D3DSTREAMSOURCE_INDEXEDDATA | n` on stream 0
     /// draws `n` instances of the indexed geometry, `D3DSTREAMSOURCE_INSTANCEDATA | 1` makes
     /// a stream advance once per instance. D3D9 refuses both flags at once, INSTANCEDATA on
-    /// stream 0, and a count of 0 with INDEXEDDATA.
+    /// stream 0, and a plain 0; it accepts a count of 0 with either flag (Wine's stream_test:
+    /// `INDEXEDDATA | 0` and `INSTANCEDATA | 0` succeed, `0` is `D3DERR_INVALIDCALL`).
+    /// `INDEXEDDATA | 0` on stream 0 draws one instance (drivers differ; Wine's test leaves it
+    /// open).
     pub fn set_stream_source_freq(&mut self, stream: usize, value: u32) -> Result<(), DeviceError> {
         let call = "SetStreamSourceFreq";
         const INDEXED: u32 = 0x4000_0000;
@@ -994,8 +1042,8 @@ impl Device {
         if stream == 0 && value & INSTANCE != 0 {
             return Err(invalid(call, "INSTANCEDATA on stream 0"));
         }
-        if value & INDEXED != 0 && value & 0x3FFF_FFFF == 0 {
-            return Err(invalid(call, "INDEXEDDATA with 0 instances"));
+        if value == 0 {
+            return Err(invalid(call, "a frequency of 0"));
         }
         let slot = self.state.streams.get_mut(stream).ok_or_else(|| {
             invalid(
@@ -1201,6 +1249,36 @@ impl Device {
         Ok(())
     }
 
+    /// `SetRenderState(state, value)` with D3D9's numbers (`D3DRS_*`, floats as bit
+    /// patterns), as a compatibility layer passes them. States with no effect on this device
+    /// are taken and ignored; a value this device cannot honour (a clip plane enabled,
+    /// w-buffering, sRGB writes, ...) is refused as unsupported and changes nothing.
+    pub fn set_render_state_raw(&mut self, state: u32, value: u32) -> Result<(), DeviceError> {
+        let call = "SetRenderState";
+        match RenderState::from_d3d(state, value) {
+            Ok(Some(typed)) => self.set_render_state(typed),
+            Ok(None) => Ok(()),
+            Err(state::RawStateError::Invalid(why)) => Err(invalid(call, why)),
+            Err(state::RawStateError::Unsupported(why)) => Err(unsupported(call, why)),
+        }
+    }
+
+    /// `SetSamplerState(sampler, type, value)` with D3D9's numbers (`D3DSAMP_*`).
+    pub fn set_sampler_state_raw(
+        &mut self,
+        sampler: u32,
+        ty: u32,
+        value: u32,
+    ) -> Result<(), DeviceError> {
+        let call = "SetSamplerState";
+        match SamplerState::from_d3d(ty, value) {
+            Ok(Some(typed)) => self.set_sampler_state(sampler, typed),
+            Ok(None) => Device::sampler_slot(call, sampler).map(|_| ()),
+            Err(state::RawStateError::Invalid(why)) => Err(invalid(call, why)),
+            Err(state::RawStateError::Unsupported(why)) => Err(unsupported(call, why)),
+        }
+    }
+
     /// The render states now.
     pub fn render_states(&self) -> &RenderStates {
         &self.state.render
@@ -1302,6 +1380,11 @@ impl Device {
         Ok(())
     }
 
+    /// `GetDepthStencilSurface`.
+    pub fn depth_stencil_surface(&self) -> Option<SurfaceId> {
+        self.state.depth_stencil
+    }
+
     /// `SetDepthStencilSurface`.
     pub fn set_depth_stencil_surface(
         &mut self,
@@ -1324,11 +1407,19 @@ impl Device {
         Ok(())
     }
 
-    /// Submits the draws recorded so far to the GPU.
-    pub fn flush(&mut self) {
-        if let Some(encoder) = self.encoder.take() {
-            self.gpu.queue.submit([encoder.finish()]);
-        }
+    /// Submits the draws recorded so far to the GPU. A wgpu validation error in what was
+    /// recorded (which the device's own checks should have prevented) is returned here, as
+    /// `DeviceError::Gpu`, never a panic.
+    pub fn flush(&mut self) -> Result<(), DeviceError> {
+        let Some(encoder) = self.encoder.take() else {
+            return Ok(());
+        };
+        let gpu = &self.gpu;
+        gpu.capture("submitting the recorded draws", || {
+            gpu.queue.submit([encoder.finish()]);
+            Ok(())
+        })
+        .map_err(Device::gpu_error("flush"))
     }
 
     /// `Release` of a vertex shader: its cached pairings are dropped with it.

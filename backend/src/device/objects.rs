@@ -108,16 +108,8 @@ pub(crate) struct TextureObject {
 impl TextureObject {
     /// Width, height and layers (faces or slices) of mip level `level`.
     pub(crate) fn level_extent(&self, level: u32) -> wgpu::Extent3d {
-        let shrink = |n: u32| (n >> level).max(1);
-        wgpu::Extent3d {
-            width: shrink(self.width),
-            height: shrink(self.height),
-            depth_or_array_layers: match self.kind {
-                TextureKind::TwoD => 1,
-                TextureKind::Cube => 6,
-                TextureKind::Volume => shrink(self.depth),
-            },
-        }
+        self.kind
+            .level_extent([self.width, self.height, self.depth], level)
     }
 }
 
@@ -131,4 +123,18 @@ pub(crate) struct SurfaceObject {
     pub(crate) width: u32,
     pub(crate) height: u32,
     pub(crate) level: u32,
+}
+
+impl SurfaceObject {
+    /// Whether a float32 format is held as the bit patterns of its floats in a `u32` format,
+    /// on adapters that cannot render to float32 (GL/GLES); draws into it bitcast their
+    /// colour output, clears write the bits of the colour.
+    pub(crate) fn holds_bits(&self) -> bool {
+        matches!(
+            self.wgpu_format,
+            wgpu::TextureFormat::R32Uint
+                | wgpu::TextureFormat::Rg32Uint
+                | wgpu::TextureFormat::Rgba32Uint
+        )
+    }
 }

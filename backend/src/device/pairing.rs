@@ -66,6 +66,9 @@ pub(crate) enum PixelStage {
 /// What decides a draw's shader code.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct PairKey {
+    /// Render target 0 holds float32 bits in a u32 format (`SurfaceObject::holds_bits`):
+    /// the fragment stage writes `bitcast<u32>` of its colour.
+    pub(crate) bitcast: bool,
     pub(crate) declaration: DeclarationId,
     pub(crate) vertex: VertexStage,
     pub(crate) pixel: PixelStage,
@@ -268,7 +271,12 @@ pub(crate) fn build_pair(
                     sampler_binding: s.sampler_binding,
                 });
             }
-            let fragment = naga_module(device, ps.module);
+            let mut module = ps.module;
+            if key.bitcast {
+                crate::bitcast::bitcast_fragment_output(&mut module, None)
+                    .map_err(|source| DeviceError::Gpu { call: CALL, source })?;
+            }
+            let fragment = naga_module(device, module);
             (vs, Some(ps.interface), fragment)
         }
         (PixelStage::Shader { .. }, None) => return Err(invalid(CALL, "no pixel shader")),
@@ -302,10 +310,19 @@ pub(crate) fn build_pair(
                     sampler_binding: 1,
                 });
             }
-            let fragment = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-                label: Some("fixed-function pixel stage"),
-                source: wgpu::ShaderSource::Wgsl(wgsl.into()),
-            });
+            let fragment = if key.bitcast {
+                let mut module = naga::front::wgsl::parse_str(&wgsl).map_err(|e| {
+                    unsupported(CALL, format!("the fixed-function pixel stage: {e}"))
+                })?;
+                crate::bitcast::bitcast_fragment_output(&mut module, None)
+                    .map_err(|source| DeviceError::Gpu { call: CALL, source })?;
+                naga_module(device, module)
+            } else {
+                device.create_shader_module(wgpu::ShaderModuleDescriptor {
+                    label: Some("fixed-function pixel stage"),
+                    source: wgpu::ShaderSource::Wgsl(wgsl.into()),
+                })
+            };
             (vs, None, fragment)
         }
     };

@@ -31,7 +31,7 @@ use super::draw::DrawRange;
 use super::error::{invalid, unsupported, DeviceError};
 use super::objects::IndexFormat;
 use super::pairing::ShaderPair;
-use super::{Device, PrimitiveType, MAX_STREAMS};
+use super::{Device, DeviceState, PrimitiveType, MAX_STREAMS};
 use crate::ConstantBuffer;
 
 /// How a draw's expanded points are fed: `count` instances of the 4-vertex strip, from
@@ -139,41 +139,6 @@ impl Device {
             ));
         }
         Ok(Some(PointExpansion { sprite, scale }))
-    }
-
-    /// The point render states' uniform of `pair` (when its vertex stage expands points).
-    pub(super) fn point_constant_buffer(&self, pair: &ShaderPair) -> Option<ConstantBuffer> {
-        let b = pair.vertex_interface.points?;
-        let data = self.point_constants().data();
-        Some(ConstantBuffer {
-            group: b.group,
-            binding: b.binding,
-            storage: false,
-            data: bytemuck::cast_slice(&data).to_vec(),
-        })
-    }
-
-    /// The point render states, as the bind-group key compares them (bits).
-    pub(super) fn point_constants_key(&self, pair: &ShaderPair) -> Option<[u32; 12]> {
-        pair.vertex_interface.points?;
-        let data = self.point_constants().data();
-        let mut key = [0u32; 12];
-        for (k, v) in key.iter_mut().zip(data.iter().flatten()) {
-            *k = v.to_bits();
-        }
-        Some(key)
-    }
-
-    fn point_constants(&self) -> PointConstants {
-        let render = &self.state.render;
-        let v = self.state.viewport;
-        PointConstants {
-            size: render.point_size,
-            min: render.point_size_min,
-            max: render.point_size_max,
-            scale: render.point_scale_abc,
-            viewport: [v.width.max(1) as f32, v.height.max(1) as f32],
-        }
     }
 
     /// The instances of an expanded point draw, and the draw range `record` then draws:
@@ -314,6 +279,44 @@ impl Device {
             DrawRange::Vertices { start: 0, count },
             PointQuads { count, deindexed },
         ))
+    }
+}
+
+/// The point render states' uniform of `pair` (when its vertex stage expands points).
+pub(super) fn point_constant_buffer(
+    state: &DeviceState,
+    pair: &ShaderPair,
+) -> Option<ConstantBuffer> {
+    let b = pair.vertex_interface.points?;
+    let data = point_constants(state).data();
+    Some(ConstantBuffer {
+        group: b.group,
+        binding: b.binding,
+        storage: false,
+        data: bytemuck::cast_slice(&data).to_vec(),
+    })
+}
+
+/// The point render states, as the bind-group key compares them (bits).
+pub(super) fn point_constants_key(state: &DeviceState, pair: &ShaderPair) -> Option<[u32; 12]> {
+    pair.vertex_interface.points?;
+    let data = point_constants(state).data();
+    let mut key = [0u32; 12];
+    for (k, v) in key.iter_mut().zip(data.iter().flatten()) {
+        *k = v.to_bits();
+    }
+    Some(key)
+}
+
+fn point_constants(state: &DeviceState) -> PointConstants {
+    let render = &state.render;
+    let v = state.viewport;
+    PointConstants {
+        size: render.point_size,
+        min: render.point_size_min,
+        max: render.point_size_max,
+        scale: render.point_scale_abc,
+        viewport: [v.width.max(1) as f32, v.height.max(1) as f32],
     }
 }
 

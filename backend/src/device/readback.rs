@@ -8,14 +8,26 @@ use super::format::SurfaceData;
 use super::objects::SurfaceId;
 use super::state::Rect;
 use super::{ClearFlags, Device};
+use crate::frame::bits_of;
 
 /// WGSL of the clear pass for partial clears: a triangle covering the target at depth `z`
-/// writing `colour` to every render target location in `0..targets`.
-fn clear_wgsl(targets: usize) -> String {
-    let outputs: Vec<String> = (0..targets)
-        .map(|i| format!("@location({i}) c{i}: vec4<f32>"))
+/// writing `colour` to every render target location in `0..targets.len()` (as the bits of
+/// its floats where `targets[i]` is true: float32 held in a u32 format).
+fn clear_wgsl(targets: &[bool]) -> String {
+    let outputs: Vec<String> = (0..targets.len())
+        .map(|i| match targets[i] {
+            true => format!("@location({i}) c{i}: vec4<u32>"),
+            false => format!("@location({i}) c{i}: vec4<f32>"),
+        })
         .collect();
-    let values: Vec<&str> = (0..targets).map(|_| "clear.colour").collect();
+    let values: Vec<&str> = targets
+        .iter()
+        .map(|&bits| match bits {
+            true => "bitcast<vec4<u32>>(clear.colour)",
+            false => "clear.colour",
+        })
+        .collect();
+    let targets = targets.len();
     let (result, body) = if targets == 0 {
         (String::new(), String::new())
     } else {
@@ -143,6 +155,7 @@ impl Device {
             if whole {
                 self.clear_whole(
                     &colour_views,
+                    &formats,
                     depth.as_ref(),
                     flags,
                     clear_colour,
@@ -166,48 +179,32 @@ impl Device {
     }
 
     /// A clear of whole surfaces: load operations.
+    #[allow(clippy::too_many_arguments)]
     fn clear_whole(
         &mut self,
         colour_views: &[Option<wgpu::TextureView>],
+        formats: &[Option<wgpu::TextureFormat>],
         depth: Option<&(wgpu::TextureView, wgpu::TextureFormat)>,
         flags: ClearFlags,
         colour: wgpu::Color,
         z: f32,
         stencil: u32,
     ) {
-        let attachments: Vec<_> = colour_views
-            .iter()
-            .map(|v| {
-                v.as_ref().map(|view| wgpu::RenderPassColorAttachment {
-                    view,
-                    depth_slice: None,
-                    resolve_target: None,
-                    ops: wgpu::Operations {
-                        load: wgpu::LoadOp::Clear(colour),
-                        store: wgpu::StoreOp::Store,
-                    },
-                })
-            })
+        let loads: Vec<_> = bits_targets(formats)
+            .into_iter()
+            .map(|bits| wgpu::LoadOp::Clear(if bits { bits_of(colour) } else { colour }))
             .collect();
-        let depth_attachment = depth.map(|(view, format)| wgpu::RenderPassDepthStencilAttachment {
-            view,
-            depth_ops: format.has_depth_aspect().then_some(wgpu::Operations {
-                load: if flags.zbuffer {
-                    wgpu::LoadOp::Clear(z)
-                } else {
-                    wgpu::LoadOp::Load
-                },
-                store: wgpu::StoreOp::Store,
-            }),
-            stencil_ops: format.has_stencil_aspect().then_some(wgpu::Operations {
-                load: if flags.stencil {
-                    wgpu::LoadOp::Clear(stencil & 0xff)
-                } else {
-                    wgpu::LoadOp::Load
-                },
-                store: wgpu::StoreOp::Store,
-            }),
-        });
+        let attachments = super::pass::color_attachments(colour_views, &loads);
+        let depth_load = match flags.zbuffer {
+            true => wgpu::LoadOp::Clear(z),
+            false => wgpu::LoadOp::Load,
+        };
+        let stencil_load = match flags.stencil {
+            true => wgpu::LoadOp::Clear(stencil & 0xff),
+            false => wgpu::LoadOp::Load,
+        };
+        let depth_attachment =
+            depth.map(|d| super::pass::depth_attachment(d, depth_load, stencil_load));
         let encoder = self
             .encoder
             .get_or_insert_with(|| self.gpu.device.create_command_encoder(&Default::default()));
@@ -276,31 +273,9 @@ impl Device {
                     resource: buffer.as_entire_binding(),
                 }],
             });
-        let attachments: Vec<_> = colour_views
-            .iter()
-            .map(|v| {
-                v.as_ref().map(|view| wgpu::RenderPassColorAttachment {
-                    view,
-                    depth_slice: None,
-                    resolve_target: None,
-                    ops: wgpu::Operations {
-                        load: wgpu::LoadOp::Load,
-                        store: wgpu::StoreOp::Store,
-                    },
-                })
-            })
-            .collect();
-        let depth_attachment = depth.map(|(view, format)| wgpu::RenderPassDepthStencilAttachment {
-            view,
-            depth_ops: format.has_depth_aspect().then_some(wgpu::Operations {
-                load: wgpu::LoadOp::Load,
-                store: wgpu::StoreOp::Store,
-            }),
-            stencil_ops: format.has_stencil_aspect().then_some(wgpu::Operations {
-                load: wgpu::LoadOp::Load,
-                store: wgpu::StoreOp::Store,
-            }),
-        });
+        let attachments = super::pass::color_attachments(colour_views, &[]);
+        let depth_attachment =
+            depth.map(|d| super::pass::depth_attachment(d, wgpu::LoadOp::Load, wgpu::LoadOp::Load));
         let encoder = self
             .encoder
             .get_or_insert_with(|| self.gpu.device.create_command_encoder(&Default::default()));
@@ -326,7 +301,7 @@ impl Device {
     /// `DEPTH32FLOAT_STENCIL8` cannot be read.
     pub fn get_render_target_data(&mut self, id: SurfaceId) -> Result<SurfaceData, DeviceError> {
         let call = "GetRenderTargetData";
-        self.flush();
+        self.flush()?;
         let surface = self
             .surfaces
             .get(&id)
@@ -336,6 +311,17 @@ impl Device {
                 return Err(unsupported(
                     call,
                     "reading D24S8 depth back (the adapter lacks DEPTH32FLOAT_STENCIL8)",
+                ));
+            }
+            if !self
+                .gpu
+                .downlevel()
+                .flags
+                .contains(wgpu::DownlevelFlags::DEPTH_TEXTURE_AND_BUFFER_COPIES)
+            {
+                return Err(unsupported(
+                    call,
+                    "reading depth back (the adapter lacks DEPTH_TEXTURE_AND_BUFFER_COPIES, as GL/GLES does)",
                 ));
             }
             wgpu::TextureAspect::DepthOnly
@@ -437,13 +423,30 @@ impl Device {
     }
 }
 
+/// Which targets hold float32 bits in a u32 format.
+fn bits_targets(formats: &[Option<wgpu::TextureFormat>]) -> Vec<bool> {
+    formats
+        .iter()
+        .map(|f| {
+            matches!(
+                f,
+                Some(
+                    wgpu::TextureFormat::R32Uint
+                        | wgpu::TextureFormat::Rg32Uint
+                        | wgpu::TextureFormat::Rgba32Uint
+                )
+            )
+        })
+        .collect()
+}
+
 fn build_clear_pipeline(
     device: &wgpu::Device,
     key: &ClearKey,
 ) -> (wgpu::RenderPipeline, wgpu::BindGroupLayout) {
     let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: Some("clear"),
-        source: wgpu::ShaderSource::Wgsl(clear_wgsl(key.targets.len()).into()),
+        source: wgpu::ShaderSource::Wgsl(clear_wgsl(&bits_targets(&key.targets)).into()),
     });
     let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
         label: Some("clear"),
@@ -533,7 +536,11 @@ mod tests {
     #[test]
     fn clear_shaders_parse() {
         for n in 0..=4 {
-            let source = super::clear_wgsl(n);
+            let mut targets = vec![false; n];
+            if n > 1 {
+                targets[1] = true;
+            }
+            let source = super::clear_wgsl(&targets);
             if let Err(e) = naga::front::wgsl::parse_str(&source) {
                 panic!("{}\n{source}", e.emit_to_string(&source));
             }

@@ -20,10 +20,17 @@
 
 pub mod generate;
 
-use d3d9_backend::{ConstantBuffer, Gpu, ShaderStage, VertexBuffer, VertexConstants, VertexProbe};
-use d3d9_translator::bytecode::{Program, Usage};
+use d3d9_backend::{
+    ConstantBuffer, Gpu, MipFilter as GpuMipFilter, SamplerBinding, ShaderStage, TextureAddress,
+    TextureBinding, TextureFilter, TextureKind as GpuKind, VertexBuffer, VertexConstants,
+    VertexProbe,
+};
+use d3d9_translator::bytecode::{Program, TextureType, Usage};
 use d3d9_translator::check::CheckedProgram;
-use d3d9_translator::interp::{Constants, Interpreter};
+use d3d9_translator::interp::{
+    Address, Constants, Filter, Interpreter, MipFilter, SamplerStates, Texture, TextureKind,
+    VertexTextures,
+};
 use d3d9_translator::lift::{translate_vertex_shader, FloatMode, VertexShaderOptions};
 use d3d9_translator::signature::Semantic;
 use generate::Class;
@@ -126,12 +133,85 @@ pub fn data(rng: &mut generate::Rng, program: &generate::Program, special: bool)
 /// the interpreter and from the GPU: `(cpu, gpu)` per vertex and output.
 pub type Outputs = Vec<[(Vec<f32>, Vec<f32>); generate::OUTPUTS]>;
 
-/// Run `checked` on both executors.
+/// Run `checked` on both executors (no vertex textures).
 pub fn run_both(
     gpu: &Gpu,
     checked: &CheckedProgram,
     data: &Data,
     mode: FloatMode,
+) -> Result<Outputs, String> {
+    run_both_textured(gpu, checked, data, mode, &VertexTextures::none())
+}
+
+/// The sampler states as the backend takes them.
+pub fn gpu_states(s: &SamplerStates, group: u32, binding: u32) -> SamplerBinding {
+    let address = |a: Address| match a {
+        Address::Wrap => TextureAddress::Wrap,
+        Address::Mirror => TextureAddress::Mirror,
+        Address::Clamp => TextureAddress::Clamp,
+    };
+    let filter = |f: Filter| match f {
+        Filter::Point => TextureFilter::Point,
+        Filter::Linear => TextureFilter::Linear,
+    };
+    SamplerBinding {
+        address: s.address.map(address),
+        mag_filter: filter(s.mag_filter),
+        min_filter: filter(s.min_filter),
+        mip_filter: match s.mip_filter {
+            MipFilter::None => GpuMipFilter::None,
+            MipFilter::Point => GpuMipFilter::Point,
+            MipFilter::Linear => GpuMipFilter::Linear,
+        },
+        max_mip_level: s.max_mip_level,
+        ..SamplerBinding::new(group, binding)
+    }
+}
+
+/// The backend's texture kind of an interpreter texture kind.
+pub fn gpu_kind(kind: TextureKind) -> GpuKind {
+    match kind {
+        TextureKind::TwoD => GpuKind::TwoD,
+        TextureKind::Cube => GpuKind::Cube,
+        TextureKind::Volume => GpuKind::Volume,
+    }
+}
+
+/// A texture's levels as `Rgba32Float` bytes.
+pub fn level_bytes(texture: &Texture) -> Vec<Vec<u8>> {
+    (0..texture.level_count())
+        .map(|m| {
+            texture
+                .level(m)
+                .unwrap_or_default()
+                .iter()
+                .flatten()
+                .flat_map(|x| x.to_le_bytes())
+                .collect()
+        })
+        .collect()
+}
+
+/// A 1x1 texture of `declared`'s kind holding `texel`: what a D3D9 runtime binds for a stage
+/// whose texture is missing (`UNBOUND_TEXEL`) or of another type (`MISMATCHED_TEXEL`).
+fn stand_in(declared: TextureType, texel: [f32; 4]) -> Result<Texture, String> {
+    let (kind, layers) = match declared {
+        TextureType::Cube => (TextureKind::Cube, 6),
+        TextureType::Volume => (TextureKind::Volume, 1),
+        _ => (TextureKind::TwoD, 1),
+    };
+    Texture::new(kind, [1, 1, 1], vec![vec![texel; layers]]).map_err(|e| e.to_string())
+}
+
+/// [`run_both`] with `textures` on the vertex sampler stages: the interpreter samples them,
+/// the GPU gets each declared sampler's texture and states where the interface puts them
+/// (a stage without a texture of the declared type gets the runtime's 1x1 stand-in).
+pub fn run_both_textured(
+    gpu: &Gpu,
+    checked: &CheckedProgram,
+    data: &Data,
+    mode: FloatMode,
+    textures: &VertexTextures<'_>,
 ) -> Result<Outputs, String> {
     let interpreter = Interpreter::new(checked, mode).map_err(|e| e.to_string())?;
     let shader = translate_vertex_shader(
@@ -181,17 +261,69 @@ pub fn run_both(
         data: &bytes,
     }];
     let vertex_buffers: &[VertexBuffer<'_>] = if attributes.is_empty() { &[] } else { &vb };
+    // Per declared sampler: the texture the GPU gets and its states.
+    let mut bound = Vec::new();
+    for s in &iface.samplers {
+        let stage = textures.stages.get(s.register as usize).copied().flatten();
+        let (texture, states) = match stage {
+            Some(b) if b.texture.kind().texture_type() == s.texture_type => {
+                (b.texture.clone(), b.states)
+            }
+            Some(_) => (
+                stand_in(
+                    s.texture_type,
+                    d3d9_translator::interp::texture::MISMATCHED_TEXEL,
+                )?,
+                SamplerStates::default(),
+            ),
+            None => (
+                stand_in(
+                    s.texture_type,
+                    d3d9_translator::interp::texture::UNBOUND_TEXEL,
+                )?,
+                SamplerStates::default(),
+            ),
+        };
+        bound.push((s, level_bytes(&texture), texture, states));
+    }
+    let level_refs: Vec<Vec<&[u8]>> = bound
+        .iter()
+        .map(|(_, levels, _, _)| levels.iter().map(Vec::as_slice).collect())
+        .collect();
+    let gpu_textures: Vec<TextureBinding<'_>> = bound
+        .iter()
+        .zip(&level_refs)
+        .map(|((s, _, texture, _), levels)| {
+            let [width, height, depth] = texture.size();
+            TextureBinding {
+                group: s.group,
+                binding: s.texture_binding,
+                kind: gpu_kind(texture.kind()),
+                format: wgpu::TextureFormat::Rgba32Float,
+                width,
+                height,
+                depth,
+                levels,
+            }
+        })
+        .collect();
+    let gpu_samplers: Vec<SamplerBinding> = bound
+        .iter()
+        .map(|(s, _, _, states)| gpu_states(states, s.group, s.sampler_binding))
+        .collect();
     let gpu_out = gpu
         .vertex_outputs(&VertexProbe {
             vertex_buffers,
             uniforms: &uniforms,
+            textures: &gpu_textures,
+            samplers: &gpu_samplers,
             ..VertexProbe::new(ShaderStage::naga(&shader.module), VERTICES as u32)
         })
         .map_err(|e| e.to_string())?;
     let mut out = Vec::new();
     for (v, inputs) in data.inputs.iter().enumerate() {
         let cpu = interpreter
-            .run(inputs, &data.constants)
+            .run_textured(inputs, &data.constants, textures)
             .map_err(|e| e.to_string())?;
         let mut row: [(Vec<f32>, Vec<f32>); generate::OUTPUTS] = Default::default();
         for (k, slot) in row.iter_mut().enumerate() {

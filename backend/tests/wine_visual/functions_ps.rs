@@ -6,7 +6,7 @@
 use super::corpus::CToken;
 use super::corpus::Corpus;
 use super::device::{
-    D3dFormat, Device, FogMode, FogState, Primitive, StageArg, StageOp, TextureStage, BACK_BUFFER,
+    Device, FogMode, FogState, Format, Primitive, StageArg, StageOp, TextureStage,
 };
 use super::functions::{bytes_of, f32_bytes, literal_checks, vec4, words, Field, Report};
 use d3d9_backend::{CullMode, TextureFilter, TextureKind};
@@ -182,7 +182,7 @@ fn vface_register_test(corpus: &Corpus, dev: &mut Device) -> Result<(), String> 
     const FN: &str = "vface_register_test";
     let quad = f32_bytes(&corpus.floats(FN, "quad")?);
     let blit = f32_bytes(&corpus.floats(FN, "blit")?);
-    let (texture, surface) = dev.create_render_target_texture(128, 128);
+    let (texture, surface) = dev.create_render_target_texture(128, 128)?;
     dev.set_cull(CullMode::None);
     dev.set_pixel_shader(Some(&corpus.shader(FN, "shader_code")?));
     dev.set_vertex_shader(&corpus.shader(FN, "vshader_code")?);
@@ -191,7 +191,7 @@ fn vface_register_test(corpus: &Corpus, dev: &mut Device) -> Result<(), String> 
     dev.set_render_target(0, Some(surface));
     dev.clear(0xff00_00ff);
     dev.draw_up("offscreen", Primitive::TriangleList, 4, &quad, 12);
-    dev.set_render_target(0, Some(BACK_BUFFER));
+    dev.set_back_buffer();
     dev.draw_up("onscreen", Primitive::TriangleList, 4, &quad, 12);
     dev.set_no_vertex_shader();
     dev.set_pixel_shader(None);
@@ -218,8 +218,8 @@ fn multiple_rendertargets_test(corpus: &Corpus, dev: &mut Device) -> Result<(), 
     const FN: &str = "multiple_rendertargets_test";
     let quad = f32_bytes(&corpus.floats(FN, "quad")?);
     let texquad = f32_bytes(&corpus.floats(FN, "texquad")?);
-    let (tex1, surf1) = dev.create_render_target_texture(16, 16);
-    let (tex2, surf2) = dev.create_render_target_texture(16, 16);
+    let (tex1, surf1) = dev.create_render_target_texture(16, 16)?;
+    let (tex2, surf2) = dev.create_render_target_texture(16, 16)?;
     dev.clear(0xffff_0000);
     let all = 0xffff_ffff;
     dev.set_vertex_shader(&corpus.shader(FN, "vshader_code")?);
@@ -245,7 +245,7 @@ fn multiple_rendertargets_test(corpus: &Corpus, dev: &mut Device) -> Result<(), 
     dev.set_lighting(false);
     dev.set_no_vertex_shader();
     dev.set_pixel_shader(None);
-    dev.set_render_target(0, Some(BACK_BUFFER));
+    dev.set_back_buffer();
     dev.set_render_target(1, None);
     dev.set_fvf(D3DFVF_XYZ | D3DFVF_TEX1)?;
     dev.set_texture(0, Some(tex1));
@@ -278,7 +278,7 @@ fn test_dsy(corpus: &Corpus, dev: &mut Device) -> Result<(), String> {
         .concat();
     let lines = corpus.pixel_checks(FN)?;
     let second = lines.get(1).map_or(u64::MAX, |c| c.line);
-    let rt = dev.create_render_target(640, 480);
+    let rt = dev.create_render_target(640, 480)?;
     dev.set_render_target(0, Some(rt));
     dev.set_fvf(D3DFVF_XYZ | D3DFVF_DIFFUSE)?;
     dev.set_vertex_shader(&corpus.shader(FN, "vs_code")?);
@@ -286,7 +286,7 @@ fn test_dsy(corpus: &Corpus, dev: &mut Device) -> Result<(), String> {
     dev.clear(0xff00_0000);
     dev.draw_up("offscreen", Primitive::TriangleStrip, 2, &quad, 16);
     literal_checks(corpus, dev, FN, 0..second, 1)?;
-    dev.set_render_target(0, Some(BACK_BUFFER));
+    dev.set_back_buffer();
     dev.clear(0xff00_0000);
     dev.draw_up("onscreen", Primitive::TriangleStrip, 2, &quad, 16);
     literal_checks(corpus, dev, FN, second..u64::MAX, 1)
@@ -307,7 +307,7 @@ fn test_fragment_coords(corpus: &Corpus, dev: &mut Device) -> Result<(), String>
     dev.set_ps_const_f(0, &[[1.0, 0.0, 320.0, 240.0]]);
     dev.draw_up("back buffer", Primitive::TriangleStrip, 2, &quad, 20);
     literal_checks(corpus, dev, FN, 0..u64::MAX, 4)?;
-    let surface = dev.create_render_target(32, 32);
+    let surface = dev.create_render_target(32, 32)?;
     dev.set_ps_const_f(0, &[[1.0, 0.0, 16.0, 16.0]]);
     dev.set_render_target(0, Some(surface));
     dev.draw_up("32x32 target", Primitive::TriangleStrip, 2, &quad, 20);
@@ -323,7 +323,7 @@ fn test_fragment_coords(corpus: &Corpus, dev: &mut Device) -> Result<(), String>
     dev.set_pixel_shader(Some(&corpus.shader(FN, "shader_frac_code")?));
     dev.clear(0xff00_00ff);
     dev.draw_up("vPos fraction", Primitive::TriangleStrip, 2, &quad, 20);
-    dev.set_render_target(0, Some(BACK_BUFFER));
+    dev.set_back_buffer();
     dev.check_surface("vPos fraction", surface, (14, 14), 0x00ff_ffff, &[0], 0);
     Ok(())
 }
@@ -401,16 +401,16 @@ fn test_mismatched_sample_types(corpus: &Corpus, dev: &mut Device) -> Result<(),
     volume_data.extend(fill(0x4040_4040, 4));
     let volume = dev.create_texture(
         TextureKind::Volume,
-        D3dFormat::A8R8G8B8,
+        Format::A8R8G8B8,
         [2, 2, 2],
-        volume_data,
-    );
+        &volume_data,
+    )?;
     let tex_2d = dev.create_texture(
         TextureKind::TwoD,
-        D3dFormat::A8R8G8B8,
+        Format::A8R8G8B8,
         [2, 2, 1],
-        fill(0x7070_7070, 4),
-    );
+        &fill(0x7070_7070, 4),
+    )?;
     dev.set_vertex_declaration(&decl);
     dev.set_vertex_shader(&corpus.shader(FN, "vs_code")?);
     dev.set_filter(0, TextureFilter::Linear, TextureFilter::Point);
@@ -743,7 +743,7 @@ fn test_uninitialized_varyings(corpus: &Corpus, dev: &mut Device) -> Result<(), 
             case.ps.as_deref().unwrap_or("fixed-function")
         );
         dev.draw_up(&label, Primitive::TriangleStrip, 2, &quad, 12);
-        let colour = dev.surface_pixel(BACK_BUFFER, 320, 240);
+        let colour = dev.surface_pixel(dev.back_buffer(), 320, 240);
         let mut accepted = vec![(case.expected, 1)];
         if case.allow_zero_alpha {
             accepted.push((case.expected & 0x00ff_ffff, 1));

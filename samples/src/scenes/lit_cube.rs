@@ -2,13 +2,11 @@
 //! `shaders/lit_cube.asm` (vs_1_1: `m4x4` transform, `dp3`/`max` diffuse),
 //! FVF `D3DFVF_XYZ | D3DFVF_NORMAL`, indexed, D3D9's default culling.
 
-use d3d9_backend::VertexConstants;
 use d3d9_translator::decl::fvf::{D3DFVF_NORMAL, D3DFVF_XYZ};
-use d3d9_translator::decl::VertexDeclaration;
 
 use super::{direction, projection, rgba, Scene};
+use crate::draw::{Constants, Declaration, SceneDraw};
 use crate::math::{cross, front_facing, scale, Mat4, Vec3};
-use crate::pipeline::{PipelineError, SceneDraw};
 
 pub(super) const SCENE: Scene = Scene {
     name: "lit_cube",
@@ -79,23 +77,23 @@ fn cube() -> (Vec<Vertex>, Vec<u16>) {
     (vertices, indices)
 }
 
-fn setup() -> Result<SceneDraw, PipelineError> {
+fn setup() -> SceneDraw {
     let (vertices, indices) = cube();
     let world = world();
     let wvp = world.then(&view()).then(&projection());
-    let mut c = VertexConstants::default();
+    let mut c = Constants::default();
     c.set_f(0, &wvp.columns())
         .set_f(4, &world.columns()[..3])
         .set_f(8, &[direction(TO_LIGHT)])
         .set_f(9, &[rgba(1.0, 0.55, 0.15, 1.0)])
         .set_f(10, &[rgba(0.08, 0.08, 0.12, 0.0)])
         .set_f(11, &[[0.0; 4]]);
-    Ok(SceneDraw::indexed_triangles(
+    SceneDraw::indexed_triangles(
         include_str!("../../../shaders/lit_cube.asm"),
-        VertexDeclaration::from_fvf(D3DFVF_XYZ | D3DFVF_NORMAL)?,
+        Declaration::Fvf(D3DFVF_XYZ | D3DFVF_NORMAL),
         &vertices,
         indices,
         c,
         0xFF20_2030,
-    ))
+    )
 }

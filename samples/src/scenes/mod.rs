@@ -2,7 +2,7 @@
 //! (assembly text, assembled at run time), its vertex data and declaration,
 //! and the constants an application would compute on the CPU.
 
-use crate::pipeline::{PipelineError, SceneDraw};
+use crate::draw::SceneDraw;
 
 mod lit_cube;
 mod point_lights;
@@ -17,7 +17,7 @@ pub struct Scene {
     /// One line saying what the scene shows.
     pub description: &'static str,
     /// Builds the draw: declaration, vertices, indices, constants.
-    pub setup: fn() -> Result<SceneDraw, PipelineError>,
+    pub setup: fn() -> SceneDraw,
 }
 
 /// Every scene, in gallery order.
@@ -33,7 +33,7 @@ pub static SCENES: &[Scene] = &[
 fn projection() -> crate::math::Mat4 {
     crate::math::Mat4::perspective_fov_lh(
         std::f32::consts::FRAC_PI_4,
-        crate::pipeline::WIDTH as f32 / crate::pipeline::HEIGHT as f32,
+        crate::draw::WIDTH as f32 / crate::draw::HEIGHT as f32,
         0.5,
         50.0,
     )

@@ -2,13 +2,11 @@
 //! `loop aL, i0` with `c[aL + n]` reads, through `shaders/point_lights.asm`
 //! (vs_2_0), FVF `D3DFVF_XYZ | D3DFVF_NORMAL`, indexed.
 
-use d3d9_backend::VertexConstants;
 use d3d9_translator::decl::fvf::{D3DFVF_NORMAL, D3DFVF_XYZ};
-use d3d9_translator::decl::VertexDeclaration;
 
 use super::{projection, rgba, Scene};
+use crate::draw::{Constants, Declaration, SceneDraw};
 use crate::math::{front_facing, Mat4, Vec3};
-use crate::pipeline::{PipelineError, SceneDraw};
 
 pub(super) const SCENE: Scene = Scene {
     name: "point_lights",
@@ -70,11 +68,11 @@ fn floor() -> (Vec<Vertex>, Vec<u16>) {
     (vertices, indices)
 }
 
-fn setup() -> Result<SceneDraw, PipelineError> {
+fn setup() -> SceneDraw {
     let (vertices, indices) = floor();
     let world = Mat4::IDENTITY;
     let wvp = world.then(&view()).then(&projection());
-    let mut c = VertexConstants::default();
+    let mut c = Constants::default();
     c.set_f(0, &wvp.columns())
         .set_f(4, &world.columns()[..3])
         .set_f(9, &[rgba(0.9, 0.9, 0.9, 1.0)])
@@ -86,12 +84,12 @@ fn setup() -> Result<SceneDraw, PipelineError> {
     }
     // i0: loop count, first aL, aL step.
     c.set_i(0, &[[LIGHTS.len() as i32, 0, 1, 0]]);
-    Ok(SceneDraw::indexed_triangles(
+    SceneDraw::indexed_triangles(
         include_str!("../../../shaders/point_lights.asm"),
-        VertexDeclaration::from_fvf(D3DFVF_XYZ | D3DFVF_NORMAL)?,
+        Declaration::Fvf(D3DFVF_XYZ | D3DFVF_NORMAL),
         &vertices,
         indices,
         c,
         0xFF10_1018,
-    ))
+    )
 }

@@ -4,13 +4,12 @@
 //! UBYTE4 BLENDINDICES. The left half follows bone 0, the right half
 //! (blend indices (1, 0)) follows bone 1, the joint blends both.
 
-use d3d9_backend::VertexConstants;
 use d3d9_translator::bytecode::Usage;
-use d3d9_translator::decl::{DeclType, VertexDeclaration, VertexElement};
+use d3d9_translator::decl::{DeclType, VertexElement};
 
 use super::{direction, projection, rgba, Scene};
+use crate::draw::{Constants, Declaration, SceneDraw};
 use crate::math::{front_facing, Mat4, Vec3};
-use crate::pipeline::{PipelineError, SceneDraw};
 
 pub(super) const SCENE: Scene = Scene {
     name: "skinned_arm",
@@ -93,26 +92,26 @@ fn palette() -> Vec<[f32; 4]> {
         .collect()
 }
 
-fn setup() -> Result<SceneDraw, PipelineError> {
+fn setup() -> SceneDraw {
     let (vertices, indices) = tube();
-    let mut c = VertexConstants::default();
+    let mut c = Constants::default();
     c.set_f(0, &view().then(&projection()).columns())
         .set_f(8, &[direction([-0.3, 0.6, -0.8])])
         .set_f(9, &[rgba(0.35, 0.8, 0.4, 1.0)])
         .set_f(10, &[rgba(0.1, 0.1, 0.12, 0.0)])
         .set_f(20, &palette());
-    let declaration = VertexDeclaration::from_elements(&[
+    let declaration = Declaration::Elements(vec![
         VertexElement::new(0, 0, DeclType::Float3, Usage::Position, 0),
         VertexElement::new(0, 12, DeclType::Float3, Usage::Normal, 0),
         VertexElement::new(0, 24, DeclType::Float1, Usage::BlendWeight, 0),
         VertexElement::new(0, 28, DeclType::UByte4, Usage::BlendIndices, 0),
-    ])?;
-    Ok(SceneDraw::indexed_triangles(
+    ]);
+    SceneDraw::indexed_triangles(
         include_str!("../../../shaders/skinned_arm.asm"),
         declaration,
         &vertices,
         indices,
         c,
         0xFF18_1818,
-    ))
+    )
 }

@@ -3,13 +3,12 @@
 //! default culling wants) through `shaders/triangle.asm`, with FVF
 //! `D3DFVF_XYZ | D3DFVF_DIFFUSE` and an identity transform.
 
-use d3d9_backend::{CullMode, VertexConstants};
+use d3d9_backend::CullMode;
 use d3d9_translator::decl::fvf::{D3DFVF_DIFFUSE, D3DFVF_XYZ};
-use d3d9_translator::decl::VertexDeclaration;
 
 use super::Scene;
+use crate::draw::{Constants, Declaration, SceneDraw};
 use crate::math::Mat4;
-use crate::pipeline::{PipelineError, Primitive, SceneDraw};
 
 pub(super) const SCENE: Scene = Scene {
     name: "triangle",
@@ -41,20 +40,19 @@ const VERTICES: [Vertex; 3] = [
     },
 ];
 
-fn setup() -> Result<SceneDraw, PipelineError> {
-    let mut constants = VertexConstants::default();
+fn setup() -> SceneDraw {
+    let mut constants = Constants::default();
     constants.set_f(0, &Mat4::IDENTITY.columns());
-    Ok(SceneDraw {
+    SceneDraw {
         shader: include_str!("../../../shaders/triangle.asm"),
-        declaration: VertexDeclaration::from_fvf(D3DFVF_XYZ | D3DFVF_DIFFUSE)?,
+        declaration: Declaration::Fvf(D3DFVF_XYZ | D3DFVF_DIFFUSE),
         stream: bytemuck::cast_slice(&VERTICES).to_vec(),
         stride: std::mem::size_of::<Vertex>() as u32,
         indices: None,
         vertex_count: 3,
-        primitive: Primitive::TriangleList,
         constants,
         cull: CullMode::Ccw,
         // The D3D9 SDK tutorials clear to D3DCOLOR_XRGB(0, 0, 64).
         clear: 0xFF00_0040,
-    })
+    }
 }

@@ -4,13 +4,12 @@
 //! has one FLOAT2 POSITION element (x, z); triangles are sent far rows
 //! first so nearer waves cover farther ones without a depth buffer.
 
-use d3d9_backend::VertexConstants;
 use d3d9_translator::bytecode::Usage;
-use d3d9_translator::decl::{DeclType, VertexDeclaration, VertexElement};
+use d3d9_translator::decl::{DeclType, VertexElement};
 
 use super::{direction, projection, rgba, Scene};
+use crate::draw::{Constants, Declaration, SceneDraw};
 use crate::math::{front_facing, Mat4, Vec3};
-use crate::pipeline::{PipelineError, SceneDraw};
 
 pub(super) const SCENE: Scene = Scene {
     name: "wave_grid",
@@ -59,10 +58,10 @@ fn grid() -> (Vec<[f32; 2]>, Vec<u16>) {
     (vertices, indices)
 }
 
-fn setup() -> Result<SceneDraw, PipelineError> {
+fn setup() -> SceneDraw {
     let (vertices, indices) = grid();
     let tau = std::f32::consts::TAU;
-    let mut c = VertexConstants::default();
+    let mut c = Constants::default();
     c.set_f(0, &view().then(&projection()).columns())
         .set_f(4, &[[K[0], K[1], PHASE[0], PHASE[1]]])
         .set_f(5, &[[AMPLITUDE[0], AMPLITUDE[1], 0.0, 1.0]])
@@ -72,19 +71,19 @@ fn setup() -> Result<SceneDraw, PipelineError> {
         .set_f(9, &[rgba(0.75, 0.95, 1.0, 1.0)])
         .set_f(10, &[[0.8, 0.2, 0.0, 0.0]])
         .set_f(11, &[[0.5 / (AMPLITUDE[0] + AMPLITUDE[1]), 0.5, 0.0, 0.0]]);
-    let declaration = VertexDeclaration::from_elements(&[VertexElement::new(
+    let declaration = Declaration::Elements(vec![VertexElement::new(
         0,
         0,
         DeclType::Float2,
         Usage::Position,
         0,
-    )])?;
-    Ok(SceneDraw::indexed_triangles(
+    )]);
+    SceneDraw::indexed_triangles(
         include_str!("../../../shaders/wave_grid.asm"),
         declaration,
         &vertices,
         indices,
         c,
         0xFF08_0810,
-    ))
+    )
 }

@@ -85,6 +85,12 @@ pub struct DeviceCaps {
     pub max_vertex_shader_30_instruction_slots: u32,
     /// `MaxPixelShader30InstructionSlots` (512..=32768): the slot limit of ps_3_0.
     pub max_pixel_shader_30_instruction_slots: u32,
+    /// Whether instruction slot limits are enforced (D3D9's runtime does; `true` by
+    /// default). Wine's d3d9 and DXVK do not count slots, and bytecode from compilers other
+    /// than fxc (vkd3d-compiler) may exceed ps_2_0's 64 arithmetic slots where fxc's output
+    /// fits: a compatibility layer may turn the count off. Nothing else depends on it: the
+    /// translated code has no slot limit.
+    pub instruction_slot_limits: bool,
 }
 
 impl Default for DeviceCaps {
@@ -106,6 +112,7 @@ impl Default for DeviceCaps {
             ps_num_instruction_slots: 512,
             max_vertex_shader_30_instruction_slots: 32768,
             max_pixel_shader_30_instruction_slots: 32768,
+            instruction_slot_limits: true,
         }
     }
 }

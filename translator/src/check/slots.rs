@@ -119,7 +119,7 @@ impl Counter {
 /// Check the slot limits of the shader's version.
 pub(super) fn check(ctx: &Ctx<'_>) -> Result<(), CheckError> {
     let v = ctx.version;
-    if v.is_software() {
+    if v.is_software() || !ctx.caps.instruction_slot_limits {
         return Ok(());
     }
     let insts = &ctx.program.instructions;

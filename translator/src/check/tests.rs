@@ -927,6 +927,20 @@ fn ps_2_0_has_64_arithmetic_and_32_texture_slots() {
         ),
         "33 texture instruction slots; ps_2_0 allows 32",
     );
+    // A device that does not count slots (as Wine's d3d9) takes both.
+    let uncounted = DeviceCaps {
+        instruction_slot_limits: false,
+        ..DeviceCaps::default()
+    };
+    for body in [
+        format!("ps_2_0\n{}mov oC0, r0\n", lines("mov r0, c0\n", 64)),
+        format!(
+            "ps_2_0\n{tex}{}mov oC0, r0\n",
+            lines("texld r0, t0, s0\n", 33)
+        ),
+    ] {
+        accepts_on(&body, &uncounted);
+    }
     // ps_2_x: PS20Caps.NumInstructionSlots for all instructions together.
     let body = format!("ps_2_x\n{}mov oC0, r0\n", lines("mov r0, c0\n", 95));
     let caps = DeviceCaps {

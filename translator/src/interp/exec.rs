@@ -4,12 +4,16 @@
 //! ones; denormal operands and results are flushed to zero (`rules::flush_denormal`);
 //! relative reads past a register file read 0; loops run `min(i#.x, 255)` times with
 //! aL restored when a loop ends; `ret` from inside a loop of a subroutine leaves aL as the
-//! inner loop left it.
+//! inner loop left it. `texldl` samples the textures of the vertex sampler stages
+//! ([`super::texture`]) and returns the texel through the sampler's swizzle, as
+//! `lift::texture` does.
 
+use super::texture::VertexTextures;
 use super::{Constants, InterpError, OutputValue, OutputVertex, INSTRUCTION_BUDGET};
 use crate::bytecode::{
-    file_rule, float_constants, Comparison, Control, DstParam, Instruction, Literal, Opcode,
-    Program, Register, RegisterFile, SrcModifier, SrcParam, Stage, VERTEX_INPUTS,
+    file_rule, float_constants, Comparison, Control, Declaration, DstParam, Instruction, Literal,
+    Opcode, Program, Register, RegisterFile, SrcModifier, SrcParam, Stage, TextureType,
+    VERTEX_INPUTS,
 };
 use crate::check::CheckedProgram;
 use crate::lift::FloatMode;
@@ -31,6 +35,8 @@ pub struct Interpreter<'a> {
     def_floats: HashMap<u32, [f32; 4]>,
     def_ints: HashMap<u32, [i32; 4]>,
     def_bools: HashMap<u32, bool>,
+    /// `dcl_2d` / `dcl_cube` / `dcl_volume s#`: sampler number → declared texture type.
+    samplers: HashMap<u32, TextureType>,
     float_registers: u32,
     int_registers: u32,
     bool_registers: u32,
@@ -73,6 +79,7 @@ struct Machine<'p> {
     c: &'p [[f32; 4]],
     i: &'p [[i32; 4]],
     b: &'p [bool],
+    textures: &'p VertexTextures<'p>,
     steps: u64,
 }
 
@@ -94,6 +101,7 @@ impl<'a> Interpreter<'a> {
         let mut labels = HashMap::new();
         let (mut def_floats, mut def_ints, mut def_bools) =
             (HashMap::new(), HashMap::new(), HashMap::new());
+        let mut samplers = HashMap::new();
         for (k, inst) in program.instructions.iter().enumerate() {
             use Opcode as O;
             match inst.opcode {
@@ -134,6 +142,13 @@ impl<'a> Interpreter<'a> {
                         _ => return Err(internal("def of the wrong register or value")),
                     }
                 }
+                O::Dcl => {
+                    if let (Some(dst), Some(Declaration::Sampler(tt))) = (inst.dst, inst.decl) {
+                        if dst.reg.file == RegisterFile::Sampler {
+                            samplers.insert(dst.reg.index, tt);
+                        }
+                    }
+                }
                 _ => {}
             }
         }
@@ -149,6 +164,7 @@ impl<'a> Interpreter<'a> {
             def_floats,
             def_ints,
             def_bools,
+            samplers,
             float_registers: float_constants(version, vp).on_device(|c| caps.count_cap(c)),
             int_registers: count(RegisterFile::ConstInt),
             bool_registers: count(RegisterFile::ConstBool),
@@ -158,13 +174,24 @@ impl<'a> Interpreter<'a> {
     }
 
     /// Run one vertex whose input registers hold `inputs` (`inputs[n]` is `v#n`; missing ones
-    /// read 0) with the application's `constants`.
+    /// read 0) with the application's `constants` and no texture on any vertex sampler stage
+    /// (`texldl` reads (0, 0, 0, 1), as D3D9 does from a stage without a texture).
     pub fn run(
         &self,
         inputs: &[[f32; 4]],
         constants: &Constants,
     ) -> Result<OutputVertex, InterpError> {
         self.run_with(inputs, &self.constant_file(constants))
+    }
+
+    /// [`Interpreter::run`] with `textures` on the vertex sampler stages, for `texldl`.
+    pub fn run_textured(
+        &self,
+        inputs: &[[f32; 4]],
+        constants: &Constants,
+        textures: &VertexTextures<'_>,
+    ) -> Result<OutputVertex, InterpError> {
+        self.run_with_textures(inputs, &self.constant_file(constants), textures)
     }
 
     /// The float constant registers as the shader reads them: the application's values with
@@ -197,6 +224,17 @@ impl<'a> Interpreter<'a> {
         inputs: &[[f32; 4]],
         constants: &ConstantFile,
     ) -> Result<OutputVertex, InterpError> {
+        self.run_with_textures(inputs, constants, &VertexTextures::none())
+    }
+
+    /// [`Interpreter::run_textured`] with constants prepared by
+    /// [`Interpreter::constant_file`].
+    pub fn run_with_textures(
+        &self,
+        inputs: &[[f32; 4]],
+        constants: &ConstantFile,
+        textures: &VertexTextures<'_>,
+    ) -> Result<OutputVertex, InterpError> {
         let mut v = [[0.0f32; 4]; VERTEX_INPUTS as usize + 1];
         for (slot, x) in v.iter_mut().zip(inputs).take(VERTEX_INPUTS as usize) {
             *slot = *x;
@@ -216,6 +254,7 @@ impl<'a> Interpreter<'a> {
             c: &constants.c,
             i: &constants.i,
             b: &constants.b,
+            textures,
             steps: 0,
         };
         self.execute(&mut m)?;
@@ -353,7 +392,6 @@ impl<'a> Interpreter<'a> {
                         next
                     }
                 }
-                O::TexLdl => return Err(at("texldl (the interpreter has no textures)")),
                 _ => {
                     self.arithmetic(m, pc, inst)?;
                     next
@@ -653,6 +691,21 @@ impl<'a> Interpreter<'a> {
                     *slot = rules::dot(mode, &a[..n], &r[..n]);
                 }
                 out
+            }
+            O::TexLdl => {
+                // `texldl dst, coord, s#`: xyz the coordinates, w the LOD; the sampler's
+                // swizzle picks the texel component of each destination component.
+                let coord = self.src(m, inst, 0)?;
+                let s = self.src_param(inst, 1)?;
+                if s.reg.file != RegisterFile::Sampler {
+                    return Err(internal("the second source of texldl is not s#"));
+                }
+                let declared = *self
+                    .samplers
+                    .get(&s.reg.index)
+                    .ok_or_else(|| internal(format!("s{} is not declared", s.reg.index)))?;
+                let texel = m.textures.fetch(s.reg.index, declared, coord);
+                [0, 1, 2, 3].map(|c| texel[usize::from(s.swizzle.get(c))])
             }
             O::Setp => {
                 let Control::Comparison(cmp) = inst.control else {

@@ -13,16 +13,23 @@
 //! - [`process_vertices`] fetches each vertex from raw stream bytes through a vertex
 //!   declaration (every `D3DDECLTYPE` decoded on the CPU, [`fetch`]) and runs it, as
 //!   `IDirect3DDevice9::ProcessVertices` does.
+//! - `texldl` samples the textures and sampler states of the four vertex sampler stages
+//!   ([`VertexTextures`], [`texture`]) as the GPU path samples them.
 //!
-//! Where the lifter returns `Unsupported` (predicated flow control) the interpreter does too;
-//! `texldl` is `Unsupported` here (the interpreter has no textures). Every program that passes
+//! Where the lifter returns `Unsupported` (predicated flow control) the interpreter does too.
+//! Every program that passes
 //! `check` runs without panicking and ends: loops are bounded as on the GPU, and a budget of
 //! executed instructions ([`INSTRUCTION_BUDGET`]) turns anything longer into an error.
 
 mod exec;
 pub mod fetch;
+pub mod texture;
 
 pub use exec::{ConstantFile, Interpreter};
+pub use texture::{
+    Address, BoundTexture, Filter, MipFilter, SamplerStates, Texture, TextureError, TextureKind,
+    VertexTextures,
+};
 
 use crate::bytecode::{Opcode, Register, TokenOffset, Version, WriteMask};
 use crate::check::CheckedProgram;
@@ -115,7 +122,8 @@ pub struct Stream<'a> {
 }
 
 /// `ProcessVertices`: vertices `first .. first + count` fetched from `streams` (`streams[n]` is
-/// stream n) through `decl` and run through `shader`. The pairing follows the draw-time rules
+/// stream n) through `decl` and run through `shader`, with no texture on any vertex sampler
+/// stage (`texldl` reads (0, 0, 0, 1)). The pairing follows the draw-time rules
 /// (`decl::bind_program`) of the device the shader was checked for: in software vertex
 /// processing an input without an element is an error, in hardware it reads (0, 0, 0, 0).
 pub fn process_vertices(
@@ -125,6 +133,28 @@ pub fn process_vertices(
     constants: &Constants,
     first: u32,
     count: u32,
+    mode: FloatMode,
+) -> Result<Vec<OutputVertex>, InterpError> {
+    process_vertices_textured(
+        shader,
+        decl,
+        streams,
+        constants,
+        &VertexTextures::none(),
+        first..first.saturating_add(count),
+        mode,
+    )
+}
+
+/// [`process_vertices`] of the vertices in `vertices`, `texldl` sampling `textures` (the
+/// vertex sampler stages' textures and sampler states).
+pub fn process_vertices_textured(
+    shader: &CheckedProgram,
+    decl: &VertexDeclaration,
+    streams: &[Stream<'_>],
+    constants: &Constants,
+    textures: &VertexTextures<'_>,
+    vertices: std::ops::Range<u32>,
     mode: FloatMode,
 ) -> Result<Vec<OutputVertex>, InterpError> {
     let interpreter = Interpreter::new(shader, mode)?;
@@ -142,11 +172,11 @@ pub fn process_vertices(
         shader.caps().vertex_processing,
     )?;
     let elements = decl.elements();
+    let count = vertices.end.saturating_sub(vertices.start);
     let mut out = Vec::with_capacity(usize::try_from(count).unwrap_or(0).min(1 << 16));
     let file = interpreter.constant_file(constants);
     let mut inputs = [[0.0f32; 4]; crate::bytecode::VERTEX_INPUTS as usize];
-    for k in 0..count {
-        let vertex = first.saturating_add(k);
+    for vertex in vertices {
         inputs.fill([0.0; 4]);
         for bound in &binding.inputs {
             let Some(index) = bound.element else {
@@ -183,7 +213,7 @@ pub fn process_vertices(
                 *slot = value;
             }
         }
-        out.push(interpreter.run_with(&inputs, &file)?);
+        out.push(interpreter.run_with_textures(&inputs, &file, textures)?);
     }
     Ok(out)
 }
@@ -356,6 +386,131 @@ mod tests {
             .run(&[[2103.0, 0.0, 0.0, 1.0]], &constants)
             .expect("runs");
         assert_eq!(out.get(TC0), Some([9.0, 8.0, 7.0, 6.0]));
+    }
+
+    /// `texldl` from the vertex sampler stages: a bound 2D texture through the coordinate's
+    /// swizzle, the sampler's swizzle and a write mask; an empty stage reads (0, 0, 0, 1); a
+    /// cube declaration over a 2D texture reads (0, 0, 0, 0).
+    #[test]
+    fn texldl_samples_the_vertex_sampler_stages() {
+        let text = "vs_3_0
+            dcl_position o0
+            dcl_texcoord0 o1
+            dcl_texcoord1 o2
+            dcl_texcoord2 o3
+            dcl_2d s0
+            dcl_2d s1
+            dcl_cube s3
+            def c0, 0.125, 0.375, 0, 0
+            def c1, -7, -8, -9, -10
+            mov o0, c0
+            mov r0, c1
+            texldl r0.xz, c0.yxzw, s0.wzyx
+            mov o1, r0
+            texldl o2, c0, s1
+            texldl o3, c0, s3
+        ";
+        // 2x2, texel (x, y) = (x, y, 0.5, 10 + x + 2y).
+        let mut texels = Vec::new();
+        for y in 0..2 {
+            for x in 0..2 {
+                texels.push([x as f32, y as f32, 0.5, (10 + x + 2 * y) as f32]);
+            }
+        }
+        let texture = Texture::new(TextureKind::TwoD, [2, 2, 1], vec![texels]).expect("texture");
+        let textures = VertexTextures::none()
+            .with(0, &texture, SamplerStates::default())
+            .with(3, &texture, SamplerStates::default());
+        let c = checked(text, &DeviceCaps::default());
+        let out = Interpreter::new(&c, FloatMode::Legacy)
+            .expect("prepares")
+            .run_textured(&[], &Constants::default(), &textures)
+            .expect("runs");
+        // (u, v) = (0.375, 0.125): texel (0, 0) of 2x2 is at u < 0.5: texel (0, 0) → w = 10.
+        // r0.x = texel.w, r0.z = texel.y.
+        assert_eq!(out.get(TC0), Some([10.0, -8.0, 0.0, -10.0]));
+        assert_eq!(
+            out.get(Semantic::new(Usage::TexCoord, 1)),
+            Some([0.0, 0.0, 0.0, 1.0])
+        );
+        assert_eq!(
+            out.get(Semantic::new(Usage::TexCoord, 2)),
+            Some([0.0, 0.0, 0.0, 0.0])
+        );
+        // With s0 at (0.625, 0.125) instead: texel (1, 0), w = 11, y = 0.
+        let text = text.replace("def c0, 0.125, 0.375, 0, 0", "def c0, 0.125, 0.625, 0, 0");
+        let c = checked(&text, &DeviceCaps::default());
+        let out = Interpreter::new(&c, FloatMode::Legacy)
+            .expect("prepares")
+            .run_textured(&[], &Constants::default(), &textures)
+            .expect("runs");
+        assert_eq!(out.get(TC0), Some([11.0, -8.0, 0.0, -10.0]));
+    }
+
+    /// `process_vertices_textured` passes the stages' textures to every vertex.
+    #[test]
+    fn process_vertices_textured_samples_per_vertex() {
+        use crate::decl::{DeclMethod, DeclType, VertexElement};
+        let text = "vs_3_0
+            dcl_texcoord0 v0
+            dcl_position o0
+            dcl_texcoord0 o1
+            dcl_volume s2
+            mov o0, v0
+            texldl o1, v0, s2
+        ";
+        let c = checked(text, &DeviceCaps::default());
+        let decl = VertexDeclaration::from_elements(&[VertexElement {
+            stream: 0,
+            offset: 0,
+            ty: DeclType::Float4,
+            method: DeclMethod::Default,
+            usage: Usage::TexCoord,
+            usage_index: 0,
+        }])
+        .expect("declaration");
+        // 1x1x2: slice z holds (z, 0, 0, 1).
+        let texture = Texture::new(
+            TextureKind::Volume,
+            [1, 1, 2],
+            vec![vec![[0.0, 0.0, 0.0, 1.0], [1.0, 0.0, 0.0, 1.0]]],
+        )
+        .expect("texture");
+        let textures = VertexTextures::none().with(2, &texture, SamplerStates::default());
+        let data: Vec<u8> = [[0.5f32, 0.5, 0.75, 0.0], [0.5, 0.5, 0.25, 0.0]]
+            .iter()
+            .flatten()
+            .flat_map(|x| x.to_le_bytes())
+            .collect();
+        let stream = Stream {
+            data: &data,
+            offset: 0,
+            stride: 16,
+        };
+        let out = process_vertices_textured(
+            &c,
+            &decl,
+            &[stream],
+            &Constants::default(),
+            &textures,
+            0..2,
+            FloatMode::Legacy,
+        )
+        .expect("processes");
+        assert_eq!(out[0].get(TC0), Some([1.0, 0.0, 0.0, 1.0]));
+        assert_eq!(out[1].get(TC0), Some([0.0, 0.0, 0.0, 1.0]));
+        // Without textures the stage is empty: (0, 0, 0, 1) for both.
+        let out = process_vertices(
+            &c,
+            &decl,
+            &[stream],
+            &Constants::default(),
+            0,
+            2,
+            FloatMode::Legacy,
+        )
+        .expect("processes");
+        assert_eq!(out[0].get(TC0), Some([0.0, 0.0, 0.0, 1.0]));
     }
 
     #[test]

@@ -1,0 +1,145 @@
+//! A 2D texture set on a sampler the pixel shader declares `dcl_volume`.
+//!
+//! D3D9 leaves a texture of another type than the sampler's declaration undefined; Windows
+//! drivers and Wine read the 2D texels as if the texture were a volume of one slice
+//! (Wine's `test_mismatched_sample_types` expects the 2D texture's colour from `texld` of a
+//! `dcl_volume` sampler). WebGPU binds only the declared view dimension, so the device binds
+//! a one-slice volume copy of the 2D texture instead: made at bind time on the pending command
+//! encoder (so it sees every draw recorded before it), kept per texture, and copied again when
+//! the texture's contents changed (`update_texture` bumps its version; a render-target
+//! texture's contents change with every draw into it, so it is copied at every bind).
+//! The other mismatches (a volume or cube on a `dcl_2d` sampler, ...) stay refused: no copy
+//! gives what drivers sample there.
+
+use super::error::{invalid, DeviceError};
+use super::objects::TextureId;
+use super::Device;
+use crate::TextureKind;
+
+/// The one-slice volume standing in for a 2D texture.
+pub(crate) struct VolumeSlice {
+    /// The 2D texture's version it was copied at.
+    version: u64,
+    texture: wgpu::Texture,
+    view: wgpu::TextureView,
+}
+
+impl Device {
+    /// The view a `dcl_volume` sampler reads for 2D texture `id`: its one-slice volume copy,
+    /// brought up to date on the pending encoder.
+    pub(crate) fn volume_slice_view(
+        &mut self,
+        call: &'static str,
+        id: TextureId,
+    ) -> Result<wgpu::TextureView, DeviceError> {
+        let source = self
+            .textures
+            .get(&id)
+            .ok_or_else(|| invalid(call, format!("{id:?} is not a texture of this device")))?;
+        if source.kind != TextureKind::TwoD {
+            return Err(invalid(
+                call,
+                "internal: a volume slice of a non-2D texture",
+            ));
+        }
+        let current = self
+            .volume_slices
+            .get(&id)
+            .is_some_and(|s| s.version == source.version && !source.render_target);
+        if !current {
+            let texture = match self.volume_slices.remove(&id) {
+                Some(slice) => slice.texture,
+                None => self.gpu.device.create_texture(&wgpu::TextureDescriptor {
+                    label: Some("2D texture as a one-slice volume"),
+                    size: wgpu::Extent3d {
+                        width: source.width,
+                        height: source.height,
+                        depth_or_array_layers: 1,
+                    },
+                    mip_level_count: source.levels,
+                    sample_count: 1,
+                    dimension: wgpu::TextureDimension::D3,
+                    format: source.wgpu_format,
+                    usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+                    view_formats: &[],
+                }),
+            };
+            // Through a buffer: texture-to-texture copies need equal dimensions.
+            let texel = source.wgpu_format.block_copy_size(None).unwrap_or(4);
+            let align = wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
+            let levels: Vec<(wgpu::Extent3d, u32, u64)> = {
+                let mut offset = 0u64;
+                (0..source.levels)
+                    .map(|level| {
+                        let extent = source.level_extent(level);
+                        let row = (extent.width * texel).div_ceil(align) * align;
+                        let at = offset;
+                        offset += u64::from(row) * u64::from(extent.height);
+                        (extent, row, at)
+                    })
+                    .collect()
+            };
+            let size = levels
+                .last()
+                .map_or(0, |(e, row, at)| at + u64::from(*row) * u64::from(e.height));
+            let buffer = self.gpu.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("volume slice copy"),
+                size,
+                usage: wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            });
+            let encoder = self
+                .encoder
+                .get_or_insert_with(|| self.gpu.device.create_command_encoder(&Default::default()));
+            for (level, (extent, row, at)) in (0u32..).zip(&levels) {
+                let layout = wgpu::TexelCopyBufferLayout {
+                    offset: *at,
+                    bytes_per_row: Some(*row),
+                    rows_per_image: Some(extent.height),
+                };
+                encoder.copy_texture_to_buffer(
+                    wgpu::TexelCopyTextureInfo {
+                        texture: &source.texture,
+                        mip_level: level,
+                        origin: wgpu::Origin3d::ZERO,
+                        aspect: wgpu::TextureAspect::All,
+                    },
+                    wgpu::TexelCopyBufferInfo {
+                        buffer: &buffer,
+                        layout,
+                    },
+                    *extent,
+                );
+                encoder.copy_buffer_to_texture(
+                    wgpu::TexelCopyBufferInfo {
+                        buffer: &buffer,
+                        layout,
+                    },
+                    wgpu::TexelCopyTextureInfo {
+                        texture: &texture,
+                        mip_level: level,
+                        origin: wgpu::Origin3d::ZERO,
+                        aspect: wgpu::TextureAspect::All,
+                    },
+                    *extent,
+                );
+            }
+            let view = texture.create_view(&wgpu::TextureViewDescriptor {
+                dimension: Some(wgpu::TextureViewDimension::D3),
+                ..Default::default()
+            });
+            self.volume_slices.insert(
+                id,
+                VolumeSlice {
+                    version: source.version,
+                    texture,
+                    view,
+                },
+            );
+        }
+        self.volume_slices
+            .get(&id)
+            .map(|s| s.view.clone())
+            .ok_or_else(|| invalid(call, "internal: no volume slice"))
+    }
+}

@@ -1,0 +1,106 @@
+//! Draw-time pairing with bounded caches: 1,000 distinct (declaration, vertex shader) pairs
+//! drawn through a device whose caches hold 64 entries each. Every first draw is a miss,
+//! the caches never grow past their capacity (evicting the least recently used), a repeated
+//! draw is a hit, and every draw renders what its own shader says.
+
+#![allow(clippy::panic)] // a failing test says why
+
+use d3d9_backend::device::{ClearFlags, Device, DeviceParams, PrimitiveType, RenderState};
+use d3d9_backend::CullMode;
+use d3d9_translator::asm::assemble_tokens;
+
+const PAIRS: usize = 1000;
+const CAPACITY: usize = 64;
+
+fn ok<T>(r: Result<T, d3d9_backend::DeviceError>) -> T {
+    r.unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn gpu_thousand_pairs_stay_within_the_cache_bounds() {
+    let mut dev = Device::new(DeviceParams {
+        shader_cache_capacity: CAPACITY,
+        pipeline_cache_capacity: CAPACITY,
+        ..DeviceParams::default()
+    })
+    .unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"));
+    ok(dev.set_render_state(RenderState::CullMode(CullMode::None)));
+    // Ten declarations (position at a different offset in a 48-byte vertex) times 100
+    // shaders (each writes its own colour): 1,000 pairs.
+    let corners = [[-1.0f32, -1.0, 0.5], [-1.0, 1.0, 0.5], [1.0, -1.0, 0.5]];
+    let declarations: Vec<_> = (0..10u16)
+        .map(|d| {
+            let offset = d * 4;
+            let elements = [d3d9_translator::decl::VertexElement::new(
+                0,
+                offset,
+                d3d9_translator::decl::DeclType::Float3,
+                d3d9_translator::bytecode::Usage::Position,
+                0,
+            )];
+            ok(dev.create_vertex_declaration(&elements))
+        })
+        .collect();
+    let shaders: Vec<_> = (0..100)
+        .map(|s| {
+            let red = s as f32 / 255.0;
+            let text = format!(
+                "vs_2_0\ndef c0, {red:?}, 1.0, 0.0, 1.0\ndcl_position v0\nmov oPos, v0\nmov oD0, c0\n"
+            );
+            let tokens = assemble_tokens(&text).unwrap_or_else(|e| panic!("{e}"));
+            ok(dev.create_vertex_shader(&tokens))
+        })
+        .collect();
+    // Per declaration, a buffer whose vertices sit at that declaration's offset.
+    let buffers: Vec<_> = (0..10usize)
+        .map(|d| {
+            let mut data = vec![0u8; 3 * 48];
+            for (v, corner) in corners.iter().enumerate() {
+                let at = v * 48 + d * 4;
+                let bytes: Vec<u8> = corner.iter().flat_map(|c| c.to_le_bytes()).collect();
+                data[at..at + 12].copy_from_slice(&bytes);
+            }
+            ok(dev.create_vertex_buffer_with(&data))
+        })
+        .collect();
+    let mut drawn = 0;
+    for (d, decl) in declarations.iter().enumerate() {
+        ok(dev.set_vertex_declaration(Some(*decl)));
+        ok(dev.set_stream_source(0, Some(buffers[d]), 0, 48));
+        for (s, shader) in shaders.iter().enumerate() {
+            ok(dev.set_vertex_shader(Some(*shader)));
+            ok(dev.draw_primitive(PrimitiveType::TriangleList, 0, 1));
+            drawn += 1;
+            let (pairs, pipelines) = dev.cache_stats();
+            assert!(pairs.len <= CAPACITY && pipelines.len <= CAPACITY);
+            // Check a sample of draws read back their own colour.
+            if s % 37 == 0 {
+                let c = ok(dev.pixel(10, 470)) & 0xffffff;
+                assert_eq!(c, (s as u32) << 16 | 0xff00, "declaration {d}, shader {s}");
+                ok(dev.clear(&[], ClearFlags::TARGET, 0, 1.0, 0));
+            }
+        }
+    }
+    assert_eq!(drawn, PAIRS);
+    let (pairs, pipelines) = dev.cache_stats();
+    assert_eq!((pairs.misses, pairs.hits), (PAIRS as u64, 0));
+    assert_eq!(pairs.evictions, (PAIRS - CAPACITY) as u64);
+    assert_eq!(pairs.len, CAPACITY);
+    assert_eq!(pipelines.misses, PAIRS as u64);
+    assert_eq!(pipelines.evictions, (PAIRS - CAPACITY) as u64);
+    // The last pair drawn is a hit in both caches; the first one was evicted long ago.
+    ok(dev.draw_primitive(PrimitiveType::TriangleList, 0, 1));
+    let (after, after_pipelines) = dev.cache_stats();
+    assert_eq!((after.hits, after_pipelines.hits), (1, 1));
+    ok(dev.set_vertex_declaration(Some(declarations[0])));
+    ok(dev.set_stream_source(0, Some(buffers[0]), 0, 48));
+    ok(dev.set_vertex_shader(Some(shaders[0])));
+    ok(dev.draw_primitive(PrimitiveType::TriangleList, 0, 1));
+    let (again, _) = dev.cache_stats();
+    assert_eq!((again.hits, again.misses), (1, PAIRS as u64 + 1));
+    assert_eq!(ok(dev.pixel(10, 470)) & 0xffffff, 0x00ff00);
+    // Releasing a shader drops its pairings.
+    let len = dev.cache_stats().0.len;
+    ok(dev.release_vertex_shader(shaders[0]));
+    assert_eq!(dev.cache_stats().0.len, len - 1);
+}

@@ -1,0 +1,277 @@
+//! Misuse of the device gives D3D9's `D3DERR_INVALIDCALL` with the reason, never a panic and
+//! never an out-of-bounds read, and leaves the device usable: after every refused call a
+//! correct draw still renders.
+
+#![allow(clippy::panic)] // a failing test says why
+
+use d3d9_backend::device::{
+    ClearFlags, Device, DeviceError, DeviceParams, IndexFormat, PrimitiveType, RenderState,
+};
+use d3d9_backend::CullMode;
+use d3d9_translator::asm::assemble_tokens;
+use d3d9_translator::bytecode::Usage;
+use d3d9_translator::decl::{DeclType, VertexElement};
+
+fn tokens(text: &str) -> Vec<u32> {
+    assemble_tokens(text).unwrap_or_else(|e| panic!("{e}\n{text}"))
+}
+
+fn ok<T>(r: Result<T, DeviceError>) -> T {
+    r.unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The error of `r`, which must be `D3DERR_INVALIDCALL` whose reason mentions `about`.
+fn invalid_call<T: std::fmt::Debug>(r: Result<T, DeviceError>, about: &str) {
+    match r {
+        Ok(v) => panic!("expected D3DERR_INVALIDCALL about {about:?}, got Ok({v:?})"),
+        Err(e) => {
+            assert!(e.is_invalid_call(), "not an invalid call: {e}");
+            assert!(
+                e.to_string().contains(about),
+                "{e:?} does not mention {about:?}"
+            );
+        }
+    }
+}
+
+/// A triangle covering the lower-left half of the back buffer, positions only.
+fn triangle() -> Vec<u8> {
+    [-1.0f32, -1.0, 0.5, -1.0, 1.0, 0.5, 1.0, -1.0, 0.5]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect()
+}
+
+/// A device with a vs_2_0 shader writing c0 as its colour, a position-only declaration
+/// and culling off.
+fn device() -> Device {
+    let mut dev = Device::new(DeviceParams::default())
+        .unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"));
+    let vs = ok(dev.create_vertex_shader(&tokens(
+        "vs_2_0\ndcl_position v0\nmov oPos, v0\nmov oD0, c0\n",
+    )));
+    ok(dev.set_vertex_shader(Some(vs)));
+    ok(dev.set_vertex_shader_constant_f(0, &[[0.0, 1.0, 0.0, 1.0]]));
+    ok(dev.set_render_state(RenderState::CullMode(CullMode::None)));
+    dev
+}
+
+/// Proves the device still draws: clears to black, draws the triangle from a vertex
+/// buffer, and reads green inside it.
+fn still_draws(dev: &mut Device) {
+    ok(dev.set_fvf(0x002));
+    let vb = ok(dev.create_vertex_buffer_with(&triangle()));
+    ok(dev.set_stream_source(0, Some(vb), 0, 12));
+    ok(dev.clear(&[], ClearFlags::TARGET, 0, 1.0, 0));
+    ok(dev.draw_primitive(PrimitiveType::TriangleList, 0, 1));
+    assert_eq!(ok(dev.pixel(10, 470)) & 0xffffff, 0x00ff00);
+    assert_eq!(ok(dev.pixel(630, 10)) & 0xffffff, 0);
+}
+
+#[test]
+fn gpu_draw_without_a_declaration() {
+    let mut dev = device();
+    let vb = ok(dev.create_vertex_buffer_with(&triangle()));
+    ok(dev.set_stream_source(0, Some(vb), 0, 12));
+    invalid_call(
+        dev.draw_primitive(PrimitiveType::TriangleList, 0, 1),
+        "no vertex declaration",
+    );
+    still_draws(&mut dev);
+}
+
+#[test]
+fn gpu_stride_zero_on_a_draw_from_a_buffer() {
+    let mut dev = device();
+    ok(dev.set_fvf(0x002));
+    let vb = ok(dev.create_vertex_buffer_with(&triangle()));
+    ok(dev.set_stream_source(0, Some(vb), 0, 0));
+    invalid_call(
+        dev.draw_primitive(PrimitiveType::TriangleList, 0, 1),
+        "stride of 0",
+    );
+    invalid_call(
+        dev.draw_primitive_up(PrimitiveType::TriangleList, 1, &triangle(), 0),
+        "stride of 0",
+    );
+    still_draws(&mut dev);
+}
+
+#[test]
+fn gpu_vertex_range_past_the_end_of_a_buffer() {
+    let mut dev = device();
+    ok(dev.set_fvf(0x002));
+    let vb = ok(dev.create_vertex_buffer_with(&triangle()));
+    ok(dev.set_stream_source(0, Some(vb), 0, 12));
+    // Two triangles need six vertices; the buffer holds three.
+    invalid_call(
+        dev.draw_primitive(PrimitiveType::TriangleList, 0, 2),
+        "past the end",
+    );
+    // Starting at vertex 1, three vertices end one past the buffer.
+    invalid_call(
+        dev.draw_primitive(PrimitiveType::TriangleList, 1, 1),
+        "past the end",
+    );
+    // An offset that pushes the last vertex out.
+    ok(dev.set_stream_source(0, Some(vb), 4, 12));
+    invalid_call(
+        dev.draw_primitive(PrimitiveType::TriangleList, 0, 1),
+        "past the end",
+    );
+    // Indexed: base vertex + min index + vertex count past the end.
+    ok(dev.set_stream_source(0, Some(vb), 0, 12));
+    let ib = ok(dev.create_index_buffer_u16(&[0, 1, 2]));
+    ok(dev.set_indices(Some(ib)));
+    invalid_call(
+        dev.draw_indexed_primitive(PrimitiveType::TriangleList, 1, 0, 3, 0, 1),
+        "past the end",
+    );
+    invalid_call(
+        dev.draw_indexed_primitive(PrimitiveType::TriangleList, -1, 0, 3, 0, 1),
+        "negative first vertex",
+    );
+    still_draws(&mut dev);
+}
+
+#[test]
+fn gpu_index_buffer_too_small() {
+    let mut dev = device();
+    ok(dev.set_fvf(0x002));
+    let vb = ok(dev.create_vertex_buffer_with(&triangle()));
+    ok(dev.set_stream_source(0, Some(vb), 0, 12));
+    let ib = ok(dev.create_index_buffer_u16(&[0, 1, 2]));
+    ok(dev.set_indices(Some(ib)));
+    invalid_call(
+        dev.draw_indexed_primitive(PrimitiveType::TriangleList, 0, 0, 3, 1, 1),
+        "past the end of an index buffer",
+    );
+    invalid_call(
+        dev.draw_indexed_primitive(PrimitiveType::TriangleList, 0, 0, 3, 0, 2),
+        "past the end of an index buffer",
+    );
+    ok(dev.set_indices(None));
+    invalid_call(
+        dev.draw_indexed_primitive(PrimitiveType::TriangleList, 0, 0, 3, 0, 1),
+        "no index buffer",
+    );
+    // A 32-bit buffer of 5 bytes holds one index.
+    let odd = ok(dev.create_index_buffer(5, IndexFormat::Index32));
+    ok(dev.set_indices(Some(odd)));
+    invalid_call(
+        dev.draw_indexed_primitive(PrimitiveType::TriangleList, 0, 0, 3, 0, 1),
+        "past the end of an index buffer",
+    );
+    invalid_call(dev.update_index_buffer(odd, 4, &[0, 0]), "offset 4");
+    still_draws(&mut dev);
+}
+
+#[test]
+fn gpu_shader_of_the_wrong_stage() {
+    let mut dev = device();
+    let ps = tokens("ps_2_0\nmov oC0, c0\n");
+    invalid_call(dev.create_vertex_shader(&ps), "");
+    let vs = tokens("vs_2_0\ndcl_position v0\nmov oPos, v0\n");
+    invalid_call(dev.create_pixel_shader(&vs), "");
+    invalid_call(dev.create_vertex_shader(&[0xdead_beef, 1, 2]), "");
+    still_draws(&mut dev);
+}
+
+#[test]
+fn gpu_constants_past_the_limit() {
+    let mut dev = device();
+    invalid_call(
+        dev.set_vertex_shader_constant_f(255, &[[0.0; 4]; 2]),
+        "past the device's 256",
+    );
+    invalid_call(
+        dev.set_vertex_shader_constant_f(usize::MAX, &[[0.0; 4]]),
+        "past the device's",
+    );
+    invalid_call(
+        dev.set_vertex_shader_constant_i(16, &[[0; 4]]),
+        "past the device's 16",
+    );
+    invalid_call(
+        dev.set_vertex_shader_constant_b(15, &[true, true]),
+        "past the device's 16",
+    );
+    invalid_call(
+        dev.set_pixel_shader_constant_f(224, &[[0.0; 4]]),
+        "past the device's 224",
+    );
+    invalid_call(
+        dev.set_pixel_shader_constant_i(16, &[[0; 4]]),
+        "past the device's 16",
+    );
+    invalid_call(
+        dev.set_pixel_shader_constant_b(16, &[true]),
+        "past the device's 16",
+    );
+    // The last register is fine.
+    ok(dev.set_vertex_shader_constant_f(255, &[[0.0; 4]]));
+    still_draws(&mut dev);
+}
+
+#[test]
+fn gpu_declaration_needing_a_stream_that_is_not_set() {
+    let mut dev = device();
+    let elements = [
+        VertexElement::new(0, 0, DeclType::Float3, Usage::Position, 0),
+        VertexElement::new(1, 0, DeclType::D3DColor, Usage::Color, 0),
+    ];
+    let decl = ok(dev.create_vertex_declaration(&elements));
+    let vs = ok(dev.create_vertex_shader(&tokens(
+        "vs_2_0\ndcl_position v0\ndcl_color v1\nmov oPos, v0\nmov oD0, v1\n",
+    )));
+    ok(dev.set_vertex_shader(Some(vs)));
+    ok(dev.set_vertex_declaration(Some(decl)));
+    let vb = ok(dev.create_vertex_buffer_with(&triangle()));
+    ok(dev.set_stream_source(0, Some(vb), 0, 12));
+    invalid_call(
+        dev.draw_primitive(PrimitiveType::TriangleList, 0, 1),
+        "stream 1",
+    );
+    // A UP draw has stream 0 only.
+    invalid_call(
+        dev.draw_primitive_up(PrimitiveType::TriangleList, 1, &triangle(), 12),
+        "stream 1",
+    );
+    let first = ok(dev.create_vertex_shader(&tokens(
+        "vs_2_0\ndcl_position v0\nmov oPos, v0\nmov oD0, c0\n",
+    )));
+    ok(dev.set_vertex_shader(Some(first)));
+    still_draws(&mut dev);
+}
+
+#[test]
+fn gpu_handles_that_name_nothing() {
+    let mut dev = device();
+    let vb = ok(dev.create_vertex_buffer_with(&triangle()));
+    let vs = ok(dev.create_vertex_shader(&tokens("vs_2_0\ndcl_position v0\nmov oPos, v0\n")));
+    ok(dev.release_vertex_shader(vs));
+    invalid_call(dev.set_vertex_shader(Some(vs)), "not a vertex shader");
+    invalid_call(dev.release_vertex_shader(vs), "not a vertex shader");
+    invalid_call(dev.set_stream_source(16, Some(vb), 0, 12), "stream 16");
+    invalid_call(dev.set_texture(16, None), "sampler 16");
+    invalid_call(dev.set_render_target(4, None), "render target 4");
+    invalid_call(dev.set_render_target(0, None), "cannot be NULL");
+    invalid_call(dev.update_vertex_buffer(vb, 30, &[0; 12]), "offset 30");
+    invalid_call(dev.create_vertex_buffer(0), "0 bytes");
+    invalid_call(
+        dev.set_stream_source_freq(0, 0x8000_0001),
+        "INSTANCEDATA on stream 0",
+    );
+    invalid_call(dev.set_stream_source_freq(1, 0xc000_0001), "both");
+    // A plain 0 is refused; INDEXEDDATA | 0 is accepted (Wine's stream_test).
+    invalid_call(dev.set_stream_source_freq(1, 0), "frequency of 0");
+    invalid_call(
+        dev.clear(&[], ClearFlags::ALL, 0, 1.0, 0),
+        "without a depth-stencil surface",
+    );
+    let device_vs = ok(dev.create_vertex_shader(&tokens(
+        "vs_2_0\ndcl_position v0\nmov oPos, v0\nmov oD0, c0\n",
+    )));
+    ok(dev.set_vertex_shader(Some(device_vs)));
+    still_draws(&mut dev);
+}

@@ -1,0 +1,89 @@
+//! `ProcessVertices` on a software-vertex-processing device runs the interpreter; draws with
+//! the same shader run on the GPU. A vs_3_sw shader reading c5000 (a CONST2–CONST4 bank
+//! register, past c2047) gives the same colour both ways.
+
+#![allow(clippy::panic)] // a failing test says why
+
+use d3d9_backend::device::{ClearFlags, Device, DeviceParams, PrimitiveType, RenderState};
+use d3d9_backend::CullMode;
+use d3d9_translator::asm::assemble_tokens;
+use d3d9_translator::bytecode::Usage;
+use d3d9_translator::decl::{DeclType, VertexElement, VertexProcessing};
+
+fn ok<T>(r: Result<T, d3d9_backend::DeviceError>) -> T {
+    r.unwrap_or_else(|e| panic!("{e}"))
+}
+
+const SHADER: &str = "vs_3_sw\ndcl_position v0\ndcl_position o0\ndcl_color o1\n\
+    mov o0, v0\nmov r0, c5000\nadd o1, r0, c7\n";
+
+fn floats(values: &[f32]) -> Vec<u8> {
+    values.iter().flat_map(|v| v.to_le_bytes()).collect()
+}
+
+fn software_device() -> Device {
+    Device::new(DeviceParams {
+        processing: VertexProcessing::Software,
+        ..DeviceParams::default()
+    })
+    .unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"))
+}
+
+#[test]
+fn gpu_process_vertices_and_draws_agree_past_c2047() {
+    let mut dev = software_device();
+    let tokens = assemble_tokens(SHADER).unwrap_or_else(|e| panic!("{e}"));
+    let vs = ok(dev.create_vertex_shader(&tokens));
+    let ps = ok(dev.create_pixel_shader(
+        &assemble_tokens("ps_3_0\ndcl_color v0\nmov oC0, v0\n").unwrap_or_else(|e| panic!("{e}")),
+    ));
+    ok(dev.set_vertex_shader(Some(vs)));
+    ok(dev.set_pixel_shader(Some(ps)));
+    ok(dev.set_fvf(0x002));
+    ok(dev.set_vertex_shader_constant_f(5000, &[[0.25, 0.5, 0.0, 1.0]]));
+    ok(dev.set_vertex_shader_constant_f(7, &[[0.25, 0.0, 0.5, 0.0]]));
+    let triangle = floats(&[-1.0, -1.0, 0.5, -1.0, 1.0, 0.5, 1.0, -1.0, 0.5]);
+    let vb = ok(dev.create_vertex_buffer_with(&triangle));
+    ok(dev.set_stream_source(0, Some(vb), 0, 12));
+    // The CPU path: XYZRHW + DIFFUSE out.
+    let out_decl = ok(dev.create_vertex_declaration(&[
+        VertexElement::new(0, 0, DeclType::Float4, Usage::PositionT, 0),
+        VertexElement::new(0, 16, DeclType::D3DColor, Usage::Color, 0),
+    ]));
+    let out = ok(dev.create_vertex_buffer(3 * 20));
+    ok(dev.process_vertices(0, 0, 3, out, out_decl));
+    // The GPU path: the same draw.
+    ok(dev.set_render_state(RenderState::CullMode(CullMode::None)));
+    ok(dev.clear(&[], ClearFlags::TARGET, 0, 1.0, 0));
+    ok(dev.draw_primitive(PrimitiveType::TriangleList, 0, 1));
+    let gpu = ok(dev.pixel(10, 470)) & 0xffffff;
+    // (0.5, 0.5, 0.5, 1): 0x80 in each channel.
+    assert_eq!(gpu, 0x808080);
+    // Read the processed vertices back by drawing them as pre-transformed vertices: the
+    // pixel shader off, so the diffuse colour shows.
+    ok(dev.set_pixel_shader(None));
+    ok(dev.set_vertex_declaration(Some(out_decl)));
+    ok(dev.set_stream_source(0, Some(out), 0, 20));
+    ok(dev.clear(&[], ClearFlags::TARGET, 0, 1.0, 0));
+    ok(dev.draw_primitive(PrimitiveType::TriangleList, 0, 1));
+    assert_eq!(ok(dev.pixel(10, 470)) & 0xffffff, gpu);
+    assert_eq!(ok(dev.pixel(630, 10)) & 0xffffff, 0);
+}
+
+#[test]
+fn gpu_process_vertices_is_an_invalid_call_under_hardware_processing() {
+    let mut dev = Device::new(DeviceParams::default())
+        .unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"));
+    let vs = ok(dev.create_vertex_shader(
+        &assemble_tokens("vs_2_0\ndcl_position v0\nmov oPos, v0\n")
+            .unwrap_or_else(|e| panic!("{e}")),
+    ));
+    ok(dev.set_vertex_shader(Some(vs)));
+    ok(dev.set_fvf(0x002));
+    let decl = ok(dev.create_vertex_declaration_fvf(0x004));
+    let out = ok(dev.create_vertex_buffer(64));
+    match dev.process_vertices(0, 0, 1, out, decl) {
+        Err(e) => assert!(e.is_invalid_call(), "{e}"),
+        Ok(()) => panic!("ProcessVertices ran on a hardware device"),
+    }
+}

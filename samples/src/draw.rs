@@ -1,0 +1,162 @@
+//! One scene's D3D9 draw, made on a [`Device`] as a D3D9 application makes it:
+//! `CreateVertexShader` (the assembly text assembled to tokens, checked by the device against
+//! its caps), `CreateVertexDeclaration` or `SetFVF`, `CreateVertexBuffer` /
+//! `CreateIndexBuffer`, `SetStreamSource`, `SetIndices`, `SetVertexShaderConstantF/I`,
+//! `SetRenderState(D3DRS_CULLMODE)`, `Clear`, `DrawPrimitive` / `DrawIndexedPrimitive`, then
+//! `GetRenderTargetData` of the back buffer. No pixel shader is set: the default
+//! fixed-function pixel stage shows COLOR0.
+
+use d3d9_backend::device::{
+    ClearFlags, Device, DeviceError, DeviceParams, Format, PrimitiveType, RenderState, SurfaceData,
+};
+use d3d9_backend::{CullMode, Gpu};
+use d3d9_translator::asm::{assemble_tokens, AsmError};
+use d3d9_translator::decl::VertexElement;
+
+/// Width of every gallery image (the D3D9 SDK samples' 640x480 window).
+pub const WIDTH: u32 = 640;
+/// Height of every gallery image.
+pub const HEIGHT: u32 = 480;
+
+/// Why a draw could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum DrawError {
+    #[error("assembling the vertex shader: {0}")]
+    Assemble(#[from] AsmError),
+    #[error("the draw's indices are not whole triangles ({0} indices)")]
+    Indices(usize),
+    #[error("{0}")]
+    Device(#[from] DeviceError),
+}
+
+/// How the draw describes its vertices: `SetFVF` or `SetVertexDeclaration`.
+#[derive(Clone, Debug)]
+pub enum Declaration {
+    /// `SetFVF(code)`.
+    Fvf(u32),
+    /// `CreateVertexDeclaration(elements)` + `SetVertexDeclaration`.
+    Elements(Vec<VertexElement>),
+}
+
+/// `SetVertexShaderConstantF` / `SetVertexShaderConstantI` calls, in order.
+#[derive(Clone, Debug, Default)]
+pub struct Constants {
+    float: Vec<(usize, Vec<[f32; 4]>)>,
+    int: Vec<(usize, Vec<[i32; 4]>)>,
+}
+
+impl Constants {
+    /// `SetVertexShaderConstantF(start, values, values.len())`.
+    pub fn set_f(&mut self, start: usize, values: &[[f32; 4]]) -> &mut Self {
+        self.float.push((start, values.to_vec()));
+        self
+    }
+
+    /// `SetVertexShaderConstantI(start, values, values.len())`.
+    pub fn set_i(&mut self, start: usize, values: &[[i32; 4]]) -> &mut Self {
+        self.int.push((start, values.to_vec()));
+        self
+    }
+}
+
+/// Everything one D3D9 draw of a scene sets on the device.
+#[derive(Clone, Debug)]
+pub struct SceneDraw {
+    /// Vertex shader assembly text (the source of `fxc /Fo`-style bytecode).
+    pub shader: &'static str,
+    pub declaration: Declaration,
+    /// The bytes of stream 0 and its stride.
+    pub stream: Vec<u8>,
+    pub stride: u32,
+    /// 16-bit indices of a triangle list; `None`: `DrawPrimitive` over `vertex_count`.
+    pub indices: Option<Vec<u16>>,
+    pub vertex_count: u32,
+    pub constants: Constants,
+    /// `D3DRS_CULLMODE`.
+    pub cull: CullMode,
+    /// `Clear(.., D3DCLEAR_TARGET, colour, ..)`: a D3DCOLOR, 0xAARRGGBB.
+    pub clear: u32,
+}
+
+impl SceneDraw {
+    /// `DrawIndexedPrimitive(D3DPT_TRIANGLELIST, ..)` over `vertices` in stream 0 (stride:
+    /// the size of `V`) after `Clear` to `clear`, with D3D9's default `D3DCULL_CCW`.
+    pub fn indexed_triangles<V: bytemuck::Pod>(
+        shader: &'static str,
+        declaration: Declaration,
+        vertices: &[V],
+        indices: Vec<u16>,
+        constants: Constants,
+        clear: u32,
+    ) -> Self {
+        SceneDraw {
+            shader,
+            declaration,
+            stream: bytemuck::cast_slice(vertices).to_vec(),
+            stride: std::mem::size_of::<V>() as u32,
+            vertex_count: vertices.len() as u32,
+            indices: Some(indices),
+            constants,
+            cull: CullMode::Ccw,
+            clear,
+        }
+    }
+}
+
+/// The device a scene draws on: a fresh one (all state at D3D9's defaults) on `gpu`'s wgpu
+/// device, with an A8R8G8B8 `WIDTH` x `HEIGHT` back buffer.
+pub fn scene_device(gpu: &Gpu) -> Result<Device, DeviceError> {
+    Device::from_wgpu(
+        gpu.adapter().clone(),
+        gpu.device().clone(),
+        gpu.queue().clone(),
+        DeviceParams {
+            back_buffer: (WIDTH, HEIGHT, Format::A8R8G8B8),
+            ..DeviceParams::default()
+        },
+    )
+}
+
+/// Makes the draw on `device` into its back buffer and reads the back buffer back.
+pub fn render_draw(device: &mut Device, draw: &SceneDraw) -> Result<SurfaceData, DrawError> {
+    let vs = device.create_vertex_shader(&assemble_tokens(draw.shader)?)?;
+    match &draw.declaration {
+        Declaration::Fvf(code) => device.set_fvf(*code)?,
+        Declaration::Elements(elements) => {
+            let decl = device.create_vertex_declaration(elements)?;
+            device.set_vertex_declaration(Some(decl))?;
+        }
+    }
+    device.set_vertex_shader(Some(vs))?;
+    let vertices = device.create_vertex_buffer_with(&draw.stream)?;
+    device.set_stream_source(0, Some(vertices), 0, draw.stride)?;
+    for (start, values) in &draw.constants.float {
+        device.set_vertex_shader_constant_f(*start, values)?;
+    }
+    for (start, values) in &draw.constants.int {
+        device.set_vertex_shader_constant_i(*start, values)?;
+    }
+    device.set_render_state(RenderState::CullMode(draw.cull))?;
+    device.clear(&[], ClearFlags::TARGET, draw.clear, 1.0, 0)?;
+    match &draw.indices {
+        Some(indices) => {
+            if indices.len() % 3 != 0 {
+                return Err(DrawError::Indices(indices.len()));
+            }
+            let triangles =
+                u32::try_from(indices.len() / 3).map_err(|_| DrawError::Indices(indices.len()))?;
+            let buffer = device.create_index_buffer_u16(indices)?;
+            device.set_indices(Some(buffer))?;
+            device.draw_indexed_primitive(
+                PrimitiveType::TriangleList,
+                0,
+                0,
+                draw.vertex_count,
+                0,
+                triangles,
+            )?;
+        }
+        None => device.draw_primitive(PrimitiveType::TriangleList, 0, draw.vertex_count / 3)?,
+    }
+    Ok(device.get_render_target_data(device.back_buffer())?)
+}

@@ -1,0 +1,218 @@
+//! vkd3d's SM2/SM3 shader tests (`../shared/corpus/vkd3d/vkd3d_sm23.json`), translation only
+//! (no GPU): every shader entry that compiled and is expected to compile natively decodes,
+//! passes `check` with the default caps and translates to a validated module; every
+//! (vertex shader, pixel shader) pair a runnable draw of either pass uses links and both
+//! stages translate with the link's maps. The counts are asserted.
+//!
+//! What does not translate is listed in `vkd3d_translate_expectations.txt` (`NAME reason`,
+//! one per line): the test fails on a failure the list does not name, and on a listed entry
+//! that now translates, so the list only shrinks.
+
+#![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+use common::{corpus, tokens};
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use d3d9_translator::bytecode::{decode, Stage};
+use d3d9_translator::check::{check, CheckedProgram, DeviceCaps};
+use d3d9_translator::lift::{
+    link, translate_pixel_shader, translate_vertex_shader, LinkOptions, PixelShaderOptions,
+    VertexShaderOptions,
+};
+use serde_json::Value;
+
+/// Shader entries with `compile_ok` and not `expected_to_fail`.
+const SHADERS: usize = 1542;
+/// Distinct (file, vertex shader, pixel shader) pairs the runnable draws of both passes use,
+/// where both shaders have bytecode and are expected to compile.
+const PAIRS: usize = 1277;
+
+/// Decode and check, as `CreateVertexShader` / `CreatePixelShader` do.
+fn checked(tokens: &[u32], stage: Stage) -> Result<CheckedProgram, String> {
+    let program = decode(tokens).map_err(|e| format!("decode: {e}"))?;
+    check(&program, stage, &DeviceCaps::default()).map_err(|e| format!("check: {e}"))
+}
+
+/// Translate one shader alone.
+fn translate_alone(tokens: &[u32], stage: Stage) -> Result<(), String> {
+    let c = checked(tokens, stage)?;
+    match stage {
+        Stage::Vertex => translate_vertex_shader(&c, &VertexShaderOptions::default()).map(|_| ()),
+        Stage::Pixel => translate_pixel_shader(&c, &PixelShaderOptions::default()).map(|_| ()),
+    }
+    .map_err(|e| format!("translate: {e}"))
+}
+
+/// Link a pair and translate both stages with the link's maps (as the device does).
+fn translate_linked(vs: &[u32], ps: &[u32], point_list: bool) -> Result<(), String> {
+    let vc = checked(vs, Stage::Vertex)?;
+    let pc = checked(ps, Stage::Pixel)?;
+    let vs_alone = translate_vertex_shader(&vc, &VertexShaderOptions::default())
+        .map_err(|e| format!("translate vs: {e}"))?;
+    let ps_alone = translate_pixel_shader(&pc, &PixelShaderOptions::default())
+        .map_err(|e| format!("translate ps: {e}"))?;
+    let options = LinkOptions {
+        point_list,
+        ..LinkOptions::default()
+    };
+    let linked = link(&vs_alone.interface, &ps_alone.interface, &options)
+        .map_err(|e| format!("link: {e}"))?;
+    translate_vertex_shader(
+        &vc,
+        &VertexShaderOptions {
+            output_locations: Some(linked.vertex),
+            ..VertexShaderOptions::default()
+        },
+    )
+    .map_err(|e| format!("translate linked vs: {e}"))?;
+    translate_pixel_shader(
+        &pc,
+        &PixelShaderOptions {
+            input_locations: Some(linked.pixel),
+            ..PixelShaderOptions::default()
+        },
+    )
+    .map_err(|e| format!("translate linked ps: {e}"))?;
+    Ok(())
+}
+
+/// The expectations: name → reason.
+fn expectations() -> BTreeMap<String, String> {
+    include_str!("vkd3d_translate_expectations.txt")
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| match l.split_once(' ') {
+            Some((name, reason)) => (name.to_string(), reason.trim().to_string()),
+            None => panic!("expectation without a reason: {l}"),
+        })
+        .collect()
+}
+
+/// The bytecode of a draw's vertex shader: a shader entry of the file, or the runner's
+/// default VS for the profile and compile options. `None` when it has none.
+fn draw_vs<'a>(data: &'a Value, file: &'a Value, vs: &'a Value) -> Option<(String, &'a Value)> {
+    if vs["default_vs"].as_bool() == Some(true) {
+        let profile = vs["profile"].as_str()?;
+        let key = match vs["compile_options"].as_array().map(Vec::as_slice) {
+            Some([option]) => format!("{profile}:{}", option.as_str()?),
+            _ => profile.to_string(),
+        };
+        let b = &data["default_vertex_shader"]["bytecode"][key.as_str()];
+        return (b["compile_ok"].as_bool() == Some(true))
+            .then(|| (format!("default-{key}"), &b["tokens"]));
+    }
+    let id = vs["shader_id"].as_u64()?;
+    let s = shader(file, id)?;
+    Some((format!("vs{id}"), &s["tokens"]))
+}
+
+/// A file's shader entry by id, when it compiled and is expected to.
+fn shader(file: &Value, id: u64) -> Option<&Value> {
+    file["shaders"]
+        .as_array()?
+        .iter()
+        .find(|s| s["id"].as_u64() == Some(id))
+        .filter(|s| {
+            s["compile_ok"].as_bool() == Some(true) && s["expected_to_fail"].as_bool() != Some(true)
+        })
+}
+
+#[test]
+fn vkd3d_shaders_and_draw_pairs_translate() {
+    let data = corpus("vkd3d/vkd3d_sm23.json");
+    let expected = expectations();
+    let mut results: BTreeMap<String, Result<(), String>> = BTreeMap::new();
+    let mut shaders = 0;
+    let mut pairs = BTreeSet::new();
+    for file in data["files"].as_array().expect("files") {
+        let name = file["name"].as_str().expect("file name");
+        for s in file["shaders"].as_array().expect("shaders") {
+            if s["compile_ok"].as_bool() != Some(true)
+                || s["expected_to_fail"].as_bool() == Some(true)
+            {
+                continue;
+            }
+            shaders += 1;
+            let stage = match s["kind"].as_str() {
+                Some("vertex") => Stage::Vertex,
+                _ => Stage::Pixel,
+            };
+            let key = format!("{name}#{}", s["id"]);
+            results.insert(key, translate_alone(&tokens(&s["tokens"]), stage));
+        }
+        for pass in ["sm2", "sm3"] {
+            for block in file["passes"][pass]["test_blocks"]
+                .as_array()
+                .expect("blocks")
+            {
+                for c in block["commands"].as_array().expect("commands") {
+                    let Some(draw) = c.get("draw") else { continue };
+                    if c["applies"].as_bool() != Some(true) {
+                        continue;
+                    }
+                    let Some((vs_name, vs_tokens)) = draw_vs(&data, file, &draw["vs"]) else {
+                        continue;
+                    };
+                    let Some(ps_id) = draw["ps"]["shader_id"].as_u64() else {
+                        continue;
+                    };
+                    let Some(ps) = shader(file, ps_id) else {
+                        continue;
+                    };
+                    let point_list = draw["topology"].as_str() == Some("point list");
+                    let key = format!(
+                        "{name}:{vs_name}+ps{ps_id}{}",
+                        if point_list { ":points" } else { "" }
+                    );
+                    if pairs.insert(key.clone()) {
+                        let r = translate_linked(
+                            &tokens(vs_tokens),
+                            &tokens(&ps["tokens"]),
+                            point_list,
+                        );
+                        results.insert(key, r);
+                    }
+                }
+            }
+        }
+    }
+    let mut unexpected = Vec::new();
+    let mut fixed = Vec::new();
+    let mut failed = 0;
+    for (key, result) in &results {
+        match (result, expected.get(key)) {
+            (Err(e), None) => unexpected.push(format!("{key} {e}")),
+            (Err(_), Some(_)) => failed += 1,
+            (Ok(()), Some(reason)) => fixed.push(format!("{key} (listed: {reason})")),
+            (Ok(()), None) => {}
+        }
+    }
+    let stale: Vec<&String> = expected
+        .keys()
+        .filter(|k| !results.contains_key(*k))
+        .collect();
+    eprintln!(
+        "vkd3d translation: {shaders} shaders, {} pairs; {} translate, {failed} fail as listed",
+        pairs.len(),
+        results.len() - failed - unexpected.len()
+    );
+    assert!(
+        unexpected.is_empty(),
+        "failures not in the expectations:\n{}",
+        unexpected.join("\n")
+    );
+    assert!(
+        fixed.is_empty(),
+        "listed entries that now translate (remove them):\n{}",
+        fixed.join("\n")
+    );
+    assert!(
+        stale.is_empty(),
+        "listed entries that name nothing: {stale:?}"
+    );
+    assert_eq!(shaders, SHADERS);
+    assert_eq!(pairs.len(), PAIRS);
+}
