@@ -104,3 +104,91 @@ fn gpu_thousand_pairs_stay_within_the_cache_bounds() {
     ok(dev.release_vertex_shader(shaders[0]));
     assert_eq!(dev.cache_stats().0.len, len - 1);
 }
+
+/// A draw repeated with nothing changed is answered from the device's memo of the last
+/// draw (counted as a hit in both caches); any change in between — a constant, the contents
+/// of a vertex or index buffer, a render state, a released object — is seen by the next draw.
+#[test]
+fn gpu_a_repeated_draw_sees_every_change() {
+    let mut dev = Device::new(DeviceParams::default())
+        .unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"));
+    const D3DFVF_XYZ: u32 = 0x002;
+    let shader = ok(dev.create_vertex_shader(
+        &assemble_tokens("vs_2_0\ndcl_position v0\nmov oPos, v0\nmov oD0, c0\n")
+            .unwrap_or_else(|e| panic!("{e}")),
+    ));
+    let corners = |x: f32| -> Vec<u8> {
+        [[x - 2.0, -1.0, 0.5], [x - 2.0, 1.0, 0.5], [x, -1.0, 0.5]]
+            .iter()
+            .flatten()
+            .flat_map(|c: &f32| c.to_le_bytes())
+            .collect()
+    };
+    let vb = ok(dev.create_vertex_buffer_with(&corners(1.0)));
+    let ib = ok(dev.create_index_buffer_u16(&[0, 1, 2]));
+    ok(dev.set_fvf(D3DFVF_XYZ));
+    ok(dev.set_vertex_shader(Some(shader)));
+    ok(dev.set_stream_source(0, Some(vb), 0, 12));
+    ok(dev.set_indices(Some(ib)));
+    ok(dev.set_render_state(RenderState::CullMode(CullMode::None)));
+    let red = [1.0f32, 0.0, 0.0, 1.0];
+    let green = [0.0f32, 1.0, 0.0, 1.0];
+    ok(dev.set_vertex_shader_constant_f(0, &[red]));
+    let draw = |dev: &mut Device| {
+        ok(dev.clear(&[], ClearFlags::TARGET, 0xff00_00ff, 1.0, 0));
+        ok(dev.draw_indexed_primitive(PrimitiveType::TriangleList, 0, 0, 3, 0, 1));
+        ok(dev.pixel(10, 470))
+    };
+    assert_eq!(draw(&mut dev), 0xffff_0000);
+    let (pairs, pipelines) = dev.cache_stats();
+    // The same draw again: the memo, counted as a hit in both caches.
+    assert_eq!(draw(&mut dev), 0xffff_0000);
+    let (pairs2, pipelines2) = dev.cache_stats();
+    assert_eq!(
+        (
+            pairs2.hits,
+            pairs2.misses,
+            pipelines2.hits,
+            pipelines2.misses
+        ),
+        (
+            pairs.hits + 1,
+            pairs.misses,
+            pipelines.hits + 1,
+            pipelines.misses
+        )
+    );
+    // A constant.
+    ok(dev.set_vertex_shader_constant_f(0, &[green]));
+    assert_eq!(draw(&mut dev), 0xff00_ff00);
+    assert_eq!(draw(&mut dev), 0xff00_ff00);
+    // The vertex buffer's contents: the triangle moves off the pixel, then back.
+    ok(dev.update_vertex_buffer(vb, 0, &corners(-1.5)));
+    assert_eq!(draw(&mut dev), 0xff00_00ff);
+    ok(dev.update_vertex_buffer(vb, 0, &corners(1.0)));
+    assert_eq!(draw(&mut dev), 0xff00_ff00);
+    // The index buffer's contents: a degenerate triangle draws nothing.
+    ok(dev.update_index_buffer(ib, 0, bytemuck_u16(&[0, 0, 0]).as_slice()));
+    assert_eq!(draw(&mut dev), 0xff00_00ff);
+    ok(dev.update_index_buffer(ib, 0, bytemuck_u16(&[0, 1, 2]).as_slice()));
+    assert_eq!(draw(&mut dev), 0xff00_ff00);
+    // A render state: one of the two cull modes removes the triangle.
+    ok(dev.set_render_state(RenderState::CullMode(CullMode::Cw)));
+    let cw = draw(&mut dev);
+    ok(dev.set_render_state(RenderState::CullMode(CullMode::Ccw)));
+    let ccw = draw(&mut dev);
+    let mut culled = [cw, ccw];
+    culled.sort_unstable();
+    assert_eq!(culled, [0xff00_00ff, 0xff00_ff00]);
+    // A released object: releasing the bound vertex shader unbinds it, so the same draw
+    // now runs the fixed-function vertex stage (no lighting: the default diffuse, white).
+    ok(dev.set_render_state(RenderState::CullMode(CullMode::None)));
+    ok(dev.set_render_state(RenderState::Lighting(false)));
+    assert_eq!(draw(&mut dev), 0xff00_ff00);
+    ok(dev.release_vertex_shader(shader));
+    assert_eq!(draw(&mut dev), 0xffff_ffff);
+}
+
+fn bytemuck_u16(indices: &[u16]) -> Vec<u8> {
+    indices.iter().flat_map(|i| i.to_le_bytes()).collect()
+}

@@ -112,6 +112,13 @@ impl<K: Hash + Eq + Clone, V: Clone> Lru<K, V> {
         Some(value.clone())
     }
 
+    /// Counts a hit that was answered without a lookup (the device's draw memo repeating
+    /// the last entry used, whose recency therefore needs no update).
+    pub(crate) fn count_hit(&mut self) {
+        self.clock += 1;
+        self.stats.hits += 1;
+    }
+
     /// The entry for `key`, built by `build` on a miss (a failed build stores nothing).
     pub(crate) fn get_or_try_insert<E>(
         &mut self,

@@ -45,6 +45,8 @@ pub(crate) struct PipelineEntry {
     /// The groups of the vertex and pixel constants, where the stages have some.
     vs_constants: Option<u32>,
     ps_constants: Option<u32>,
+    /// Whether a target's blending reads the blend constant (`D3DBLEND_BLENDFACTOR`).
+    uses_blend_constant: bool,
 }
 
 /// What a bind group holds.
@@ -87,7 +89,7 @@ pub(crate) struct SamplerKey {
 }
 
 /// The vertices or indices a draw reads.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum DrawRange {
     /// `DrawPrimitive(type, start_vertex, count)`.
     Vertices { start: u32, count: u32 },
@@ -101,6 +103,56 @@ pub(crate) enum DrawRange {
     },
 }
 
+/// One draw, resolved: what [`Device::encode`] records as its render pass.
+#[derive(Clone)]
+pub(crate) struct PassRecipe {
+    label: &'static str,
+    color_views: Vec<Option<wgpu::TextureView>>,
+    depth: Option<(wgpu::TextureView, wgpu::TextureFormat)>,
+    pipeline: Arc<PipelineEntry>,
+    groups: Vec<Option<wgpu::BindGroup>>,
+    vertex_buffers: Vec<(wgpu::Buffer, u64)>,
+    /// x, y, width, height, MinZ, MaxZ; `None` for the whole target with depth 0..1.
+    viewport: Option<[f32; 6]>,
+    /// `None` for the whole target.
+    scissor: Option<(u32, u32, u32, u32)>,
+    /// `D3DRS_BLENDFACTOR`, where the pipeline's blending reads it.
+    blend_constant: Option<wgpu::Color>,
+    stencil_reference: u32,
+    index: Option<IndexSource>,
+    index_range: std::ops::Range<u32>,
+    base_vertex: i32,
+    instances: std::ops::Range<u32>,
+}
+
+/// The last draw, kept while nothing it read has changed: the same call with the same
+/// primitive type and range, at the same versions of the state and the object tables
+/// (`versioned`), records the same pass, so it skips pairing, the caches and validation.
+/// Only draws that record nothing draw-specific besides the pass are kept: not `UP` draws,
+/// expanded points, generated indices (fans, GL flat shading) or one-slice volume copies.
+pub(crate) struct DrawMemo {
+    call: &'static str,
+    primitive: PrimitiveType,
+    range: DrawRange,
+    versions: [u64; 8],
+    recipe: PassRecipe,
+}
+
+impl DrawMemo {
+    fn matches(
+        &self,
+        call: &'static str,
+        primitive: PrimitiveType,
+        range: DrawRange,
+        versions: [u64; 8],
+    ) -> bool {
+        self.call == call
+            && self.primitive == primitive
+            && self.range == range
+            && self.versions == versions
+    }
+}
+
 /// The draw's source of vertices for stream 0 of an `UP` draw.
 struct UserData {
     buffer: wgpu::Buffer,
@@ -111,6 +163,7 @@ struct UserData {
 }
 
 /// Indices a draw is issued with.
+#[derive(Clone)]
 enum IndexSource {
     /// The bound index buffer.
     Bound(wgpu::Buffer, wgpu::IndexFormat),
@@ -285,6 +338,17 @@ impl Device {
         };
         if count == 0 {
             return Ok(());
+        }
+        if let Some(memo) = self.memo.take() {
+            if user.is_none() && memo.matches(call, primitive, range, self.versions()) {
+                // A hit in both caches, answered without a lookup. The entries' recency
+                // needs no update: the memo's draw was the last to use any entry.
+                self.pairs.count_hit();
+                self.pipelines.count_hit();
+                self.encode(&memo.recipe);
+                self.memo = Some(memo);
+                return Ok(());
+            }
         }
         let declaration_id = self
             .state
@@ -814,6 +878,10 @@ impl Device {
         }
         // Textures: what is bound on each slot the pair samples.
         let mut bound_textures = Vec::new();
+        // Whether recording this draw again is all a repeat of it needs (see `DrawMemo`).
+        let mut memoisable = user.is_none()
+            && points.is_none()
+            && !matches!(index_source, Some(IndexSource::Generated(_)));
         for t in &pair.textures {
             let id = self.state.textures[t.slot];
             let object = id.and_then(|id| self.textures.get(&id));
@@ -826,6 +894,8 @@ impl Device {
                 // A 2D texture on a `dcl_volume` sampler reads as a one-slice volume
                 // (`volume_slice`); other mismatches are refused.
                 let slice = object.kind == TextureKind::TwoD && expected == TextureKind::Volume;
+                // The slice is copied again at every bind that needs it: never memoised.
+                memoisable &= !slice;
                 if object.kind != expected && !slice {
                     return Err(unsupported(
                         call,
@@ -861,7 +931,7 @@ impl Device {
                 None => true,
             })
             .collect();
-        let key = PipelineKey {
+        let pipeline_key = PipelineKey {
             pair: pair.id,
             streams: layouts.clone(),
             primitive: primitive_state,
@@ -872,10 +942,18 @@ impl Device {
         let gpu = &self.gpu;
         let state = &self.state;
         // Constants are computed only where a pipeline or a bind group is made.
-        let entry = self.pipelines.get_or_try_insert(&key, || {
+        let entry = self.pipelines.get_or_try_insert(&pipeline_key, || {
             let vs_shapes = vertex_constant_buffers(state, pair)?;
             let ps_shapes = pixel_constant_buffers(state, pair);
-            build_pipeline(gpu, pair, &key, &binding.streams, &vs_shapes, &ps_shapes).map(Arc::new)
+            build_pipeline(
+                gpu,
+                pair,
+                &pipeline_key,
+                &binding.streams,
+                &vs_shapes,
+                &ps_shapes,
+            )
+            .map(Arc::new)
         })?;
         // Bind groups: constants (rebuilt only when they changed) and textures.
         let viewport = self.state.viewport;
@@ -932,10 +1010,6 @@ impl Device {
             set_group(&mut groups, group, textures_group);
         }
         // Record the pass.
-        let attachments = super::pass::color_attachments(&color_views, &[]);
-        let depth_attachment = depth
-            .as_ref()
-            .map(|d| super::pass::depth_attachment(d, wgpu::LoadOp::Load, wgpu::LoadOp::Load));
         let scissor = if render.scissor_test {
             self.state.scissor.clip(width, height)
         } else {
@@ -951,65 +1025,123 @@ impl Device {
         let vh = viewport.height.min(height - vy).max(1);
         let blend = render.blend_factor;
         let ch = |shift: u32| f64::from((blend >> shift) & 0xff) / 255.0;
+        let uses_blend_constant = entry.uses_blend_constant;
+        let recipe = PassRecipe {
+            label: call,
+            color_views,
+            depth,
+            pipeline: entry,
+            groups,
+            vertex_buffers,
+            // A pass starts with the whole target as its viewport (depth 0..1) and scissor
+            // rectangle, a zero blend constant and stencil reference; each is set only where
+            // it differs, as every command costs validation.
+            viewport: ((vx, vy, vw, vh, viewport.min_z, viewport.max_z)
+                != (0, 0, width, height, 0.0, 1.0))
+                .then_some([
+                    vx as f32,
+                    vy as f32,
+                    vw as f32,
+                    vh as f32,
+                    viewport.min_z,
+                    viewport.max_z,
+                ]),
+            scissor: ((sx, sy, sw, sh) != (0, 0, width, height)).then_some((sx, sy, sw, sh)),
+            blend_constant: uses_blend_constant.then_some(wgpu::Color {
+                r: ch(16),
+                g: ch(8),
+                b: ch(0),
+                a: ch(24),
+            }),
+            stencil_reference: render.stencil_ref & 0xff,
+            index: index_source,
+            index_range,
+            base_vertex,
+            instances: match points {
+                Some(p) => 0..p.count,
+                None => 0..instances,
+            },
+        };
+        self.encode(&recipe);
+        self.memo = memoisable.then(|| DrawMemo {
+            call,
+            primitive,
+            range,
+            versions: self.versions(),
+            recipe,
+        });
+        Ok(())
+    }
+
+    /// The versions of everything a draw reads (see `versioned`).
+    fn versions(&self) -> [u64; 8] {
+        [
+            self.state.version(),
+            self.declarations.version(),
+            self.vertex_shaders.version(),
+            self.pixel_shaders.version(),
+            self.vertex_buffers.version(),
+            self.index_buffers.version(),
+            self.textures.version(),
+            self.surfaces.version(),
+        ]
+    }
+
+    /// Records one draw's render pass on the pending encoder.
+    fn encode(&mut self, recipe: &PassRecipe) {
+        let attachments = super::pass::color_attachments(&recipe.color_views, &[]);
+        let depth_attachment = recipe
+            .depth
+            .as_ref()
+            .map(|d| super::pass::depth_attachment(d, wgpu::LoadOp::Load, wgpu::LoadOp::Load));
         let encoder = self
             .encoder
             .get_or_insert_with(|| self.gpu.device.create_command_encoder(&Default::default()));
         let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some(call),
+            label: Some(recipe.label),
             color_attachments: &attachments,
             depth_stencil_attachment: depth_attachment,
             timestamp_writes: None,
             occlusion_query_set: None,
             multiview_mask: None,
         });
-        pass.set_pipeline(&entry.pipeline);
-        for (index, group) in (0u32..).zip(&groups) {
+        pass.set_pipeline(&recipe.pipeline.pipeline);
+        for (index, group) in (0u32..).zip(&recipe.groups) {
             if let Some(group) = group {
                 pass.set_bind_group(index, group, &[]);
             }
         }
-        for (slot, (buffer, offset)) in (0u32..).zip(&vertex_buffers) {
+        for (slot, (buffer, offset)) in (0u32..).zip(&recipe.vertex_buffers) {
             pass.set_vertex_buffer(slot, buffer.slice(*offset..));
         }
-        pass.set_viewport(
-            vx as f32,
-            vy as f32,
-            vw as f32,
-            vh as f32,
-            viewport.min_z,
-            viewport.max_z,
-        );
-        // A pass starts with the whole target as its scissor rectangle; setting it again costs
-        // a validated command per draw.
-        if (sx, sy, sw, sh) != (0, 0, width, height) {
-            pass.set_scissor_rect(sx, sy, sw, sh);
+        if let Some([x, y, w, h, min_z, max_z]) = recipe.viewport {
+            pass.set_viewport(x, y, w, h, min_z, max_z);
         }
-        pass.set_blend_constant(wgpu::Color {
-            r: ch(16),
-            g: ch(8),
-            b: ch(0),
-            a: ch(24),
-        });
-        pass.set_stencil_reference(render.stencil_ref & 0xff);
-        let instance_range = match points {
-            Some(p) => 0..p.count,
-            None => 0..instances,
-        };
-        match index_source {
+        if let Some((x, y, w, h)) = recipe.scissor {
+            pass.set_scissor_rect(x, y, w, h);
+        }
+        if let Some(colour) = recipe.blend_constant {
+            pass.set_blend_constant(colour);
+        }
+        if recipe.stencil_reference != 0 {
+            pass.set_stencil_reference(recipe.stencil_reference);
+        }
+        let instances = recipe.instances.clone();
+        let range = recipe.index_range.clone();
+        match &recipe.index {
             None => {
-                let first = u32::try_from(base_vertex).unwrap_or(0);
-                pass.draw(first..first + index_range.end, instance_range);
+                let first = u32::try_from(recipe.base_vertex).unwrap_or(0);
+                pass.draw(first..first + range.end, instances);
             }
             Some(IndexSource::Bound(buffer, format)) => {
-                pass.set_index_buffer(buffer.slice(..), format);
-                pass.draw_indexed(index_range, base_vertex, instance_range);
+                pass.set_index_buffer(buffer.slice(..), *format);
+                pass.draw_indexed(range, recipe.base_vertex, instances);
             }
             Some(IndexSource::Generated(buffer)) => {
                 pass.set_index_buffer(buffer.slice(..), wgpu::IndexFormat::Uint32);
-                pass.draw_indexed(index_range, base_vertex, instance_range);
+                pass.draw_indexed(range, recipe.base_vertex, instances);
             }
         }
-        Ok(())
     }
 
     /// Instances of an indexed draw with `D3DSTREAMSOURCE_INDEXEDDATA | n` on stream 0; 1
@@ -1542,5 +1674,9 @@ fn build_pipeline(
         empty_groups,
         vs_constants: vs_buffers.first().map(|b| b.group),
         ps_constants: ps_buffers.first().map(|b| b.group),
+        uses_blend_constant: key.targets.iter().flatten().any(|t| {
+            t.blend
+                .is_some_and(|b| b.color.uses_constant() || b.alpha.uses_constant())
+        }),
     })
 }

@@ -23,6 +23,7 @@ mod points;
 mod process;
 mod readback;
 mod state;
+mod versioned;
 mod volume_slice;
 
 use std::collections::HashMap;
@@ -55,6 +56,7 @@ use cache::Lru;
 use error::{invalid, unsupported};
 use objects::{BufferObject, SurfaceObject, TextureObject};
 use pairing::{PairKey, ShaderPair};
+use versioned::Versioned;
 
 use crate::{Gpu, GpuError, PixelConstants, TextureKind, VertexConstants};
 
@@ -196,15 +198,15 @@ pub struct Device {
     pub(crate) gpu: Gpu,
     pub(crate) params: DeviceParams,
     next_id: u64,
-    pub(crate) declarations: HashMap<DeclarationId, Arc<VertexDeclaration>>,
+    pub(crate) declarations: Versioned<HashMap<DeclarationId, Arc<VertexDeclaration>>>,
     fvf_declarations: HashMap<u32, DeclarationId>,
-    pub(crate) vertex_shaders: HashMap<VertexShaderId, objects::ShaderObject>,
-    pub(crate) pixel_shaders: HashMap<PixelShaderId, objects::ShaderObject>,
-    pub(crate) vertex_buffers: HashMap<VertexBufferId, BufferObject>,
-    pub(crate) index_buffers: HashMap<IndexBufferId, BufferObject>,
-    pub(crate) textures: HashMap<TextureId, TextureObject>,
-    pub(crate) surfaces: HashMap<SurfaceId, SurfaceObject>,
-    pub(crate) state: DeviceState,
+    pub(crate) vertex_shaders: Versioned<HashMap<VertexShaderId, objects::ShaderObject>>,
+    pub(crate) pixel_shaders: Versioned<HashMap<PixelShaderId, objects::ShaderObject>>,
+    pub(crate) vertex_buffers: Versioned<HashMap<VertexBufferId, BufferObject>>,
+    pub(crate) index_buffers: Versioned<HashMap<IndexBufferId, BufferObject>>,
+    pub(crate) textures: Versioned<HashMap<TextureId, TextureObject>>,
+    pub(crate) surfaces: Versioned<HashMap<SurfaceId, SurfaceObject>>,
+    pub(crate) state: Versioned<DeviceState>,
     pub(crate) pairs: Lru<PairKey, Arc<ShaderPair>>,
     pub(crate) pipelines: Lru<draw::PipelineKey, Arc<draw::PipelineEntry>>,
     pub(crate) bind_groups: Lru<draw::BindGroupKey, wgpu::BindGroup>,
@@ -219,6 +221,8 @@ pub struct Device {
     pub(crate) volume_slices: HashMap<TextureId, volume_slice::VolumeSlice>,
     /// Draws recorded since the last submit.
     pub(crate) encoder: Option<wgpu::CommandEncoder>,
+    /// The last draw, resolved, while nothing it read has changed (see `versioned`).
+    pub(crate) memo: Option<draw::DrawMemo>,
     back_buffer: SurfaceId,
 }
 
@@ -252,15 +256,15 @@ impl Device {
         let mut device = Device {
             gpu,
             next_id: 1,
-            declarations: HashMap::new(),
+            declarations: Versioned::new(HashMap::new()),
             fvf_declarations: HashMap::new(),
-            vertex_shaders: HashMap::new(),
-            pixel_shaders: HashMap::new(),
-            vertex_buffers: HashMap::new(),
-            index_buffers: HashMap::new(),
-            textures: HashMap::new(),
-            surfaces: HashMap::new(),
-            state: DeviceState {
+            vertex_shaders: Versioned::new(HashMap::new()),
+            pixel_shaders: Versioned::new(HashMap::new()),
+            vertex_buffers: Versioned::new(HashMap::new()),
+            index_buffers: Versioned::new(HashMap::new()),
+            textures: Versioned::new(HashMap::new()),
+            surfaces: Versioned::new(HashMap::new()),
+            state: Versioned::new(DeviceState {
                 declaration: None,
                 vertex_shader: None,
                 pixel_shader: None,
@@ -290,7 +294,7 @@ impl Device {
                 },
                 render_targets: [None; MAX_RENDER_TARGETS],
                 depth_stencil: None,
-            },
+            }),
             pairs,
             pipelines,
             bind_groups: Lru::new(256),
@@ -299,6 +303,7 @@ impl Device {
             clear_pipelines: HashMap::new(),
             volume_slices: HashMap::new(),
             encoder: None,
+            memo: None,
             back_buffer: SurfaceId(0),
             params,
         };
