@@ -348,16 +348,18 @@ impl Device {
             },
             _ => {
                 let stages = self.state.texture_stages;
-                // Stage n reads sampler n's texture where it is active, names TEXTURE in an
-                // argument its operation uses, and a texture is bound.
+                // Stage n reads sampler n's texture where it is active, a texture is bound,
+                // and an argument its colour operation uses names TEXTURE, or (stage 0) always:
+                // D3D9's default D3DTSS_ALPHAOP of stage 0 is SELECTARG1(TEXTURE).
                 let mut textures = [false; 2];
                 for (n, s) in stages
                     .iter()
                     .enumerate()
                     .take_while(|(_, s)| s.op != super::StageOp::Disable)
                 {
-                    let reads = (s.op != super::StageOp::SelectArg2
-                        && s.arg1 == super::StageArg::Texture)
+                    let reads = n == 0
+                        || (s.op != super::StageOp::SelectArg2
+                            && s.arg1 == super::StageArg::Texture)
                         || (s.op != super::StageOp::SelectArg1
                             && s.arg2 == super::StageArg::Texture);
                     textures[n] = reads && self.state.textures[n].is_some();

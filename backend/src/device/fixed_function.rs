@@ -8,8 +8,8 @@
 //!   ([`fixed_function_vertex_shader`]) and translated like an application's shader.
 //! - Pixel stage (no pixel shader): texture stages 0 and 1 with the colour operations
 //!   SELECTARG1/2, MODULATE and ADD of DIFFUSE, SPECULAR, TEXTURE (the stage's texture),
-//!   TFACTOR and CURRENT ([`TextureStage`]); the alpha is the diffuse alpha; then fog and the
-//!   alpha test. Anything else is refused by the draw with the reason.
+//!   TFACTOR and CURRENT ([`TextureStage`]); the alpha is D3D9's default alpha stages' (stage
+//!   0's texture alpha with a texture, else the diffuse alpha); then fog and the alpha test. Anything else is refused by the draw with the reason.
 
 use d3d9_translator::bytecode::Usage;
 use d3d9_translator::decl::{VertexDeclaration, VertexElement};
@@ -276,8 +276,9 @@ pub(crate) fn fixed_function_vertex_shader(
     Ok((text + &dcls + &body, rewritten))
 }
 
-/// The fixed-function pixel stage with the texture stages `stages` (colour operations only;
-/// the alpha is the diffuse alpha): diffuse at location 0, specular at 1. Stage n's
+/// The fixed-function pixel stage with the texture stages `stages` (colour operations; the
+/// alpha is D3D9's default alpha stages': stage 0's texture alpha when stage 0 is active and
+/// has a texture, else the diffuse alpha): diffuse at location 0, specular at 1. Stage n's
 /// `D3DTA_TEXTURE` is sampler n's texture at texture coordinate set n (D3D9's default
 /// `D3DTSS_TEXCOORDINDEX`): with `textures[n]` the texture is bound at `@group(3)` as a pixel
 /// shader's `s`n and the coordinate comes from location [`FF_TEXCOORD_LOCATIONS`]`[n]`;
@@ -320,6 +321,14 @@ pub(crate) fn fixed_function_stages_wgsl(
             body += &format!("    let texel{n} = vec4<f32>(1.0);\n");
         }
     }
+    // D3D9's default alpha stages (this device has no D3DTSS_ALPHAOP): stage 0
+    // SELECTARG1(TEXTURE), the later ones DISABLE; with no texture the diffuse alpha
+    // (Windows' result, which Wine's alphatest_test expects of untextured draws).
+    let alpha = if textures[0] && stages.first().is_some_and(|s| s.op != StageOp::Disable) {
+        "texel0.a"
+    } else {
+        "d.a"
+    };
     body += "    var current = d;\n";
     for (n, stage) in stages.iter().enumerate() {
         let arg = |a: StageArg| match a {
@@ -337,7 +346,7 @@ pub(crate) fn fixed_function_stages_wgsl(
             StageOp::Modulate => format!("{a1}.rgb * {a2}.rgb"),
             StageOp::Add => format!("saturate({a1}.rgb + {a2}.rgb)"),
         };
-        body += &format!("    current = vec4<f32>({rgb}, d.a);\n");
+        body += &format!("    current = vec4<f32>({rgb}, {alpha});\n");
     }
     body += "    current = saturate(current);\n";
     if let Some(fog) = fog {
