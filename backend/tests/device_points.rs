@@ -11,7 +11,7 @@
 
 use d3d9_backend::device::{
     ClearFlags, Device, DeviceParams, Format, PrimitiveType, RenderState, SamplerState, StageArg,
-    StageOp, SurfaceData, TextureStage,
+    StageOp, SurfaceData, TextureStage, TransformState,
 };
 use d3d9_backend::TextureAddress;
 use d3d9_translator::asm::assemble_tokens;
@@ -127,14 +127,33 @@ fn rhw_point(x: u32, y: u32) -> Vec<u8> {
 
 /// Wine's first `test_pointsize` block: POINTSIZE 15, 31, 30.75, 63, 62.75 and 1, POINTSIZE
 /// 15 with MAX 1, POINTSIZE 1 with MIN 15, each a white point on blue, checked with Wine's
-/// `point_match` radii and then pixel-exactly around each point (Wine draws XYZ vertices
-/// through a projection to pixels; this device has no `SetTransform`, so the same pixel
-/// positions come as XYZRHW).
+/// `point_match` radii and then pixel-exactly around each point. As Wine draws it (XYZ
+/// vertices through its projection of [0, 640] x [0, 480] to clip space), and with the same
+/// pixel positions as XYZRHW vertices.
 #[test]
 fn gpu_point_sizes_from_pointsize_min_and_max() {
+    for pretransformed in [false, true] {
+        point_sizes_from_pointsize_min_and_max(pretransformed);
+    }
+}
+
+fn point_sizes_from_pointsize_min_and_max(pretransformed: bool) {
     let mut dev = device();
     rs(&mut dev, RenderState::Lighting(false));
-    ok(dev.set_fvf(D3DFVF_XYZRHW));
+    if pretransformed {
+        ok(dev.set_fvf(D3DFVF_XYZRHW));
+    } else {
+        ok(dev.set_fvf(D3DFVF_XYZ));
+        ok(dev.set_transform(
+            TransformState::Projection,
+            [
+                [2.0 / 640.0, 0.0, 0.0, 0.0],
+                [0.0, -2.0 / 480.0, 0.0, 0.0],
+                [0.0, 0.0, 1.0, 0.0],
+                [-1.0, 1.0, 0.0, 1.0],
+            ],
+        ));
+    }
     ok(dev.clear(&[], ClearFlags::TARGET, BLUE, 1.0, 0));
     // (x, POINTSIZE, MIN, MAX, the size D3D9 draws, Wine's point_match radius)
     let cases: [(u32, f32, f32, f32, f32, u32); 8] = [
@@ -151,7 +170,12 @@ fn gpu_point_sizes_from_pointsize_min_and_max() {
         rs(&mut dev, RenderState::PointSize(size));
         rs(&mut dev, RenderState::PointSizeMin(min));
         rs(&mut dev, RenderState::PointSizeMax(max));
-        ok(dev.draw_primitive_up(PrimitiveType::PointList, 1, &rhw_point(x, 64), 16));
+        if pretransformed {
+            ok(dev.draw_primitive_up(PrimitiveType::PointList, 1, &rhw_point(x, 64), 16));
+        } else {
+            let vertex = floats(&[x as f32, 64.0, 0.1]);
+            ok(dev.draw_primitive_up(PrimitiveType::PointList, 1, &vertex, 12));
+        }
     }
     let s = read(&mut dev);
     let mut checks = 0;
@@ -240,7 +264,7 @@ fn gpu_single_pixel_and_small_points_land_on_d3d9_pixel_centres() {
 }
 
 /// Fixed-function point scaling: size = Vh · POINTSIZE · sqrt(1 / (A + B·De + C·De²)), De
-/// the eye distance (identity transforms here: the position itself), then clamped.
+/// the eye distance (the length of `v · World · View`), then clamped.
 #[test]
 fn gpu_point_scale_for_fixed_function_vertices() {
     let mut dev = device();
@@ -267,6 +291,35 @@ fn gpu_point_scale_for_fixed_function_vertices() {
         let drawn = 128.0 * size * (1.0 / (abc[0] + abc[1] * de + abc[2] * de * de)).sqrt();
         assert_square(&s, (64, 64), drawn, WHITE, BLUE, "point scale");
     }
+    // De is the eye-space distance: model z 0.25, world z + 0.5, view scale 2: eye
+    // (0, 0, 1.5); the projection takes z to 0.375. 128 · 0.25 / 1.5 = 21.33 (the model
+    // position would give 128, the clip-space one 85.3, clamped to 64).
+    let mut world = d3d9_backend::device::IDENTITY;
+    world[3] = [0.0, 0.0, 0.5, 1.0];
+    let mut view = d3d9_backend::device::IDENTITY;
+    for (i, row) in view.iter_mut().enumerate().take(3) {
+        row[i] = 2.0;
+    }
+    let mut projection = d3d9_backend::device::IDENTITY;
+    for (i, row) in projection.iter_mut().enumerate().take(3) {
+        row[i] = if i == 2 { 0.25 } else { 0.5 };
+    }
+    ok(dev.set_transform(TransformState::WORLD, world));
+    ok(dev.set_transform(TransformState::View, view));
+    ok(dev.set_transform(TransformState::Projection, projection));
+    rs(&mut dev, RenderState::PointSize(0.25));
+    rs(&mut dev, RenderState::PointScale([0.0, 0.0, 1.0]));
+    ok(dev.clear(&[], ClearFlags::TARGET, BLUE, 1.0, 0));
+    ok(dev.draw_primitive_up(PrimitiveType::PointList, 1, &floats(&[0.0, 0.0, 0.25]), 12));
+    let s = ok(dev.get_render_target_data(rt));
+    assert_square(
+        &s,
+        (64, 64),
+        128.0 * 0.25 / 1.5,
+        WHITE,
+        BLUE,
+        "eye-space De",
+    );
     // A vertex shader's size is not scaled (D3D9 scales fixed-function vertices only).
     let vs = ok(dev.create_vertex_shader(&tokens(
         "vs_1_1\ndcl_position v0\nmov oPos, v0\nmov oD0, c0\n",
@@ -339,21 +392,51 @@ fn sprite_textures(dev: &mut Device) {
 
 /// Wine's point sprite block: POINTSPRITEENABLE, POINTSIZE 32, both textures' coordinates
 /// replaced by the sprite coordinate, (0, 0) top left: red, yellow, black, green per
-/// quadrant at (64 ± 4, 64 ± 4). Wine draws it through fixed-function stage 1 (ADD of the
-/// second texture), which this device does not emulate; `pshader_code` (ps_1_1, `tex t0`,
-/// `tex t1`, `add`) computes the same.
+/// quadrant at (64 ± 4, 64 ± 4). As Wine draws it (an XYZ vertex through its projection to
+/// pixels, texture stage 0 SELECTARG1(TEXTURE), stage 1 ADD(TEXTURE, CURRENT)), and with an
+/// XYZRHW vertex and `pshader_code` (ps_1_1, `tex t0`, `tex t1`, `add`), which computes the
+/// same.
 #[test]
 fn gpu_point_sprite_quadrants() {
+    for fixed_function in [true, false] {
+        point_sprite_quadrants(fixed_function);
+    }
+}
+
+fn point_sprite_quadrants(fixed_function: bool) {
     let mut dev = device();
     sprite_textures(&mut dev);
-    let ps = ok(dev.create_pixel_shader(&visual("pshader_code", 0xffff_0101)));
-    ok(dev.set_pixel_shader(Some(ps)));
+    let point = if fixed_function {
+        let stage = |op, arg2| TextureStage {
+            op,
+            arg1: StageArg::Texture,
+            arg2,
+        };
+        ok(dev.set_texture_stage(0, stage(StageOp::SelectArg1, StageArg::Current)));
+        ok(dev.set_texture_stage(1, stage(StageOp::Add, StageArg::Current)));
+        ok(dev.set_transform(
+            TransformState::Projection,
+            [
+                [2.0 / 640.0, 0.0, 0.0, 0.0],
+                [0.0, -2.0 / 480.0, 0.0, 0.0],
+                [0.0, 0.0, 1.0, 0.0],
+                [-1.0, 1.0, 0.0, 1.0],
+            ],
+        ));
+        ok(dev.set_fvf(D3DFVF_XYZ));
+        floats(&[64.0, 64.0, 0.1])
+    } else {
+        let ps = ok(dev.create_pixel_shader(&visual("pshader_code", 0xffff_0101)));
+        ok(dev.set_pixel_shader(Some(ps)));
+        ok(dev.set_fvf(D3DFVF_XYZRHW));
+        rhw_point(64, 64)
+    };
+    let stride = point.len() as u32;
     rs(&mut dev, RenderState::Lighting(false));
-    ok(dev.set_fvf(D3DFVF_XYZRHW));
     ok(dev.clear(&[], ClearFlags::TARGET, BLUE, 1.0, 0));
     rs(&mut dev, RenderState::PointSpriteEnable(true));
     rs(&mut dev, RenderState::PointSize(32.0));
-    ok(dev.draw_primitive_up(PrimitiveType::PointList, 1, &rhw_point(64, 64), 16));
+    ok(dev.draw_primitive_up(PrimitiveType::PointList, 1, &point, stride));
     let s = read(&mut dev);
     // Wine's checks (getPixelColor masks alpha).
     let expected = [
@@ -363,7 +446,11 @@ fn gpu_point_sprite_quadrants() {
         ((68, 60), 0x00ff_ff00),
     ];
     for ((x, y), c) in expected {
-        assert_eq!(color(&s, x, y) & 0x00ff_ffff, c, "pSprite ({x}, {y})");
+        assert_eq!(
+            color(&s, x, y) & 0x00ff_ffff,
+            c,
+            "pSprite ({x}, {y}), fixed function {fixed_function}"
+        );
     }
     // Pixel-exact: every pixel of the sprite is its quadrant's colour, the edges included.
     // On the left and top edges the sprite coordinate is 0 up to rounding, which wrap
@@ -377,7 +464,7 @@ fn gpu_point_sprite_quadrants() {
         }
     }
     ok(dev.clear(&[], ClearFlags::TARGET, BLUE, 1.0, 0));
-    ok(dev.draw_primitive_up(PrimitiveType::PointList, 1, &rhw_point(64, 64), 16));
+    ok(dev.draw_primitive_up(PrimitiveType::PointList, 1, &point, stride));
     let s = read(&mut dev);
     for y in (40..90u32).filter(|&y| y != 64) {
         for x in (40..90u32).filter(|&x| x != 64) {
@@ -389,7 +476,12 @@ fn gpu_point_sprite_quadrants() {
                 (true, true, false) => 0x0000_0000,
                 (true, false, false) => 0x0000_ff00,
             };
-            assert_eq!(color(&s, x, y), expected, "sprite pixel ({x}, {y})");
+            // The back buffer is X8R8G8B8: alpha reads 0xff.
+            assert_eq!(
+                color(&s, x, y) | 0xff00_0000,
+                expected | 0xff00_0000,
+                "sprite pixel ({x}, {y}), fixed function {fixed_function}"
+            );
         }
     }
 }
@@ -398,11 +490,14 @@ fn gpu_point_sprite_quadrants() {
 /// Wine's tables whose FVF matches, on a 128x128 A8R8G8B8 target with POINTSPRITEENABLE
 /// on, checked as Wine checks them (the square inside and outside, edges and the centre
 /// lines skipped as Wine skips them, then its eight corner checks; size ≤ 1: the centre and
-/// its four neighbours). Setups without a vertex shader need `SetTransform` (a projection
-/// to pixels) and those without a pixel shader fixed-function stage 1 reading a texture,
-/// neither of which this device has; they are counted as not replayed. The
-/// `decl_elements_missing_psize` test with a vertex shader reading PSIZE (an unbound stream
-/// in a UP draw, which Windows reads as 0 or 1) is refused by the device as invalid.
+/// its four neighbours). Wine's state: the projection to pixels as `SetTransform`
+/// (fixed-function vertices) and as `c0..c3` (its vertex shaders), texture stage 0
+/// SELECTARG1(TEXTURE) and stage 1 ADD(TEXTURE, CURRENT) (the setups without a pixel
+/// shader), POINTSCALE A = B = C = 1: the fixed-function setups' scaled sizes 45 and 33 are
+/// `128 · size / sqrt(1 + De + De²)` with De = |(64, 64, 0.1)| (identity world and view).
+/// The `decl_elements_missing_psize` tests whose vertex stage reads PSIZE (a vertex shader's
+/// `dcl_psize`, or the fixed-function stage, which reads every element) have an unbound
+/// stream in a UP draw, which Windows reads as 0 or 1; the device refuses them as invalid.
 #[test]
 fn gpu_wine_test_pointsize_setups() {
     let mut dev = device();
@@ -419,14 +514,23 @@ fn gpu_wine_test_pointsize_setups() {
             arg2: StageArg::Current,
         },
     ));
+    ok(dev.set_texture_stage(
+        1,
+        TextureStage {
+            op: StageOp::Add,
+            arg1: StageArg::Texture,
+            arg2: StageArg::Current,
+        },
+    ));
     // Transforms [0, 128] x [0, 128] to clip space (visual.c's matrix after its sprite
-    // block), as the vertex shaders' c0..c3.
+    // block): the projection, and the vertex shaders' c0..c3.
     let matrix = [
         [1.0 / 64.0, 0.0, 0.0, 0.0],
         [0.0, -1.0 / 64.0, 0.0, 0.0],
         [0.0, 0.0, 1.0, 0.0],
         [-1.0, 1.0, 0.0, 1.0],
     ];
+    ok(dev.set_transform(TransformState::Projection, matrix));
     ok(dev.set_vertex_shader_constant_f(0, &matrix));
     // (vs, ps, accepted fvf, nonscaled size, scaled size, gives_0_0_texcoord)
     type Shader = Option<(&'static str, u32)>;
@@ -503,16 +607,13 @@ fn gpu_wine_test_pointsize_setups() {
             VertexElement::new(1, 0, DeclType::Float1, Usage::PSize, 0),
         ]))),
     };
-    let (mut replayed, mut not_replayed, mut refused, mut checks) = (0, 0, 0, 0usize);
+    let (mut replayed, mut refused, mut checks) = (0, 0, 0usize);
+    let (mut zero_cases, mut squares) = (0, 0);
     for (i, &(vs, ps, accepted_fvf, nonscaled, scaled, zero_zero)) in setups.iter().enumerate() {
-        let (Some(vs), Some(ps)) = (vs, ps) else {
-            not_replayed += tests.iter().filter(|t| t.4 == accepted_fvf).count();
-            continue;
-        };
-        let vs = ok(dev.create_vertex_shader(&visual(vs.0, vs.1)));
-        let ps = ok(dev.create_pixel_shader(&visual(ps.0, ps.1)));
-        ok(dev.set_vertex_shader(Some(vs)));
-        ok(dev.set_pixel_shader(Some(ps)));
+        let vs = vs.map(|vs| ok(dev.create_vertex_shader(&visual(vs.0, vs.1))));
+        let ps = ps.map(|ps| ok(dev.create_pixel_shader(&visual(ps.0, ps.1))));
+        ok(dev.set_vertex_shader(vs));
+        ok(dev.set_pixel_shader(ps));
         for (j, &(zero, scale, override_min, decl, fvf, data)) in tests.iter().enumerate() {
             if accepted_fvf != fvf {
                 continue;
@@ -568,6 +669,7 @@ fn gpu_wine_test_pointsize_setups() {
             if size <= 1 {
                 let c = get(64, 64);
                 if size == 0 {
+                    zero_cases += 1;
                     assert_eq!(c, 0xff00_ffff, "{what}: a point of size 0 draws nothing");
                 } else {
                     assert_ne!(c, 0xff00_ffff, "{what}: the point is drawn");
@@ -578,6 +680,7 @@ fn gpu_wine_test_pointsize_setups() {
                 checks += 5;
                 continue;
             }
+            squares += 1;
             let half = size / 2;
             for y in 0..128u32 {
                 if y == 64 - half || y == 64 + half || y == 64 {
@@ -628,17 +731,21 @@ fn gpu_wine_test_pointsize_setups() {
         }
         ok(dev.set_vertex_shader(None));
         ok(dev.set_pixel_shader(None));
-        ok(dev.release_vertex_shader(vs));
+        if let Some(vs) = vs {
+            ok(dev.release_vertex_shader(vs));
+        }
+        if let Some(ps) = ps {
+            ok(dev.release_pixel_shader(ps));
+        }
     }
-    // 7 setups with both shaders: 5 of FVF XYZ (6 tests each), 2 of XYZ | PSIZE (6 each);
-    // the 6 others (36 cases) need SetTransform or fixed-function stage 1.
-    assert_eq!(
-        (replayed, refused, not_replayed),
-        (40, 2, 36),
-        "cases replayed, refused, not replayed"
-    );
-    // 40 replayed: 7 of size 0 (5 checks each), 33 squares (1 + 8 checks each).
-    assert_eq!(checks, 7 * 5 + 33 * 9);
+    // 13 setups: 10 of FVF XYZ, 3 of XYZ | PSIZE, 6 tests each (78 cases). Refused: the
+    // missing-PSIZE test of the 5 fixed-function vertex setups and of the 2 vertex shaders
+    // reading PSIZE.
+    assert_eq!((replayed, refused), (71, 7), "cases replayed, refused");
+    // Size 0 (5 checks each): test 3 of every XYZ setup, test 7 of every XYZ | PSIZE setup;
+    // the others squares (1 + 8 checks each).
+    assert_eq!((zero_cases, squares), (13, 58), "size-0 cases, squares");
+    assert_eq!(checks, 13 * 5 + 58 * 9);
 }
 
 /// Instanced point lists that need expansion are refused as unsupported (each expanded

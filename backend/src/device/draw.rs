@@ -52,8 +52,8 @@ pub(crate) struct PipelineEntry {
 /// What a bind group holds.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum BindGroupKey {
-    /// The vertex constants of a pair at a version, for a viewport size (the half-pixel
-    /// fix-up).
+    /// The vertex constants of a pair at a version (of the `c#`/`i#`/`b#`, or for the
+    /// fixed-function stage of the transforms), for a viewport size (the half-pixel fix-up).
     VertexConstants {
         pair: u64,
         version: u64,
@@ -412,17 +412,25 @@ impl Device {
             },
             _ => {
                 let stages = self.state.texture_stages;
-                let reads_texture = stages
+                // Stage n reads sampler n's texture where it is active, a texture is bound,
+                // and an argument its colour operation uses names TEXTURE, or (stage 0) always:
+                // D3D9's default D3DTSS_ALPHAOP of stage 0 is SELECTARG1(TEXTURE).
+                let mut textures = [false; 2];
+                for (n, s) in stages
                     .iter()
-                    .take_while(|s| s.op != super::StageOp::Disable)
-                    .any(|s| {
-                        (s.op != super::StageOp::SelectArg2 && s.arg1 == super::StageArg::Texture)
-                            || (s.op != super::StageOp::SelectArg1
-                                && s.arg2 == super::StageArg::Texture)
-                    });
+                    .enumerate()
+                    .take_while(|(_, s)| s.op != super::StageOp::Disable)
+                {
+                    let reads = n == 0
+                        || (s.op != super::StageOp::SelectArg2
+                            && s.arg1 == super::StageArg::Texture)
+                        || (s.op != super::StageOp::SelectArg1
+                            && s.arg2 == super::StageArg::Texture);
+                    textures[n] = reads && self.state.textures[n].is_some();
+                }
                 PixelStage::FixedFunction {
                     stages,
-                    texture: reads_texture && self.state.textures[0].is_some(),
+                    textures,
                     texture_factor: render.texture_factor,
                     fog: fog.enable.then(|| fog.key()),
                 }
@@ -961,7 +969,11 @@ impl Device {
         if let Some(group_index) = entry.vs_constants {
             let key = BindGroupKey::VertexConstants {
                 pair: pair.id,
-                version: self.state.vs_constants_version,
+                version: if pair.fixed_function_vertex {
+                    self.state.transforms.version
+                } else {
+                    self.state.vs_constants_version
+                },
                 viewport: (viewport.width, viewport.height),
                 points: point_constants_key(&self.state, pair),
             };
@@ -1409,14 +1421,23 @@ impl Device {
 }
 
 /// The vertex stage's constant buffers now (the device's `c#`/`i#`/`b#` with the shader's
-/// `def`s, and the half-pixel fix-up of the viewport).
+/// `def`s, and the half-pixel fix-up of the viewport). The fixed-function stage's `c0`–`c7`
+/// are the transforms (`transform`'s layout) instead of the application's constants.
 fn vertex_constant_buffers(
     state: &DeviceState,
     pair: &ShaderPair,
 ) -> Result<Vec<ConstantBuffer>, DeviceError> {
     let viewport = (state.viewport.width, state.viewport.height);
-    let mut buffers = state
-        .vs_constants
+    let fixed_function;
+    let constants = if pair.fixed_function_vertex {
+        let mut c = crate::VertexConstants::new(state.vs_constants.processing());
+        c.set_f(0, &state.transforms.vertex_constants());
+        fixed_function = c;
+        &fixed_function
+    } else {
+        &state.vs_constants
+    };
+    let mut buffers = constants
         .buffers(&pair.vertex_interface, viewport)
         .map_err(|e| unsupported("draw", format!("vertex shader constants: {e}")))?;
     buffers.extend(point_constant_buffer(state, pair));

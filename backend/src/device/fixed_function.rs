@@ -1,15 +1,15 @@
 //! The fixed-function stages the device generates, for draws made without a vertex shader
 //! or without a pixel shader.
 //!
-//! - Vertex stage (no vertex shader, or a pre-transformed declaration): this device has no
-//!   `SetTransform`, `SetLight` or `SetMaterial`, so the fixed-function vertex pipeline always
-//!   runs in D3D9's default state: identity world, view and projection, no lights, the default
-//!   material. It is written as a vs_3_0 shader for the declaration
+//! - Vertex stage (no vertex shader, or a pre-transformed declaration): world, view and
+//!   projection from `SetTransform` (read from float constants, see `transform`); this
+//!   device has no `SetLight` or `SetMaterial`, so lighting runs with no lights and the
+//!   default material. It is written as a vs_3_0 shader for the declaration
 //!   ([`fixed_function_vertex_shader`]) and translated like an application's shader.
 //! - Pixel stage (no pixel shader): texture stages 0 and 1 with the colour operations
-//!   SELECTARG1/2, MODULATE and ADD of DIFFUSE, SPECULAR, TEXTURE (stage 0's texture),
-//!   TFACTOR and CURRENT ([`TextureStage`]); the alpha is the diffuse alpha; then fog and the
-//!   alpha test. Anything else is refused by the draw with the reason.
+//!   SELECTARG1/2, MODULATE and ADD of DIFFUSE, SPECULAR, TEXTURE (the stage's texture),
+//!   TFACTOR and CURRENT ([`TextureStage`]); the alpha is D3D9's default alpha stages' (stage
+//!   0's texture alpha with a texture, else the diffuse alpha); then fog and the alpha test. Anything else is refused by the draw with the reason.
 
 use d3d9_translator::bytecode::Usage;
 use d3d9_translator::decl::{VertexDeclaration, VertexElement};
@@ -34,6 +34,10 @@ pub enum StageOp {
     Add,
 }
 
+/// The locations of texture coordinate sets 0 and 1 in the fixed-function pixel stage
+/// (after diffuse 0, specular 1 and fog 3).
+pub(crate) const FF_TEXCOORD_LOCATIONS: [u32; 2] = [2, 4];
+
 /// `D3DTSS_COLORARG1/2` of a texture stage.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum StageArg {
@@ -41,8 +45,9 @@ pub enum StageArg {
     Diffuse,
     /// `D3DTA_SPECULAR`: the interpolated COLOR1, clamped.
     Specular,
-    /// `D3DTA_TEXTURE`: the stage's texture at TEXCOORD0 (stage 0 only here); opaque white
-    /// without a texture, so that the default `MODULATE(TEXTURE, CURRENT)` is the diffuse.
+    /// `D3DTA_TEXTURE`: the stage's texture (sampler n for stage n) at texture coordinate
+    /// set n; opaque white without a texture, so that the default `MODULATE(TEXTURE,
+    /// CURRENT)` is the diffuse.
     Texture,
     /// `D3DTA_TFACTOR`: `D3DRS_TEXTUREFACTOR`.
     TFactor,
@@ -121,30 +126,36 @@ impl FogState {
     }
 }
 
-/// The fixed-function vertex stage for `decl`, with identity world, view and projection
-/// matrices and no lights, as vs_3_0 assembly, and the declaration it reads (POSITIONT read
-/// as POSITION: the shader maps it back to clip space itself).
+/// The fixed-function vertex stage for `decl` as vs_3_0 assembly, and the declaration it
+/// reads (POSITIONT read as POSITION: the shader maps it back to clip space itself). No
+/// lights can be set on this device.
 ///
-/// - POSITION: passed through (identity transforms).
+/// - POSITION: the eye-space position `e = v · World · View` from `c0`–`c3`, the clip-space
+///   position `e · Projection` from `c4`–`c7` (`transform`'s register layout; the device
+///   fills them from `SetTransform`, so the code does not depend on the matrices). With
+///   `eye_output` (fixed-function point scaling) `e` is also written to a POSITION1
+///   output, where the point expansion takes its eye distance from.
 /// - POSITIONT (XYZRHW, render-target pixel coordinates; the viewport only clips): w = 1/rhw,
 ///   clip ((x − vx)·2/vw − 1, 1 − (y − vy)·2/vh, z, 1) · w for the viewport (vx, vy, vw, vh),
 ///   so that interpolation is perspective-correct with 1/rhw as D3D9 does it. z goes to the
-///   depth test as given (with the default depth range 0..1).
+///   depth test as given (with the default depth range 0..1). No transform applies.
 /// - COLOR0: the vertex's, white (1, 1, 1, 1) without one; with lighting on (and never for
 ///   pre-transformed vertices) and no lights, emissive + ambient = (0, 0, 0) with the diffuse
 ///   alpha.
 /// - COLOR1: the vertex's, (0, 0, 0, 0) without one or with lighting on.
 /// - Every other element: passed through under its own semantic.
 /// - FOG, with `vertex_fog` (`D3DRS_FOGENABLE` and no table fog) and no FOG element: the
-///   `D3DRS_FOGVERTEXMODE` factor of the eye-space depth (= z with identity transforms):
-///   LINEAR `(end − z)/(end − start)`, EXP `e^(−z·density)`, EXP2 `e^(−(z·density)²)`; with
-///   mode NONE or pre-transformed vertices, the specular alpha (0 without a specular colour),
-///   which is where D3D9 takes the fog factor from then.
+///   `D3DRS_FOGVERTEXMODE` factor of the eye-space depth `e.z` (D3D9's vertex fog without
+///   `D3DRS_RANGEFOGENABLE`, which this device refuses): LINEAR `(end − z)/(end − start)`,
+///   EXP `e^(−z·density)`, EXP2 `e^(−(z·density)²)`; with mode NONE or pre-transformed
+///   vertices, the specular alpha (0 without a specular colour), which is where D3D9 takes
+///   the fog factor from then.
 pub(crate) fn fixed_function_vertex_shader(
     decl: &VertexDeclaration,
     lighting: bool,
     viewport: Viewport,
     vertex_fog: Option<FogState>,
+    eye_output: bool,
 ) -> Result<(String, VertexDeclaration), String> {
     let pretransformed = decl.is_pretransformed();
     let lit = lighting && !pretransformed;
@@ -192,7 +203,22 @@ pub(crate) fn fixed_function_vertex_shader(
                  mov r1.w, c250.x\nmul o0, r1, r0.w\n"
             );
         }
-        Some(p) => body += &format!("mov o0, v{p}\n"),
+        Some(p) => {
+            // r3 = e = v · (World · View); o0 = e · Projection (row vectors: dp4 with the
+            // matrices' columns).
+            for (lane, c) in ["x", "y", "z", "w"].iter().zip(0..) {
+                body += &format!("dp4 r3.{lane}, v{p}, c{c}\n");
+            }
+            for (lane, c) in ["x", "y", "z", "w"].iter().zip(4..) {
+                body += &format!("dp4 o0.{lane}, r3, c{c}\n");
+            }
+        }
+    }
+    if eye_output && !pretransformed {
+        let o = next_output;
+        next_output += 1;
+        dcls += &format!("dcl_position1 o{o}\n");
+        body += &format!("mov o{o}, r3\n");
     }
     for index in 0..2u8 {
         let o = next_output;
@@ -232,7 +258,6 @@ pub(crate) fn fixed_function_vertex_shader(
             -fog.density * log2e,
             -log2e
         );
-        let z = find(Usage::Position, 0).map_or(0, |p| p);
         let specular_alpha = match find(Usage::Color, 1) {
             Some(v) => format!("v{v}.w"),
             None => "c251.x".to_string(),
@@ -240,25 +265,28 @@ pub(crate) fn fixed_function_vertex_shader(
         body += &match (fog.vertex, pretransformed) {
             (FogMode::None, _) | (_, true) => format!("mov o{o}.x, {specular_alpha}\n"),
             (FogMode::Linear, false) => {
-                format!("add r2.x, c253.y, -v{z}.z\nmul o{o}.x, r2.x, c253.z\n")
+                format!("add r2.x, c253.y, -r3.z\nmul o{o}.x, r2.x, c253.z\n")
             }
-            (FogMode::Exp, false) => format!("mul r2.x, v{z}.z, c254.x\nexp o{o}.x, r2.x\n"),
+            (FogMode::Exp, false) => format!("mul r2.x, r3.z, c254.x\nexp o{o}.x, r2.x\n"),
             (FogMode::Exp2, false) => format!(
-                "mul r2.x, v{z}.z, c253.w\nmul r2.x, r2.x, r2.x\nmul r2.x, r2.x, c254.y\nexp o{o}.x, r2.x\n"
+                "mul r2.x, r3.z, c253.w\nmul r2.x, r2.x, r2.x\nmul r2.x, r2.x, c254.y\nexp o{o}.x, r2.x\n"
             ),
         };
     }
     Ok((text + &dcls + &body, rewritten))
 }
 
-/// The fixed-function pixel stage with the texture stages `stages` (colour operations only;
-/// the alpha is the diffuse alpha): diffuse at location 0, specular at 1, and with a texture
-/// on stage 0 (`@group(3)`, bindings 0 and 1, as a pixel shader's `s0`) texture coordinate 0
-/// at 2. Colour inputs are clamped to [0, 1] as D3D9's interpolated colours are; with `flat`
-/// (`D3DSHADE_FLAT`) they are the first vertex's.
+/// The fixed-function pixel stage with the texture stages `stages` (colour operations; the
+/// alpha is D3D9's default alpha stages': stage 0's texture alpha when stage 0 is active and
+/// has a texture, else the diffuse alpha): diffuse at location 0, specular at 1. Stage n's
+/// `D3DTA_TEXTURE` is sampler n's texture at texture coordinate set n (D3D9's default
+/// `D3DTSS_TEXCOORDINDEX`): with `textures[n]` the texture is bound at `@group(3)` as a pixel
+/// shader's `s`n and the coordinate comes from location [`FF_TEXCOORD_LOCATIONS`]`[n]`;
+/// without, the stage reads opaque white. Colour inputs are clamped to [0, 1] as D3D9's
+/// interpolated colours are; with `flat` (`D3DSHADE_FLAT`) they are the first vertex's.
 pub(crate) fn fixed_function_stages_wgsl(
     stages: &[TextureStage],
-    texture: bool,
+    textures: [bool; 2],
     factor: u32,
     fog: Option<FogState>,
     flat: bool,
@@ -277,25 +305,39 @@ pub(crate) fn fixed_function_stages_wgsl(
         "@location(0) {shading}diffuse: vec4<f32>, @location(1) {shading}specular: vec4<f32>"
     );
     let mut globals = String::new();
-    if texture {
-        inputs += ", @location(2) tc: vec4<f32>";
-        globals = format!(
-            "@group({PS_TEXTURES_GROUP}) @binding(0) var stage0: texture_2d<f32>;\n\
-             @group({PS_TEXTURES_GROUP}) @binding(1) var stage0_sampler: sampler;\n"
-        );
-        body += "    let texel = textureSample(stage0, stage0_sampler, tc.xy);\n";
-    } else {
-        body += "    let texel = vec4<f32>(1.0);\n";
+    for (n, bound) in textures.iter().enumerate() {
+        if *bound {
+            let location = FF_TEXCOORD_LOCATIONS[n];
+            let (t, s) = (2 * n, 2 * n + 1);
+            inputs += &format!(", @location({location}) tc{n}: vec4<f32>");
+            globals += &format!(
+                "@group({PS_TEXTURES_GROUP}) @binding({t}) var stage{n}: texture_2d<f32>;\n\
+                 @group({PS_TEXTURES_GROUP}) @binding({s}) var stage{n}_sampler: sampler;\n"
+            );
+            body += &format!(
+                "    let texel{n} = textureSample(stage{n}, stage{n}_sampler, tc{n}.xy);\n"
+            );
+        } else {
+            body += &format!("    let texel{n} = vec4<f32>(1.0);\n");
+        }
     }
-    body += "    var current = d;\n";
-    let arg = |a: StageArg| match a {
-        StageArg::Diffuse => "d",
-        StageArg::Specular => "s",
-        StageArg::Texture => "texel",
-        StageArg::TFactor => "tfactor",
-        StageArg::Current => "current",
+    // D3D9's default alpha stages (this device has no D3DTSS_ALPHAOP): stage 0
+    // SELECTARG1(TEXTURE), the later ones DISABLE; with no texture the diffuse alpha
+    // (Windows' result, which Wine's alphatest_test expects of untextured draws).
+    let alpha = if textures[0] && stages.first().is_some_and(|s| s.op != StageOp::Disable) {
+        "texel0.a"
+    } else {
+        "d.a"
     };
-    for stage in stages {
+    body += "    var current = d;\n";
+    for (n, stage) in stages.iter().enumerate() {
+        let arg = |a: StageArg| match a {
+            StageArg::Diffuse => "d".to_string(),
+            StageArg::Specular => "s".to_string(),
+            StageArg::Texture => format!("texel{n}"),
+            StageArg::TFactor => "tfactor".to_string(),
+            StageArg::Current => "current".to_string(),
+        };
         let (a1, a2) = (arg(stage.arg1), arg(stage.arg2));
         let rgb = match stage.op {
             StageOp::Disable => break,
@@ -304,7 +346,7 @@ pub(crate) fn fixed_function_stages_wgsl(
             StageOp::Modulate => format!("{a1}.rgb * {a2}.rgb"),
             StageOp::Add => format!("saturate({a1}.rgb + {a2}.rgb)"),
         };
-        body += &format!("    current = vec4<f32>({rgb}, d.a);\n");
+        body += &format!("    current = vec4<f32>({rgb}, {alpha});\n");
     }
     body += "    current = saturate(current);\n";
     if let Some(fog) = fog {
@@ -414,7 +456,7 @@ mod tests {
         ] {
             parses(&fixed_function_stages_wgsl(
                 &stages,
-                true,
+                [true, true],
                 0xffffffff,
                 Some(fog),
                 true,

@@ -23,6 +23,7 @@ mod points;
 mod process;
 mod readback;
 mod state;
+mod transform;
 mod versioned;
 mod volume_slice;
 
@@ -51,6 +52,7 @@ pub use state::{
     Blend, BlendOp, FillMode, FogMode, Rect, RenderState, RenderStates, SamplerState,
     SamplerStates, ShadeMode, StencilOp, Viewport,
 };
+pub use transform::{Matrix, TransformState, IDENTITY};
 
 use cache::Lru;
 use error::{invalid, unsupported};
@@ -186,6 +188,8 @@ pub(crate) struct DeviceState {
     pub(crate) textures: [Option<TextureId>; SAMPLER_STAGES],
     pub(crate) samplers: [SamplerStates; SAMPLER_STAGES],
     pub(crate) texture_stages: [TextureStage; 2],
+    /// `SetTransform`'s matrices (the fixed-function vertex stage's constants).
+    pub(crate) transforms: transform::Transforms,
     pub(crate) render: RenderStates,
     pub(crate) viewport: Viewport,
     pub(crate) scissor: Rect,
@@ -277,6 +281,7 @@ impl Device {
                 textures: [None; SAMPLER_STAGES],
                 samplers: [SamplerStates::default(); SAMPLER_STAGES],
                 texture_stages: [TextureStage::default_for(0), TextureStage::default_for(1)],
+                transforms: transform::Transforms::default(),
                 render: RenderStates::default(),
                 viewport: Viewport {
                     x: 0,
@@ -1238,6 +1243,46 @@ impl Device {
         })?;
         *slot = state;
         Ok(())
+    }
+
+    /// `SetTransform(state, matrix)`: `matrix[row][column]` as `D3DMATRIX` holds it (row
+    /// vectors, `v' = v · M`). The fixed-function vertex stage reads `D3DTS_WORLD`,
+    /// `D3DTS_VIEW` and `D3DTS_PROJECTION`; the other matrices are stored for
+    /// [`Device::get_transform`] only (see `transform`). `D3DTS_TEXTURE8` and up are
+    /// `D3DERR_INVALIDCALL`.
+    pub fn set_transform(
+        &mut self,
+        state: TransformState,
+        matrix: Matrix,
+    ) -> Result<(), DeviceError> {
+        if self.state.transforms.set(state, matrix) {
+            Ok(())
+        } else {
+            Err(invalid("SetTransform", format!("{state:?}")))
+        }
+    }
+
+    /// `GetTransform(state)`: the matrix last set (identity by default).
+    pub fn get_transform(&self, state: TransformState) -> Result<Matrix, DeviceError> {
+        self.state
+            .transforms
+            .get(state)
+            .ok_or_else(|| invalid("GetTransform", format!("{state:?}")))
+    }
+
+    /// `SetTransform` with D3D9's `D3DTRANSFORMSTATETYPE` number (2, 3, 16–23, 256–511);
+    /// any other number is `D3DERR_INVALIDCALL`.
+    pub fn set_transform_raw(&mut self, state: u32, matrix: Matrix) -> Result<(), DeviceError> {
+        let state = TransformState::from_d3d(state)
+            .ok_or_else(|| invalid("SetTransform", format!("D3DTRANSFORMSTATETYPE {state}")))?;
+        self.set_transform(state, matrix)
+    }
+
+    /// `GetTransform` with D3D9's number, as [`Device::set_transform_raw`] takes it.
+    pub fn get_transform_raw(&self, state: u32) -> Result<Matrix, DeviceError> {
+        let state = TransformState::from_d3d(state)
+            .ok_or_else(|| invalid("GetTransform", format!("D3DTRANSFORMSTATETYPE {state}")))?;
+        self.get_transform(state)
     }
 
     /// `SetRenderState`.

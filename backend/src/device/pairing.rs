@@ -22,7 +22,7 @@ use d3d9_translator::signature::Semantic;
 use super::error::{invalid, unsupported, DeviceError};
 use super::fixed_function::{
     default_pixel_stage_wgsl, fixed_function_stages_wgsl, fixed_function_vertex_shader, FogState,
-    StageArg, StageOp, TextureStage,
+    StageOp, TextureStage, FF_TEXCOORD_LOCATIONS,
 };
 use super::objects::{DeclarationId, PixelShaderId, VertexShaderId};
 use super::state::{FogMode, Viewport};
@@ -53,11 +53,11 @@ pub(crate) enum PixelStage {
         fog: Option<FogMode>,
         ps1_texture_types: Vec<TextureType>,
     },
-    /// The generated fixed-function stage: texture stages, whether stage 0's texture is
-    /// read, TFACTOR, fog states.
+    /// The generated fixed-function stage: texture stages, whether each stage's texture is
+    /// read (bound and named by an active stage), TFACTOR, fog states.
     FixedFunction {
         stages: [TextureStage; 2],
-        texture: bool,
+        textures: [bool; 2],
         texture_factor: u32,
         fog: Option<(bool, u32, FogMode, FogMode, [u32; 3])>,
     },
@@ -117,6 +117,9 @@ pub(crate) struct ShaderPair {
     /// fixed-function stage).
     pub(crate) declaration: Arc<VertexDeclaration>,
     pub(crate) vertex_program: Arc<CheckedProgram>,
+    /// The vertex stage is the generated fixed-function one: its float constants are the
+    /// transforms (`transform`), not the application's `c#`.
+    pub(crate) fixed_function_vertex: bool,
     /// Textures and where they are bound, both stages.
     pub(crate) textures: Vec<SampledTexture>,
     /// Render target locations the fragment stage writes.
@@ -173,6 +176,7 @@ pub(crate) fn build_pair(
                 *lighting,
                 inputs.viewport,
                 vertex_fog,
+                key.points.is_some_and(|p| p.scale),
             )
             .map_err(|e| unsupported(CALL, format!("the fixed-function vertex stage: {e}")))?;
             let program = d3d9_translator::asm::assemble(&text).map_err(|e| {
@@ -283,7 +287,7 @@ pub(crate) fn build_pair(
         (
             PixelStage::FixedFunction {
                 stages,
-                texture,
+                textures: bound,
                 texture_factor,
                 ..
             },
@@ -292,7 +296,7 @@ pub(crate) fn build_pair(
             let (vs, wgsl) = fixed_function_pixel(
                 &key.alpha_test,
                 stages,
-                *texture,
+                *bound,
                 *texture_factor,
                 inputs.fog,
                 key.flat,
@@ -301,13 +305,14 @@ pub(crate) fn build_pair(
                         .map_err(translate_error("vertex shader"))
                 },
             )?;
-            if *texture {
+            for (n, _) in bound.iter().enumerate().filter(|(_, b)| **b) {
+                let sampler = n as u32;
                 textures.push(SampledTexture {
-                    slot: 0,
+                    slot: n,
                     texture_type: TextureType::TwoD,
                     group: d3d9_translator::lift::interface::PS_TEXTURES_GROUP,
-                    texture_binding: 0,
-                    sampler_binding: 1,
+                    texture_binding: d3d9_translator::lift::interface::texture_binding(sampler),
+                    sampler_binding: d3d9_translator::lift::interface::sampler_binding(sampler),
                 });
             }
             let fragment = if key.bitcast {
@@ -355,6 +360,7 @@ pub(crate) fn build_pair(
         pixel_interface,
         declaration,
         vertex_program: program,
+        fixed_function_vertex: matches!(key.vertex, VertexStage::FixedFunction { .. }),
         textures,
         color_outputs,
         flat,
@@ -373,7 +379,7 @@ fn naga_module(device: &wgpu::Device, module: naga::Module) -> wgpu::ShaderModul
 fn fixed_function_pixel(
     alpha_test: &Option<(CompareFunction, Option<u32>)>,
     stages: &[TextureStage; 2],
-    texture: bool,
+    textures: [bool; 2],
     texture_factor: u32,
     fog: FogState,
     flat: bool,
@@ -381,26 +387,15 @@ fn fixed_function_pixel(
 ) -> Result<(d3d9_translator::lift::TranslatedShader, String), DeviceError> {
     let color0 = Semantic::new(Usage::Color, 0);
     let color1 = Semantic::new(Usage::Color, 1);
-    let texcoord0 = Semantic::new(Usage::TexCoord, 0);
     let active: Vec<TextureStage> = stages
         .iter()
         .take_while(|s| s.op != StageOp::Disable)
         .copied()
         .collect();
-    if active
-        .iter()
-        .skip(1)
-        .any(|s| s.arg1 == StageArg::Texture || s.arg2 == StageArg::Texture)
-    {
-        return Err(unsupported(
-            CALL,
-            "fixed-function texture stage 1 reading a texture (not emulated)",
-        ));
-    }
     let alpha = alpha_test.map(|(f, r)| (f, r.unwrap_or(0)));
     let fog = fog.enable.then_some(fog);
     let default_stages = *stages == [TextureStage::default_for(0), TextureStage::default_for(1)];
-    if default_stages && !texture && fog.is_none() && !flat {
+    if default_stages && textures == [false; 2] && fog.is_none() && !flat {
         // D3D9's default pixel stage: the diffuse colour.
         let vs = translate(vec![Varying::new(color0, 0, 4)])?;
         let location = vs.interface.output(color0).and_then(|o| o.location);
@@ -416,13 +411,19 @@ fn fixed_function_pixel(
         ..Varying::new(semantic, location, 4)
     };
     let mut map = vec![colour(color0, 0), colour(color1, 1)];
-    if texture {
-        map.push(Varying::new(texcoord0, 2, 4));
-    }
     if fog.is_some_and(|f| f.table == FogMode::None) {
         map.push(Varying::new(Semantic::new(Usage::Fog, 0), 3, 1));
     }
+    for (n, location) in FF_TEXCOORD_LOCATIONS.iter().enumerate() {
+        if textures[n] {
+            map.push(Varying::new(
+                Semantic::new(Usage::TexCoord, n as u8),
+                *location,
+                4,
+            ));
+        }
+    }
     let vs = translate(map)?;
-    let wgsl = fixed_function_stages_wgsl(&active, texture, texture_factor, fog, flat, alpha);
+    let wgsl = fixed_function_stages_wgsl(&active, textures, texture_factor, fog, flat, alpha);
     Ok((vs, wgsl))
 }

@@ -320,7 +320,22 @@ impl Lifter<'_> {
             Some(src) => self.load_source(src, Semantic::new(Usage::Position, 0))?,
             None => self.float_n(0.0, 4).h,
         };
-        let eye = pos;
+        // The eye-space position point scaling measures: the POSITION1 output where the
+        // shader writes one (the backend's fixed-function stage writes `v · World · View`
+        // there), else the position.
+        let scaling = self
+            .vertex_options()
+            .and_then(|o| o.point_expansion)
+            .is_some_and(|p| p.scale);
+        let eye = match planned
+            .iter()
+            .find(|p| p.info.semantic == Semantic::new(Usage::Position, 1))
+        {
+            Some(p) if scaling && !matches!(p.source, Source::Default) => {
+                self.load_source(p.source, p.info.semantic)?
+            }
+            _ => pos,
+        };
         let mut position_fixup = None;
         if self.vertex_options().is_some_and(|o| o.position_fixup) {
             let ty = self.ty.vec4f;

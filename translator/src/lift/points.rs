@@ -9,7 +9,8 @@
 //! - With point scaling ([`PointExpansion::scale`]; D3D9 scales only fixed-function vertices,
 //!   a vertex shader's size is used as it is), the size becomes
 //!   `Vh · size · sqrt(1 / (A + B·De + C·De²))`, `Vh` the viewport height in pixels, `De` the
-//!   distance of the eye-space position from the eye, `A`, `B`, `C` `D3DRS_POINTSCALE_A/B/C`.
+//!   distance of the eye-space position from the eye (the POSITION1 output where the shader
+//!   writes one, see [`PointExpansion::scale`]), `A`, `B`, `C` `D3DRS_POINTSCALE_A/B/C`.
 //! - The size is then clamped to `[D3DRS_POINTSIZE_MIN, D3DRS_POINTSIZE_MAX]`, the maximum
 //!   winning when the minimum exceeds it (`min(max(size, MIN), MAX)`).
 //! - The point is the screen-aligned square of that side centred on the vertex's position
@@ -39,9 +40,9 @@ pub struct PointExpansion {
     /// `D3DRS_POINTSPRITEENABLE`: texture coordinate outputs become the sprite coordinate.
     pub sprite: bool,
     /// `D3DRS_POINTSCALEENABLE` for fixed-function vertices: the size is scaled by the
-    /// distance from the eye. The eye-space position is taken to be the shader's position
-    /// output, which is only right for a fixed-function stage with identity world, view and
-    /// projection matrices (the only kind the backend's device generates).
+    /// distance from the eye. The eye-space position is the shader's POSITION1 output when
+    /// it writes one (a generated fixed-function stage writes `v · World · View` there),
+    /// else its position output (right for identity world, view and projection).
     pub scale: bool,
 }
 

@@ -1,0 +1,186 @@
+//! `SetTransform` / `GetTransform`: the matrices of the fixed-function vertex pipeline.
+//!
+//! D3D9 matrices are row-major and transform row vectors: `v' = v · M`, so a translation
+//! sits in row 3 (`_41 _42 _43`). The fixed-function vertex stage computes the eye-space
+//! position `e = v · World · View` and the clip-space position `e · Projection`.
+//!
+//! The stage reads the matrices from float constants, not from its code, so changing a
+//! transform never translates a shader again ([`Transforms::vertex_constants`]):
+//! - `c0`–`c3`: the columns of `World · View` (`c`i = column i, so `dp4 e.x, v, c0` is
+//!   `(v · World · View).x`);
+//! - `c4`–`c7`: the columns of `Projection`.
+//!
+//! `D3DTS_WORLDMATRIX(1..255)` and `D3DTS_TEXTURE0..7` are stored and returned by
+//! `GetTransform`, but nothing on this device reads them: vertex blending
+//! (`D3DRS_VERTEXBLEND`, `D3DRS_INDEXEDVERTEXBLENDENABLE`) is refused where it is set, and
+//! texture coordinate transforms (`D3DTSS_TEXTURETRANSFORMFLAGS`) cannot be set.
+
+/// A D3D9 matrix (`D3DMATRIX`): `m[row][column]`, `_11` = `m[0][0]`, `_41` = `m[3][0]`.
+pub type Matrix = [[f32; 4]; 4];
+
+/// The identity matrix, every transform's default.
+pub const IDENTITY: Matrix = [
+    [1.0, 0.0, 0.0, 0.0],
+    [0.0, 1.0, 0.0, 0.0],
+    [0.0, 0.0, 1.0, 0.0],
+    [0.0, 0.0, 0.0, 1.0],
+];
+
+/// `D3DTRANSFORMSTATETYPE`: which matrix `SetTransform` sets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TransformState {
+    /// `D3DTS_VIEW` (2).
+    View,
+    /// `D3DTS_PROJECTION` (3).
+    Projection,
+    /// `D3DTS_TEXTURE0..7` (16–23). Stored only (see the module documentation); a stage
+    /// past 7 is `D3DERR_INVALIDCALL`.
+    Texture(u8),
+    /// `D3DTS_WORLDMATRIX(n)` (256 + n); `D3DTS_WORLD` is `World(0)`, the only one the
+    /// fixed-function stage reads (the others serve vertex blending, which is refused).
+    World(u8),
+}
+
+impl TransformState {
+    /// `D3DTS_WORLD`.
+    pub const WORLD: TransformState = TransformState::World(0);
+
+    /// The state of D3D9's number: 2, 3, 16–23, 256–511; `None` for any other.
+    pub fn from_d3d(value: u32) -> Option<TransformState> {
+        match value {
+            2 => Some(TransformState::View),
+            3 => Some(TransformState::Projection),
+            16..=23 => Some(TransformState::Texture((value - 16) as u8)),
+            256..=511 => Some(TransformState::World((value - 256) as u8)),
+            _ => None,
+        }
+    }
+
+    /// D3D9's number of the state.
+    pub fn to_d3d(self) -> u32 {
+        match self {
+            TransformState::View => 2,
+            TransformState::Projection => 3,
+            TransformState::Texture(n) => 16 + u32::from(n),
+            TransformState::World(n) => 256 + u32::from(n),
+        }
+    }
+}
+
+/// The device's transforms, all identity at creation.
+#[derive(Clone, Debug)]
+pub(crate) struct Transforms {
+    view: Matrix,
+    projection: Matrix,
+    texture: [Matrix; 8],
+    world: Vec<Matrix>,
+    /// Bumped by every `SetTransform`, for the bind-group cache.
+    pub(crate) version: u64,
+}
+
+impl Default for Transforms {
+    fn default() -> Self {
+        Transforms {
+            view: IDENTITY,
+            projection: IDENTITY,
+            texture: [IDENTITY; 8],
+            world: vec![IDENTITY; 256],
+            version: 0,
+        }
+    }
+}
+
+impl Transforms {
+    /// The matrix of `state`; `None` for a texture stage past 7.
+    pub(crate) fn get(&self, state: TransformState) -> Option<Matrix> {
+        match state {
+            TransformState::View => Some(self.view),
+            TransformState::Projection => Some(self.projection),
+            TransformState::Texture(n) => self.texture.get(usize::from(n)).copied(),
+            TransformState::World(n) => self.world.get(usize::from(n)).copied(),
+        }
+    }
+
+    /// Sets the matrix of `state`; `false` (nothing changed) for a texture stage past 7.
+    pub(crate) fn set(&mut self, state: TransformState, matrix: Matrix) -> bool {
+        let slot = match state {
+            TransformState::View => Some(&mut self.view),
+            TransformState::Projection => Some(&mut self.projection),
+            TransformState::Texture(n) => self.texture.get_mut(usize::from(n)),
+            TransformState::World(n) => self.world.get_mut(usize::from(n)),
+        };
+        match slot {
+            Some(slot) => {
+                *slot = matrix;
+                self.version += 1;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The fixed-function vertex stage's float constants `c0`–`c7` (see the module
+    /// documentation): the columns of `World · View`, then of `Projection`.
+    pub(crate) fn vertex_constants(&self) -> [[f32; 4]; 8] {
+        let world_view = multiply(&self.world[0], &self.view);
+        let mut out = [[0.0; 4]; 8];
+        for column in 0..4 {
+            for row in 0..4 {
+                out[column][row] = world_view[row][column];
+                out[4 + column][row] = self.projection[row][column];
+            }
+        }
+        out
+    }
+}
+
+/// `a · b` (row vectors: transforming by the result is transforming by `a`, then by `b`).
+pub(crate) fn multiply(a: &Matrix, b: &Matrix) -> Matrix {
+    let mut out = [[0.0; 4]; 4];
+    for (i, row) in out.iter_mut().enumerate() {
+        for (j, value) in row.iter_mut().enumerate() {
+            *value = (0..4).map(|k| a[i][k] * b[k][j]).sum();
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_round_trip_and_unknown_numbers_are_none() {
+        for n in [2u32, 3, 16, 23, 256, 257, 511] {
+            let state = TransformState::from_d3d(n);
+            assert_eq!(state.map(TransformState::to_d3d), Some(n));
+        }
+        for n in [0u32, 1, 4, 15, 24, 255, 512, u32::MAX] {
+            assert_eq!(TransformState::from_d3d(n), None, "{n}");
+        }
+        assert_eq!(TransformState::WORLD.to_d3d(), 256);
+    }
+
+    #[test]
+    fn constants_are_the_columns_of_world_view_then_projection() {
+        let mut t = Transforms::default();
+        // World: translate by (1, 2, 3); view: scale x by 2.
+        let mut world = IDENTITY;
+        world[3] = [1.0, 2.0, 3.0, 1.0];
+        let mut view = IDENTITY;
+        view[0][0] = 2.0;
+        let mut projection = IDENTITY;
+        projection[2][3] = 1.0; // w = z
+        assert!(t.set(TransformState::WORLD, world));
+        assert!(t.set(TransformState::View, view));
+        assert!(t.set(TransformState::Projection, projection));
+        assert!(!t.set(TransformState::Texture(8), IDENTITY));
+        assert_eq!(t.version, 3);
+        let c = t.vertex_constants();
+        // (x, y, z, 1) · W · V = (2(x + 1), y + 2, z + 3, 1): c0 = (2, 0, 0, 2).
+        assert_eq!(c[0], [2.0, 0.0, 0.0, 2.0]);
+        assert_eq!(c[2], [0.0, 0.0, 1.0, 3.0]);
+        // Projection column 3 = (0, 0, 1, 1): w' = z + w.
+        assert_eq!(c[7], [0.0, 0.0, 1.0, 1.0]);
+    }
+}
