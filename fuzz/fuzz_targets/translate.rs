@@ -36,12 +36,17 @@ fuzz_target!(|data: &[u8]| {
         for (k, float_mode) in modes.into_iter().enumerate() {
             accept(match stage {
                 Stage::Vertex => {
-                    // Point expansion off, or on with sprites and scaling varied by input.
+                    // Point expansion off, or on with sprites and scaling varied by input;
+                    // user clip planes on or off.
                     let n = data.len() + k;
                     let point_expansion = (n % 5 != 0)
                         .then_some(PointExpansion { sprite: n % 2 == 0, scale: n % 3 == 0 });
-                    let options =
-                        VertexShaderOptions { float_mode, point_expansion, ..Default::default() };
+                    let options = VertexShaderOptions {
+                        float_mode,
+                        point_expansion,
+                        clip_planes: n % 7 < 3,
+                        ..Default::default()
+                    };
                     translate_vertex_shader(&checked, &options)
                 }
                 Stage::Pixel => {

@@ -44,7 +44,8 @@ fn wgsl_of(program: &CheckedProgram, options: &VertexShaderOptions) -> String {
         .unwrap_or_else(|e| panic!("{}", e.emit_to_string(&wgsl)));
     naga::valid::Validator::new(
         naga::valid::ValidationFlags::all(),
-        naga::valid::Capabilities::default(),
+        // Clip distances appear only with `VertexShaderOptions::clip_planes`.
+        naga::valid::Capabilities::default() | naga::valid::Capabilities::CLIP_DISTANCES,
     )
     .validate(&module)
     .unwrap_or_else(|e| panic!("{}", e.emit_to_string(&wgsl)));
@@ -508,6 +509,66 @@ snap!(
     }
 );
 
+snap!(
+    vs_2_0_user_clip_planes,
+    visual("vshader_psize_code", 0xFFFE0101),
+    VertexShaderOptions {
+        clip_planes: true,
+        position_fixup: true,
+        ..Default::default()
+    }
+);
+
+/// User clip planes: six distances from the planes' uniform, of the position before the
+/// half-pixel fix-up; without the option there is no clip-distance output and no uniform.
+#[test]
+fn clip_planes_interface_and_distances() {
+    use d3d9_translator::lift::interface::{CLIP_PLANES_BINDING, VS_CONSTANTS_GROUP};
+    let vs = checked(&visual("vshader_psize_code", 0xFFFE0101));
+    let plain = translate_vertex_shader(&vs, &VertexShaderOptions::default()).expect("plain");
+    assert_eq!(plain.interface.clip_planes, None);
+    assert!(!plain.wgsl().expect("wgsl").contains("clip_distances"));
+    let clipped = translate_vertex_shader(
+        &vs,
+        &VertexShaderOptions {
+            clip_planes: true,
+            position_fixup: true,
+            ..Default::default()
+        },
+    )
+    .expect("with clip planes");
+    let binding = clipped.interface.clip_planes.expect("the planes' uniform");
+    assert_eq!(
+        (binding.group, binding.binding),
+        (VS_CONSTANTS_GROUP, CLIP_PLANES_BINDING)
+    );
+    let wgsl = clipped.wgsl().expect("wgsl");
+    assert!(wgsl.contains("enable clip_distances;"), "{wgsl}");
+    assert!(wgsl.contains("@builtin(clip_distances)"), "{wgsl}");
+    assert!(wgsl.contains("array<f32, 6>"), "{wgsl}");
+    // The distances take the position before the fix-up moves its x and y: the expression
+    // whose z and w the returned position keeps.
+    let ret = wgsl.find("return VertexOutput(").expect("the return");
+    let w_end = wgsl[ret..]
+        .find(".w), array<f32, 6>(")
+        .expect("position then distances")
+        + ret;
+    let unfixed = &wgsl[wgsl[..w_end].rfind(' ').expect("a name") + 1..w_end];
+    assert_eq!(
+        wgsl.matches(&format!(", {unfixed})")).count(),
+        6,
+        "six dot products of {unfixed}: {wgsl}"
+    );
+    // The WGSL reads back and validates with the clip-distance capability.
+    let module = naga::front::wgsl::parse_str(&wgsl).expect("reparsed");
+    naga::valid::Validator::new(
+        naga::valid::ValidationFlags::all(),
+        naga::valid::Capabilities::default() | naga::valid::Capabilities::CLIP_DISTANCES,
+    )
+    .validate(&module)
+    .expect("valid");
+}
+
 /// Point expansion: the entry point takes the corner from `@builtin(vertex_index)`, reads
 /// the point render states from their uniform, and (sprites) writes the sprite coordinate to
 /// every texture coordinate output; without it, none of that is there.
@@ -880,7 +941,8 @@ fn ps_wgsl_of(program: &Program, options: &PixelShaderOptions) -> String {
         .unwrap_or_else(|e| panic!("{}", e.emit_to_string(&wgsl)));
     naga::valid::Validator::new(
         naga::valid::ValidationFlags::all(),
-        naga::valid::Capabilities::default(),
+        // Clip distances appear only with `VertexShaderOptions::clip_planes`.
+        naga::valid::Capabilities::default() | naga::valid::Capabilities::CLIP_DISTANCES,
     )
     .validate(&module)
     .unwrap_or_else(|e| panic!("{}", e.emit_to_string(&wgsl)));

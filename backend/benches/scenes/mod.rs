@@ -192,6 +192,7 @@ pub fn translate(scene: &Scene, float_mode: FloatMode) -> (TranslatedShader, Ver
         float_mode,
         position_fixup: true,
         point_expansion: None,
+        clip_planes: false,
     };
     let shader = translate_vertex_shader(&checked, &options).expect("translates");
     (shader, binding)

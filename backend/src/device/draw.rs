@@ -12,6 +12,7 @@ use d3d9_translator::lift::interface::alpha_ref_data;
 use d3d9_translator::lift::interface::BUMP_ENV_STAGES;
 use d3d9_translator::lift::{CompareFunction, FogConstants};
 
+use super::clip::{clip_plane_buffer, clip_planes_key};
 use super::error::{invalid, unsupported, DeviceError};
 use super::fixed_function::FogState;
 use super::objects::{IndexFormat, TextureId};
@@ -60,6 +61,8 @@ pub(crate) enum BindGroupKey {
         viewport: (u32, u32),
         /// The point render states, with point expansion (bits).
         points: Option<[u32; 12]>,
+        /// The clip-space user clip planes, where the vertex stage clips (bits).
+        clip: Option<[u32; 24]>,
     },
     /// The pixel constants of a pair at a version, with the fog and alpha-test states.
     PixelConstants {
@@ -472,6 +475,7 @@ impl Device {
                 &range,
             )?,
             alpha_test: alpha_test.filter(|(f, _)| *f != CompareFunction::Always),
+            clip_planes: self.clips_user_planes(call, pretransformed)?,
         };
         let streams = self.stream_sources(user.as_ref());
         let pair_id = self.next_pair_id();
@@ -976,6 +980,7 @@ impl Device {
                 },
                 viewport: (viewport.width, viewport.height),
                 points: point_constants_key(&self.state, pair),
+                clip: clip_planes_key(&self.state, pair)?,
             };
             let group = self.constants_group(&entry, &key, group_index, |state| {
                 vertex_constant_buffers(state, pair)
@@ -1441,6 +1446,7 @@ fn vertex_constant_buffers(
         .buffers(&pair.vertex_interface, viewport)
         .map_err(|e| unsupported("draw", format!("vertex shader constants: {e}")))?;
     buffers.extend(point_constant_buffer(state, pair));
+    buffers.extend(clip_plane_buffer(state, pair)?);
     Ok(buffers)
 }
 

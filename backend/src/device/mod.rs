@@ -12,6 +12,7 @@
 //! `docs/decisions.md` ("The device") gathers the choices.
 
 mod cache;
+mod clip;
 mod draw;
 mod error;
 mod fixed_function;
@@ -40,6 +41,7 @@ use d3d9_translator::lift::interface::{
 use d3d9_translator::lift::{FloatMode, Ps1Range};
 
 pub use cache::CacheStats;
+pub use clip::Plane;
 pub use d3d9_translator::lift::CompareFunction;
 pub use error::DeviceError;
 pub use fixed_function::{StageArg, StageOp, TextureStage};
@@ -190,6 +192,8 @@ pub(crate) struct DeviceState {
     pub(crate) texture_stages: [TextureStage; 2],
     /// `SetTransform`'s matrices (the fixed-function vertex stage's constants).
     pub(crate) transforms: transform::Transforms,
+    /// `SetClipPlane`'s planes (enabled by `D3DRS_CLIPPLANEENABLE`).
+    pub(crate) clip_planes: [clip::Plane; 6],
     pub(crate) render: RenderStates,
     pub(crate) viewport: Viewport,
     pub(crate) scissor: Rect,
@@ -282,6 +286,7 @@ impl Device {
                 samplers: [SamplerStates::default(); SAMPLER_STAGES],
                 texture_stages: [TextureStage::default_for(0), TextureStage::default_for(1)],
                 transforms: transform::Transforms::default(),
+                clip_planes: [[0.0; 4]; 6],
                 render: RenderStates::default(),
                 viewport: Viewport {
                     x: 0,
@@ -1301,8 +1306,8 @@ impl Device {
 
     /// `SetRenderState(state, value)` with D3D9's numbers (`D3DRS_*`, floats as bit
     /// patterns), as a compatibility layer passes them. States with no effect on this device
-    /// are taken and ignored; a value this device cannot honour (a clip plane enabled,
-    /// w-buffering, sRGB writes, ...) is refused as unsupported and changes nothing.
+    /// are taken and ignored; a value this device cannot honour (w-buffering, sRGB writes,
+    /// ...) is refused as unsupported and changes nothing.
     pub fn set_render_state_raw(&mut self, state: u32, value: u32) -> Result<(), DeviceError> {
         let call = "SetRenderState";
         match RenderState::from_d3d(state, value) {

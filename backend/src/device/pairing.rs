@@ -81,6 +81,8 @@ pub(crate) struct PairKey {
     /// `D3DRS_ALPHATESTENABLE` with `D3DRS_ALPHAFUNC`; the fixed-function pixel stage bakes
     /// `D3DRS_ALPHAREF` in too (a pixel shader reads it from a uniform).
     pub(crate) alpha_test: Option<(CompareFunction, Option<u32>)>,
+    /// User clip planes enabled (see `clip`; the planes are a uniform).
+    pub(crate) clip_planes: bool,
 }
 
 impl PairKey {
@@ -207,6 +209,7 @@ pub(crate) fn build_pair(
         float_mode: params.float_mode,
         position_fixup: true,
         point_expansion: key.points,
+        clip_planes: key.clip_planes,
     };
     let mut textures = Vec::new();
     let (vertex, pixel_interface, fragment) = match (&key.pixel, inputs.pixel_shader.as_deref()) {

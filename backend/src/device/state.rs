@@ -273,6 +273,9 @@ pub enum RenderState {
     PointScaleEnable(bool),
     /// `D3DRS_POINTSCALE_A`, `_B`, `_C` (defaults 1, 0, 0).
     PointScale([f32; 3]),
+    /// `D3DRS_CLIPPLANEENABLE`: bit n enables user clip plane n (`SetClipPlane`); bits past
+    /// the six planes are ignored. Default 0.
+    ClipPlaneEnable(u32),
 }
 
 /// Every render state the device keeps, with D3D9's defaults.
@@ -328,6 +331,7 @@ pub struct RenderStates {
     pub point_sprite: bool,
     pub point_scale: bool,
     pub point_scale_abc: [f32; 3],
+    pub clip_plane_enable: u32,
 }
 
 impl Default for RenderStates {
@@ -383,6 +387,7 @@ impl Default for RenderStates {
             point_sprite: false,
             point_scale: false,
             point_scale_abc: [1.0, 0.0, 0.0],
+            clip_plane_enable: 0,
         }
     }
 }
@@ -453,6 +458,7 @@ impl RenderStates {
             R::PointSpriteEnable(v) => self.point_sprite = v,
             R::PointScaleEnable(v) => self.point_scale = v,
             R::PointScale(v) => self.point_scale_abc = v,
+            R::ClipPlaneEnable(v) => self.clip_plane_enable = v & 0x3f,
         }
     }
 
@@ -903,7 +909,7 @@ impl RenderState {
             137 => R::Lighting(b),
             140 => R::FogVertexMode(fog_mode(value)?),
             151 => return only_default("D3DRS_VERTEXBLEND", value, 0),
-            152 => return only_default("D3DRS_CLIPPLANEENABLE", value, 0),
+            152 => R::ClipPlaneEnable(value),
             154 => R::PointSize(f),
             155 => R::PointSizeMin(f),
             156 => R::PointSpriteEnable(b),

@@ -620,13 +620,23 @@ impl FileRun<'_> {
         states.push((D3DRS_ALPHAREF, (reference * 255.0) as u32));
         let flat = state.get("shade_mode").and_then(Value::as_str) == Some("flat");
         states.push((D3DRS_SHADEMODE, if flat { 1 } else { 2 }));
-        // Clip planes: the enable mask (the device has no SetClipPlane; it refuses a mask).
+        // Clip planes: each plane set, and the enable mask.
+        let mut clip_planes = Vec::new();
         let mut mask = 0u32;
         if let Some(planes) = state.get("clip_planes").and_then(Value::as_object) {
-            for index in planes.keys() {
+            for (index, plane) in planes {
                 let i: u32 = index
                     .parse()
                     .map_err(|_| fail(format!("clip plane {index}")))?;
+                let values = plane
+                    .as_array()
+                    .filter(|v| v.len() == 4)
+                    .ok_or_else(|| fail(format!("clip plane {index}: want 4 numbers")))?;
+                let mut p = [0.0f32; 4];
+                for (slot, v) in p.iter_mut().zip(values) {
+                    *slot = f32_of(v).map_err(fail)?;
+                }
+                clip_planes.push((i, p));
                 mask |= 1 << i;
             }
         }
@@ -679,6 +689,11 @@ impl FileRun<'_> {
         for (s, v) in states {
             self.dev
                 .set_render_state_raw(s, v)
+                .map_err(|e| status_of(&e))?;
+        }
+        for (index, plane) in clip_planes {
+            self.dev
+                .set_clip_plane(index, plane)
                 .map_err(|e| status_of(&e))?;
         }
         Ok(())

@@ -50,6 +50,8 @@ pub(super) enum RegKey {
     AlphaRef,
     /// The point expansion's render states.
     Points,
+    /// The user clip planes' uniform.
+    ClipPlanes,
     Texture(u32),
     Sampler(u32),
 }

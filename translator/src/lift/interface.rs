@@ -54,6 +54,11 @@ pub const POSITION_FIXUP_BINDING: u32 = 3;
 /// Binding of the point expansion's render states in [`VS_CONSTANTS_GROUP`]
 /// (`array<vec4<f32>, 3>`: `PointConstants::data`), with `VertexShaderOptions::point_expansion`.
 pub const POINT_BINDING: u32 = 4;
+/// Binding of the user clip planes in [`VS_CONSTANTS_GROUP`] (`array<vec4<f32>, 6>`, clip
+/// space; zeros for a disabled plane), with `VertexShaderOptions::clip_planes`.
+pub const CLIP_PLANES_BINDING: u32 = 5;
+/// How many user clip planes D3D9 has (`D3DMAXUSERCLIPPLANES`).
+pub const CLIP_PLANES: u32 = 6;
 /// Binding of the fixed-function fog render states in [`PS_CONSTANTS_GROUP`]
 /// (`array<vec4<f32>, 2>`: `FogConstants::data`).
 pub const FOG_BINDING: u32 = 3;
@@ -313,6 +318,9 @@ pub struct ShaderInterface {
     /// Vertex shaders with point expansion: the point render states' uniform
     /// ([`POINT_BINDING`], filled with `PointConstants::data`).
     pub points: Option<UniformBinding>,
+    /// Vertex shaders with `VertexShaderOptions::clip_planes`: the clip planes' uniform
+    /// ([`CLIP_PLANES_BINDING`], `array<vec4<f32>, 6>`).
+    pub clip_planes: Option<UniformBinding>,
     /// Pixel shaders: the inputs, in register order.
     pub pixel_inputs: Vec<PixelInput>,
     /// Pixel shaders: the colour outputs, `@location(n)` for render target n (0–3): `oC0`

@@ -76,6 +76,12 @@ pub struct VertexShaderOptions {
     /// strip is one point, the corner chosen by `@builtin(vertex_index)`; the point render
     /// states come from the uniform `interface.points`. `None`: no expansion.
     pub point_expansion: Option<PointExpansion>,
+    /// D3D9's user clip planes (`SetClipPlane`, `D3DRS_CLIPPLANEENABLE`): write
+    /// `@builtin(clip_distances)`, six distances `dot(plane[i], oPos)` of the shader's position
+    /// (clip space, before the half-pixel fix-up and point expansion) from the uniform
+    /// `interface.clip_planes`; a plane of zeros (a disabled one) clips nothing. Needs the
+    /// device's `CLIP_DISTANCES` feature.
+    pub clip_planes: bool,
 }
 
 /// How ps_1_x arithmetic is clamped: D3D9 keeps ps_1_x values within
@@ -208,7 +214,8 @@ fn validate_raw(
         static VALIDATOR: std::cell::RefCell<naga::valid::Validator> =
             std::cell::RefCell::new(naga::valid::Validator::new(
                 naga::valid::ValidationFlags::all(),
-                naga::valid::Capabilities::default(),
+                // Clip distances only where `VertexShaderOptions::clip_planes` asks for them.
+                naga::valid::Capabilities::default() | naga::valid::Capabilities::CLIP_DISTANCES,
             ));
     }
     VALIDATOR.with(|v| v.borrow_mut().validate(module).map_err(Box::new))
@@ -609,6 +616,7 @@ impl Lifter<'_> {
                     position_fixup: entry.position_fixup,
                     writes_point_size: entry.writes_point_size,
                     points: entry.points,
+                    clip_planes: entry.clip_planes,
                     ..ShaderInterface::default()
                 }
             }

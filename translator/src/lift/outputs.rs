@@ -53,6 +53,7 @@ pub(super) struct EntryInterface {
     pub position_fixup: Option<super::interface::UniformBinding>,
     pub writes_point_size: bool,
     pub points: Option<super::interface::UniformBinding>,
+    pub clip_planes: Option<super::interface::UniformBinding>,
 }
 
 /// The entry point's name.
@@ -336,6 +337,11 @@ impl Lifter<'_> {
             }
             _ => pos,
         };
+        let clip = if self.vertex_options().is_some_and(|o| o.clip_planes) {
+            Some(self.clip_distances(pos))
+        } else {
+            None
+        };
         let mut position_fixup = None;
         if self.vertex_options().is_some_and(|o| o.position_fixup) {
             let ty = self.ty.vec4f;
@@ -393,6 +399,18 @@ impl Lifter<'_> {
         }];
         let mut values = vec![pos];
         let mut offset: u32 = 16;
+        let mut clip_planes = None;
+        if let Some((distances, ty, binding)) = clip {
+            members.push(StructMember {
+                name: Some("clip_distances".into()),
+                ty,
+                binding: Some(Binding::BuiltIn(BuiltIn::ClipDistances)),
+                offset,
+            });
+            offset += 4 * super::interface::CLIP_PLANES;
+            values.push(distances);
+            clip_planes = Some(binding);
+        }
         // One variable per location: the varyings sharing it composed into its vector.
         let mut locations: std::collections::BTreeMap<u32, Vec<&Planned>> = Default::default();
         for p in &planned {
@@ -490,7 +508,54 @@ impl Lifter<'_> {
             position_fixup,
             writes_point_size,
             points,
+            clip_planes,
         })
+    }
+
+    /// D3D9's user clip planes: the six distances `dot(plane[i], position)` as the
+    /// `array<f32, 6>` of `@builtin(clip_distances)`, its type, and the planes' uniform.
+    fn clip_distances(
+        &mut self,
+        position: Handle<Expression>,
+    ) -> (
+        Handle<Expression>,
+        Handle<naga::Type>,
+        super::interface::UniformBinding,
+    ) {
+        use super::interface::{CLIP_PLANES, CLIP_PLANES_BINDING};
+        let planes_ty = self.vec4_array(CLIP_PLANES);
+        let g = self.resource_global(
+            RegKey::ClipPlanes,
+            "clip_planes",
+            planes_ty,
+            AddressSpace::Uniform,
+            VS_CONSTANTS_GROUP,
+            CLIP_PLANES_BINDING,
+        );
+        let base = self.global(g);
+        let mut components = Vec::new();
+        for i in 0..CLIP_PLANES {
+            let p = self.emit(Expression::AccessIndex { base, index: i });
+            let plane = self.load(p);
+            components.push(self.math2(naga::MathFunction::Dot, plane, position));
+        }
+        let f32_ty = self.ty.f32;
+        let ty = self.type_of(TypeInner::Array {
+            base: f32_ty,
+            size: naga::ArraySize::Constant(
+                std::num::NonZeroU32::MIN.saturating_add(CLIP_PLANES - 1),
+            ),
+            stride: 4,
+        });
+        let distances = self.emit(Expression::Compose { ty, components });
+        (
+            distances,
+            ty,
+            super::interface::UniformBinding {
+                group: VS_CONSTANTS_GROUP,
+                binding: CLIP_PLANES_BINDING,
+            },
+        )
     }
 
     /// End the entry point under construction: return its result struct `name` (`members`
