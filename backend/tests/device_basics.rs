@@ -307,3 +307,52 @@ fn gpu_alpha_reference_is_masked_to_8_bits() {
         );
     }
 }
+
+/// The alpha test on a float render target compares the alpha as the target stores it,
+/// unclamped and unquantised (`alpha FUNC ref / 255`): an alpha of 1.5 passes GREATER and
+/// NOTEQUAL 255 and fails EQUAL 255, as vkd3d's alpha-test probes (checked on Windows)
+/// expect; on an A8R8G8B8 target the same alpha is 255 and passes EQUAL.
+#[test]
+fn gpu_alpha_test_on_float_targets_compares_the_unclamped_alpha() {
+    let mut dev = device();
+    let vs = ok(dev.create_vertex_shader(&tokens(
+        "vs_3_0\ndcl_position v0\ndcl_position o0\nmov o0, v0\n",
+    )));
+    let ps =
+        ok(dev.create_pixel_shader(&tokens("ps_2_0\ndef c0, 0.0, 1.0, 0.0, 1.5\nmov oC0, c0\n")));
+    ok(dev.set_vertex_shader(Some(vs)));
+    ok(dev.set_pixel_shader(Some(ps)));
+    ok(dev.set_fvf(D3DFVF_XYZ));
+    ok(dev.set_render_state(RenderState::CullMode(CullMode::None)));
+    ok(dev.set_render_state(RenderState::AlphaTestEnable(true)));
+    ok(dev.set_render_state(RenderState::AlphaRef(255)));
+    let tri = floats(&[-1.0, -1.0, 0.5, -1.0, 3.0, 0.5, 3.0, -1.0, 0.5]);
+    for (format, func, drawn) in [
+        (Format::A32B32G32R32F, CompareFunction::Greater, true),
+        (Format::A32B32G32R32F, CompareFunction::NotEqual, true),
+        (Format::A32B32G32R32F, CompareFunction::Equal, false),
+        (Format::A32B32G32R32F, CompareFunction::LessEqual, false),
+        (Format::A16B16G16R16F, CompareFunction::Greater, true),
+        (Format::A8R8G8B8, CompareFunction::Equal, true),
+        (Format::A8R8G8B8, CompareFunction::Greater, false),
+    ] {
+        let rt = ok(dev.create_render_target(4, 4, format));
+        ok(dev.set_render_target(0, Some(rt)));
+        ok(dev.set_render_state(RenderState::AlphaFunc(func)));
+        ok(dev.clear(&[], ClearFlags::TARGET, 0xffff_0000, 1.0, 0));
+        ok(dev.draw_primitive_up(PrimitiveType::TriangleList, 1, &tri, 12));
+        let data = ok(dev.get_render_target_data(rt));
+        let got = data.rgba_f32(1, 2).unwrap_or_else(|| panic!("no texel"));
+        let want = if drawn {
+            let a = if format.is_float() { 1.5 } else { 1.0 };
+            [0.0, 1.0, 0.0, a]
+        } else {
+            [1.0, 0.0, 0.0, 1.0]
+        };
+        assert_eq!(got, want, "{format:?} {func:?}");
+    }
+}
+
+fn ok<T>(r: Result<T, DeviceError>) -> T {
+    r.unwrap_or_else(|e| panic!("{e}"))
+}

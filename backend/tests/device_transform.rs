@@ -282,3 +282,43 @@ fn gpu_get_transform_returns_what_was_set_and_bad_states_are_invalid() {
     assert!(e.is_err_and(|e| e.is_invalid_call()));
     assert_eq!(ok(dev.get_transform(TransformState::View)), before);
 }
+
+/// Table fog takes its distance from w when `D3DTS_PROJECTION` is "W-friendly" (its last
+/// column is not (0, 0, 0, 1)) and from z otherwise, whatever stage made the position: a
+/// vertex shader writing w = 0.5 and z/w = 0.2 gives LINEAR fog (start 0, end 1) a factor
+/// of 0.8 from z and 0.5 from w. Changing the projection's kind changes the pixel stage.
+#[test]
+fn gpu_table_fog_reads_w_with_a_w_friendly_projection() {
+    let mut dev = device();
+    let vs = ok(dev.create_vertex_shader(&ok(d3d9_translator::asm::assemble_tokens(
+        "vs_2_0\ndcl_position v0\ndef c0, 0.5, 0.5, 0.5, 0.5\nmul oPos, v0, c0\n",
+    ))));
+    let ps = ok(dev.create_pixel_shader(&ok(d3d9_translator::asm::assemble_tokens(
+        "ps_2_0\ndef c0, 0.0, 0.0, 1.0, 1.0\nmov oC0, c0\n",
+    ))));
+    ok(dev.set_vertex_shader(Some(vs)));
+    ok(dev.set_pixel_shader(Some(ps)));
+    ok(dev.set_fvf(D3DFVF_XYZ));
+    ok(dev.set_render_state(RenderState::CullMode(d3d9_backend::CullMode::None)));
+    ok(dev.set_render_state(RenderState::FogEnable(true)));
+    ok(dev.set_render_state(RenderState::FogColor(0xff00_ff00)));
+    ok(dev.set_render_state(RenderState::FogTableMode(FogMode::Linear)));
+    ok(dev.set_render_state(RenderState::FogStart(0.0)));
+    ok(dev.set_render_state(RenderState::FogEnd(1.0)));
+    let tri = floats(&[-1.0, -1.0, 0.2, -1.0, 3.0, 0.2, 3.0, -1.0, 0.2]);
+    let mut perspective = IDENTITY;
+    perspective[2][3] = 1.0;
+    perspective[3][3] = 0.0;
+    // green = 255 · (1 − f): 51 from z (f = 0.8), 128 from w (f = 0.5).
+    for (projection, green) in [(IDENTITY, 0x33), (perspective, 0x80), (IDENTITY, 0x33)] {
+        ok(dev.set_transform(TransformState::Projection, projection));
+        ok(dev.clear(&[], ClearFlags::TARGET, BLUE, 1.0, 0));
+        ok(dev.draw_primitive_up(PrimitiveType::TriangleList, 1, &tri, 12));
+        let got = ok(dev.pixel(320, 240));
+        let g = (got >> 8) & 0xff;
+        assert!(
+            g.abs_diff(green) <= 1 && got & 0xff >= 0x7e,
+            "projection {projection:?}: {got:#010x}, want green {green:#x}"
+        );
+    }
+}

@@ -174,7 +174,10 @@ fn gpu_fog_with_shader_test() -> TestResult {
             &ps,
             &PixelShaderOptions {
                 input_locations: Some(link.pixel.clone()),
-                fog: Some(FogOptions { source }),
+                fog: Some(FogOptions {
+                    source,
+                    from_w: false,
+                }),
                 ..PixelShaderOptions::default()
             },
         )?;

@@ -460,7 +460,10 @@ fn ps_1_x_fixed_function_fog_translates() {
     use d3d9_translator::lift::{FogMode, FogOptions, FogSource};
     for source in [FogSource::Vertex, FogSource::Table(FogMode::Linear)] {
         let options = PixelShaderOptions {
-            fog: Some(FogOptions { source }),
+            fog: Some(FogOptions {
+                source,
+                from_w: false,
+            }),
             ..Default::default()
         };
         let (t, wgsl) = translate_with("ps_1_1\nmov r0, v0\n", &options);
@@ -572,6 +575,7 @@ fn alpha_test_binding_is_distinct_from_the_other_pixel_uniforms() {
     use d3d9_translator::lift::{CompareFunction, FogMode, FogOptions, FogSource};
     let options = PixelShaderOptions {
         fog: Some(FogOptions {
+            from_w: false,
             source: FogSource::Table(FogMode::Linear),
         }),
         alpha_test: Some(CompareFunction::GreaterEqual),

@@ -262,7 +262,10 @@ mov oFog, v1.y
     for source in sources {
         let options = PixelShaderOptions {
             input_locations: Some(link.pixel.clone()),
-            fog: Some(FogOptions { source }),
+            fog: Some(FogOptions {
+                source,
+                from_w: false,
+            }),
             ..PixelShaderOptions::default()
         };
         let t = translate_pixel_shader(&checked(ps, Stage::Pixel), &options)
@@ -288,6 +291,7 @@ mov oFog, v1.y
     let options = PixelShaderOptions {
         input_locations: Some(no_fog),
         fog: Some(FogOptions {
+            from_w: false,
             source: FogSource::Vertex,
         }),
         ..PixelShaderOptions::default()
@@ -298,6 +302,7 @@ mov oFog, v1.y
     // ps_3_0 computes its own fog.
     let options = PixelShaderOptions {
         fog: Some(FogOptions {
+            from_w: false,
             source: FogSource::Vertex,
         }),
         ..PixelShaderOptions::default()

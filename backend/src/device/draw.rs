@@ -68,7 +68,7 @@ pub(crate) enum BindGroupKey {
     PixelConstants {
         pair: u64,
         version: u64,
-        fog: (bool, u32, super::FogMode, super::FogMode, [u32; 3]),
+        fog: super::fixed_function::FogKey,
         alpha_ref: u32,
     },
     /// The textures and samplers of one group of a pair.
@@ -370,7 +370,7 @@ impl Device {
             ));
         }
         let point_list = primitive == PrimitiveType::PointList;
-        let fog = FogState::of(&render);
+        let fog = FogState::of(&render, self.state.transforms.w_fog());
         // The vertex stage: the shader, unless the declaration is pre-transformed (D3D9 then
         // skips it, as Wine's `use_vs` does) or there is none.
         let pretransformed = declaration.is_pretransformed();
@@ -406,7 +406,9 @@ impl Device {
         let pixel_stage = match (self.state.pixel_shader, &pixel_shader) {
             (Some(id), Some(ps)) => PixelStage::Shader {
                 id,
-                fog: render.fog_enable.then_some(render.fog_table_mode),
+                fog: render
+                    .fog_enable
+                    .then_some((render.fog_table_mode, fog.from_w)),
                 ps1_texture_types: if ps.program().version.major < 2 {
                     (0..6).map(|slot| self.texture_type_at(slot)).collect()
                 } else {
@@ -475,6 +477,11 @@ impl Device {
                 &range,
             )?,
             alpha_test: alpha_test.filter(|(f, _)| *f != CompareFunction::Always),
+            alpha_test_float_target: alpha_test.is_some()
+                && self.state.pixel_shader.is_some()
+                && self.state.render_targets[0]
+                    .and_then(|id| self.surfaces.get(&id))
+                    .is_some_and(|s| s.format.is_float()),
             clip_planes: self.clips_user_planes(call, pretransformed)?,
         };
         let streams = self.stream_sources(user.as_ref());
@@ -988,7 +995,7 @@ impl Device {
             set_group(&mut groups, group_index, group);
         }
         if let Some(group_index) = entry.ps_constants {
-            let fog = FogState::of(&render);
+            let fog = FogState::of(&render, self.state.transforms.w_fog());
             let key = BindGroupKey::PixelConstants {
                 pair: pair.id,
                 version: self.state.ps_constants_version,

@@ -94,12 +94,18 @@ pub(crate) struct FogState {
     pub start: f32,
     pub end: f32,
     pub density: f32,
+    /// Table fog from w (a W-friendly projection, `Transforms::w_fog`).
+    pub from_w: bool,
 }
 
+/// [`FogState::key`]: the fog states as hashable bits.
+pub(crate) type FogKey = (bool, u32, FogMode, FogMode, [u32; 3], bool);
+
 impl FogState {
-    /// The fog render states of `render`.
-    pub(crate) fn of(render: &super::state::RenderStates) -> FogState {
+    /// The fog render states of `render`; `from_w` as `Transforms::w_fog` says.
+    pub(crate) fn of(render: &super::state::RenderStates, from_w: bool) -> FogState {
         FogState {
+            from_w,
             enable: render.fog_enable,
             colour: render.fog_color,
             table: render.fog_table_mode,
@@ -111,7 +117,7 @@ impl FogState {
     }
 
     /// The state as hashable bits.
-    pub(crate) fn key(&self) -> (bool, u32, FogMode, FogMode, [u32; 3]) {
+    pub(crate) fn key(&self) -> FogKey {
         (
             self.enable,
             self.colour,
@@ -122,6 +128,7 @@ impl FogState {
                 self.end.to_bits(),
                 self.density.to_bits(),
             ],
+            self.from_w,
         )
     }
 }
@@ -365,10 +372,11 @@ pub(crate) fn fixed_function_stages_wgsl(
         inputs += ", @builtin(position) frag: vec4<f32>";
         let c = |shift: u32| f64::from((fog.colour >> shift) & 0xff) / 255.0;
         body += &format!(
-            "    let depth = frag.z;\n    let f = saturate({factor});\n    let fog_colour = vec3<f32>({:?}, {:?}, {:?});\n    current = vec4<f32>(mix(fog_colour, current.rgb, f), current.a);\n",
+            "    let depth = {depth};\n    let f = saturate({factor});\n    let fog_colour = vec3<f32>({:?}, {:?}, {:?});\n    current = vec4<f32>(mix(fog_colour, current.rgb, f), current.a);\n",
             c(16),
             c(8),
-            c(0)
+            c(0),
+            depth = if fog.from_w { "1.0 / frag.w" } else { "frag.z" },
         );
     }
     if let Some(test) = alpha_test {
@@ -448,7 +456,23 @@ mod tests {
             start: 0.0,
             end: 1.0,
             density: 1.0,
+            from_w: false,
         };
+        for (test, from_w) in [
+            (None, false),
+            (Some((CompareFunction::Greater, 0x80)), true),
+            (Some((CompareFunction::Never, 0)), false),
+        ] {
+            let fog = FogState { from_w, ..fog };
+            parses(&fixed_function_stages_wgsl(
+                &stages,
+                [true, true],
+                0xffffffff,
+                Some(fog),
+                true,
+                test,
+            ));
+        }
         for test in [
             None,
             Some((CompareFunction::Greater, 0x80)),

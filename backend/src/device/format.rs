@@ -37,6 +37,19 @@ pub enum Format {
 }
 
 impl Format {
+    /// Whether this is a floating-point colour format (16- or 32-bit floats).
+    pub fn is_float(self) -> bool {
+        matches!(
+            self,
+            Format::R16F
+                | Format::G16R16F
+                | Format::A16B16G16R16F
+                | Format::R32F
+                | Format::G32R32F
+                | Format::A32B32G32R32F
+        )
+    }
+
     /// Whether this is a depth (and stencil) format.
     pub fn is_depth(self) -> bool {
         matches!(

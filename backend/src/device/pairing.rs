@@ -39,7 +39,7 @@ pub(crate) enum VertexStage {
     FixedFunction {
         lighting: bool,
         viewport: Option<[u32; 4]>,
-        fog: Option<(bool, u32, FogMode, FogMode, [u32; 3])>,
+        fog: Option<super::fixed_function::FogKey>,
     },
 }
 
@@ -50,7 +50,8 @@ pub(crate) enum PixelStage {
     /// (enable, table mode); for ps_1_x the texture types of stages 0–5.
     Shader {
         id: PixelShaderId,
-        fog: Option<FogMode>,
+        /// `D3DRS_FOGTABLEMODE` with fog on, and whether table fog reads w.
+        fog: Option<(FogMode, bool)>,
         ps1_texture_types: Vec<TextureType>,
     },
     /// The generated fixed-function stage: texture stages, whether each stage's texture is
@@ -59,7 +60,7 @@ pub(crate) enum PixelStage {
         stages: [TextureStage; 2],
         textures: [bool; 2],
         texture_factor: u32,
-        fog: Option<(bool, u32, FogMode, FogMode, [u32; 3])>,
+        fog: Option<super::fixed_function::FogKey>,
     },
 }
 
@@ -81,6 +82,9 @@ pub(crate) struct PairKey {
     /// `D3DRS_ALPHATESTENABLE` with `D3DRS_ALPHAFUNC`; the fixed-function pixel stage bakes
     /// `D3DRS_ALPHAREF` in too (a pixel shader reads it from a uniform).
     pub(crate) alpha_test: Option<(CompareFunction, Option<u32>)>,
+    /// Render target 0 is a float format and a pixel shader's alpha test reads the alpha
+    /// unquantised (`PixelShaderOptions::alpha_test_float_target`).
+    pub(crate) alpha_test_float_target: bool,
     /// User clip planes enabled (see `clip`; the planes are a uniform).
     pub(crate) clip_planes: bool,
 }
@@ -225,7 +229,8 @@ pub(crate) fn build_pair(
                 .map_err(translate_error("vertex shader"))?;
             let fog = fog
                 .filter(|_| ps.program().version.major < 3)
-                .map(|table| FogOptions {
+                .map(|(table, from_w)| FogOptions {
+                    from_w,
                     source: match table {
                         FogMode::None => FogSource::Vertex,
                         FogMode::Linear => FogSource::Table(LiftFogMode::Linear),
@@ -239,6 +244,7 @@ pub(crate) fn build_pair(
                 fog,
                 ps1_texture_types: ps1_texture_types.clone(),
                 alpha_test: key.alpha_test.map(|(f, _)| f),
+                alpha_test_float_target: key.alpha_test_float_target,
                 ..PixelShaderOptions::default()
             };
             let ps_alone =

@@ -119,6 +119,13 @@ impl Transforms {
         }
     }
 
+    /// Whether table fog takes its distance from w: `D3DTS_PROJECTION`'s last column is not
+    /// (0, 0, 0, 1) (a "W-friendly", perspective projection), as wined3d decides it.
+    pub(crate) fn w_fog(&self) -> bool {
+        let p = &self.projection;
+        [p[0][3], p[1][3], p[2][3], p[3][3]] != [0.0, 0.0, 0.0, 1.0]
+    }
+
     /// The fixed-function vertex stage's float constants `c0`–`c7` (see the module
     /// documentation): the columns of `World · View`, then of `Projection`.
     pub(crate) fn vertex_constants(&self) -> [[f32; 4]; 8] {

@@ -23,7 +23,8 @@ use std::path::{Path, PathBuf};
 
 use d3d9_backend::device::{
     ClearFlags, DeclarationId, Device, DeviceParams, Format, PixelShaderId, PrimitiveType,
-    SurfaceData, SurfaceId, TextureId, VertexBufferId, VertexShaderId, Viewport,
+    SurfaceData, SurfaceId, TextureId, TransformState, VertexBufferId, VertexShaderId, Viewport,
+    IDENTITY,
 };
 use d3d9_backend::DeviceError;
 use d3d9_translator::bytecode::Usage;
@@ -666,13 +667,16 @@ impl FileRun<'_> {
                 "linear" => 3,
                 other => return Err(fail(format!("fog mode {other}"))),
             };
-            if table != 0 && f["ortho"].as_bool() != Some(true) {
-                return Err(DrawStatus::Unsupported(
-                    "table fog with a non-orthogonal D3DTS_PROJECTION (fog from W): the device \
-                     has no SetTransform to select W fog"
-                        .into(),
-                ));
+            // vkd3d's runner selects W fog by a non-orthogonal D3DTS_PROJECTION (the vertex
+            // shader ignores the transforms): a perspective-style last column.
+            let mut projection = IDENTITY;
+            if f["ortho"].as_bool() != Some(true) {
+                projection[2][3] = 1.0;
+                projection[3][3] = 0.0;
             }
+            self.dev
+                .set_transform(TransformState::Projection, projection)
+                .map_err(|e| status_of(&e))?;
             states.push((D3DRS_FOGTABLEMODE, table));
             states.push((
                 D3DRS_FOGCOLOR,

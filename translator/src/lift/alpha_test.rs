@@ -8,6 +8,11 @@
 //! `a8 = round(saturate(alpha) * 255)` (WGSL's `round` rounds halves to even, DXVK's
 //! `OpRoundEven`), and the pixel is discarded unless `a8 FUNC ref`, `ref` being
 //! `D3DRS_ALPHAREF` clamped to 0..=255. `Never` discards every pixel; `Always` adds no code.
+//! On a floating-point render target (`PixelShaderOptions::alpha_test_float_target`) the
+//! alpha is stored unclamped and unquantised, and the test compares it so: `alpha FUNC
+//! ref / 255` (vkd3d's alpha-test probes, checked on Windows, expect an alpha of 1.5 to pass
+//! GREATER 1.0 and fail EQUAL 1.0 on an A32B32G32R32F target; DXVK likewise keys the alpha
+//! test's precision on the render target's format).
 //!
 //! The reference comes from the uniform [`ALPHA_TEST_BINDING`] in [`PS_CONSTANTS_GROUP`]:
 //! a `vec4<f32>` whose `.x` is the reference ([`alpha_ref_data`]), so changing it does not
@@ -103,13 +108,22 @@ impl Lifter<'_> {
         let p = self.global(g);
         let params = self.load(p);
         let reference = self.comp(params, 0);
-        // a8 = round(saturate(alpha) * 255), as an 8-bit target stores it.
         let alpha = self.comp(color, 3);
-        let alpha = self.math1(Mf::Saturate, alpha);
         let scale = self.lit_f32(255.0);
-        let scaled = self.bin(Bo::Multiply, alpha, scale);
-        let a8 = self.math1(Mf::Round, scaled);
-        let passes = self.bin(op, a8, reference);
+        let float_target = self
+            .pixel_options()
+            .is_some_and(|o| o.alpha_test_float_target);
+        let passes = if float_target {
+            // A float target stores the alpha as it is: compare it with ref / 255.
+            let reference = self.bin(Bo::Divide, reference, scale);
+            self.bin(op, alpha, reference)
+        } else {
+            // a8 = round(saturate(alpha) * 255), as an 8-bit target stores it.
+            let alpha = self.math1(Mf::Saturate, alpha);
+            let scaled = self.bin(Bo::Multiply, alpha, scale);
+            let a8 = self.math1(Mf::Round, scaled);
+            self.bin(op, a8, reference)
+        };
         let fails = self.emit(Expression::Unary {
             op: naga::UnaryOperator::LogicalNot,
             expr: passes,

@@ -6,8 +6,9 @@
 //! - vertex fog: `f` is the interpolated FOG varying (the vertex shader's `oFog`); where the
 //!   link gives FOG no location (the vertex shader never writes it) `f` is FOG's default 0,
 //!   fully fogged, as Windows does (Wine's `fog_with_shader_test`);
-//! - table fog: `f` from the pixel's depth `d` (`@builtin(position).z`): LINEAR
-//!   `(end - d) / (end - start)`, EXP `e^-(d·density)`, EXP2 `e^-(d·density)²`.
+//! - table fog: `f` from the pixel's depth `d` (`@builtin(position).z`), or its clip-space w
+//!   (`1 / @builtin(position).w`) with `FogOptions::from_w`: LINEAR `(end - d) / (end -
+//!   start)`, EXP `e^-(d·density)`, EXP2 `e^-(d·density)²`.
 //!
 //! The render states come from the uniform [`FOG_BINDING`] in [`PS_CONSTANTS_GROUP`]:
 //! `array<vec4<f32>, 2>` = [`FogConstants::data`].
@@ -88,7 +89,18 @@ impl Lifter<'_> {
             },
             FogSource::Table(_) => {
                 let fc = frag_coord.ok_or_else(|| self.internal("table fog without depth"))?;
-                self.comp(fc, 2)
+                if self
+                    .pixel_options()
+                    .and_then(|o| o.fog)
+                    .is_some_and(|f| f.from_w)
+                {
+                    // `@builtin(position).w` is 1/w.
+                    let inverse_w = self.comp(fc, 3);
+                    let one = self.lit_f32(1.0);
+                    self.bin(Bo::Divide, one, inverse_w)
+                } else {
+                    self.comp(fc, 2)
+                }
             }
         };
         Ok(Some(FogPlan { source, coordinate }))

@@ -127,6 +127,11 @@ pub enum FogSource {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FogOptions {
     pub source: FogSource,
+    /// Table fog from the pixel's clip-space w instead of its depth: D3D9 takes the fog
+    /// distance from w when `D3DTS_PROJECTION` is "W-friendly" (its last column is not
+    /// (0, 0, 0, 1): a perspective projection), from z otherwise (wined3d's test). Ignored by
+    /// vertex fog.
+    pub from_w: bool,
 }
 
 /// Options of [`translate_pixel_shader`].
@@ -154,6 +159,10 @@ pub struct PixelShaderOptions {
     /// oC0's alpha (`r0` in ps_1_x) quantised to 8 bits, against `D3DRS_ALPHAREF` read from a
     /// uniform (see `lift/alpha_test.rs`); a failing pixel is discarded.
     pub alpha_test: Option<CompareFunction>,
+    /// Render target 0 has a floating-point format: the alpha test compares the alpha as it
+    /// is, `alpha FUNC ref / 255`, instead of quantising it to 8 bits (see
+    /// `lift/alpha_test.rs`).
+    pub alpha_test_float_target: bool,
 }
 
 /// A translated shader: a validated module, its validation info and its interface.
