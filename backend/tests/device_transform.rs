@@ -290,12 +290,16 @@ fn gpu_get_transform_returns_what_was_set_and_bad_states_are_invalid() {
 #[test]
 fn gpu_table_fog_reads_w_with_a_w_friendly_projection() {
     let mut dev = device();
-    let vs = ok(dev.create_vertex_shader(&ok(d3d9_translator::asm::assemble_tokens(
-        "vs_2_0\ndcl_position v0\ndef c0, 0.5, 0.5, 0.5, 0.5\nmul oPos, v0, c0\n",
-    ))));
-    let ps = ok(dev.create_pixel_shader(&ok(d3d9_translator::asm::assemble_tokens(
-        "ps_2_0\ndef c0, 0.0, 0.0, 1.0, 1.0\nmov oC0, c0\n",
-    ))));
+    let vs = ok(
+        dev.create_vertex_shader(&ok(d3d9_translator::asm::assemble_tokens(
+            "vs_2_0\ndcl_position v0\ndef c0, 0.5, 0.5, 0.5, 0.5\nmul oPos, v0, c0\n",
+        ))),
+    );
+    let ps = ok(
+        dev.create_pixel_shader(&ok(d3d9_translator::asm::assemble_tokens(
+            "ps_2_0\ndef c0, 0.0, 0.0, 1.0, 1.0\nmov oC0, c0\n",
+        ))),
+    );
     ok(dev.set_vertex_shader(Some(vs)));
     ok(dev.set_pixel_shader(Some(ps)));
     ok(dev.set_fvf(D3DFVF_XYZ));

@@ -37,7 +37,7 @@ use d3d9_translator::interp::{
 use d3d9_translator::lift::{translate_vertex_shader, FloatMode, VertexShaderOptions};
 use d3d9_translator::signature::Semantic;
 use differential::generate::Rng;
-use differential::{gpu_kind, gpu_states, level_bytes};
+use differential::{gpu_kind, gpu_states, level_bytes, level_bytes_as};
 
 /// The largest difference accepted with a linear filter (texels in [0, 1]).
 const LINEAR_TOLERANCE: f32 = 4.0 / 512.0;
@@ -353,21 +353,11 @@ fn texel_format(gpu: &Gpu) -> wgpu::TextureFormat {
 
 /// Each mip level of `texture` as `Rgba16Float` bytes; fails a value that f16 cannot hold.
 fn half_level_bytes(texture: &Texture) -> Vec<Vec<u8>> {
-    (0..texture.level_count())
-        .map(|m| {
-            texture
-                .level(m)
-                .unwrap_or_default()
-                .iter()
-                .flatten()
-                .flat_map(|&x| {
-                    let h = half::f16::from_f32(x);
-                    assert_eq!(h.to_f32(), x, "a texel that f16 cannot hold exactly");
-                    h.to_le_bytes()
-                })
-                .collect()
-        })
-        .collect()
+    level_bytes_as(texture, |x| {
+        let h = half::f16::from_f32(x);
+        assert_eq!(h.to_f32(), x, "a texel that f16 cannot hold exactly");
+        h.to_le_bytes().to_vec()
+    })
 }
 
 #[test]

@@ -189,7 +189,8 @@ mod tests {
         let product = multiply(&m, &inverse);
         for (r, row) in product.iter().enumerate() {
             for (c, v) in row.iter().enumerate() {
-                assert!((v - IDENTITY[r][c]).abs() < 1e-5, "{product:?}");
+                // f32 products of entries up to 5 in size.
+                assert!((v - IDENTITY[r][c]).abs() < 1e-4, "{product:?}");
             }
         }
     }

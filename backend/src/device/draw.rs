@@ -15,7 +15,7 @@ use d3d9_translator::lift::{CompareFunction, FogConstants};
 use super::clip::{clip_plane_buffer, clip_planes_key};
 use super::error::{invalid, unsupported, DeviceError};
 use super::fixed_function::FogState;
-use super::objects::{IndexFormat, TextureId};
+use super::objects::{BufferObject, IndexFormat, TextureId};
 use super::pairing::{build_pair, PairInputs, PairKey, PixelStage, ShaderPair, VertexStage};
 use super::points::{point_constant_buffer, point_constants_key, PointQuads};
 use super::state::{FillMode, ShadeMode};
@@ -786,39 +786,12 @@ impl Device {
             } => {
                 let n = primitive.vertex_count(count);
                 let source: Option<Vec<u32>> = match &user_indices {
-                    Some(list) => {
-                        let end = u64::from(start_index) + n;
-                        if end > list.len() as u64 {
-                            return Err(invalid(
-                                call,
-                                format!("{n} indices from {start_index}; {} given", list.len()),
-                            ));
-                        }
-                        Some(list[start_index as usize..end as usize].to_vec())
-                    }
+                    Some(list) => Some(user_index_range(call, list, start_index, n)?),
                     None => None,
                 };
                 let bound = match &source {
                     Some(_) => None,
-                    None => {
-                        let id = self
-                            .state
-                            .indices
-                            .ok_or_else(|| invalid(call, "no index buffer is set"))?;
-                        let b = self
-                            .index_buffers
-                            .get(&id)
-                            .ok_or_else(|| invalid(call, "the index buffer was released"))?;
-                        let format = b.index_format.unwrap_or(IndexFormat::Index16);
-                        let available = b.size() / format.size();
-                        if u64::from(start_index) + n > available {
-                            return Err(invalid(
-                                call,
-                                format!("indices {start_index}..{start_index}+{n} past the end of an index buffer of {available}"),
-                            ));
-                        }
-                        Some((b, format))
-                    }
+                    None => Some(self.bound_indices(call, start_index, n)?),
                 };
                 let needs_cpu =
                     primitive == PrimitiveType::TriangleFan || gl_flat || source.is_some();
@@ -1095,6 +1068,33 @@ impl Device {
             recipe,
         });
         Ok(())
+    }
+
+    /// The bound index buffer and its format, refusing a range of `count` indices from
+    /// `start_index` that leaves it.
+    pub(super) fn bound_indices(
+        &self,
+        call: &'static str,
+        start_index: u32,
+        count: u64,
+    ) -> Result<(&BufferObject, IndexFormat), DeviceError> {
+        let id = self
+            .state
+            .indices
+            .ok_or_else(|| invalid(call, "no index buffer is set"))?;
+        let b = self
+            .index_buffers
+            .get(&id)
+            .ok_or_else(|| invalid(call, "the index buffer was released"))?;
+        let format = b.index_format.unwrap_or(IndexFormat::Index16);
+        let available = b.size() / format.size();
+        if u64::from(start_index) + count > available {
+            return Err(invalid(
+                call,
+                format!("indices {start_index}..{start_index}+{count} past the end of an index buffer of {available}"),
+            ));
+        }
+        Ok((b, format))
     }
 
     /// The versions of everything a draw reads (see `versioned`).
@@ -1539,7 +1539,7 @@ fn topology(primitive: PrimitiveType) -> wgpu::PrimitiveTopology {
 
 /// `count` indices from `start` of an index buffer's bytes (checked against its size by the
 /// caller; indices past the end read 0).
-fn read_indices(bytes: &[u8], format: IndexFormat, start: u32, count: u64) -> Vec<u32> {
+pub(super) fn read_indices(bytes: &[u8], format: IndexFormat, start: u32, count: u64) -> Vec<u32> {
     let size = format.size() as usize;
     (0..count as usize)
         .map(|i| {
@@ -1554,6 +1554,23 @@ fn read_indices(bytes: &[u8], format: IndexFormat, start: u32, count: u64) -> Ve
             }
         })
         .collect()
+}
+
+/// `count` indices of an `UP` draw's `list` from `start_index`, refusing a range past its end.
+pub(super) fn user_index_range(
+    call: &'static str,
+    list: &[u32],
+    start_index: u32,
+    count: u64,
+) -> Result<Vec<u32>, DeviceError> {
+    let end = u64::from(start_index) + count;
+    if end > list.len() as u64 {
+        return Err(invalid(
+            call,
+            format!("{count} indices from {start_index}; {} given", list.len()),
+        ));
+    }
+    Ok(list[start_index as usize..end as usize].to_vec())
 }
 
 /// The bind group layout entries of constant buffers.

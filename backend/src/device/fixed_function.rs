@@ -472,20 +472,6 @@ mod tests {
                 true,
                 test,
             ));
-        }
-        for test in [
-            None,
-            Some((CompareFunction::Greater, 0x80)),
-            Some((CompareFunction::Never, 0)),
-        ] {
-            parses(&fixed_function_stages_wgsl(
-                &stages,
-                [true, true],
-                0xffffffff,
-                Some(fog),
-                true,
-                test,
-            ));
             parses(&default_pixel_stage_wgsl(Some(2), test));
             parses(&default_pixel_stage_wgsl(None, test));
         }

@@ -27,9 +27,8 @@ use d3d9_translator::lift::{
 };
 use d3d9_translator::signature::Signature;
 
-use super::draw::DrawRange;
+use super::draw::{read_indices, user_index_range, DrawRange};
 use super::error::{invalid, unsupported, DeviceError};
-use super::objects::IndexFormat;
 use super::pairing::ShaderPair;
 use super::{Device, DeviceState, PrimitiveType, MAX_STREAMS};
 use crate::ConstantBuffer;
@@ -173,49 +172,10 @@ impl Device {
         };
         // The indices.
         let indices: Vec<u32> = match user_indices {
-            Some(list) => {
-                let end = u64::from(start_index) + u64::from(count);
-                if end > list.len() as u64 {
-                    return Err(invalid(
-                        call,
-                        format!("{count} indices from {start_index}; {} given", list.len()),
-                    ));
-                }
-                list[start_index as usize..end as usize].to_vec()
-            }
+            Some(list) => user_index_range(call, list, start_index, u64::from(count))?,
             None => {
-                let id = self
-                    .state
-                    .indices
-                    .ok_or_else(|| invalid(call, "no index buffer is set"))?;
-                let b = self
-                    .index_buffers
-                    .get(&id)
-                    .ok_or_else(|| invalid(call, "the index buffer was released"))?;
-                let format = b.index_format.unwrap_or(IndexFormat::Index16);
-                let available = b.size() / format.size();
-                if u64::from(start_index) + u64::from(count) > available {
-                    return Err(invalid(
-                        call,
-                        format!("indices {start_index}..{start_index}+{count} past the end of an index buffer of {available}"),
-                    ));
-                }
-                let size = format.size() as usize;
-                (0..count as usize)
-                    .map(|i| {
-                        let at = (start_index as usize + i) * size;
-                        match format {
-                            IndexFormat::Index16 => b
-                                .shadow
-                                .get(at..at + 2)
-                                .map_or(0, |v| u32::from(u16::from_le_bytes([v[0], v[1]]))),
-                            IndexFormat::Index32 => b
-                                .shadow
-                                .get(at..at + 4)
-                                .map_or(0, |v| u32::from_le_bytes([v[0], v[1], v[2], v[3]])),
-                        }
-                    })
-                    .collect()
+                let (b, format) = self.bound_indices(call, start_index, u64::from(count))?;
+                read_indices(&b.shadow, format, start_index, u64::from(count))
             }
         };
         // Each stream the declaration reads, copied in index order.

@@ -1035,9 +1035,13 @@ mod raw_tests {
             Ok(Some(RenderState::AlphaFunc(CompareFunction::GreaterEqual)))
         );
         assert_eq!(RenderState::from_d3d(26, 1), Ok(None));
-        assert_eq!(RenderState::from_d3d(152, 0), Ok(None));
+        assert_eq!(
+            RenderState::from_d3d(152, 0x25),
+            Ok(Some(RenderState::ClipPlaneEnable(0x25)))
+        );
+        assert_eq!(RenderState::from_d3d(151, 0), Ok(None));
         assert!(matches!(
-            RenderState::from_d3d(152, 1),
+            RenderState::from_d3d(151, 1),
             Err(RawStateError::Unsupported(_))
         ));
         assert!(matches!(

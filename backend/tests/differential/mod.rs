@@ -179,6 +179,11 @@ pub fn gpu_kind(kind: TextureKind) -> GpuKind {
 
 /// A texture's levels as `Rgba32Float` bytes.
 pub fn level_bytes(texture: &Texture) -> Vec<Vec<u8>> {
+    level_bytes_as(texture, |x| x.to_le_bytes().to_vec())
+}
+
+/// Each mip level of `texture` as bytes, each texel component written by `encode`.
+pub fn level_bytes_as(texture: &Texture, encode: impl Fn(f32) -> Vec<u8>) -> Vec<Vec<u8>> {
     (0..texture.level_count())
         .map(|m| {
             texture
@@ -186,7 +191,7 @@ pub fn level_bytes(texture: &Texture) -> Vec<Vec<u8>> {
                 .unwrap_or_default()
                 .iter()
                 .flatten()
-                .flat_map(|x| x.to_le_bytes())
+                .flat_map(|&x| encode(x))
                 .collect()
         })
         .collect()
