@@ -8,6 +8,9 @@
 //! the pixel shader's interface names, so each input arrives exactly. Constants, the
 //! bump-environment uniform and the textures are bound where the interface says, through
 //! the backend's `Draw` API. Textures are point-sampled with coordinates inside texels.
+//! `r0` is written unsaturated (`PixelShaderOptions::ps1_unsaturated_output`) so the register
+//! values, not D3D9's [0, 1] colour output, are compared; `gpu_ps1_colour_output_is_saturated`
+//! checks the output rule itself.
 //!
 //! GPU tests fail, not skip, when no adapter exists (unless `D3D9_ALLOW_NO_GPU=1`).
 
@@ -113,6 +116,8 @@ struct Inputs {
     range: Ps1Range,
     /// `D3DTSS_TEXTURETRANSFORMFLAGS` per stage.
     transform_flags: Vec<u32>,
+    /// Write `r0` saturated, as D3D9 does (the other tests observe the register itself).
+    saturated_output: bool,
 }
 
 impl Inputs {
@@ -145,6 +150,8 @@ fn run_program(program: &Program, inputs: &Inputs) -> Result<Option<V4>, Box<dyn
         ps1_range: inputs.range,
         ps1_texture_types: inputs.texture_types(),
         ps1_texture_transform_flags: inputs.transform_flags.clone(),
+        // The register range is what these tests observe, through an Rgba32Float target.
+        ps1_unsaturated_output: !inputs.saturated_output,
         ..Default::default()
     };
     let t = translate_pixel_shader(&checked, &options)?;
@@ -325,6 +332,28 @@ fn gpu_ps1_result_shifts_apply_before_saturation() -> TestResult {
         let got = run(&text, &t0_inputs())?;
         assert_close(got, map(T0, |x| (x * k).clamp(0.0, 1.0)), &text);
     }
+    Ok(())
+}
+
+/// D3D9's ps_1_x colour output is [0, 1] whatever the register range: `r0` of (1.75, -0.75,
+/// 0.25, 1.5) (ps_1_4, range ±8) reaches a float target as (1, 0, 0.25, 1).
+#[test]
+fn gpu_ps1_colour_output_is_saturated() -> TestResult {
+    let inputs = Inputs {
+        registers: vec![(RegisterFile::Texture, 0, [1.75, -0.75, 0.25, 1.5])],
+        saturated_output: true,
+        ..Default::default()
+    };
+    let got = run("ps_1_4\ntexcrd r0, t0\n", &inputs)?;
+    assert_close(got, [1.0, 0.0, 0.25, 1.0], "saturated output");
+    let got = run(
+        "ps_1_4\ntexcrd r0, t0\n",
+        &Inputs {
+            saturated_output: false,
+            ..inputs
+        },
+    )?;
+    assert_close(got, [1.75, -0.75, 0.25, 1.5], "the register itself");
     Ok(())
 }
 

@@ -163,6 +163,10 @@ pub struct PixelShaderOptions {
     /// is, `alpha FUNC ref / 255`, instead of quantising it to 8 bits (see
     /// `lift/alpha_test.rs`).
     pub alpha_test_float_target: bool,
+    /// ps_1_x: write `r0` to the colour output as it is instead of saturated (D3D9's ps_1_x
+    /// colour output is [0, 1]). For tests that observe the register range through a float
+    /// target; a device never sets it.
+    pub ps1_unsaturated_output: bool,
 }
 
 /// A translated shader: a validated module, its validation info and its interface.

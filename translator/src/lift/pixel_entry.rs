@@ -12,7 +12,7 @@
 //! - `vPos` is `(frag_coord.x - 0.5, frag_coord.y - 0.5, frag_coord.z, frag_coord.w)`: D3D9
 //!   pixel centres are integers (Wine's `pixel_center_integer` `gl_FragCoord`).
 //! - `vFace` is 1 for front faces and -1 for back faces.
-//! - ps_1_x: `v#` arrive clamped to [0, 1]; `r0` is `oC0`; `t#` coordinates are kept for
+//! - ps_1_x: `v#` arrive clamped to [0, 1]; `r0` is `oC0`, written saturated; `t#` coordinates are kept for
 //!   the texture instructions (`ps1`), and ps_1_1–1_3 `t#` are registers they write.
 //! - `oC0` is always an output (0 when never written); `oC1`–`oC3` when written. `oDepth`'s
 //!   `.x` is `frag_depth` (which WebGPU clamps to the viewport's depth range).
@@ -411,6 +411,18 @@ impl Lifter<'_> {
                 self.pixel_register_pointer(RegisterFile::ColorOut, n)
             };
             let value = self.load(p);
+            // ps_1_x writes its colour saturated: the ps_1_x pipeline's colour output is
+            // [0, 1] whatever range its registers have (`Ps1Range`), as a float render target
+            // shows (vkd3d's ps1-sampler probes: `texcrd` of -0.5 plus 0.2 reads 0).
+            let saturate = self.is_ps1()
+                && !self
+                    .pixel_options()
+                    .is_some_and(|o| o.ps1_unsaturated_output);
+            let value = if saturate {
+                self.math1(naga::MathFunction::Saturate, value)
+            } else {
+                value
+            };
             let value = match (n, plan.fog) {
                 (0, Some(fog)) => {
                     let (fogged, binding) = self.apply_fog(value, fog);
