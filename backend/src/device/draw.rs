@@ -18,6 +18,7 @@ use super::fixed_function::FogState;
 use super::objects::{BufferObject, IndexFormat, TextureId};
 use super::pairing::{build_pair, PairInputs, PairKey, PixelStage, ShaderPair, VertexStage};
 use super::points::{point_constant_buffer, point_constants_key, PointQuads};
+use super::range::{read_indices, user_index_range, DrawRange};
 use super::state::{FillMode, ShadeMode};
 use super::{Device, DeviceState, PrimitiveType, Stream, MAX_STREAMS};
 use crate::{
@@ -89,21 +90,6 @@ pub(crate) struct SamplerKey {
     mip: MipFilter,
     max_mip_level: u32,
     filtering: bool,
-}
-
-/// The vertices or indices a draw reads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum DrawRange {
-    /// `DrawPrimitive(type, start_vertex, count)`.
-    Vertices { start: u32, count: u32 },
-    /// `DrawIndexedPrimitive(type, base_vertex, min_index, num_vertices, start_index, count)`.
-    Indexed {
-        base_vertex: i32,
-        min_index: u32,
-        num_vertices: u32,
-        start_index: u32,
-        count: u32,
-    },
 }
 
 /// One draw, resolved: what [`Device::encode`] records as its render pass.
@@ -959,7 +945,7 @@ impl Device {
                     self.state.vs_constants_version
                 },
                 viewport: (viewport.width, viewport.height),
-                points: point_constants_key(&self.state, pair),
+                points: point_constants_key(&self.state, &pair.vertex_interface),
                 clip: clip_planes_key(&self.state, pair)?,
             };
             let group = self.constants_group(&entry, &key, group_index, |state| {
@@ -1452,7 +1438,7 @@ fn vertex_constant_buffers(
     let mut buffers = constants
         .buffers(&pair.vertex_interface, viewport)
         .map_err(|e| unsupported("draw", format!("vertex shader constants: {e}")))?;
-    buffers.extend(point_constant_buffer(state, pair));
+    buffers.extend(point_constant_buffer(state, &pair.vertex_interface));
     buffers.extend(clip_plane_buffer(state, pair)?);
     Ok(buffers)
 }
@@ -1535,42 +1521,6 @@ fn topology(primitive: PrimitiveType) -> wgpu::PrimitiveTopology {
         PrimitiveType::TriangleList | PrimitiveType::TriangleFan => T::TriangleList,
         PrimitiveType::TriangleStrip => T::TriangleStrip,
     }
-}
-
-/// `count` indices from `start` of an index buffer's bytes (checked against its size by the
-/// caller; indices past the end read 0).
-pub(super) fn read_indices(bytes: &[u8], format: IndexFormat, start: u32, count: u64) -> Vec<u32> {
-    let size = format.size() as usize;
-    (0..count as usize)
-        .map(|i| {
-            let at = (start as usize + i) * size;
-            match format {
-                IndexFormat::Index16 => bytes
-                    .get(at..at + 2)
-                    .map_or(0, |b| u32::from(u16::from_le_bytes([b[0], b[1]]))),
-                IndexFormat::Index32 => bytes
-                    .get(at..at + 4)
-                    .map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]])),
-            }
-        })
-        .collect()
-}
-
-/// `count` indices of an `UP` draw's `list` from `start_index`, refusing a range past its end.
-pub(super) fn user_index_range(
-    call: &'static str,
-    list: &[u32],
-    start_index: u32,
-    count: u64,
-) -> Result<Vec<u32>, DeviceError> {
-    let end = u64::from(start_index) + count;
-    if end > list.len() as u64 {
-        return Err(invalid(
-            call,
-            format!("{count} indices from {start_index}; {} given", list.len()),
-        ));
-    }
-    Ok(list[start_index as usize..end as usize].to_vec())
 }
 
 /// The bind group layout entries of constant buffers.

@@ -22,6 +22,7 @@ mod pairing;
 mod pass;
 mod points;
 mod process;
+mod range;
 mod readback;
 mod state;
 mod transform;

@@ -27,9 +27,8 @@ use d3d9_translator::lift::{
 };
 use d3d9_translator::signature::Signature;
 
-use super::draw::{read_indices, user_index_range, DrawRange};
 use super::error::{invalid, unsupported, DeviceError};
-use super::pairing::ShaderPair;
+use super::range::{read_indices, user_index_range, DrawRange};
 use super::{Device, DeviceState, PrimitiveType, MAX_STREAMS};
 use crate::ConstantBuffer;
 
@@ -242,12 +241,13 @@ impl Device {
     }
 }
 
-/// The point render states' uniform of `pair` (when its vertex stage expands points).
+/// The point render states' uniform of a vertex stage with `interface` (when it expands
+/// points).
 pub(super) fn point_constant_buffer(
     state: &DeviceState,
-    pair: &ShaderPair,
+    interface: &ShaderInterface,
 ) -> Option<ConstantBuffer> {
-    let b = pair.vertex_interface.points?;
+    let b = interface.points?;
     let data = point_constants(state).data();
     Some(ConstantBuffer {
         group: b.group,
@@ -258,8 +258,11 @@ pub(super) fn point_constant_buffer(
 }
 
 /// The point render states, as the bind-group key compares them (bits).
-pub(super) fn point_constants_key(state: &DeviceState, pair: &ShaderPair) -> Option<[u32; 12]> {
-    pair.vertex_interface.points?;
+pub(super) fn point_constants_key(
+    state: &DeviceState,
+    interface: &ShaderInterface,
+) -> Option<[u32; 12]> {
+    interface.points?;
     let data = point_constants(state).data();
     let mut key = [0u32; 12];
     for (k, v) in key.iter_mut().zip(data.iter().flatten()) {
