@@ -596,3 +596,40 @@ proptest! {
         let _ = VertexDeclaration::from_dx8(&tokens);
     }
 }
+
+#[test]
+fn sixty_four_elements_is_the_limit() {
+    // MAXD3DDECLLENGTH is 64: `CreateVertexDeclaration` takes 64 elements and refuses 65
+    // (checked on the elements themselves, not only by the byte reader).
+    let elements: Vec<RawElement> = (0..65).map(|i| raw(0, 4 * i, 0, 0, 5, i as u8)).collect();
+    assert_eq!(
+        VertexDeclaration::from_raw(&elements[..64]).map(|d| d.elements().len()),
+        Ok(64)
+    );
+    assert_eq!(
+        VertexDeclaration::from_raw(&elements),
+        Err(DeclError::TooManyElements { count: 65 })
+    );
+}
+
+#[test]
+fn invalid_declarations_are_not_unsupported() {
+    // D3DDECLTYPE_UNUSED inside the declaration is refused by D3D9 itself (`Invalid`), not a
+    // legal declaration this project leaves out.
+    let unused = create(&[POS, raw(0, 12, 17, 0, 10, 0)]);
+    assert!(unused.err().is_some_and(|e| !e.is_unsupported()));
+}
+
+#[test]
+fn streams_are_listed_once_ascending() {
+    // Elements on streams 0, 3, 1 and 3 again: the declaration reads streams 0, 1 and 3.
+    let decl = create(&[
+        POS,
+        raw(3, 0, 4, 0, 10, 0),
+        raw(1, 0, 1, 0, 5, 0),
+        raw(3, 4, 1, 0, 5, 1),
+    ])
+    .expect("valid declaration");
+    assert_eq!(decl.streams(), vec![0, 1, 3]);
+    assert_eq!(decl.stream_size(3), 12);
+}

@@ -2,7 +2,9 @@
 
 mod common;
 
-use d3d9_translator::bytecode::{decode, decode_bytes, encode, DecodeError, TokenOffset};
+use d3d9_translator::bytecode::{
+    decode, decode_bytes, encode, Control, DecodeError, Literal, Opcode, TokenOffset,
+};
 use proptest::prelude::*;
 use serde_json::Value;
 
@@ -143,4 +145,120 @@ proptest! {
         tokens.extend(body);
         let _ = decode(&tokens);
     }
+}
+
+/// vs_2_0 `mov r0, c0` as fxc writes it: length 2, `r0` (type 0, `.xyzw`), `c0` (type 2, `.xyzw`).
+const VS_2_0: u32 = 0xFFFE_0200;
+const MOV_R0_C0: [u32; 3] = [0x0200_0001, 0x800F_0000, 0xA0E4_0000];
+
+#[test]
+fn length_field_bounds_the_instruction_not_the_shader() {
+    // An instruction that fills the stream exactly is whole; only the end token is missing.
+    let mut tokens = vec![VS_2_0];
+    tokens.extend(MOV_R0_C0);
+    assert_eq!(
+        decode(&tokens),
+        Err(DecodeError::MissingEnd {
+            offset: TokenOffset(4)
+        })
+    );
+    // `mov` stating one operand token with none left: the stated length runs past the end.
+    assert_eq!(
+        decode(&[VS_2_0, 0x0100_0001]),
+        Err(DecodeError::LengthPastEnd {
+            offset: TokenOffset(1),
+            opcode: Opcode::Mov,
+            length: 1
+        })
+    );
+}
+
+#[test]
+fn sm1_instruction_tokens_have_no_length_field() {
+    // Before 2.0, bits 24–27 are not a length (Wine's `shader_skip_opcode` reads the operand
+    // count from the opcode there): `mov r0, c0` in vs_1_1 with those bits set to 15 still
+    // reads its two operands and stops at the end token.
+    let program = decode(&[0xFFFE_0101, 0x0F00_0001, 0x800F_0000, 0xA0E4_0000, 0xFFFF])
+        .expect("vs_1_1 mov decodes");
+    assert_eq!(program.instructions.len(), 1);
+    assert_eq!(program.instructions[0].opcode, Opcode::Mov);
+    assert_eq!(program.instructions[0].src.len(), 1);
+}
+
+#[test]
+fn control_bits_are_reserved_except_where_an_opcode_uses_them() {
+    // `mov` has no controls: bits 16–23 set are reserved.
+    assert_eq!(
+        decode(&[VS_2_0, 0x0201_0001, 0x800F_0000, 0xA0E4_0000, 0xFFFF]),
+        Err(DecodeError::ReservedBits {
+            offset: TokenOffset(1),
+            token: 0x0201_0001
+        })
+    );
+    // `texldp` (control 1 on `tex`) exists from ps_2_0 on; in ps_1_1 `tex t0` has no
+    // controls, so the same bit is reserved there.
+    assert_eq!(
+        decode(&[0xFFFF_0101, 0x0001_0042, 0xB00F_0000, 0xFFFF]),
+        Err(DecodeError::ReservedBits {
+            offset: TokenOffset(1),
+            token: 0x0001_0042
+        })
+    );
+    let program = decode(&[0xFFFF_0101, 0x0000_0042, 0xB00F_0000, 0xFFFF]).expect("ps_1_1 tex t0");
+    assert_eq!(program.instructions[0].control, Control::None);
+}
+
+#[test]
+fn dcl_token_errors_name_the_dcl_token() {
+    // The token after `dcl`'s instruction token must be a parameter token (bit 31 set); the
+    // error points at it (token 2), not at the instruction (token 1).
+    assert_eq!(
+        decode(&[VS_2_0, 0x0200_001F, 0x0000_0000, 0x900F_0000, 0xFFFF]),
+        Err(DecodeError::NotAParameter {
+            offset: TokenOffset(2),
+            token: 0
+        })
+    );
+    // Usage 14 does not exist (`D3DDECLUSAGE` ends at 13, `SAMPLE`).
+    assert_eq!(
+        decode(&[VS_2_0, 0x0200_001F, 0x8000_000E, 0x900F_0000, 0xFFFF]),
+        Err(DecodeError::UnknownUsage {
+            offset: TokenOffset(2),
+            raw: 14
+        })
+    );
+}
+
+#[test]
+fn sm2_literals_may_hold_the_end_token_value() {
+    // With a length field the end token is found by position, so a `def` literal whose bits
+    // are 0x0000ffff (a denormal) is a literal, not the end of the shader.
+    let program = decode(&[
+        VS_2_0,
+        0x0500_0051,
+        0xA00F_0000,
+        0x0000_FFFF,
+        0,
+        0,
+        0,
+        0xFFFF,
+    ])
+    .expect("def with a 0x0000ffff literal decodes");
+    assert_eq!(
+        program.instructions[0].literal,
+        Some(Literal::Float([0x0000_FFFF, 0, 0, 0]))
+    );
+}
+
+#[test]
+fn operand_tokens_need_bit_31() {
+    // A source token with bit 31 clear is not a parameter token, even when the rest of it
+    // reads as `c0.xyzw`.
+    assert_eq!(
+        decode(&[VS_2_0, 0x0200_0001, 0x800F_0000, 0x20E4_0000, 0xFFFF]),
+        Err(DecodeError::NotAParameter {
+            offset: TokenOffset(3),
+            token: 0x20E4_0000
+        })
+    );
 }

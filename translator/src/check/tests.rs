@@ -1088,6 +1088,7 @@ fn software_pixel_profiles_are_unsupported_not_invalid() {
     p.version = Version::new(Stage::Pixel, 3, 0xFF);
     let err = check(&p, Stage::Pixel, &DeviceCaps::software()).unwrap_err();
     assert!(matches!(err, CheckError::Unsupported(_)), "{err}");
+    assert!(!err.is_invalid(), "{err}");
 }
 
 #[test]
