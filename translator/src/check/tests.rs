@@ -765,8 +765,45 @@ fn ps_1_x_texture_instructions_before_arithmetic() {
 fn ps_1_x_one_texture_instruction_per_t_register() {
     accepts("ps_1_1\ntex t0\ntexkill t0\nmov r0, t0\n");
     refuses(
-        "ps_1_1\ntex t0\ntexbem t0, t0\nmov r0, t0\n",
+        "ps_1_1\ntex t0\ntex t1\ntexbem t1, t0\nmov r0, t1\n",
         "a second texture instruction writing the same t#",
+    );
+}
+
+/// Found by `lift_robustness`'s pixel-shader property: `texbem r0, v0` passed the checker
+/// and the lifter met a texture stage with no coordinate.
+#[test]
+fn ps_1_x_texture_instruction_operands() {
+    const WRITE_T: &str = "ps_1_1–ps_1_3 texture instructions write a t# register";
+    const LOWER_T: &str = "a t# numbered below its destination";
+    accepts("ps_1_1\ntex t0\ntexbem t1, t0\nmov r0, t1\n");
+    refuses("ps_1_1\ntexbem r0, v0\nmov r0, r0\n", WRITE_T);
+    refuses("ps_1_1\ntex r0\nmov r0, r0\n", WRITE_T);
+    refuses("ps_1_3\ntexcoord r1\nmov r0, r1\n", WRITE_T);
+    refuses("ps_1_1\ntexkill r0\nmov r0, v0\n", WRITE_T);
+    refuses("ps_1_1\ntex t0\ntexbem t1, v0\nmov r0, t1\n", LOWER_T);
+    refuses("ps_1_1\ntex t1\ntexbem t1, t1\nmov r0, t1\n", LOWER_T);
+    refuses("ps_1_1\ntex t1\ntexreg2ar t0, t1\nmov r0, t0\n", LOWER_T);
+    refuses("ps_1_2\ntex t0\ntexdp3 t1, r0\nmov r0, t1\n", LOWER_T);
+    refuses(
+        "ps_1_1\ntex t0\ntexm3x3pad t1, t0\ntexm3x3pad t2, t0\ntexm3x3spec t3, t0, v0\nmov r0, t3\n",
+        "texm3x3spec reads its eye vector from a c#",
+    );
+    accepts(
+        "ps_1_1\ntex t0\ntexm3x3pad t1, t0\ntexm3x3pad t2, t0\ntexm3x3spec t3, t0, c0\nmov r0, t3\n",
+    );
+    const PS14: &str = "ps_1_4 texld/texcrd write an r#";
+    accepts("ps_1_4\ntexcrd r0.rgb, t0\ntexld r1, t1\nphase\ntexld r2, r1\nmov r0, r2\n");
+    refuses("ps_1_4\ntexld r0, v0\nmov r0, r0\n", PS14);
+    refuses("ps_1_4\ntexcrd r0.rgb, r1\nmov r0, r0\n", PS14);
+    refuses(
+        "ps_1_4\ntexld t0, t0\nmov r0, r0\n",
+        "cannot be written in ps_1_4",
+    );
+    accepts("ps_1_4\ntexld r0, t0\nphase\ntexdepth r5\nmov r0, r0\n");
+    refuses(
+        "ps_1_4\ntexld r0, t0\nphase\ntexdepth r4\nmov r0, r0\n",
+        PS14,
     );
 }
 

@@ -14,7 +14,7 @@
 
 use super::slots::is_texture_op;
 use super::{Ctx, InvalidShader, Site};
-use crate::bytecode::{Opcode, Stage};
+use crate::bytecode::{Instruction, Opcode, RegisterFile, Stage};
 use crate::check::CheckError;
 
 fn rule(site: Site, what: &str) -> CheckError {
@@ -23,6 +23,71 @@ fn rule(site: Site, what: &str) -> CheckError {
         what: what.to_string(),
     }
     .into()
+}
+
+/// The operands of a ps_1_x texture instruction (the SDK's per-instruction register tables):
+/// - ps_1_1–ps_1_3: the destination is a `t#` (it names the stage sampled and the coordinate
+///   set read); the `t#` source of `texbem`, `texbeml`, `texreg2*`, `texm3x*` and `texdp3*`
+///   is a lower-numbered `t#` (an earlier stage's result), and `texm3x3spec`'s eye vector a
+///   `c#`;
+/// - ps_1_4: `texld` and `texcrd` write an `r#`; `texcrd` reads a `t#`, `texld` a `t#` (or,
+///   in phase 2, an `r#`); `texdepth` writes `r5`.
+fn operand_files(inst: &Instruction, site: Site, minor: u8) -> Result<(), CheckError> {
+    use Opcode::*;
+    use RegisterFile::{Const, Temp, Texture};
+    let Some(dst) = inst.dst.as_ref().map(|d| d.reg) else {
+        return Ok(());
+    };
+    let src_file = |i: usize| inst.src.get(i).map(|s| (s.reg.file, s.reg.index));
+    if minor == 4 {
+        let ok = match inst.opcode {
+            Tex => dst.file == Temp && matches!(src_file(0), Some((Texture | Temp, _))),
+            TexCoord => dst.file == Temp && matches!(src_file(0), Some((Texture, _))),
+            TexDepth => dst.file == Temp && dst.index == 5,
+            _ => true,
+        };
+        return match ok {
+            true => Ok(()),
+            false => Err(rule(
+                site,
+                "ps_1_4 texld/texcrd write an r# (texcrd from a t#, texld from a t# or r#) and texdepth writes r5",
+            )),
+        };
+    }
+    if dst.file != Texture {
+        return Err(rule(
+            site,
+            "ps_1_1–ps_1_3 texture instructions write a t# register",
+        ));
+    }
+    let reads_earlier_stage = matches!(
+        inst.opcode,
+        TexBem
+            | TexBemL
+            | TexReg2Ar
+            | TexReg2Gb
+            | TexReg2Rgb
+            | TexM3x2Pad
+            | TexM3x2Tex
+            | TexM3x2Depth
+            | TexM3x3Pad
+            | TexM3x3Tex
+            | TexM3x3Spec
+            | TexM3x3VSpec
+            | TexM3x3
+            | TexDp3
+            | TexDp3Tex
+    );
+    if reads_earlier_stage && !matches!(src_file(0), Some((Texture, i)) if i < dst.index) {
+        return Err(rule(
+            site,
+            "the source of this texture instruction is a t# numbered below its destination",
+        ));
+    }
+    if inst.opcode == TexM3x3Spec && !matches!(src_file(1), Some((Const, _))) {
+        return Err(rule(site, "texm3x3spec reads its eye vector from a c#"));
+    }
+    Ok(())
 }
 
 /// Check the ps_1_x texture-addressing rules (nothing for other versions).
@@ -90,6 +155,7 @@ pub(super) fn check(ctx: &Ctx<'_>) -> Result<(), CheckError> {
                 "a texture instruction after an arithmetic instruction",
             ));
         }
+        operand_files(inst, site, v.minor)?;
         if v.minor == 4 {
             if op == Opcode::TexDepth && !seen_phase {
                 return Err(rule(site, "texdepth outside phase 2"));
