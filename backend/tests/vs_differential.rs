@@ -315,6 +315,94 @@ fn regressions_agree() {
     }
 }
 
+/// Program 7757 of seed 2 (`vs_3_0`, `Ieee`, found with a generator variant): `pow_sat` of
+/// -0 to the power -86.26 was 1 on the interpreter (`saturate(+inf)`) and 0 on lavapipe,
+/// whose `log2(0)` is not -inf (Vulkan leaves it undefined). `pow` now takes `log2|0|` as
+/// -FLT_MAX in every mode (`rules::pow`), so both executions give +inf before the `_sat`;
+/// a flushed denormal base counts as zero on both.
+#[test]
+fn regression_pow_of_zero_is_defined_in_every_mode() {
+    let Some(gpu) = gpu() else { return };
+    let program = "vs_3_0
+        dcl_texcoord0 v0
+        dcl_texcoord1 v1
+        dcl_position o0
+        dcl_texcoord0 o1
+        dcl_texcoord1 o2
+        mov o0, c60
+        mov r0, v1
+        pow_sat o1.x, v0.x, r0.x
+        pow o1.y, v0.x, r0.y
+        pow o1.z, v0.x, r0.z
+        pow_sat o1.w, v0.y, r0.x
+        pow o2.x, v0.z, r0.x
+        pow o2.y, v0.w, r0.w
+    ";
+    let mut floats = vec![[0.0f32; 4]; 64];
+    floats[generate::POSITION_CONSTANT] = [0.0, 0.0, 0.5, 1.0];
+    let inputs = vec![
+        [
+            [-0.0, 1e-40, 0.0, 2.0],
+            [-86.26, 0.0, 0.5, -1.0],
+            [0.0; 4],
+            [0.0; 4],
+        ],
+        [
+            [0.0, -3e-39, -0.0, 4.0],
+            [-1.0, 0.0, 3.0, 0.5],
+            [0.0; 4],
+            [0.0; 4],
+        ],
+        [
+            [-0.0, 0.0, 0.0, 8.0],
+            [-2.0, -0.0, 1.0, -1.0],
+            [0.0; 4],
+            [0.0; 4],
+        ],
+        [
+            [0.0, 1e-45, 0.0, 16.0],
+            [-3.0, 0.0, 2.0, 0.25],
+            [0.0; 4],
+            [0.0; 4],
+        ],
+    ];
+    let d = differential::Data {
+        inputs,
+        constants: d3d9_translator::interp::Constants {
+            floats,
+            ints: vec![[0; 4]; 16],
+            bools: vec![false; 16],
+        },
+    };
+    let checked = check(
+        &assemble(program).expect("assembles"),
+        Stage::Vertex,
+        &DeviceCaps::default(),
+    )
+    .expect("checks");
+    let exact = [[generate::Class::Exact; 4]; generate::OUTPUTS];
+    for mode in [FloatMode::Legacy, FloatMode::LegacyStrict, FloatMode::Ieee] {
+        let outputs = run_both(&gpu, &checked, &d, mode).expect("runs on both");
+        let bad = disagreements(&outputs, Some(&exact), d.scale());
+        assert!(bad.is_empty(), "{mode:?}:\n{}", bad.join("\n"));
+        for (vertex, expected) in [
+            [1.0, 1.0, 0.0, 1.0, f32::INFINITY, 0.5],
+            [1.0, 1.0, 0.0, 1.0, f32::INFINITY, 2.0],
+            [1.0, 1.0, 0.0, 1.0, f32::INFINITY, 0.125],
+            [1.0, 1.0, 0.0, 1.0, f32::INFINITY, 2.0],
+        ]
+        .iter()
+        .enumerate()
+        {
+            let [(cpu1, gpu1), (cpu2, gpu2), ..] = &outputs[vertex];
+            let cpu: Vec<f32> = cpu1.iter().chain(&cpu2[..2]).copied().collect();
+            let gpu: Vec<f32> = gpu1.iter().chain(&gpu2[..2]).copied().collect();
+            assert_eq!(&cpu, expected, "{mode:?} vertex {vertex}: interpreter");
+            assert_eq!(&gpu, expected, "{mode:?} vertex {vertex}: GPU");
+        }
+    }
+}
+
 /// Program 8887 of seed 2 (10,000 programs; `vs_2_x`, `LegacyStrict`) disagreed: texcoord2.y
 /// was 0.27769396 on the interpreter and 0.36999667 on lavapipe. Its sincos argument was
 /// reduced with `frc` from `expp r0.z, -v1.z` with v1.z = -15.75: 2^15.75 rounds to

@@ -97,10 +97,17 @@ pub fn exp(x: f32) -> f32 {
 }
 
 /// `pow`: |a|^b as `exp2(b * log2|a|)` (how GPUs evaluate pow, so that both executions
-/// meet the same special values); the legacy modes apply the zero rule to that multiply (so
-/// `pow(x, 0) = 1` for every x and `pow(0, b) = 0` for b > 0).
+/// meet the same special values), with `log2|0|` taken as [`LOG_OF_ZERO`] in every mode:
+/// Vulkan leaves `log2(0)` undefined (lavapipe's is not -inf), so Ieee would otherwise differ
+/// per driver. `pow(0, b)` is then 0 for b > 0, +inf for b < 0 and 1 for b = 0, as IEEE's
+/// `pow` gives (for |b| above 2^-121; smaller exponents give values in between). The legacy modes apply the zero rule to the
+/// multiply (so `pow(x, 0) = 1` for every x and `pow(0, b) = 0` for b > 0).
 pub fn pow(mode: FloatMode, a: f32, b: f32) -> f32 {
-    let l = a.abs().log2();
+    let l = if a == 0.0 {
+        LOG_OF_ZERO
+    } else {
+        a.abs().log2()
+    };
     let m = if legacy_results(mode) && (b == 0.0 || l == 0.0) {
         0.0
     } else {
@@ -174,6 +181,12 @@ mod tests {
         assert_eq!(rcp(FloatMode::Ieee, 0.0), f32::INFINITY);
         assert_eq!(log(FloatMode::Ieee, 0.0), f32::NEG_INFINITY);
         assert_eq!(rsq(FloatMode::Ieee, -4.0), 0.5);
+        // pow(±0, b) in every mode, Ieee included: log2|0| is taken as -FLT_MAX.
+        for mode in [FloatMode::Legacy, FloatMode::LegacyStrict, FloatMode::Ieee] {
+            assert_eq!(pow(mode, -0.0, -86.26), f32::INFINITY, "{mode:?}");
+            assert_eq!(pow(mode, 0.0, 0.5), 0.0, "{mode:?}");
+            assert_eq!(pow(mode, -0.0, 0.0), 1.0, "{mode:?}");
+        }
         assert_eq!(mul(FloatMode::LegacyStrict, 0.0, f32::INFINITY), 0.0);
         assert_eq!(mul(FloatMode::LegacyStrict, f32::NAN, 0.0), 0.0);
         assert!(mul(FloatMode::Legacy, 0.0, f32::INFINITY).is_nan());

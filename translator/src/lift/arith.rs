@@ -97,7 +97,7 @@ impl Lifter<'_> {
                     O::Pow => {
                         let a = self.scalar_src(inst, 0)?;
                         let b = self.scalar_src(inst, 1)?;
-                        self.pow_d3d9(a, b)
+                        self.pow_d3d9(a, b, true)
                     }
                     O::Dp2Add => {
                         // src0.x * src1.x + src0.y * src1.y + src2 (a replicated component).
@@ -398,7 +398,7 @@ impl Lifter<'_> {
                 let lo = self.lit_f32(-crate::rules::LIT_POWER_LIMIT);
                 let hi = self.lit_f32(crate::rules::LIT_POWER_LIMIT);
                 let power = self.math3(Mf::Clamp, w, lo, hi);
-                let p = self.pow_d3d9(y, power);
+                let p = self.pow_d3d9(y, power, false);
                 let both = self.bin(Bo::LogicalAnd, x_pos, y_pos);
                 parts[2] = Some(self.select(both, p, zero));
             }

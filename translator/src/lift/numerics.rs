@@ -176,15 +176,22 @@ impl Lifter<'_> {
     }
 
     /// `pow` of two scalars, `|a|^b` as `exp2(b * log2|a|)` in every mode (`rules::pow`, so the
-    /// interpreter meets the same special values); the legacy modes apply the zero rule to the
+    /// interpreter meets the same special values), with `log2|0|` taken as -FLT_MAX in every
+    /// mode (Vulkan leaves `log2(0)` undefined); the legacy modes apply the zero rule to the
     /// multiply (so `pow(x, 0) = 1` for every x, and `pow(0, b) = 0` for b > 0).
+    /// `lit` passes `base_may_be_zero = false`: it uses the power only where its base is > 0.
     pub(super) fn pow_d3d9(
         &mut self,
         a: Handle<naga::Expression>,
         b: Handle<naga::Expression>,
+        base_may_be_zero: bool,
     ) -> Handle<naga::Expression> {
         let abs = self.math1(Mf::Abs, a);
-        let l = self.math1(Mf::Log2, abs);
+        let log = self.math1(Mf::Log2, abs);
+        let l = match base_may_be_zero {
+            true => self.zero_gives(a, log, crate::rules::LOG_OF_ZERO),
+            false => log,
+        };
         let m = if self.legacy_results() {
             // The zero rule costs one scalar select here, so both legacy modes keep it.
             self.mul_zero_rule(Value { h: b, n: 1 }, Value { h: l, n: 1 })
