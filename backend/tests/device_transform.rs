@@ -326,3 +326,122 @@ fn gpu_table_fog_reads_w_with_a_w_friendly_projection() {
         );
     }
 }
+
+/// The ulp distance of two floats of the same sign.
+fn ulps(a: f32, b: f32) -> u32 {
+    a.to_bits().abs_diff(b.to_bits())
+}
+
+/// The green channel of each probed pixel of a 640x480 A32B32G32R32F target.
+fn float_greens(
+    dev: &mut Device,
+    target: d3d9_backend::device::SurfaceId,
+    at: &[(u32, u32)],
+) -> Vec<f32> {
+    let data = ok(dev.get_render_target_data(target));
+    at.iter()
+        .map(|&(x, y)| {
+            let texel = data
+                .texel(x, y)
+                .unwrap_or_else(|| panic!("({x}, {y}) outside"));
+            f32::from_le_bytes([texel[4], texel[5], texel[6], texel[7]])
+        })
+        .collect()
+}
+
+/// vkd3d's `fog.shader_test`: a quad filling the viewport with z from 0.2 (left) to 0.6
+/// (right) under LINEAR table fog (0.1 to 1.1) gives 1 − f = 0.2 at pixel 160 and 0.4 at 480
+/// within 64 ulps. With the half-pixel offset added in the vertex shader the quad reached
+/// half a pixel past the clip volume, and lavapipe's clipped primitives came out with depths
+/// up to 2e-5 low (a scale of 1 − 7.3e-5 across x); the device now moves the viewport by
+/// half a pixel instead where viewports may be fractional (GL keeps the shader offset, and
+/// interpolates it exactly). The corners are covered: the offset loses no edge pixel.
+#[test]
+fn gpu_a_viewport_filling_quad_interpolates_depth_exactly() {
+    let mut dev = device();
+    let target = ok(dev.create_render_target(640, 480, Format::A32B32G32R32F));
+    ok(dev.set_render_target(0, Some(target)));
+    let vs = ok(
+        dev.create_vertex_shader(&ok(d3d9_translator::asm::assemble_tokens(
+            "vs_2_0\ndcl_position v0\nmov oPos, v0\n",
+        ))),
+    );
+    let ps = ok(
+        dev.create_pixel_shader(&ok(d3d9_translator::asm::assemble_tokens(
+            "ps_2_0\ndef c0, 0.0, 0.0, 1.0, 1.0\nmov oC0, c0\n",
+        ))),
+    );
+    ok(dev.set_vertex_shader(Some(vs)));
+    ok(dev.set_pixel_shader(Some(ps)));
+    ok(dev.set_fvf(D3DFVF_XYZ));
+    ok(dev.set_render_state(RenderState::CullMode(d3d9_backend::CullMode::None)));
+    ok(dev.set_render_state(RenderState::FogEnable(true)));
+    ok(dev.set_render_state(RenderState::FogColor(0xff00_ff00)));
+    ok(dev.set_render_state(RenderState::FogTableMode(FogMode::Linear)));
+    ok(dev.set_render_state(RenderState::FogStart(0.1)));
+    ok(dev.set_render_state(RenderState::FogEnd(1.1)));
+    ok(dev.clear(&[], ClearFlags::TARGET, 0xffff_0000, 1.0, 0));
+    let quad = floats(&[
+        -1.0, -1.0, 0.2, -1.0, 1.0, 0.2, 1.0, -1.0, 0.6, 1.0, 1.0, 0.6,
+    ]);
+    ok(dev.draw_primitive_up(PrimitiveType::TriangleStrip, 2, &quad, 12));
+    let at = [
+        (160, 120),
+        (480, 360),
+        (0, 0),
+        (639, 479),
+        (0, 479),
+        (639, 0),
+    ];
+    let greens = float_greens(&mut dev, target, &at);
+    for (&(x, y), (&got, want)) in at.iter().zip(greens.iter().zip([0.2f32, 0.4])) {
+        assert!(
+            ulps(got, want) <= 64,
+            "({x}, {y}): green {got}, want {want}"
+        );
+    }
+    // Pixel 0 lies at z = 0.2 + 0.4 · 0 / 640 ... 639 at 0.2 + 0.4 · 639 / 640: no corner
+    // keeps the clear colour's green of 0 (every one is fogged by f in (0.5, 0.9)).
+    for (&(x, y), &g) in at.iter().zip(&greens).skip(2) {
+        assert!(
+            (0.09..0.51).contains(&g),
+            "({x}, {y}) not covered: green {g}"
+        );
+    }
+}
+
+/// vkd3d's `fog.shader_test` (Windows results): a vertex shader that writes no `oFog` but
+/// writes `oD1` has the fixed-function vertex fog stage take the factor from `oD1.a` (0.3:
+/// green 1 − 0.3 = 0.7 over a blue pixel with green fog); without `oD1` the factor is FOG's
+/// default 0, fully fogged (Wine's `fog_with_shader_test`).
+#[test]
+fn gpu_vertex_fog_without_ofog_reads_the_specular_alpha() {
+    let mut dev = device();
+    let target = ok(dev.create_render_target(640, 480, Format::A32B32G32R32F));
+    ok(dev.set_render_target(0, Some(target)));
+    let ps = ok(
+        dev.create_pixel_shader(&ok(d3d9_translator::asm::assemble_tokens(
+            "ps_2_0\ndef c0, 0.0, 0.0, 1.0, 1.0\nmov oC0, c0\n",
+        ))),
+    );
+    ok(dev.set_pixel_shader(Some(ps)));
+    ok(dev.set_fvf(D3DFVF_XYZ));
+    ok(dev.set_render_state(RenderState::CullMode(d3d9_backend::CullMode::None)));
+    ok(dev.set_render_state(RenderState::FogEnable(true)));
+    ok(dev.set_render_state(RenderState::FogColor(0xff00_ff00)));
+    let quad = floats(&[
+        -1.0, -1.0, 0.5, -1.0, 1.0, 0.5, 1.0, -1.0, 0.5, 1.0, 1.0, 0.5,
+    ]);
+    let with_specular =
+        "vs_2_0\ndcl_position v0\ndef c0, 0.0, 0.0, 0.0, 0.3\nmov oPos, v0\nmov oD1, c0\n";
+    let without = "vs_2_0\ndcl_position v0\nmov oPos, v0\n";
+    let with_ofog = "vs_2_0\ndcl_position v0\ndef c0, 0.0, 0.0, 0.0, 0.3\ndef c1, 0.5, 0.5, 0.5, 0.5\nmov oPos, v0\nmov oD1, c0\nmov oFog, c1.x\n";
+    for (text, green) in [(with_specular, 0.7f32), (without, 1.0), (with_ofog, 0.5)] {
+        let vs = ok(dev.create_vertex_shader(&ok(d3d9_translator::asm::assemble_tokens(text))));
+        ok(dev.set_vertex_shader(Some(vs)));
+        ok(dev.clear(&[], ClearFlags::TARGET, 0xffff_0000, 1.0, 0));
+        ok(dev.draw_primitive_up(PrimitiveType::TriangleStrip, 2, &quad, 12));
+        let got = float_greens(&mut dev, target, &[(320, 240)])[0];
+        assert!(ulps(got, green) <= 64, "{text}: green {got}, want {green}");
+    }
+}

@@ -1,8 +1,9 @@
 //! Linking never produces a map the stages cannot honour, and bad maps never panic:
 //! - random vertex outputs and pixel inputs (semantics, widths, centroid, flat shading, point
 //!   lists, `vFace`) link to a consistent map within the limit, or to `TooManyVaryings` only
-//!   when even packing cannot fit them; every linked semantic is one both sides have, with the
-//!   vertex shader's width;
+//!   when even packing cannot fit them; every linked semantic is one the vertex shader writes,
+//!   with its width, and the pixel shader reads (or the fog stage: FOG, or COLOR1 for its
+//!   alpha when no oFog is written);
 //! - random varying maps given to the vertex translator either translate to a valid module
 //!   whose locations are the map's (`location_shapes`) or are refused with a typed
 //!   `LiftError::Varyings`.
@@ -15,7 +16,7 @@ use d3d9_translator::check::{check, DeviceCaps};
 use d3d9_translator::lift::interface::{
     PixelInput, Varying, VaryingInterpolation, VertexOutput, MAX_INTER_STAGE_VARIABLES,
 };
-use d3d9_translator::lift::link::{location_shapes, varying_limit};
+use d3d9_translator::lift::link::{location_shapes, specular_alpha_is_fog, varying_limit};
 use d3d9_translator::lift::{
     link, translate_vertex_shader, validate, LiftError, LinkError, LinkOptions, ShaderInterface,
     VertexShaderOptions,
@@ -84,7 +85,12 @@ proptest! {
                     prop_assert!(out.is_some(), "{} not written", v.semantic);
                     prop_assert_eq!(out.map(|o| o.components), Some(v.components));
                     let read = ps.pixel_inputs.iter().any(|p| p.semantic == v.semantic);
-                    let fog = v.semantic.usage == Usage::Fog && vertex_fog;
+                    // The fog stage's factor: FOG, or COLOR1's alpha when the vertex shader
+                    // writes all of oD1 and no oFog.
+                    let fog = vertex_fog
+                        && (v.semantic.usage == Usage::Fog
+                            || (v.semantic == Semantic::new(Usage::Color, 1)
+                                && specular_alpha_is_fog(&vs)));
                     prop_assert!(read || fog, "{} not read", v.semantic);
                     prop_assert!(!matches!(v.semantic.usage, Usage::PSize));
                 }

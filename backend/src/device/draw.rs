@@ -919,9 +919,10 @@ impl Device {
         };
         let gpu = &self.gpu;
         let state = &self.state;
+        let half_pixel = self.half_pixel_in_viewport;
         // Constants are computed only where a pipeline or a bind group is made.
         let entry = self.pipelines.get_or_try_insert(&pipeline_key, || {
-            let vs_shapes = vertex_constant_buffers(state, pair)?;
+            let vs_shapes = vertex_constant_buffers(state, pair, half_pixel)?;
             let ps_shapes = pixel_constant_buffers(state, pair);
             build_pipeline(
                 gpu,
@@ -949,7 +950,7 @@ impl Device {
                 clip: clip_planes_key(&self.state, pair)?,
             };
             let group = self.constants_group(&entry, &key, group_index, |state| {
-                vertex_constant_buffers(state, pair)
+                vertex_constant_buffers(state, pair, half_pixel)
             })?;
             set_group(&mut groups, group_index, group);
         }
@@ -1019,16 +1020,25 @@ impl Device {
             // A pass starts with the whole target as its viewport (depth 0..1) and scissor
             // rectangle, a zero blend constant and stencil reference; each is set only where
             // it differs, as every command costs validation.
-            viewport: ((vx, vy, vw, vh, viewport.min_z, viewport.max_z)
-                != (0, 0, width, height, 0.0, 1.0))
-                .then_some([
-                    vx as f32,
-                    vy as f32,
-                    vw as f32,
-                    vh as f32,
-                    viewport.min_z,
-                    viewport.max_z,
-                ]),
+            // With the half-pixel offset in the viewport, it always differs.
+            viewport: (self.half_pixel_in_viewport
+                || (vx, vy, vw, vh, viewport.min_z, viewport.max_z)
+                    != (0, 0, width, height, 0.0, 1.0))
+                .then(|| {
+                    let half = if self.half_pixel_in_viewport {
+                        0.5
+                    } else {
+                        0.0
+                    };
+                    [
+                        vx as f32 + half,
+                        vy as f32 + half,
+                        vw as f32,
+                        vh as f32,
+                        viewport.min_z,
+                        viewport.max_z,
+                    ]
+                }),
             scissor: ((sx, sy, sw, sh) != (0, 0, width, height)).then_some((sx, sy, sw, sh)),
             blend_constant: uses_blend_constant.then_some(wgpu::Color {
                 r: ch(16),
@@ -1424,8 +1434,12 @@ impl Device {
 fn vertex_constant_buffers(
     state: &DeviceState,
     pair: &ShaderPair,
+    half_pixel_in_viewport: bool,
 ) -> Result<Vec<ConstantBuffer>, DeviceError> {
-    let viewport = (state.viewport.width, state.viewport.height);
+    let fixup = match half_pixel_in_viewport {
+        true => crate::PositionFixup::None,
+        false => crate::PositionFixup::HalfPixel(state.viewport.width, state.viewport.height),
+    };
     let fixed_function;
     let constants = if pair.fixed_function_vertex {
         let mut c = crate::VertexConstants::new(state.vs_constants.processing());
@@ -1436,7 +1450,7 @@ fn vertex_constant_buffers(
         &state.vs_constants
     };
     let mut buffers = constants
-        .buffers(&pair.vertex_interface, viewport)
+        .buffers(&pair.vertex_interface, fixup)
         .map_err(|e| unsupported("draw", format!("vertex shader constants: {e}")))?;
     buffers.extend(point_constant_buffer(state, &pair.vertex_interface));
     buffers.extend(clip_plane_buffer(state, pair)?);

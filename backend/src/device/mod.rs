@@ -233,6 +233,13 @@ pub struct Device {
     /// The last draw, resolved, while nothing it read has changed (see `versioned`).
     pub(crate) memo: Option<draw::DrawMemo>,
     back_buffer: SurfaceId,
+    /// Where D3D9's half-pixel offset goes: into the viewport (moved by +0.5, +0.5) where
+    /// viewports may be fractional, into the vertex stage's position fix-up on GL, which
+    /// truncates viewports to whole pixels (`docs/backends.md`). The viewport keeps
+    /// primitives that span it inside the clip volume, which lavapipe interpolates exactly
+    /// (the shader's fix-up pushed a full-viewport quad half a pixel past the clip volume,
+    /// and the clipped primitives' depth came out up to 2e-5 low).
+    pub(crate) half_pixel_in_viewport: bool,
 }
 
 impl Device {
@@ -262,8 +269,10 @@ impl Device {
         let (width, height, format) = params.back_buffer;
         let pairs = Lru::new(params.shader_cache_capacity);
         let pipelines = Lru::new(params.pipeline_cache_capacity);
+        let half_pixel_in_viewport = gpu.adapter_info().backend != wgpu::Backend::Gl;
         let mut device = Device {
             gpu,
+            half_pixel_in_viewport,
             next_id: 1,
             declarations: Versioned::new(HashMap::new()),
             fvf_declarations: HashMap::new(),

@@ -4,8 +4,9 @@
 //! `oC0.rgb = lerp(fog_colour.rgb, oC0.rgb, f)`, alpha unchanged, for the fog factor `f`
 //! clamped to [0, 1]:
 //! - vertex fog: `f` is the interpolated FOG varying (the vertex shader's `oFog`); where the
-//!   link gives FOG no location (the vertex shader never writes it) `f` is FOG's default 0,
-//!   fully fogged, as Windows does (Wine's `fog_with_shader_test`);
+//!   vertex shader never writes it, the alpha of its `oD1` when it writes all of `oD1`
+//!   (COLOR1 travelling whole without FOG, as Windows does: vkd3d's `fog.shader_test`), else FOG's
+//!   default 0, fully fogged (Wine's `fog_with_shader_test`);
 //! - table fog: `f` from the pixel's depth `d` (`@builtin(position).z`), or its clip-space w
 //!   (`1 / @builtin(position).w`) with `FogOptions::from_w`: LINEAR `(end - d) / (end -
 //!   start)`, EXP `e^-(d·density)`, EXP2 `e^-(d·density)²`.
@@ -57,18 +58,23 @@ impl Lifter<'_> {
         (self.program.version.major < 3).then_some(fog.source)
     }
 
-    /// The FOG varying the vertex fog stage reads, if the link gives it a location.
-    pub(super) fn fog_varying(&self) -> Option<Varying> {
+    /// The varying the vertex fog stage reads and the component of its location's variable
+    /// that holds the factor: FOG where the link gives it a location, else COLOR1's alpha
+    /// where COLOR1 travels whole instead (`link` has it travel when the vertex shader writes
+    /// no `oFog`: `link::specular_alpha_is_fog`).
+    pub(super) fn fog_varying(&self) -> Option<(Varying, u8)> {
         let FogSource::Vertex = self.fog_source()? else {
             return None;
         };
-        let fog = Semantic::new(Usage::Fog, 0);
-        self.pixel_options()?
-            .input_locations
-            .as_ref()?
-            .iter()
-            .find(|v| v.semantic == fog)
-            .copied()
+        let options = self.pixel_options()?;
+        let map = options.input_locations.as_ref()?;
+        let find = |s: Semantic| map.iter().find(|v| v.semantic == s).copied();
+        if let Some(v) = find(Semantic::new(Usage::Fog, 0)) {
+            return Some((v, v.component));
+        }
+        // No FOG in a map from `link` with vertex fog: the vertex shader writes no `oFog`.
+        let specular = find(Semantic::new(Usage::Color, 1)).filter(|v| v.components == 4)?;
+        Some((specular, specular.component + 3))
     }
 
     /// Plan the fog stage: `varying` is the FOG varying's location argument and its width,
@@ -84,7 +90,7 @@ impl Lifter<'_> {
         let coordinate = match source {
             FogSource::Vertex => match (varying, self.fog_varying()) {
                 (Some((h, 1)), _) => h,
-                (Some((h, _)), Some(v)) => self.comp(h, u32::from(v.component)),
+                (Some((h, _)), Some((_, component))) => self.comp(h, u32::from(component)),
                 _ => self.lit_f32(Semantic::new(Usage::Fog, 0).unwritten_value()[0]),
             },
             FogSource::Table(_) => {

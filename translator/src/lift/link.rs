@@ -149,6 +149,14 @@ pub fn location_shapes(varyings: &[Varying]) -> Result<BTreeMap<u32, LocationSha
     Ok(shapes)
 }
 
+/// Whether the fixed-function vertex fog stage takes its factor from COLOR1's alpha: the
+/// vertex shader writes no FOG and writes all four components of COLOR1 (see [`link`]).
+pub fn specular_alpha_is_fog(vs: &ShaderInterface) -> bool {
+    let written = |s: Semantic| vs.output(s).filter(|o| o.written);
+    written(Semantic::new(Usage::Fog, 0)).is_none()
+        && written(Semantic::new(Usage::Color, 1)).is_some_and(|o| o.components == 4)
+}
+
 /// Whether a vertex output semantic is an inter-stage variable: not the position (the
 /// `@builtin(position)`: POSITION0, and POSITIONT0 in vs_3_0) and not PSIZE (the backend's
 /// point expansion reads it; the pixel stage never does).
@@ -177,7 +185,10 @@ pub fn varying_limit(ps: &ShaderInterface, options: &LinkOptions) -> usize {
 /// - Centroid where the pixel shader declares `_centroid`; flat for COLOR0/COLOR1 under
 ///   [`LinkOptions::flat_shading`]; perspective otherwise.
 /// - FOG travels when the pixel shader reads it (ps_3_0 `dcl_fog`) or, with
-///   [`LinkOptions::vertex_fog`], for the fixed-function fog stage.
+///   [`LinkOptions::vertex_fog`], for the fixed-function fog stage; there, a vertex shader
+///   that writes no `oFog` but all of `oD1` has COLOR1 travel instead, the fog stage reading
+///   its alpha (Windows takes the fog factor from the specular alpha then: vkd3d's
+///   `fog.shader_test`; without `oD1` it is 0, fully fogged, Wine's `fog_with_shader_test`).
 /// - Up to [`varying_limit`] semantics get a location each, in pixel-input order; more are
 ///   packed several to a location (first fit, widest first, same interpolation only).
 pub fn link(
@@ -194,8 +205,13 @@ pub fn link(
         }
     }
     let fog = Semantic::new(Usage::Fog, 0);
-    if options.vertex_fog && !wanted.iter().any(|(s, _)| *s == fog) {
-        wanted.push((fog, false));
+    let specular = Semantic::new(Usage::Color, 1);
+    let fog_source = match vs.output(fog).filter(|o| o.written) {
+        None if specular_alpha_is_fog(vs) => specular,
+        _ => fog,
+    };
+    if options.vertex_fog && !wanted.iter().any(|(s, _)| *s == fog_source) {
+        wanted.push((fog_source, false));
     }
     let mut items = Vec::new();
     for (semantic, centroid) in wanted {
@@ -519,6 +535,19 @@ mod tests {
         // default 0 (fully fogged).
         let none = link(&vs(&[(t0, 4)]), &p, &fog_stage).expect("links");
         assert_eq!(at(&none, fog), None);
+        // ... unless it writes all of oD1: COLOR1 travels for the fog stage (its alpha is the
+        // factor, as on Windows), FOG does not; a partial oD1 or a written oFog changes that.
+        let c1 = sem(Usage::Color, 1);
+        let specular = link(&vs(&[(t0, 4), (c1, 4)]), &p, &fog_stage).expect("links");
+        assert_eq!(at(&specular, fog), None);
+        assert_eq!(at(&specular, c1), Some((1, 0, 4, Perspective)));
+        let partial = link(&vs(&[(t0, 4), (c1, 3)]), &p, &fog_stage).expect("links");
+        assert_eq!((at(&partial, fog), at(&partial, c1)), (None, None));
+        let both = link(&vs(&[(t0, 4), (c1, 4), (fog, 1)]), &p, &fog_stage).expect("links");
+        assert_eq!(at(&both, c1), None);
+        assert_eq!(at(&both, fog), Some((1, 0, 1, Perspective)));
+        let no_fog_stage = link(&vs(&[(t0, 4), (c1, 4)]), &p, &LinkOptions::default());
+        assert_eq!(at(&no_fog_stage.expect("links"), c1), None);
     }
 
     /// 20 semantics of 1–2 components (and two colours) into 16 locations, then 15 for a

@@ -144,7 +144,7 @@ impl Lifter<'_> {
             .and_then(|o| o.input_locations.as_ref());
         let mut locations = BTreeMap::new();
         // The inputs' varyings, and FOG for the fixed-function fog stage.
-        let fog = self.fog_varying();
+        let fog = self.fog_varying().map(|(v, _)| v);
         for v in inputs.iter().filter_map(|p| p.varying).chain(fog) {
             let at_location: Vec<Varying> = match map {
                 Some(map) => map
@@ -324,7 +324,7 @@ impl Lifter<'_> {
         }
         let fog_arg = self
             .fog_varying()
-            .and_then(|v| args.get(&v.location).copied());
+            .and_then(|(v, _)| args.get(&v.location).copied());
         let fog = self.plan_fog(fog_arg, frag_coord)?;
         if reads_face {
             let index = self.f.function.arguments.len() as u32;
