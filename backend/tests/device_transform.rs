@@ -283,18 +283,10 @@ fn gpu_get_transform_returns_what_was_set_and_bad_states_are_invalid() {
     assert_eq!(ok(dev.get_transform(TransformState::View)), before);
 }
 
-/// Table fog takes its distance from w when `D3DTS_PROJECTION` is "W-friendly" (its last
-/// column is not (0, 0, 0, 1)) and from z otherwise, whatever stage made the position: a
-/// vertex shader writing w = 0.5 and z/w = 0.2 gives LINEAR fog (start 0, end 1) a factor
-/// of 0.8 from z and 0.5 from w. Changing the projection's kind changes the pixel stage.
-#[test]
-fn gpu_table_fog_reads_w_with_a_w_friendly_projection() {
-    let mut dev = device();
-    let vs = ok(
-        dev.create_vertex_shader(&ok(d3d9_translator::asm::assemble_tokens(
-            "vs_2_0\ndcl_position v0\ndef c0, 0.5, 0.5, 0.5, 0.5\nmul oPos, v0, c0\n",
-        ))),
-    );
+/// Bind `vs` (vs_2_0 text), a ps_2_0 writing opaque blue, FVF XYZ, no culling, and fog on
+/// with a green fog colour (the scene of the fog tests here).
+fn blue_under_green_fog(dev: &mut Device, vs: &str) {
+    let vs = ok(dev.create_vertex_shader(&ok(d3d9_translator::asm::assemble_tokens(vs))));
     let ps = ok(
         dev.create_pixel_shader(&ok(d3d9_translator::asm::assemble_tokens(
             "ps_2_0\ndef c0, 0.0, 0.0, 1.0, 1.0\nmov oC0, c0\n",
@@ -306,6 +298,19 @@ fn gpu_table_fog_reads_w_with_a_w_friendly_projection() {
     ok(dev.set_render_state(RenderState::CullMode(d3d9_backend::CullMode::None)));
     ok(dev.set_render_state(RenderState::FogEnable(true)));
     ok(dev.set_render_state(RenderState::FogColor(0xff00_ff00)));
+}
+
+/// Table fog takes its distance from w when `D3DTS_PROJECTION` is "W-friendly" (its last
+/// column is not (0, 0, 0, 1)) and from z otherwise, whatever stage made the position: a
+/// vertex shader writing w = 0.5 and z/w = 0.2 gives LINEAR fog (start 0, end 1) a factor
+/// of 0.8 from z and 0.5 from w. Changing the projection's kind changes the pixel stage.
+#[test]
+fn gpu_table_fog_reads_w_with_a_w_friendly_projection() {
+    let mut dev = device();
+    blue_under_green_fog(
+        &mut dev,
+        "vs_2_0\ndcl_position v0\ndef c0, 0.5, 0.5, 0.5, 0.5\nmul oPos, v0, c0\n",
+    );
     ok(dev.set_render_state(RenderState::FogTableMode(FogMode::Linear)));
     ok(dev.set_render_state(RenderState::FogStart(0.0)));
     ok(dev.set_render_state(RenderState::FogEnd(1.0)));
@@ -361,22 +366,7 @@ fn gpu_a_viewport_filling_quad_interpolates_depth_exactly() {
     let mut dev = device();
     let target = ok(dev.create_render_target(640, 480, Format::A32B32G32R32F));
     ok(dev.set_render_target(0, Some(target)));
-    let vs = ok(
-        dev.create_vertex_shader(&ok(d3d9_translator::asm::assemble_tokens(
-            "vs_2_0\ndcl_position v0\nmov oPos, v0\n",
-        ))),
-    );
-    let ps = ok(
-        dev.create_pixel_shader(&ok(d3d9_translator::asm::assemble_tokens(
-            "ps_2_0\ndef c0, 0.0, 0.0, 1.0, 1.0\nmov oC0, c0\n",
-        ))),
-    );
-    ok(dev.set_vertex_shader(Some(vs)));
-    ok(dev.set_pixel_shader(Some(ps)));
-    ok(dev.set_fvf(D3DFVF_XYZ));
-    ok(dev.set_render_state(RenderState::CullMode(d3d9_backend::CullMode::None)));
-    ok(dev.set_render_state(RenderState::FogEnable(true)));
-    ok(dev.set_render_state(RenderState::FogColor(0xff00_ff00)));
+    blue_under_green_fog(&mut dev, "vs_2_0\ndcl_position v0\nmov oPos, v0\n");
     ok(dev.set_render_state(RenderState::FogTableMode(FogMode::Linear)));
     ok(dev.set_render_state(RenderState::FogStart(0.1)));
     ok(dev.set_render_state(RenderState::FogEnd(1.1)));
@@ -419,16 +409,6 @@ fn gpu_vertex_fog_without_ofog_reads_the_specular_alpha() {
     let mut dev = device();
     let target = ok(dev.create_render_target(640, 480, Format::A32B32G32R32F));
     ok(dev.set_render_target(0, Some(target)));
-    let ps = ok(
-        dev.create_pixel_shader(&ok(d3d9_translator::asm::assemble_tokens(
-            "ps_2_0\ndef c0, 0.0, 0.0, 1.0, 1.0\nmov oC0, c0\n",
-        ))),
-    );
-    ok(dev.set_pixel_shader(Some(ps)));
-    ok(dev.set_fvf(D3DFVF_XYZ));
-    ok(dev.set_render_state(RenderState::CullMode(d3d9_backend::CullMode::None)));
-    ok(dev.set_render_state(RenderState::FogEnable(true)));
-    ok(dev.set_render_state(RenderState::FogColor(0xff00_ff00)));
     let quad = floats(&[
         -1.0, -1.0, 0.5, -1.0, 1.0, 0.5, 1.0, -1.0, 0.5, 1.0, 1.0, 0.5,
     ]);
@@ -437,8 +417,7 @@ fn gpu_vertex_fog_without_ofog_reads_the_specular_alpha() {
     let without = "vs_2_0\ndcl_position v0\nmov oPos, v0\n";
     let with_ofog = "vs_2_0\ndcl_position v0\ndef c0, 0.0, 0.0, 0.0, 0.3\ndef c1, 0.5, 0.5, 0.5, 0.5\nmov oPos, v0\nmov oD1, c0\nmov oFog, c1.x\n";
     for (text, green) in [(with_specular, 0.7f32), (without, 1.0), (with_ofog, 0.5)] {
-        let vs = ok(dev.create_vertex_shader(&ok(d3d9_translator::asm::assemble_tokens(text))));
-        ok(dev.set_vertex_shader(Some(vs)));
+        blue_under_green_fog(&mut dev, text);
         ok(dev.clear(&[], ClearFlags::TARGET, 0xffff_0000, 1.0, 0));
         ok(dev.draw_primitive_up(PrimitiveType::TriangleStrip, 2, &quad, 12));
         let got = float_greens(&mut dev, target, &[(320, 240)])[0];

@@ -232,6 +232,58 @@ fn random_texture(rng: &mut Rng, tt: TextureType) -> Texture {
     Texture::new(kind, size, levels).expect("a valid texture")
 }
 
+/// 64 float constants, zero but for the position the generated programs read from `c60`.
+fn position_constants() -> Vec<[f32; 4]> {
+    let mut floats = vec![[0.0f32; 4]; 64];
+    floats[generate::POSITION_CONSTANT] = [0.0, 0.0, 0.5, 1.0];
+    floats
+}
+
+/// A fixed regression case: `program` checked, with its inputs and float constants (`i#`
+/// and `b#` zero).
+fn fixed_case(
+    program: &str,
+    inputs: Vec<[[f32; 4]; generate::INPUTS]>,
+    floats: Vec<[f32; 4]>,
+) -> (differential::Data, d3d9_translator::check::CheckedProgram) {
+    let d = differential::Data {
+        inputs,
+        constants: d3d9_translator::interp::Constants {
+            floats,
+            ints: vec![[0; 4]; 16],
+            bools: vec![false; 16],
+        },
+    };
+    let checked = check(
+        &assemble(program).expect("assembles"),
+        Stage::Vertex,
+        &DeviceCaps::default(),
+    )
+    .expect("checks");
+    (d, checked)
+}
+
+/// Run `program` (its position from `c60`, every other constant 0) on the interpreter and
+/// the GPU in every float mode over `inputs`, assert that they agree exactly, and return each
+/// mode's outputs.
+fn agree_exactly_in_every_mode(
+    gpu: &Gpu,
+    program: &str,
+    inputs: Vec<[[f32; 4]; generate::INPUTS]>,
+) -> Vec<(FloatMode, differential::Outputs)> {
+    let (d, checked) = fixed_case(program, inputs, position_constants());
+    let exact = [[generate::Class::Exact; 4]; generate::OUTPUTS];
+    [FloatMode::Legacy, FloatMode::LegacyStrict, FloatMode::Ieee]
+        .into_iter()
+        .map(|mode| {
+            let outputs = run_both(gpu, &checked, &d, mode).expect("runs on both");
+            let bad = disagreements(&outputs, Some(&exact), d.scale());
+            assert!(bad.is_empty(), "{mode:?}:\n{}", bad.join("\n"));
+            (mode, outputs)
+        })
+        .collect()
+}
+
 /// Disagreements the generated programs found, kept as fixed programs with their inputs, run
 /// in every float mode and compared exactly:
 /// - `_sat` of NaN is 0 (D3D9); WGSL's `saturate(NaN)` is implementation-defined and lavapipe
@@ -261,8 +313,6 @@ fn regressions_agree() {
     ";
     let nan = f32::NAN;
     let neg_nan = f32::from_bits(0xFFC0_0000);
-    let mut floats = vec![[0.0f32; 4]; 64];
-    floats[generate::POSITION_CONSTANT] = [0.0, 0.0, 0.5, 1.0];
     let inputs = vec![
         [
             [nan, neg_nan, 2.0, -1.0],
@@ -289,25 +339,7 @@ fn regressions_agree() {
             [0.0; 4],
         ],
     ];
-    let d = differential::Data {
-        inputs,
-        constants: d3d9_translator::interp::Constants {
-            floats,
-            ints: vec![[0; 4]; 16],
-            bools: vec![false; 16],
-        },
-    };
-    let checked = check(
-        &assemble(program).expect("assembles"),
-        Stage::Vertex,
-        &DeviceCaps::default(),
-    )
-    .expect("checks");
-    let exact = [[generate::Class::Exact; 4]; generate::OUTPUTS];
-    for mode in [FloatMode::Legacy, FloatMode::LegacyStrict, FloatMode::Ieee] {
-        let outputs = run_both(&gpu, &checked, &d, mode).expect("runs on both");
-        let bad = disagreements(&outputs, Some(&exact), d.scale());
-        assert!(bad.is_empty(), "{mode:?}:\n{}", bad.join("\n"));
+    for (mode, outputs) in agree_exactly_in_every_mode(&gpu, program, inputs) {
         // The interpreter's values are D3D9's: sat(NaN) = 0, a denormal compares as 0.
         let first = &outputs[0];
         assert_eq!(first[0].0, vec![0.0, 0.0, 1.0, 1.0], "{mode:?}");
@@ -338,8 +370,6 @@ fn regression_pow_of_zero_is_defined_in_every_mode() {
         pow o2.x, v0.z, r0.x
         pow o2.y, v0.w, r0.w
     ";
-    let mut floats = vec![[0.0f32; 4]; 64];
-    floats[generate::POSITION_CONSTANT] = [0.0, 0.0, 0.5, 1.0];
     let inputs = vec![
         [
             [-0.0, 1e-40, 0.0, 2.0],
@@ -366,25 +396,7 @@ fn regression_pow_of_zero_is_defined_in_every_mode() {
             [0.0; 4],
         ],
     ];
-    let d = differential::Data {
-        inputs,
-        constants: d3d9_translator::interp::Constants {
-            floats,
-            ints: vec![[0; 4]; 16],
-            bools: vec![false; 16],
-        },
-    };
-    let checked = check(
-        &assemble(program).expect("assembles"),
-        Stage::Vertex,
-        &DeviceCaps::default(),
-    )
-    .expect("checks");
-    let exact = [[generate::Class::Exact; 4]; generate::OUTPUTS];
-    for mode in [FloatMode::Legacy, FloatMode::LegacyStrict, FloatMode::Ieee] {
-        let outputs = run_both(&gpu, &checked, &d, mode).expect("runs on both");
-        let bad = disagreements(&outputs, Some(&exact), d.scale());
-        assert!(bad.is_empty(), "{mode:?}:\n{}", bad.join("\n"));
+    for (mode, outputs) in agree_exactly_in_every_mode(&gpu, program, inputs) {
         for (vertex, expected) in [
             [1.0, 1.0, 0.0, 1.0, f32::INFINITY, 0.5],
             [1.0, 1.0, 0.0, 1.0, f32::INFINITY, 2.0],
@@ -427,8 +439,7 @@ fn regression_frc_keeps_the_absolute_error_of_an_inexact_value() {
         sincos r3.y, r8.x, c49, c50
         mul oT2, r3.y, c16.x
     ";
-    let mut floats = vec![[0.0f32; 4]; 64];
-    floats[generate::POSITION_CONSTANT] = [0.0, 0.0, 0.5, 1.0];
+    let mut floats = position_constants();
     floats[16] = [-3.774827, 0.0, 0.0, 0.0];
     floats[48] = [std::f32::consts::TAU, -std::f32::consts::PI, 0.0, 0.0];
     floats[49] = [
@@ -443,20 +454,7 @@ fn regression_frc_keeps_the_absolute_error_of_an_inexact_value() {
         .iter()
         .map(|&e| [[0.0; 4], [0.0, 0.0, -e, 0.0], [0.0; 4], [0.0; 4]])
         .collect();
-    let d = differential::Data {
-        inputs,
-        constants: d3d9_translator::interp::Constants {
-            floats: floats.clone(),
-            ints: vec![[0; 4]; 16],
-            bools: vec![false; 16],
-        },
-    };
-    let checked = check(
-        &assemble(program).expect("assembles"),
-        Stage::Vertex,
-        &DeviceCaps::default(),
-    )
-    .expect("checks");
+    let (d, checked) = fixed_case(program, inputs, floats.clone());
     // What the program computes from an expp value, by the SDK's definitions in f32.
     let from_expp = |x: f32| {
         let f = x - x.floor();
