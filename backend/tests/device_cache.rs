@@ -141,8 +141,10 @@ fn gpu_a_repeated_draw_sees_every_change() {
     };
     assert_eq!(draw(&mut dev), 0xffff_0000);
     let (pairs, pipelines) = dev.cache_stats();
+    let memo_hits = dev.memo_hits();
     // The same draw again: the memo, counted as a hit in both caches.
     assert_eq!(draw(&mut dev), 0xffff_0000);
+    assert_eq!(dev.memo_hits(), memo_hits + 1);
     let (pairs2, pipelines2) = dev.cache_stats();
     assert_eq!(
         (
@@ -158,10 +160,12 @@ fn gpu_a_repeated_draw_sees_every_change() {
             pipelines.misses
         )
     );
-    // A constant.
+    // A constant: the next draw is no memo hit, the one after it is.
     ok(dev.set_vertex_shader_constant_f(0, &[green]));
     assert_eq!(draw(&mut dev), 0xff00_ff00);
+    assert_eq!(dev.memo_hits(), memo_hits + 1);
     assert_eq!(draw(&mut dev), 0xff00_ff00);
+    assert_eq!(dev.memo_hits(), memo_hits + 2);
     // The vertex buffer's contents: the triangle moves off the pixel, then back.
     ok(dev.update_vertex_buffer(vb, 0, &corners(-1.5)));
     assert_eq!(draw(&mut dev), 0xff00_00ff);

@@ -334,6 +334,7 @@ impl Device {
                 // needs no update: the memo's draw was the last to use any entry.
                 self.pairs.count_hit();
                 self.pipelines.count_hit();
+                self.memo_hits += 1;
                 self.encode(&memo.recipe);
                 self.memo = Some(memo);
                 return Ok(());

@@ -232,6 +232,8 @@ pub struct Device {
     pub(crate) encoder: Option<wgpu::CommandEncoder>,
     /// The last draw, resolved, while nothing it read has changed (see `versioned`).
     pub(crate) memo: Option<draw::DrawMemo>,
+    /// Draws answered from `memo` (see [`Device::memo_hits`]).
+    pub(crate) memo_hits: u64,
     back_buffer: SurfaceId,
     /// Where D3D9's half-pixel offset goes: into the viewport (moved by +0.5, +0.5) where
     /// viewports may be fractional, into the vertex stage's position fix-up on GL, which
@@ -273,6 +275,7 @@ impl Device {
         let mut device = Device {
             gpu,
             half_pixel_in_viewport,
+            memo_hits: 0,
             next_id: 1,
             declarations: Versioned::new(HashMap::new()),
             fvf_declarations: HashMap::new(),
@@ -355,6 +358,13 @@ impl Device {
     /// The pairing cache's and the pipeline cache's counters.
     pub fn cache_stats(&self) -> (CacheStats, CacheStats) {
         (self.pairs.stats(), self.pipelines.stats())
+    }
+
+    /// How many draws repeated the previous draw with nothing it reads changed, and so were
+    /// recorded again from the device's memo of it without any lookup (each is also counted
+    /// as a hit in both of [`Device::cache_stats`]). A diagnostic, as the cache statistics.
+    pub fn memo_hits(&self) -> u64 {
+        self.memo_hits
     }
 
     fn next_id(&mut self) -> u64 {
