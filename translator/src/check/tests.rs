@@ -1105,6 +1105,66 @@ fn wrong_stage_and_profiles_above_caps() {
     );
 }
 
+/// `DeviceCaps::d3d8` is a Direct3D 8 device as `D3DCAPS8` describes it: VertexShaderVersion
+/// 1.1 and PixelShaderVersion 1.4 (the highest versions Direct3D 8 has), hardware vertex
+/// processing; its shaders are checked by Direct3D 8's rules (vertex inputs need no `dcl`).
+#[test]
+fn d3d8_device_reports_vs_1_1_and_ps_1_4() {
+    let caps = DeviceCaps::d3d8();
+    assert_eq!(caps.api, Api::D3D8);
+    assert_eq!(caps.max_vs_version, (1, 1));
+    assert_eq!(caps.max_ps_version, (1, 4));
+    assert_eq!(caps.vertex_processing, VertexProcessing::Hardware);
+    accepts_on("vs_1_1
+mov oPos, v0
+", &caps);
+    accepts_on("ps_1_4
+texld r0, t0
+mov r0, r0
+", &caps);
+}
+
+/// The checked program carries the device it was checked for: the lifter and the
+/// interpreter size the constant files from it (8192 `c#` under software processing).
+#[test]
+fn a_checked_program_keeps_the_device_it_was_checked_for() {
+    let text = "vs_1_1\ndcl_position v0\nmov oPos, v0\n";
+    for caps in [DeviceCaps::software(), DeviceCaps::d3d8()] {
+        let checked = check(&program(text), Stage::Vertex, &caps).unwrap();
+        assert_eq!(checked.caps(), &caps);
+        assert_eq!(checked.program(), &program(text));
+    }
+}
+
+/// A vertex shader's constant counts depend on the vertex-processing mode (256 `c#` and 16
+/// `b#` under hardware, 8192 and 2048 under software); the out-of-range error says which
+/// mode set the count. Pixel-shader counts depend on no mode.
+#[test]
+fn constant_range_errors_name_the_vertex_processing_mode() {
+    refuses(
+        "vs_1_1\ndcl_position v0\nadd oPos, v0, c256\n",
+        "registers under hardware vertex processing",
+    );
+    let text = format!("{VS3}mov r0, v0\nif b15\nadd r0, r0, v0\nendif\nmov o0, r0\n");
+    let mut p = program(&text);
+    renumber(RegisterFile::ConstBool, 15, 2048)(&mut p);
+    let err = check(&p, Stage::Vertex, &DeviceCaps::software()).unwrap_err();
+    let msg = err.to_string();
+    assert!(
+        msg.contains("b2048 is out of range")
+            && msg.contains("registers under software vertex processing"),
+        "{msg}"
+    );
+    let mut p = program("ps_2_0\nmov r0, c31\nmov oC0, r0\n");
+    renumber(RegisterFile::Const, 31, 32)(&mut p);
+    let err = check(&p, Stage::Pixel, &DeviceCaps::software()).unwrap_err();
+    let msg = err.to_string();
+    assert!(
+        msg.contains("c32 is out of range") && !msg.contains("vertex processing"),
+        "{msg}"
+    );
+}
+
 #[test]
 fn non_d3d9_bytes_are_invalid() {
     let err = check_bytes(
