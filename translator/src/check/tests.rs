@@ -383,7 +383,7 @@ fn read_port_limits_of_r_v_and_t_per_version() {
     }
     // ps_3_0: one v#.
     refuses(
-        "ps_3_0\ndcl_texcoord0 v0\ndcl_texcoord1 v1\nmov r0, v0\nadd r0, r0, v1\nmov oC0, r0\n",
+        "ps_3_0\ndcl_texcoord0 v0\ndcl_texcoord1 v1\nadd r0, v0, v1\nmov oC0, r0\n",
         "reads 2 distinct input (v#) registers; ps_3_0 allows 1",
     );
 }
@@ -622,7 +622,9 @@ fn sampler_declarations_need_an_s_register_and_a_texture_type() {
 /// ps_2_x `dcl v#` carries none, so two of them are two colour inputs.
 #[test]
 fn ps_3_0_inputs_declare_each_semantic_once() {
-    accepts("ps_3_0\ndcl_texcoord0 v0\ndcl_texcoord1 v1\nmov r0, v0\nadd r0, r0, v1\nmov oC0, r0\n");
+    accepts(
+        "ps_3_0\ndcl_texcoord0 v0\ndcl_texcoord1 v1\nmov r0, v0\nadd r0, r0, v1\nmov oC0, r0\n",
+    );
     refuses(
         "ps_3_0\ndcl_texcoord0 v0\ndcl_texcoord0 v1\nmov r0, v0\nadd r0, r0, v1\nmov oC0, r0\n",
         "semantic texcoord0 is declared twice",
@@ -634,7 +636,10 @@ fn ps_3_0_inputs_declare_each_semantic_once() {
 /// that makes it shared), whichever of them comes first.
 #[test]
 fn psize_sharing_is_reported_at_the_later_declaration() {
-    for decls in ["dcl_psize o1\ndcl_fog o1.y\n", "dcl_fog o1.y\ndcl_psize o1\n"] {
+    for decls in [
+        "dcl_psize o1\ndcl_fog o1.y\n",
+        "dcl_fog o1.y\ndcl_psize o1\n",
+    ] {
         let text = format!("{VS3}{decls}mov o0, v0\nmov o1, c0.x\n");
         let msg = run(&text, &DeviceCaps::default()).unwrap_err().to_string();
         assert!(
@@ -1202,13 +1207,19 @@ fn d3d8_device_reports_vs_1_1_and_ps_1_4() {
     assert_eq!(caps.max_vs_version, (1, 1));
     assert_eq!(caps.max_ps_version, (1, 4));
     assert_eq!(caps.vertex_processing, VertexProcessing::Hardware);
-    accepts_on("vs_1_1
+    accepts_on(
+        "vs_1_1
 mov oPos, v0
-", &caps);
-    accepts_on("ps_1_4
+",
+        &caps,
+    );
+    accepts_on(
+        "ps_1_4
 texld r0, t0
 mov r0, r0
-", &caps);
+",
+        &caps,
+    );
 }
 
 /// The checked program carries the device it was checked for: the lifter and the
