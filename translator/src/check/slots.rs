@@ -180,3 +180,135 @@ pub(super) fn check(ctx: &Ctx<'_>) -> Result<(), CheckError> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::panic)]
+
+    use super::*;
+    use crate::asm::assemble;
+    use crate::check::DeviceCaps;
+
+    /// The slots `slots` gives each instruction of `text`, in order.
+    fn counts(text: &str) -> Vec<(Opcode, u32)> {
+        let p = assemble(text).unwrap_or_else(|e| panic!("{text}\n{e}"));
+        let caps = DeviceCaps::default();
+        let ctx = Ctx::new(&p, &caps);
+        p.instructions
+            .iter()
+            .map(|i| (i.opcode, slots(&ctx, i)))
+            .collect()
+    }
+
+    #[track_caller]
+    fn expect(text: &str, want: &[(Opcode, u32)]) {
+        assert_eq!(counts(text), want, "{text}");
+    }
+
+    /// vs_1_1 (SDK "Instructions - vs_1_1"): the matrix macros take a slot per row, `exp` and
+    /// `log` 10, `frc` 3, `lit` 1; `dcl` and `def` none.
+    #[test]
+    fn vs_1_1_slot_table() {
+        use Opcode::*;
+        expect(
+            "vs_1_1\ndcl_position v0\ndef c9, 1, 1, 1, 1\nm4x4 r0, v0, c0\nm3x4 r0, v0, c0\n\
+             m4x3 r0.xyz, v0, c0\nm3x3 r0.xyz, v0, c0\nm3x2 r0.xy, v0, c0\nexp r0, v0.x\n\
+             log r0, v0.x\nfrc r0, v0\nlit r0, v0\nexpp r0, v0.x\nmov oPos, v0\n",
+            &[
+                (Dcl, 0),
+                (Def, 0),
+                (M4x4, 4),
+                (M3x4, 4),
+                (M4x3, 3),
+                (M3x3, 3),
+                (M3x2, 2),
+                (Exp, 10),
+                (Log, 10),
+                (Frc, 3),
+                (Lit, 1),
+                (Expp, 1),
+                (Mov, 1),
+            ],
+        );
+    }
+
+    /// vs_2_0 / vs_2_x (SDK "Instructions - vs_2_0 / vs_2_x"): `exp`, `log` and `frc` are
+    /// single instructions; `lit` 3, `sincos` 8, `nrm`/`pow`/`sgn` 3, `crs`/`lrp` 2; flow
+    /// control: `call`, `endloop`, `endrep` 2, `callnz`, `if`, `ifc`, `loop`, `rep`, `breakc`,
+    /// `breakp` 3; `label` none, `else`/`endif`/`ret`/`break` 1.
+    #[test]
+    fn vs_2_x_slot_table() {
+        use Opcode::*;
+        expect(
+            "vs_2_0\ndcl_position v0\nexp r0, v0.x\nlog r0, v0.x\nfrc r0, v0\nlit r0, v0\n\
+             sincos r0.xy, v0.x, c0, c1\nnrm r0, v0\npow r0, v0.x, v0.y\nsgn r0, v0, r1, r2\n\
+             crs r0.xyz, v0, r1\nlrp r0, v0, r1, r2\nmov oPos, v0\n",
+            &[
+                (Dcl, 0),
+                (Exp, 1),
+                (Log, 1),
+                (Frc, 1),
+                (Lit, 3),
+                (SinCos, 8),
+                (Nrm, 3),
+                (Pow, 3),
+                (Sgn, 3),
+                (Crs, 2),
+                (Lrp, 2),
+                (Mov, 1),
+            ],
+        );
+        expect(
+            "vs_2_x\ndcl_position v0\ndefi i0, 1, 0, 0, 0\ndefb b0, true\nloop aL, i0\n\
+             break_gt v0.x, v0.y\nendloop\nrep i0\nbreakp p0.x\nendrep\nif b0\nelse\nendif\n\
+             if_lt v0.x, v0.y\nendif\ncall l0\ncallnz l0, b0\nmov oPos, v0\nret\nlabel l0\n\
+             ret\n",
+            &[
+                (Dcl, 0),
+                (Defi, 0),
+                (Defb, 0),
+                (Loop, 3),
+                (Breakc, 3),
+                (EndLoop, 2),
+                (Rep, 3),
+                (Breakp, 3),
+                (EndRep, 2),
+                (If, 3),
+                (Else, 1),
+                (EndIf, 1),
+                (Ifc, 3),
+                (EndIf, 1),
+                (Call, 2),
+                (CallNz, 3),
+                (Mov, 1),
+                (Ret, 1),
+                (Label, 0),
+                (Ret, 1),
+            ],
+        );
+    }
+
+    /// Pixel shaders: ps_2_0's `exp`, `log`, `frc` take one slot (the vs_1_1 macro counts
+    /// are vertex-only), `dp2add`/`lrp` 2; ps_1_x's `lrp` and `phase` are one and none.
+    #[test]
+    fn pixel_slot_table() {
+        use Opcode::*;
+        expect(
+            "ps_2_0\ndcl t0\nexp r0, t0.x\nlog r0, t0.x\nfrc r0, t0\ndp2add r0, t0, t0, t0.x\n\
+             lrp r0, t0, t0, t0\nmov oC0, r0\n",
+            &[
+                (Dcl, 0),
+                (Exp, 1),
+                (Log, 1),
+                (Frc, 1),
+                (Dp2Add, 2),
+                (Lrp, 2),
+                (Mov, 1),
+            ],
+        );
+        expect(
+            "ps_1_4\ntexld r0, t0\nphase\nlrp r0, r0, r0, r0\n",
+            &[(Tex, 1), (Phase, 0), (Lrp, 1)],
+        );
+    }
+}

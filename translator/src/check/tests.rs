@@ -595,6 +595,98 @@ fn ps_3_0_cannot_declare_position0() {
     );
 }
 
+/// `dcl_2d`/`dcl_cube`/`dcl_volume` declare an `s#` only, and a sampler declaration names a
+/// texture type: `D3DSTT_UNKNOWN` is never a sampler's type.
+#[test]
+fn sampler_declarations_need_an_s_register_and_a_texture_type() {
+    use crate::bytecode::{Declaration, TextureType};
+    let text = "ps_2_0\ndcl t0\ndcl_2d s0\ntexld r0, t0, s0\nmov oC0, r0\n";
+    accepts(text);
+    refuses_patched(
+        text,
+        |p| {
+            if let Some(d) = p.instructions[1].dst.as_mut() {
+                d.reg = Register::new(RegisterFile::Texture, 1);
+            }
+        },
+        "dcl_2d t1",
+    );
+    refuses_patched(
+        text,
+        |p| p.instructions[1].decl = Some(Declaration::Sampler(TextureType::Unknown)),
+        "dcl_unknown s0",
+    );
+}
+
+/// ps_3_0 input declarations carry semantics, so one semantic on two `v#` is refused; the
+/// ps_2_x `dcl v#` carries none, so two of them are two colour inputs.
+#[test]
+fn ps_3_0_inputs_declare_each_semantic_once() {
+    accepts(
+        "ps_3_0\ndcl_texcoord0 v0\ndcl_texcoord1 v1\nmov r0, v0\nadd r0, r0, v1\nmov oC0, r0\n",
+    );
+    refuses(
+        "ps_3_0\ndcl_texcoord0 v0\ndcl_texcoord0 v1\nmov r0, v0\nadd r0, r0, v1\nmov oC0, r0\n",
+        "semantic texcoord0 is declared twice",
+    );
+    accepts("ps_2_0\ndcl v0\ndcl v1\nmov r0, v0\nadd r0, r0, v1\nmov oC0, r0\n");
+}
+
+/// A register shared with psize is reported at the later of the two declarations (the one
+/// that makes it shared), whichever of them comes first.
+#[test]
+fn psize_sharing_is_reported_at_the_later_declaration() {
+    for decls in [
+        "dcl_psize o1\ndcl_fog o1.y\n",
+        "dcl_fog o1.y\ndcl_psize o1\n",
+    ] {
+        let text = format!("{VS3}{decls}mov o0, v0\nmov o1, c0.x\n");
+        let msg = run(&text, &DeviceCaps::default()).unwrap_err().to_string();
+        assert!(
+            msg.contains("holds psize") && msg.contains("instruction 3 (dcl)"),
+            "{text}\n{msg}"
+        );
+    }
+}
+
+/// vs_3_0 declares its outputs and samplers (the SDK's "Requires DCL" column for `o#` and
+/// `s#`).
+#[test]
+fn vs_3_0_outputs_and_samplers_must_be_declared() {
+    refuses(
+        &format!("{VS3}mov o0, v0\nmov o1, v0\n"),
+        "o1 is used but not declared",
+    );
+    refuses(
+        &format!("{VS3}texldl r0, v0, s0\nmov o0, r0\n"),
+        "s0 is used but not declared",
+    );
+    accepts(&format!("{VS3}dcl_2d s0\ntexldl r0, v0, s0\nmov o0, r0\n"));
+}
+
+/// ps_3_0 declares `vPos` and `vFace` (the misc-type registers) before reading them.
+#[test]
+fn ps_3_0_vpos_and_vface_must_be_declared() {
+    refuses("ps_3_0\nmov oC0, vPos\n", "vPos is used but not declared");
+    accepts("ps_3_0\ndcl vPos.xy\nmov oC0, vPos\n");
+    refuses("ps_3_0\nmov oC0, vFace\n", "vFace is used but not declared");
+    accepts("ps_3_0\ndcl vFace\nmov oC0, vFace\n");
+}
+
+/// A declaration covers its own register only: `dcl t0` does not declare `t1`, nor
+/// `dcl_position v0` any other `v#`.
+#[test]
+fn a_declaration_covers_only_its_register() {
+    refuses(
+        "ps_2_0\ndcl t0\nmov r0, t0\nadd r0, r0, t1\nmov oC0, r0\n",
+        "t1 is used but not declared",
+    );
+    refuses(
+        "vs_2_0\ndcl_position v0\nmov r0, v0\nadd oPos, r0, v1\n",
+        "v1 is used but not declared",
+    );
+}
+
 // --- instructions, modifiers, versions ----------------------------------------------------
 
 #[test]
@@ -1102,6 +1194,72 @@ fn wrong_stage_and_profiles_above_caps() {
         "ps_2_0\nmov oC0, c0\n",
         &DeviceCaps::d3d8(),
         "not a Direct3D 8 shader profile",
+    );
+}
+
+/// `DeviceCaps::d3d8` is a Direct3D 8 device as `D3DCAPS8` describes it: VertexShaderVersion
+/// 1.1 and PixelShaderVersion 1.4 (the highest versions Direct3D 8 has), hardware vertex
+/// processing; its shaders are checked by Direct3D 8's rules (vertex inputs need no `dcl`).
+#[test]
+fn d3d8_device_reports_vs_1_1_and_ps_1_4() {
+    let caps = DeviceCaps::d3d8();
+    assert_eq!(caps.api, Api::D3D8);
+    assert_eq!(caps.max_vs_version, (1, 1));
+    assert_eq!(caps.max_ps_version, (1, 4));
+    assert_eq!(caps.vertex_processing, VertexProcessing::Hardware);
+    accepts_on(
+        "vs_1_1
+mov oPos, v0
+",
+        &caps,
+    );
+    accepts_on(
+        "ps_1_4
+texld r0, t0
+mov r0, r0
+",
+        &caps,
+    );
+}
+
+/// The checked program carries the device it was checked for: the lifter and the
+/// interpreter size the constant files from it (8192 `c#` under software processing).
+#[test]
+fn a_checked_program_keeps_the_device_it_was_checked_for() {
+    let text = "vs_1_1\ndcl_position v0\nmov oPos, v0\n";
+    for caps in [DeviceCaps::software(), DeviceCaps::d3d8()] {
+        let checked = check(&program(text), Stage::Vertex, &caps).unwrap();
+        assert_eq!(checked.caps(), &caps);
+        assert_eq!(checked.program(), &program(text));
+    }
+}
+
+/// A vertex shader's constant counts depend on the vertex-processing mode (256 `c#` and 16
+/// `b#` under hardware, 8192 and 2048 under software); the out-of-range error says which
+/// mode set the count. Pixel-shader counts depend on no mode.
+#[test]
+fn constant_range_errors_name_the_vertex_processing_mode() {
+    refuses(
+        "vs_1_1\ndcl_position v0\nadd oPos, v0, c256\n",
+        "registers under hardware vertex processing",
+    );
+    let text = format!("{VS3}mov r0, v0\nif b15\nadd r0, r0, v0\nendif\nmov o0, r0\n");
+    let mut p = program(&text);
+    renumber(RegisterFile::ConstBool, 15, 2048)(&mut p);
+    let err = check(&p, Stage::Vertex, &DeviceCaps::software()).unwrap_err();
+    let msg = err.to_string();
+    assert!(
+        msg.contains("b2048 is out of range")
+            && msg.contains("registers under software vertex processing"),
+        "{msg}"
+    );
+    let mut p = program("ps_2_0\nmov r0, c31\nmov oC0, r0\n");
+    renumber(RegisterFile::Const, 31, 32)(&mut p);
+    let err = check(&p, Stage::Pixel, &DeviceCaps::software()).unwrap_err();
+    let msg = err.to_string();
+    assert!(
+        msg.contains("c32 is out of range") && !msg.contains("vertex processing"),
+        "{msg}"
     );
 }
 
