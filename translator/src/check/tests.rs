@@ -122,6 +122,20 @@ fn temporaries_12_in_vs_2_0_32_in_vs_3_0_caps_in_vs_2_x() {
     refuses_on(x, &small, "VS20Caps.NumTemps");
 }
 
+/// ps_2_x has `PS20Caps.NumTemps` temporaries (12 to 32): a register past the device's count
+/// is refused, and the message names the cap it comes from.
+#[test]
+fn ps_2_x_temporaries_come_from_ps20caps_numtemps() {
+    let x = "ps_2_x\ndef c0, 0.0, 0.0, 0.0, 1.0\nmov r20, c0\nmov oC0, r20\n";
+    accepts(x);
+    let small = DeviceCaps {
+        ps_num_temps: 16,
+        ..DeviceCaps::default()
+    };
+    refuses_on(x, &small, "r20 is out of range");
+    refuses_on(x, &small, "(PS20Caps.NumTemps)");
+}
+
 #[test]
 fn float_constants_256_hardware_8192_software() {
     let c255 = "vs_1_1\ndcl_position v0\nadd oPos, v0, c255\n";
@@ -311,6 +325,169 @@ fn relative_addressing_of_inputs_and_outputs_only_by_al_in_vs_3_0() {
         "v[aL + 1] cannot be addressed relatively in vs_2_0",
     );
     accepts("vs_2_0\ndcl_position v0\nmova a0.x, c0.x\nmov oPos, c[a0.x + 1]\n");
+}
+
+/// The `_x` profiles need a device reporting version 2.0 (their extra features come from
+/// the 2.0 extended caps), not "2.1": a 2.0 device takes vs_2_x and ps_2_x, a 1.x one does not.
+#[test]
+fn extended_profiles_need_version_2_0_caps() {
+    let vs = "vs_2_x\ndcl_position v0\nmov oPos, v0\n";
+    let ps = "ps_2_x\ndef c0, 0.0, 0.0, 0.0, 1.0\nmov oC0, c0\n";
+    let two = DeviceCaps {
+        max_vs_version: (2, 0),
+        max_ps_version: (2, 0),
+        ..DeviceCaps::default()
+    };
+    accepts_on(vs, &two);
+    accepts_on(ps, &two);
+    let one = DeviceCaps {
+        max_vs_version: (1, 1),
+        max_ps_version: (1, 4),
+        ..DeviceCaps::default()
+    };
+    refuses_on(vs, &one, "VertexShaderVersion");
+    refuses_on(ps, &one, "PixelShaderVersion");
+}
+
+/// Result shifts (`_x2`, `_d2` …) exist in ps_1_x only, within the encoded ±3: a shift on a
+/// vs_1_1 or ps_2_0 instruction is refused, as is a ps_1_x shift of 4.
+#[test]
+fn result_shifts_only_in_ps_1_x() {
+    accepts("ps_1_1\nmov_x2 r0, v0\n");
+    let shift = |by: i8| {
+        move |p: &mut Program| {
+            if let Some(d) = p.instructions[1].dst.as_mut() {
+                d.shift = by;
+            }
+        }
+    };
+    refuses_patched(
+        "vs_1_1\ndcl_position v0\nmov r0, v0\nmov oPos, r0\n",
+        shift(1),
+        "result shift 1",
+    );
+    refuses_patched(
+        "ps_2_0\ndef c0, 0.0, 0.0, 0.0, 1.0\nmov r0, c0\nmov oC0, r0\n",
+        shift(1),
+        "result shift 1",
+    );
+    refuses_patched(
+        "ps_1_1\nmov r0, v0\nmov r1, r0\n",
+        shift(4),
+        "result shift 4",
+    );
+}
+
+/// The `_x2` source modifier is ps_1_4's alone: refused on a ps_1_3, ps_2_0 or vs_1_1
+/// source (SDK "Source Register Modifiers"; Wine's `check_legacy_srcmod`).
+#[test]
+fn the_x2_source_modifier_is_ps_1_4_only() {
+    use crate::bytecode::SrcModifier;
+    let x2 = |p: &mut Program| {
+        if let Some(src) = p
+            .instructions
+            .iter_mut()
+            .rev()
+            .find_map(|i| i.src.first_mut())
+        {
+            src.modifier = SrcModifier::X2;
+        }
+    };
+    let ps14 = program("ps_1_4\nmov r0, v0\n");
+    let mut patched = ps14.clone();
+    x2(&mut patched);
+    assert!(check(&patched, patched.stage(), &DeviceCaps::default()).is_ok());
+    const WHAT: &str = "the _x2 source modifier (ps_1_4 only)";
+    refuses_patched("ps_1_3\nmov r0, v0\n", x2, WHAT);
+    refuses_patched("ps_2_0\ndcl v0\nmov oC0, v0\n", x2, WHAT);
+    refuses_patched("vs_1_1\ndcl_position v0\nmov oPos, v0\n", x2, WHAT);
+}
+
+/// `_dz`/`_dw` divide ps_1_4 texture coordinates: only on the source of ps_1_4 `texld` and
+/// `texcrd`, never on arithmetic, in other pixel versions or in vertex shaders.
+#[test]
+fn dz_and_dw_only_on_ps_1_4_texld_and_texcrd() {
+    use crate::bytecode::SrcModifier;
+    let dz = |index: usize| {
+        move |p: &mut Program| {
+            if let Some(src) = p.instructions[index].src.first_mut() {
+                src.modifier = SrcModifier::Dz;
+            }
+        }
+    };
+    let mut ok = program("ps_1_4\ntexld r0, t0\ntexcrd r1.rgb, t1\nmov r0, r0\n");
+    dz(0)(&mut ok);
+    dz(1)(&mut ok);
+    assert!(check(&ok, ok.stage(), &DeviceCaps::default()).is_ok());
+    const WHAT: &str = "_dz/_dw (ps_1_4 texld/texcrd only)";
+    refuses_patched("ps_1_4\ntexld r0, t0\nmov r0, r0\n", dz(1), WHAT);
+    refuses_patched(
+        "ps_1_3\ntex t0\ntexreg2ar t1, t0\nmov r0, t1\n",
+        dz(1),
+        WHAT,
+    );
+    refuses_patched(
+        "ps_2_0\ndcl t0\ndcl_2d s0\ntexld r0, t0, s0\nmov oC0, r0\n",
+        dz(2),
+        WHAT,
+    );
+    refuses_patched("vs_1_1\ndcl_position v0\nmov oPos, v0\n", dz(1), WHAT);
+}
+
+/// `_sat` is never allowed on `frc`, `sincos` or texture instructions from ps_2_0 on, ps_3_0
+/// included (SDK "Modifiers for ps_2_0 and Above").
+#[test]
+fn ps_3_0_refuses_sat_on_frc_and_texld() {
+    refuses(
+        "ps_3_0\ndef c0, 0.5, 0.5, 0.5, 1.0\nfrc_sat r0, c0\nmov oC0, r0\n",
+        "_sat on frc",
+    );
+    refuses(
+        "ps_3_0\ndcl_texcoord0 v0\ndcl_2d s0\ntexld_sat r0, v0, s0\nmov oC0, r0\n",
+        "_sat on tex is not allowed in ps_3_0",
+    );
+}
+
+/// Co-issue (`+`) exists in ps_1_x only: the co-issue bit on a vs_1_1 or ps_2_0
+/// instruction is refused, and in ps_1_x on the first instruction (Wine's assembler rules).
+#[test]
+fn co_issue_only_in_ps_1_x_and_never_first() {
+    let coissue_second = |p: &mut Program| p.instructions[2].coissue = true;
+    accepts("ps_1_1\ndef c0, 0.0, 0.0, 0.0, 1.0\nmov r0.rgb, c0\n+mov r0.a, c0\n");
+    refuses_patched(
+        "vs_1_1\ndcl_position v0\nmov r0, v0\nmov oPos, r0\n",
+        coissue_second,
+        "co-issue (+)",
+    );
+    refuses_patched(
+        "ps_2_0\ndef c0, 0.0, 0.0, 0.0, 1.0\nmov r0, c0\nmov oC0, r0\n",
+        coissue_second,
+        "co-issue (+)",
+    );
+    refuses_patched(
+        "ps_1_1\nmov r0, v0\n",
+        |p| p.instructions[0].coissue = true,
+        "co-issue on the first instruction",
+    );
+}
+
+/// A vertex shader has one address register, `a0`, and one loop counter, `aL`: `c[a1.x]`
+/// or `c[aL1]` (written into the relative-address token) name registers that do not exist.
+#[test]
+fn relative_addressing_needs_an_address_register_that_exists() {
+    let text = "vs_2_0\ndcl_position v0\nmova a0.x, c0.x\nmov oPos, c[a0.x + 1]\n";
+    for file in [RegisterFile::Addr, RegisterFile::Loop] {
+        refuses_patched(
+            text,
+            |p| {
+                if let Some(rel) = p.instructions[2].src[0].reg.relative.as_mut() {
+                    rel.file = file;
+                    rel.index = 1;
+                }
+            },
+            "cannot be addressed relatively",
+        );
+    }
 }
 
 // --- read ports ---------------------------------------------------------------------------
