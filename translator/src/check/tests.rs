@@ -448,6 +448,52 @@ fn ps_3_0_refuses_sat_on_frc_and_texld() {
     );
 }
 
+/// vs_2_0 allows 16 static flow-control instructions; `if b#` counts as one.
+#[test]
+fn vs_2_0_counts_static_ifs_up_to_16() {
+    let ifs = |n: usize| {
+        format!(
+            "vs_2_0\ndcl_position v0\nmov r0, v0\n{}mov oPos, r0\n",
+            "if b0\nadd r0, r0, c0\nendif\n".repeat(n)
+        )
+    };
+    accepts(&ifs(16));
+    refuses(&ifs(17), "static flow instruction count");
+}
+
+/// `setp` writes the predicate register only (SDK `setp_comp`: "dst: p0").
+#[test]
+fn setp_writes_p0_only() {
+    accepts("vs_2_x\ndcl_position v0\nsetp_gt p0, v0, c0\nmov oPos, v0\n");
+    refuses_patched(
+        "vs_2_x\ndcl_position v0\nsetp_gt p0, v0, c0\nmov oPos, v0\n",
+        |p| {
+            if let Some(d) = p.instructions[1].dst.as_mut() {
+                d.reg.file = RegisterFile::Temp;
+            }
+        },
+        "p0",
+    );
+}
+
+/// `aL` exists inside a `loop` only: an output written through `o[aL + 1]` outside one is
+/// refused as a read of aL outside its block (the destination's relative address counts).
+#[test]
+fn al_relative_destinations_need_a_loop() {
+    accepts(&format!(
+        "{VS3}dcl_texcoord o1\nmov o0, v0\nloop aL, i0\nmov o[aL + 1], v0\nendloop\n"
+    ));
+    refuses(
+        &format!("{VS3}dcl_texcoord o1\nmov o0, v0\nmov o[aL + 1], v0\n"),
+        "aL",
+    );
+    // Read directly as a first source, too: only `loop aL, i#` names it outside one.
+    accepts(&format!(
+        "{VS3}mov o0, v0\nloop aL, i0\nmov r0, aL\nendloop\n"
+    ));
+    refuses(&format!("{VS3}mov r0, aL\nmov o0, v0\n"), "aL");
+}
+
 /// Co-issue (`+`) exists in ps_1_x only: the co-issue bit on a vs_1_1 or ps_2_0
 /// instruction is refused, and in ps_1_x on the first instruction (Wine's assembler rules).
 #[test]
@@ -1336,6 +1382,18 @@ fn loop_nesting_1_in_vs_2_0_4_in_vs_3_0() {
     refuses(
         &nested(5, vs3, "mov o0, r0\n"),
         "loop/rep nesting depth 5 exceeds 4",
+    );
+    // vs_2_x: the device's VS20Caps.StaticFlowControlDepth (here 2), not vs_3_0's 4.
+    let vs2x = "vs_2_x\ndcl_position v0\nmov r0, v0\n";
+    let two = DeviceCaps {
+        vs_static_flow_control_depth: 2,
+        ..DeviceCaps::default()
+    };
+    accepts_on(&nested(2, vs2x, "mov oPos, r0\n"), &two);
+    refuses_on(
+        &nested(3, vs2x, "mov oPos, r0\n"),
+        &two,
+        "loop/rep nesting depth 3 exceeds 2",
     );
 }
 
