@@ -461,6 +461,43 @@ fn vs_2_0_counts_static_ifs_up_to_16() {
     refuses(&ifs(17), "static flow instruction count");
 }
 
+/// `else` of a static `if` and every `loop`/`rep` count against vs_2_0's 16 static flow
+/// instructions too.
+#[test]
+fn vs_2_0_counts_else_and_loops_as_static_flow() {
+    let body = |block: &str, n: usize| {
+        format!(
+            "vs_2_0\ndcl_position v0\nmov r0, v0\n{}mov oPos, r0\n",
+            block.repeat(n)
+        )
+    };
+    let if_else = "if b0\nadd r0, r0, c0\nelse\nadd r0, r0, c1\nendif\n";
+    accepts(&body(if_else, 8));
+    refuses(
+        &format!("{}\n", body(if_else, 8)).replace("mov oPos", "if b1\nendif\nmov oPos"),
+        "static flow instruction count",
+    );
+    let rep = "rep i0\nadd r0, r0, c0\nendrep\n";
+    accepts(&body(rep, 16));
+    refuses(&body(rep, 17), "static flow instruction count");
+}
+
+/// `loop` takes `aL, i#` and `rep` takes `i#`; anything else is refused naming what it takes.
+#[test]
+fn loop_and_rep_operands() {
+    let text = "vs_2_0\ndcl_position v0\nmov r0, v0\nloop aL, i0\nadd r0, r0, c0\nendloop\nrep i1\nadd r0, r0, c1\nendrep\nmov oPos, r0\n";
+    accepts(text);
+    let to_const = |index: usize, operand: usize| {
+        move |p: &mut Program| {
+            if let Some(s) = p.instructions[index].src.get_mut(operand) {
+                s.reg.file = RegisterFile::Const;
+            }
+        }
+    };
+    refuses_patched(text, to_const(2, 1), "must be aL, i#");
+    refuses_patched(text, to_const(5, 0), "must be i#");
+}
+
 /// `setp` writes the predicate register only (SDK `setp_comp`: "dst: p0").
 #[test]
 fn setp_writes_p0_only() {
