@@ -164,7 +164,8 @@ pub(super) fn check(ctx: &Ctx<'_>) -> Result<(), CheckError> {
                     Opcode::Ifc => true,
                     _ => match src_file(0) {
                         Some(RegisterFile::ConstBool) => false,
-                        Some(RegisterFile::Predicate) if ctx.is_2x_or_later() => true,
+                        // p0 exists from 2_x on; the register rules refuse it before.
+                        Some(RegisterFile::Predicate) => true,
                         _ => return Err(first_operand(inst, site, "b# (or p0 in 2_x and 3_0)")),
                     },
                 };
@@ -280,7 +281,7 @@ pub(super) fn check(ctx: &Ctx<'_>) -> Result<(), CheckError> {
                 if op == Opcode::CallNz {
                     match src_file(1) {
                         Some(RegisterFile::ConstBool) => {}
-                        Some(RegisterFile::Predicate) if ctx.is_2x_or_later() => {}
+                        Some(RegisterFile::Predicate) => {}
                         _ => {
                             let reg = inst.src.get(1).map(|s| s.reg).unwrap_or(target.reg);
                             return Err(operand(

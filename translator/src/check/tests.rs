@@ -1442,6 +1442,60 @@ fn recursion_is_refused() {
     );
 }
 
+/// Subroutine calls nest 1 deep in vs_2_0 and 4 deep in vs_3_0 (the SDK's "call nesting
+/// depth"): main calling `l0` is depth 1, `l0` calling `l1` depth 2, and so on.
+#[test]
+fn call_nesting_1_in_vs_2_0_4_in_vs_3_0() {
+    let chain = |n: u32, header: &str, out: &str| {
+        let mut s = format!("{header}mov {out}, v0\ncall l0\nret\n");
+        for i in 0..n {
+            s += &format!("label l{i}\n");
+            if i + 1 < n {
+                s += &format!("call l{}\n", i + 1);
+            }
+            s += "ret\n";
+        }
+        s
+    };
+    let vs2 = "vs_2_0\ndcl_position v0\n";
+    accepts(&chain(1, vs2, "oPos"));
+    refuses(&chain(2, vs2, "oPos"), "call nesting depth 2 exceeds 1");
+    accepts(&chain(4, VS3, "o0"));
+    refuses(&chain(5, VS3, "o0"), "call nesting depth 5 exceeds 4");
+}
+
+/// `call` and `callnz` count against vs_2_0's 16 static flow-control instructions.
+#[test]
+fn vs_2_0_counts_calls_as_static_flow() {
+    let calls = |call: &str, n: usize| {
+        format!(
+            "vs_2_0\ndcl_position v0\nmov oPos, v0\n{}ret\nlabel l0\nret\n",
+            call.repeat(n)
+        )
+    };
+    accepts(&calls("call l0\n", 16));
+    refuses(&calls("call l0\n", 17), "static flow instruction count");
+    accepts(&calls("callnz l0, b0\n", 16));
+    refuses(
+        &calls("callnz l0, b0\n", 17),
+        "static flow instruction count",
+    );
+}
+
+/// `if p0` and `callnz …, p0` need the predicate register, which vs_2_0 lacks: the
+/// register rules refuse it there (the assembler does too, so the version is patched in).
+#[test]
+fn predicated_conditions_need_a_2_x_profile() {
+    let to_2_0 = |p: &mut Program| p.version.minor = 0;
+    let if_p0 =
+        "vs_2_x\ndcl_position v0\nmov r0, v0\nif p0.x\nadd r0, r0, c0\nendif\nmov oPos, r0\n";
+    accepts(if_p0);
+    refuses_patched(if_p0, to_2_0, "cannot be read in vs_2_0");
+    let callnz_p0 = "vs_2_x\ndcl_position v0\nmov oPos, v0\ncallnz l0, p0.x\nret\nlabel l0\nret\n";
+    accepts(callnz_p0);
+    refuses_patched(callnz_p0, to_2_0, "cannot be read in vs_2_0");
+}
+
 // --- stage, profile, API ------------------------------------------------------------------
 
 #[test]
