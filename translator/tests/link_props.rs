@@ -16,7 +16,7 @@ use d3d9_translator::check::{check, DeviceCaps};
 use d3d9_translator::lift::interface::{
     PixelInput, Varying, VaryingInterpolation, VertexOutput, MAX_INTER_STAGE_VARIABLES,
 };
-use d3d9_translator::lift::link::{location_shapes, specular_alpha_is_fog, varying_limit};
+use d3d9_translator::lift::link::{location_shapes, varying_limit, vertex_fog_factor_source};
 use d3d9_translator::lift::{
     link, translate_vertex_shader, validate, LiftError, LinkError, LinkOptions, ShaderInterface,
     VertexShaderOptions,
@@ -88,9 +88,7 @@ proptest! {
                     // The fog stage's factor: FOG, or COLOR1's alpha when the vertex shader
                     // writes all of oD1 and no oFog.
                     let fog = vertex_fog
-                        && (v.semantic.usage == Usage::Fog
-                            || (v.semantic == Semantic::new(Usage::Color, 1)
-                                && specular_alpha_is_fog(&vs)));
+                        && vertex_fog_factor_source(&vs).is_some_and(|(s, _)| s == v.semantic);
                     prop_assert!(read || fog, "{} not read", v.semantic);
                     prop_assert!(!matches!(v.semantic.usage, Usage::PSize));
                 }

@@ -18,6 +18,7 @@ use super::builder::Lifter;
 use super::error::LiftError;
 use super::globals::RegKey;
 use super::interface::{UniformBinding, Varying, FOG_BINDING, PS_CONSTANTS_GROUP};
+use super::link::fog_factor_source;
 use super::{FogMode, FogSource};
 use crate::bytecode::Usage;
 use crate::signature::Semantic;
@@ -59,9 +60,8 @@ impl Lifter<'_> {
     }
 
     /// The varying the vertex fog stage reads and the component of its location's variable
-    /// that holds the factor: FOG where the link gives it a location, else COLOR1's alpha
-    /// where COLOR1 travels whole instead (`link` has it travel when the vertex shader writes
-    /// no `oFog`: `link::specular_alpha_is_fog`).
+    /// that holds the factor, by `link::fog_factor_source` over the varying map: FOG, or
+    /// COLOR1's alpha where COLOR1 travels whole and FOG does not.
     pub(super) fn fog_varying(&self) -> Option<(Varying, u8)> {
         let FogSource::Vertex = self.fog_source()? else {
             return None;
@@ -69,12 +69,13 @@ impl Lifter<'_> {
         let options = self.pixel_options()?;
         let map = options.input_locations.as_ref()?;
         let find = |s: Semantic| map.iter().find(|v| v.semantic == s).copied();
-        if let Some(v) = find(Semantic::new(Usage::Fog, 0)) {
-            return Some((v, v.component));
-        }
-        // No FOG in a map from `link` with vertex fog: the vertex shader writes no `oFog`.
-        let specular = find(Semantic::new(Usage::Color, 1)).filter(|v| v.components == 4)?;
-        Some((specular, specular.component + 3))
+        let width = |s: Semantic| find(s).map(|v| v.components);
+        let (semantic, component) = fog_factor_source(
+            width(Semantic::new(Usage::Fog, 0)),
+            width(Semantic::new(Usage::Color, 1)),
+        )?;
+        let varying = find(semantic)?;
+        Some((varying, varying.component + component))
     }
 
     /// Plan the fog stage: `varying` is the FOG varying's location argument and its width,

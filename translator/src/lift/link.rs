@@ -149,12 +149,30 @@ pub fn location_shapes(varyings: &[Varying]) -> Result<BTreeMap<u32, LocationSha
     Ok(shapes)
 }
 
-/// Whether the fixed-function vertex fog stage takes its factor from COLOR1's alpha: the
-/// vertex shader writes no FOG and writes all four components of COLOR1 (see [`link`]).
-pub fn specular_alpha_is_fog(vs: &ShaderInterface) -> bool {
-    let written = |s: Semantic| vs.output(s).filter(|o| o.written);
-    written(Semantic::new(Usage::Fog, 0)).is_none()
-        && written(Semantic::new(Usage::Color, 1)).is_some_and(|o| o.components == 4)
+/// Where the fixed-function vertex fog stage takes its factor from, given the width of FOG
+/// and of COLOR1 where each is available (written by the vertex shader, or present in a
+/// varying map): FOG's first component; with no FOG, COLOR1's alpha when all four components
+/// of COLOR1 are there (Windows takes the fog factor from the specular alpha when a vertex
+/// shader writes no `oFog`: vkd3d's `fog.shader_test`); otherwise none, and the factor is
+/// FOG's default (see [`link`]). Returns the semantic and the component within it.
+///
+/// The one statement of the rule: [`link`] asks it of the vertex shader's outputs, the pixel
+/// shader's fog stage of the varying map it is given.
+pub fn fog_factor_source(fog: Option<u8>, specular: Option<u8>) -> Option<(Semantic, u8)> {
+    match (fog, specular) {
+        (Some(_), _) => Some((Semantic::new(Usage::Fog, 0), 0)),
+        (None, Some(4)) => Some((Semantic::new(Usage::Color, 1), 3)),
+        _ => None,
+    }
+}
+
+/// [`fog_factor_source`] of the vertex shader `vs`: from the outputs it writes.
+pub fn vertex_fog_factor_source(vs: &ShaderInterface) -> Option<(Semantic, u8)> {
+    let written = |s: Semantic| vs.output(s).filter(|o| o.written).map(|o| o.components);
+    fog_factor_source(
+        written(Semantic::new(Usage::Fog, 0)),
+        written(Semantic::new(Usage::Color, 1)),
+    )
 }
 
 /// Whether a vertex output semantic is an inter-stage variable: not the position (the
@@ -204,14 +222,10 @@ pub fn link(
             None => wanted.push((input.semantic, input.centroid)),
         }
     }
-    let fog = Semantic::new(Usage::Fog, 0);
-    let specular = Semantic::new(Usage::Color, 1);
-    let fog_source = match vs.output(fog).filter(|o| o.written) {
-        None if specular_alpha_is_fog(vs) => specular,
-        _ => fog,
-    };
-    if options.vertex_fog && !wanted.iter().any(|(s, _)| *s == fog_source) {
-        wanted.push((fog_source, false));
+    if let Some((fog_source, _)) = vertex_fog_factor_source(vs).filter(|_| options.vertex_fog) {
+        if !wanted.iter().any(|(s, _)| *s == fog_source) {
+            wanted.push((fog_source, false));
+        }
     }
     let mut items = Vec::new();
     for (semantic, centroid) in wanted {
