@@ -1464,6 +1464,45 @@ fn call_nesting_1_in_vs_2_0_4_in_vs_3_0() {
     refuses(&chain(5, VS3, "o0"), "call nesting depth 5 exceeds 4");
 }
 
+/// A function's call depth is that of its deepest call, wherever that call stands among its
+/// calls, and of equally deep chains the first is the one reported.
+#[test]
+fn call_depth_is_the_deepest_chain() {
+    let vs2 = "vs_2_0\ndcl_position v0\nmov oPos, v0\n";
+    let leaf = "label l2\nret\n";
+    let deep = "label l0\ncall l1\nret\nlabel l1\nret\n";
+    // Deep chain first, shallow call after it, and the other way round.
+    refuses(
+        &format!("{vs2}call l0\ncall l2\nret\n{deep}{leaf}"),
+        "call nesting depth 2 exceeds 1",
+    );
+    refuses(
+        &format!("{vs2}call l2\ncall l0\nret\n{deep}{leaf}"),
+        "call nesting depth 2 exceeds 1",
+    );
+    // Two chains of depth 2: the error stands at the first one's inner call (instruction 6,
+    // `call l1` in l0), not the second's (instruction 11, `call l1` in l3).
+    let two = format!("{vs2}call l0\ncall l3\nret\n{deep}label l3\ncall l1\nret\n");
+    refuses(&two, "instruction 6 (call)");
+}
+
+/// `breakp` takes the predicate register (a temporary passes the register rules and is
+/// refused by the flow rule).
+#[test]
+fn breakp_takes_p0() {
+    let text = "vs_2_x\ndcl_position v0\nmov r0, v0\nrep i0\nbreakp p0.x\nendrep\nmov oPos, r0\n";
+    accepts(text);
+    refuses_patched(
+        text,
+        |p| {
+            if let Some(s) = p.instructions[3].src.get_mut(0) {
+                s.reg.file = RegisterFile::Temp;
+            }
+        },
+        "must be p0",
+    );
+}
+
 /// `call` and `callnz` count against vs_2_0's 16 static flow-control instructions.
 #[test]
 fn vs_2_0_counts_calls_as_static_flow() {
