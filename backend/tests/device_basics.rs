@@ -3,29 +3,17 @@
 
 #![allow(clippy::panic)] // a failing test says why
 
+#[allow(dead_code)]
+mod device_common;
 use d3d9_backend::device::{
-    ClearFlags, CompareFunction, Device, DeviceError, DeviceParams, Format, PrimitiveType,
-    RenderState, Viewport,
+    ClearFlags, CompareFunction, Device, DeviceError, Format, PrimitiveType, RenderState, Viewport,
 };
 use d3d9_backend::CullMode;
-use d3d9_translator::asm::assemble_tokens;
-
-fn device() -> Device {
-    Device::new(DeviceParams::default())
-        .unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"))
-}
-
-fn tokens(text: &str) -> Vec<u32> {
-    assemble_tokens(text).unwrap_or_else(|e| panic!("{e}\n{text}"))
-}
+use device_common::{device, floats, ok, tokens};
 
 /// Pixel (x, y) of render target 0 as 0xAARRGGBB.
 fn px(dev: &mut Device, x: u32, y: u32) -> u32 {
     dev.pixel(x, y).unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn floats(values: &[f32]) -> Vec<u8> {
-    values.iter().flat_map(|v| v.to_le_bytes()).collect()
 }
 
 const D3DFVF_XYZ: u32 = 0x002;
@@ -351,8 +339,4 @@ fn gpu_alpha_test_on_float_targets_compares_the_unclamped_alpha() {
         };
         assert_eq!(got, want, "{format:?} {func:?}");
     }
-}
-
-fn ok<T>(r: Result<T, DeviceError>) -> T {
-    r.unwrap_or_else(|e| panic!("{e}"))
 }

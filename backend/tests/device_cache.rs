@@ -5,16 +5,15 @@
 
 #![allow(clippy::panic)] // a failing test says why
 
+#[allow(dead_code)]
+mod device_common;
 use d3d9_backend::device::{ClearFlags, Device, DeviceParams, PrimitiveType, RenderState};
 use d3d9_backend::CullMode;
 use d3d9_translator::asm::assemble_tokens;
+use device_common::ok;
 
 const PAIRS: usize = 1000;
 const CAPACITY: usize = 64;
-
-fn ok<T>(r: Result<T, d3d9_backend::DeviceError>) -> T {
-    r.unwrap_or_else(|e| panic!("{e}"))
-}
 
 #[test]
 fn gpu_thousand_pairs_stay_within_the_cache_bounds() {

@@ -5,24 +5,14 @@
 
 #![allow(clippy::panic)] // a failing test says why
 
+#[allow(dead_code)]
+mod device_common;
 use d3d9_backend::device::{
-    ClearFlags, Device, DeviceParams, PrimitiveType, RenderState, TransformState, IDENTITY,
+    ClearFlags, Device, PrimitiveType, RenderState, TransformState, IDENTITY,
 };
 use d3d9_backend::CullMode;
 use d3d9_translator::asm::assemble_tokens;
-
-fn device() -> Device {
-    Device::new(DeviceParams::default())
-        .unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"))
-}
-
-fn ok<T, E: std::fmt::Display>(r: Result<T, E>) -> T {
-    r.unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn floats(values: &[f32]) -> Vec<u8> {
-    values.iter().flat_map(|v| v.to_le_bytes()).collect()
-}
+use device_common::{device, floats, ok};
 
 const D3DFVF_XYZ: u32 = 0x002;
 const D3DFVF_XYZRHW: u32 = 0x004;

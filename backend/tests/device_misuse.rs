@@ -4,21 +4,15 @@
 
 #![allow(clippy::panic)] // a failing test says why
 
+#[allow(dead_code)]
+mod device_common;
 use d3d9_backend::device::{
     ClearFlags, Device, DeviceError, DeviceParams, IndexFormat, PrimitiveType, RenderState,
 };
 use d3d9_backend::CullMode;
-use d3d9_translator::asm::assemble_tokens;
 use d3d9_translator::bytecode::Usage;
 use d3d9_translator::decl::{DeclType, VertexElement};
-
-fn tokens(text: &str) -> Vec<u32> {
-    assemble_tokens(text).unwrap_or_else(|e| panic!("{e}\n{text}"))
-}
-
-fn ok<T>(r: Result<T, DeviceError>) -> T {
-    r.unwrap_or_else(|e| panic!("{e}"))
-}
+use device_common::{ok, tokens};
 
 /// The error of `r`, which must be `D3DERR_INVALIDCALL` whose reason mentions `about`.
 fn invalid_call<T: std::fmt::Debug>(r: Result<T, DeviceError>, about: &str) {

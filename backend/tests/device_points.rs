@@ -9,31 +9,16 @@
 
 #![allow(clippy::panic)] // a failing test says why
 
+#[allow(dead_code)]
+mod device_common;
 use d3d9_backend::device::{
-    ClearFlags, Device, DeviceParams, Format, PrimitiveType, RenderState, SamplerState, StageArg,
-    StageOp, SurfaceData, TextureStage, TransformState,
+    ClearFlags, Device, Format, PrimitiveType, RenderState, SamplerState, StageArg, StageOp,
+    SurfaceData, TextureStage, TransformState,
 };
 use d3d9_backend::TextureAddress;
-use d3d9_translator::asm::assemble_tokens;
 use d3d9_translator::bytecode::Usage;
 use d3d9_translator::decl::{DeclType, VertexElement};
-
-fn device() -> Device {
-    Device::new(DeviceParams::default())
-        .unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"))
-}
-
-fn ok<T, E: std::fmt::Display>(r: Result<T, E>) -> T {
-    r.unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn tokens(text: &str) -> Vec<u32> {
-    assemble_tokens(text).unwrap_or_else(|e| panic!("{e}\n{text}"))
-}
-
-fn floats(values: &[f32]) -> Vec<u8> {
-    values.iter().flat_map(|v| v.to_le_bytes()).collect()
-}
+use device_common::{device, floats, ok, tokens};
 
 /// A shader of Wine's visual.c from the corpus, by array name and version token.
 fn visual(name: &str, version: u32) -> Vec<u32> {

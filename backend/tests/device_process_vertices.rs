@@ -4,22 +4,17 @@
 
 #![allow(clippy::panic)] // a failing test says why
 
+#[allow(dead_code)]
+mod device_common;
 use d3d9_backend::device::{ClearFlags, Device, DeviceParams, PrimitiveType, RenderState};
 use d3d9_backend::CullMode;
 use d3d9_translator::asm::assemble_tokens;
 use d3d9_translator::bytecode::Usage;
 use d3d9_translator::decl::{DeclType, VertexElement, VertexProcessing};
-
-fn ok<T>(r: Result<T, d3d9_backend::DeviceError>) -> T {
-    r.unwrap_or_else(|e| panic!("{e}"))
-}
+use device_common::{floats, ok};
 
 const SHADER: &str = "vs_3_sw\ndcl_position v0\ndcl_position o0\ndcl_color o1\n\
     mov o0, v0\nmov r0, c5000\nadd o1, r0, c7\n";
-
-fn floats(values: &[f32]) -> Vec<u8> {
-    values.iter().flat_map(|v| v.to_le_bytes()).collect()
-}
 
 fn software_device() -> Device {
     Device::new(DeviceParams {

@@ -5,24 +5,14 @@
 
 #![allow(clippy::panic)] // a failing test says why
 
+#[allow(dead_code)]
+mod device_common;
 use d3d9_backend::device::{
     Blend, ClearFlags, CompareFunction, Device, DeviceParams, Format, IndexFormat, PrimitiveType,
     Rect, RenderState, SamplerState, StencilOp,
 };
 use d3d9_backend::{CullMode, TextureAddress, TextureFilter};
-use d3d9_translator::asm::assemble_tokens;
-
-fn ok<T>(r: Result<T, d3d9_backend::DeviceError>) -> T {
-    r.unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn tokens(text: &str) -> Vec<u32> {
-    assemble_tokens(text).unwrap_or_else(|e| panic!("{e}\n{text}"))
-}
-
-fn floats(values: &[f32]) -> Vec<u8> {
-    values.iter().flat_map(|v| v.to_le_bytes()).collect()
-}
+use device_common::{floats, ok, tokens};
 
 fn px(dev: &mut Device, x: u32, y: u32) -> u32 {
     ok(dev.pixel(x, y)) & 0xffffff

@@ -7,24 +7,14 @@
 
 #![allow(clippy::panic)] // a failing test says why
 
+#[allow(dead_code)]
+mod device_common;
 use d3d9_backend::device::{
     ClearFlags, Device, DeviceParams, FogMode, Format, Matrix, PrimitiveType, RenderState,
     TransformState, IDENTITY,
 };
 use d3d9_translator::decl::VertexProcessing;
-
-fn device() -> Device {
-    Device::new(DeviceParams::default())
-        .unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"))
-}
-
-fn ok<T, E: std::fmt::Display>(r: Result<T, E>) -> T {
-    r.unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn floats(values: &[f32]) -> Vec<u8> {
-    values.iter().flat_map(|v| v.to_le_bytes()).collect()
-}
+use device_common::{device, floats, ok};
 
 const D3DFVF_XYZ: u32 = 0x002;
 const BLUE: u32 = 0xff00_00ff;

@@ -1,0 +1,27 @@
+//! Setup shared by the `Device` tests: a device on the default adapter (GPU tests fail, not
+//! skip, without one), result unwrapping that prints the error, shader tokens from assembly
+//! text, and vertex data from floats.
+
+use d3d9_backend::{Device, DeviceParams};
+use d3d9_translator::asm::assemble_tokens;
+
+/// A device with the default parameters; panics naming the missing adapter.
+pub fn device() -> Device {
+    Device::new(DeviceParams::default())
+        .unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"))
+}
+
+/// The value of `r`; panics with the error's message.
+pub fn ok<T, E: std::fmt::Display>(r: Result<T, E>) -> T {
+    r.unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The tokens of the assembly `text`; panics with the assembler's error and the text.
+pub fn tokens(text: &str) -> Vec<u32> {
+    assemble_tokens(text).unwrap_or_else(|e| panic!("{e}\n{text}"))
+}
+
+/// `values` as little-endian bytes, the layout of a vertex buffer of FLOAT elements.
+pub fn floats(values: &[f32]) -> Vec<u8> {
+    values.iter().flat_map(|v| v.to_le_bytes()).collect()
+}
