@@ -452,3 +452,92 @@ impl SrcParam {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bytecode::Stage;
+
+    /// Every register type 0–19 of the SDK's `D3DSHADER_PARAM_REGISTER_TYPE` decodes to its
+    /// file and encodes back to the same number (3 and 6 by stage and version); 20 and past
+    /// are no register type.
+    #[test]
+    fn register_types_round_trip() {
+        for version in [
+            Version::new(Stage::Vertex, 1, 1),
+            Version::new(Stage::Vertex, 3, 0),
+            Version::new(Stage::Pixel, 2, 0),
+        ] {
+            for raw in 0..20 {
+                let file = RegisterFile::from_raw(raw, version);
+                assert_eq!(
+                    file.map(RegisterFile::raw),
+                    Some(raw),
+                    "{raw} in {version:?}"
+                );
+            }
+            assert_eq!(RegisterFile::from_raw(20, version), None);
+        }
+        let v = |stage, major| Version::new(stage, major, 0);
+        assert_eq!(
+            RegisterFile::from_raw(16, v(Stage::Vertex, 3)),
+            Some(RegisterFile::TempFloat16)
+        );
+        assert_eq!(
+            RegisterFile::from_raw(3, v(Stage::Vertex, 2)),
+            Some(RegisterFile::Addr)
+        );
+        assert_eq!(
+            RegisterFile::from_raw(3, v(Stage::Pixel, 2)),
+            Some(RegisterFile::Texture)
+        );
+        assert_eq!(
+            RegisterFile::from_raw(6, v(Stage::Vertex, 3)),
+            Some(RegisterFile::Output)
+        );
+        assert_eq!(
+            RegisterFile::from_raw(6, v(Stage::Vertex, 2)),
+            Some(RegisterFile::TexCrdOut)
+        );
+    }
+
+    /// Every source modifier 0–13 of `D3DSHADER_PARAM_SRCMOD_TYPE` decodes to the variant
+    /// of that number; 14 and 15 are none.
+    #[test]
+    fn source_modifiers_round_trip() {
+        for raw in 0..14 {
+            let m = SrcModifier::from_raw(raw);
+            assert_eq!(m.map(|m| m as u32), Some(raw), "modifier {raw}");
+        }
+        assert_eq!(SrcModifier::from_raw(7), Some(SrcModifier::X2));
+        assert_eq!(SrcModifier::from_raw(10), Some(SrcModifier::Dw));
+        assert_eq!(SrcModifier::from_raw(12), Some(SrcModifier::AbsNeg));
+        assert_eq!(SrcModifier::from_raw(14), None);
+        assert_eq!(SrcModifier::from_raw(15), None);
+    }
+
+    /// A mask has components 0–3 only, whatever bits lie above them.
+    #[test]
+    fn write_masks_have_four_components() {
+        let mask = WriteMask(0xFF);
+        assert!((0..4).all(|c| mask.contains(c)));
+        assert!(!mask.contains(4));
+        assert_eq!(mask.count(), 4);
+        assert!(!WriteMask(0x5).contains(1));
+        assert_eq!(WriteMask(0x5).count(), 2);
+    }
+
+    /// The address component is the first selector of the address token's swizzle
+    /// (`c[a0.y]` replicates y).
+    #[test]
+    fn the_relative_address_component_is_the_first_selector() {
+        for c in 0..4 {
+            let rel = RelativeAddress {
+                file: RegisterFile::Addr,
+                index: 0,
+                swizzle: Swizzle::replicate(c),
+            };
+            assert_eq!(rel.component(), c);
+        }
+    }
+}

@@ -280,6 +280,28 @@ mod tests {
         );
     }
 
+    /// `c[a0.y + 1]` adds the address register's y, not its x (vs_2_0 addresses with any
+    /// component of `a0`).
+    #[test]
+    fn relative_addresses_read_the_component_named() {
+        let text = "vs_2_0
+            dcl_position v0
+            def c0, 0, 1, 2, 3
+            def c1, 10, 0, 0, 0
+            def c2, 20, 0, 0, 0
+            def c3, 30, 0, 0, 0
+            def c4, 40, 0, 0, 0
+            mov oPos, v0
+            mova a0, c0
+            mov oT0.x, c[a0.x + 1].x
+            mov oT0.y, c[a0.y + 1].x
+            mov oT0.z, c[a0.z + 1].x
+            mov oT0.w, c[a0.w + 1].x
+        ";
+        let out = run(text, &[[0.0; 4]], &Constants::default(), FloatMode::Legacy);
+        assert_eq!(out.get(TC0), Some([10.0, 20.0, 30.0, 40.0]));
+    }
+
     #[test]
     fn legacy_multiply_by_mode() {
         let text = "vs_2_0
