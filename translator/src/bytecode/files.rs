@@ -202,8 +202,8 @@ pub fn file_rule(
                 cap => cap,
             })
         }
+        // The banks past c2047 exist under software vertex processing only (`_ => None`).
         Const2 | Const3 | Const4 if sw => fixed(CONST_BANK_SIZE),
-        Const2 | Const3 | Const4 => None,
         // Integer and boolean constants: vs_2_0+, ps_2_x+.
         ConstInt | ConstBool => {
             let exists = if vs {

@@ -3,10 +3,37 @@
 //! the register.
 
 use crate::bytecode::{
-    DecodeError, Instruction, Opcode, Register, RegisterFile, TokenOffset, Usage, Version,
-    WriteMask,
+    CountCap, DecodeError, Instruction, Opcode, Register, RegisterFile, TokenOffset, Usage,
+    Version, WriteMask,
 };
 use std::fmt;
+
+/// What sets the size of a register file an out-of-range message names: the version alone,
+/// a `D3DCAPS9` field (`VS20Caps.NumTemps`), or the constant files' vertex-processing mode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileSize {
+    /// The version's fixed count.
+    Version,
+    /// A device capability, named in the message.
+    Cap(CountCap),
+    /// Vertex-shader constants under software (true) or hardware (false) vertex processing.
+    VertexProcessing { software: bool },
+}
+
+impl fmt::Display for FileSize {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FileSize::Version => Ok(()),
+            FileSize::Cap(cap) => write!(f, " ({})", cap.name()),
+            FileSize::VertexProcessing { software: true } => {
+                f.write_str(" under software vertex processing")
+            }
+            FileSize::VertexProcessing { software: false } => {
+                f.write_str(" under hardware vertex processing")
+            }
+        }
+    }
+}
 
 /// Where an instruction is: its index in [`crate::bytecode::Program::instructions`], opcode
 /// and token offset. Displays as `instruction 7 (mad) at token 23`.
@@ -99,7 +126,7 @@ pub enum InvalidShader {
         version: Version,
     },
     #[error(
-        "{site}: register {reg} is out of range; {version} has {limit} {file} registers{mode}"
+        "{site}: register {reg} is out of range; {version} has {limit} {file} registers{set_by}"
     )]
     RegisterOutOfRange {
         site: Site,
@@ -107,7 +134,8 @@ pub enum InvalidShader {
         file: RegisterFile,
         limit: u32,
         version: Version,
-        mode: &'static str,
+        /// What set `limit`; displays as the message's tail.
+        set_by: FileSize,
     },
     #[error("{site}: {reg} cannot be addressed relatively in {version}")]
     RelativeAddressing {

@@ -35,7 +35,7 @@ mod version;
 #[cfg(test)]
 mod tests;
 
-pub use error::{CheckError, InvalidShader, RegName, Site, UnsupportedShader};
+pub use error::{CheckError, FileSize, InvalidShader, RegName, Site, UnsupportedShader};
 
 pub use crate::bytecode::VertexProcessing;
 

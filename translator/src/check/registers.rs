@@ -8,7 +8,7 @@
 //! A relatively addressed `c#` is not range-checked beyond its base (its index is only a base,
 //! as Wine's `check_reg_type` notes); the translator clamps it at run time.
 
-use super::error::RegName;
+use super::error::{FileSize, RegName};
 use super::{Ctx, InvalidShader, Site};
 use crate::bytecode::{
     file_rule, CountCap, FileRule, Instruction, Opcode, Register, RegisterCount, RegisterFile,
@@ -39,18 +39,16 @@ impl Access {
 }
 
 /// The rule of `file` in this shader (`None` when the file does not exist in this version),
-/// the number of its registers on this device, and the mode that number depends on.
-pub(super) fn file_limit(
-    ctx: &Ctx<'_>,
-    file: RegisterFile,
-) -> Option<(FileRule, u32, &'static str)> {
+/// the number of its registers on this device, and what set that number.
+pub(super) fn file_limit(ctx: &Ctx<'_>, file: RegisterFile) -> Option<(FileRule, u32, FileSize)> {
     let rule = file_rule(ctx.version, file, ctx.caps.vertex_processing)?;
     let limit = rule.count.on_device(|cap| ctx.caps.count_cap(cap));
-    let mode = match rule.count {
-        RegisterCount::Cap(CountCap::Vs20NumTemps) => " (VS20Caps.NumTemps)",
-        RegisterCount::Cap(CountCap::Ps20NumTemps) => " (PS20Caps.NumTemps)",
-        _ if !ctx.is_vs()
-            || !matches!(
+    let set_by = match rule.count {
+        RegisterCount::Cap(cap @ (CountCap::Vs20NumTemps | CountCap::Ps20NumTemps)) => {
+            FileSize::Cap(cap)
+        }
+        _ if ctx.is_vs()
+            && matches!(
                 file,
                 RegisterFile::Const
                     | RegisterFile::Const2
@@ -60,12 +58,13 @@ pub(super) fn file_limit(
                     | RegisterFile::ConstBool
             ) =>
         {
-            ""
+            FileSize::VertexProcessing {
+                software: ctx.software(),
+            }
         }
-        _ if ctx.software() => " under software vertex processing",
-        _ => " under hardware vertex processing",
+        _ => FileSize::Version,
     };
-    Some((rule, limit, mode))
+    Some((rule, limit, set_by))
 }
 
 /// Whether `file` may be accessed as `access` by `op` in this shader.
@@ -200,7 +199,7 @@ fn check_register(
 ) -> Result<(), CheckError> {
     use RegisterFile::*;
     let v = ctx.version;
-    let Some((rule, limit, mode)) = file_limit(ctx, reg.file) else {
+    let Some((rule, limit, set_by)) = file_limit(ctx, reg.file) else {
         return Err(InvalidShader::RegisterAccess {
             site,
             reg: RegName(*reg),
@@ -242,7 +241,7 @@ fn check_register(
             file: reg.file,
             limit,
             version: v,
-            mode,
+            set_by,
         }
         .into());
     }

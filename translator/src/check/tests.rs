@@ -1685,3 +1685,19 @@ fn labels_samplers_and_flow_constants_are_no_arithmetic_sources() {
         );
     }
 }
+
+/// `t#` is a pixel-shader file: a vertex shader's raw type 3 decodes as `a0`, and a program
+/// built with `t#` in a vertex shader is refused.
+#[test]
+fn texture_registers_are_pixel_shader_only() {
+    let text = "vs_2_0\ndcl_position v0\nmov r0, v0\nmov oPos, r0\n";
+    refuses_patched(
+        text,
+        |p| {
+            if let Some(s) = p.instructions[1].src.get_mut(0) {
+                s.reg.file = RegisterFile::Texture;
+            }
+        },
+        "t0 (texture (t#)) cannot be read in vs_2_0",
+    );
+}
