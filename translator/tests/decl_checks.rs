@@ -633,3 +633,78 @@ fn streams_are_listed_once_ascending() {
     assert_eq!(decl.streams(), vec![0, 1, 3]);
     assert_eq!(decl.stream_size(3), 12);
 }
+
+/// `SetStreamSourceFreq` values: the SDK's flags `D3DSTREAMSOURCE_INDEXEDDATA` (1 << 30) and
+/// `D3DSTREAMSOURCE_INSTANCEDATA` (1 << 31) over the count in the low 30 bits.
+#[test]
+fn stream_frequencies_split_flags_and_count() {
+    assert_eq!(
+        StreamFrequency::from_raw(0x4000_0003),
+        StreamFrequency::IndexedData(3)
+    );
+    assert_eq!(
+        StreamFrequency::from_raw(0x8000_0001),
+        StreamFrequency::InstanceData(1)
+    );
+    assert_eq!(
+        StreamFrequency::from_raw(0x8000_0000 | 0x3FFF_FFFF),
+        StreamFrequency::InstanceData(0x3FFF_FFFF)
+    );
+    assert_eq!(StreamFrequency::from_raw(0), StreamFrequency::Vertex);
+    assert_eq!(StreamFrequency::from_raw(1), StreamFrequency::Vertex);
+    assert_eq!(StreamFrequency::from_raw(5), StreamFrequency::Divider(5));
+}
+
+/// WebGPU's largest array stride, 2048 bytes, is itself allowed: a stride of 2048 binds, and
+/// with stride 0 an element may end at byte 2048 but not past it. Draws D3D9 refuses are
+/// invalid, not unsupported.
+#[test]
+fn stride_limits_are_inclusive_and_invalid_binds_are_not_unsupported() {
+    let decl = |offset: u16| {
+        VertexDeclaration::from_elements(&[VertexElement::new(
+            0,
+            offset,
+            DeclType::Float1,
+            Usage::Position,
+            0,
+        )])
+        .expect("valid")
+    };
+    let inputs = [ShaderInput {
+        register: 0,
+        semantic: Semantic::new(Usage::Position, 0),
+    }];
+    let s = |stride| StreamSource {
+        stride,
+        frequency: StreamFrequency::Vertex,
+    };
+    let hw = VertexProcessing::Hardware;
+    let b = bind(&decl(0), &inputs, &[s(2048)], hw).expect("stride 2048 binds");
+    assert_eq!(b.streams[0].array_stride, 2048);
+    assert_eq!(
+        bind(&decl(0), &inputs, &[s(2052)], hw),
+        Err(BindError::StrideTooLarge {
+            stream: 0,
+            stride: 2052
+        })
+    );
+    assert!(bind(&decl(2044), &inputs, &[s(0)], hw).is_ok());
+    let past = bind(&decl(2048), &inputs, &[s(0)], hw);
+    assert_eq!(
+        past,
+        Err(BindError::OffsetTooLarge {
+            stream: 0,
+            element: 0,
+            end: 2052
+        })
+    );
+    let unset = bind(&decl(0), &inputs, &[], hw).expect_err("no stream 0");
+    assert_eq!(
+        unset,
+        BindError::StreamNotSet {
+            stream: 0,
+            element: 0
+        }
+    );
+    assert!(!unset.is_unsupported());
+}
