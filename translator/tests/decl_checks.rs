@@ -708,3 +708,77 @@ fn stride_limits_are_inclusive_and_invalid_binds_are_not_unsupported() {
     );
     assert!(!unset.is_unsupported());
 }
+
+/// `D3DDECLTYPE` and `D3DDECLMETHOD` names as the SDK's d3d9types.h spells them (without the
+/// prefix), in value order; each parses back, with or without the prefix and in any case.
+#[test]
+fn type_and_method_names_are_the_sdks() {
+    const TYPES: [&str; 17] = [
+        "FLOAT1",
+        "FLOAT2",
+        "FLOAT3",
+        "FLOAT4",
+        "D3DCOLOR",
+        "UBYTE4",
+        "SHORT2",
+        "SHORT4",
+        "UBYTE4N",
+        "SHORT2N",
+        "SHORT4N",
+        "USHORT2N",
+        "USHORT4N",
+        "UDEC3",
+        "DEC3N",
+        "FLOAT16_2",
+        "FLOAT16_4",
+    ];
+    for (raw, name) in TYPES.iter().enumerate() {
+        let ty = DeclType::from_raw(raw as u8).expect("a type");
+        assert_eq!(ty.name(), *name);
+        assert_eq!(ty.to_string(), *name);
+        assert_eq!(DeclType::from_name(name), Some(ty));
+        assert_eq!(
+            DeclType::from_name(&format!("d3ddecltype_{}", name.to_lowercase())),
+            Some(ty)
+        );
+    }
+    assert_eq!(DeclType::Unused.name(), "UNUSED");
+    assert_eq!(
+        DeclType::from_name("D3DDECLTYPE_UNUSED"),
+        Some(DeclType::Unused)
+    );
+    assert_eq!(DeclType::from_name("FLOAT5"), None);
+    const METHODS: [&str; 7] = [
+        "DEFAULT",
+        "PARTIALU",
+        "PARTIALV",
+        "CROSSUV",
+        "UV",
+        "LOOKUP",
+        "LOOKUPPRESAMPLED",
+    ];
+    for (raw, name) in METHODS.iter().enumerate() {
+        let method = DeclMethod::from_raw(raw as u8).expect("a method");
+        assert_eq!(method.name(), *name);
+        assert_eq!(method.to_string(), *name);
+        assert_eq!(DeclMethod::from_name(name), Some(method));
+        assert_eq!(
+            DeclMethod::from_name(&format!("D3DDECLMETHOD_{}", name.to_lowercase())),
+            Some(method)
+        );
+    }
+    assert_eq!(DeclMethod::from_name("LOOKUPX"), None);
+}
+
+/// An element displays as `stream S @OFFSET TYPE USAGEINDEX`, and its method when it is not
+/// DEFAULT (the CLI's `decl` command and error messages print it).
+#[test]
+fn elements_display_stream_offset_type_semantic_and_method() {
+    let e = VertexElement::new(1, 12, DeclType::D3DColor, Usage::Color, 0);
+    assert_eq!(e.to_string(), "stream 1 @12 D3DCOLOR COLOR0");
+    let lookup = VertexElement {
+        method: DeclMethod::Lookup,
+        ..VertexElement::new(0, 0, DeclType::Float1, Usage::Sample, 0)
+    };
+    assert_eq!(lookup.to_string(), "stream 0 @0 FLOAT1 SAMPLE0 (LOOKUP)");
+}
