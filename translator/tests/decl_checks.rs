@@ -782,3 +782,49 @@ fn elements_display_stream_offset_type_semantic_and_method() {
     };
     assert_eq!(lookup.to_string(), "stream 0 @0 FLOAT1 SAMPLE0 (LOOKUP)");
 }
+
+/// `D3DVSD_CONST(address, count)` is followed by `4 * count` DWORDs, loaded into
+/// `c[address]`…`c[address + count - 1]`; a count whose data runs past the tokens is refused.
+#[test]
+fn dx8_constants_take_four_dwords_per_register() {
+    let tokens = [
+        d3dvsd_stream(0),
+        d3dvsd_reg(0, 2),
+        d3dvsd_const(4, 2),
+        1,
+        2,
+        3,
+        4,
+        5,
+        6,
+        7,
+        8,
+        d3dvsd_const(9, 0),
+        D3DVSD_END,
+    ];
+    let (_, constants) = VertexDeclaration::from_dx8(&tokens).expect("valid");
+    assert_eq!(
+        constants,
+        vec![
+            Dx8Constants {
+                address: 4,
+                values: vec![[1, 2, 3, 4], [5, 6, 7, 8]]
+            },
+            Dx8Constants {
+                address: 9,
+                values: vec![]
+            }
+        ]
+    );
+    let short = [
+        d3dvsd_stream(0),
+        d3dvsd_reg(0, 2),
+        d3dvsd_const(4, 2),
+        1,
+        2,
+        3,
+        4,
+        D3DVSD_END,
+    ];
+    assert!(VertexDeclaration::from_dx8(&short).is_err());
+}
