@@ -828,3 +828,31 @@ fn dx8_constants_take_four_dwords_per_register() {
     ];
     assert!(VertexDeclaration::from_dx8(&short).is_err());
 }
+
+/// DX8 declarations have the types FLOAT1 … SHORT4 (`D3DVSDT_SHORT4` = 7, the last); from
+/// UBYTE4N on an element has no DX8 form.
+#[test]
+fn dx8_types_end_at_short4() {
+    let with = |ty| {
+        elements_to_dx8(&[
+            VertexElement::new(0, 0, DeclType::Float3, Usage::Position, 0),
+            VertexElement::new(0, 12, ty, Usage::TexCoord, 0),
+        ])
+    };
+    assert_eq!(
+        with(DeclType::Short4),
+        Ok(vec![
+            d3dvsd_stream(0),
+            d3dvsd_reg(0, 2),
+            d3dvsd_reg(7, 7),
+            D3DVSD_END
+        ])
+    );
+    assert_eq!(
+        with(DeclType::UByte4N),
+        Err(Dx8Reason::Type {
+            element: 1,
+            ty: DeclType::UByte4N
+        })
+    );
+}
