@@ -302,6 +302,25 @@ fn declarations_without_an_fvf_give_their_reason() {
         reason(&[pos, el(12, Float3, Usage::Normal, 1)]),
         Err(FvfReason::UsageIndex { element: 1, .. })
     ));
+    // The FVF has one blend weight, one blend-indices and one point-size element (index 0)
+    // and eight texture coordinate sets (TEXCOORD0–7): other indices have no FVF.
+    for usage in [Usage::BlendWeight, Usage::BlendIndices, Usage::PSize] {
+        assert!(
+            matches!(
+                reason(&[pos, el(12, Float1, usage, 1)]),
+                Err(FvfReason::NotInTable { element: 1, .. })
+            ),
+            "{usage:?}1"
+        );
+    }
+    let eight_sets: Vec<VertexElement> = std::iter::once(pos)
+        .chain((0..8).map(|i| el(12 + 8 * u16::from(i), Float2, Usage::TexCoord, i)))
+        .collect();
+    assert!(reason(&eight_sets).is_ok());
+    assert!(matches!(
+        reason(&[pos, el(12, Float2, Usage::TexCoord, 8)]),
+        Err(FvfReason::NotInTable { element: 1, .. })
+    ));
     assert!(matches!(
         reason(&[el(0, Float4, Usage::Position, 0)]),
         Err(FvfReason::NotInTable { element: 0, .. })
