@@ -148,7 +148,7 @@ pub fn fvf_to_elements(fvf: u32) -> Result<Vec<VertexElement>, DeclError> {
     if n == 2 && fvf & D3DFVF_LASTBETA_D3DCOLOR != 0 {
         push(DeclType::D3DColor, Usage::BlendWeight, 0);
         push(DeclType::UByte4, Usage::BlendIndices, 0);
-    } else if n > 0 {
+    } else if n != 0 {
         let last = if fvf & D3DFVF_LASTBETA_UBYTE4 != 0 {
             Some(DeclType::UByte4)
         } else if fvf & D3DFVF_LASTBETA_D3DCOLOR != 0 {
