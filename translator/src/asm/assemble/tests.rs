@@ -62,6 +62,8 @@ fn every_version_header() {
         "vs_4_0",
         "gs_2_0",
         "vs2_0",
+        "vs_1_01",
+        "ps_2_00",
         "mov r0, r1",
     ] {
         let e = error(bad);
@@ -76,6 +78,24 @@ fn every_version_header() {
         error("\n// only a comment\n").kind,
         AsmErrorKind::MissingVersion
     );
+}
+
+/// Each instruction's token offset is the one the decoder reports for the assembled tokens:
+/// `dcl` and literal tokens, relative-address tokens (vs_2_0 on, not vs_1_1) and the
+/// predicate operand all count.
+#[test]
+fn instruction_offsets_match_the_decoder() {
+    for text in [
+        "vs_1_1\ndcl_position v0\ndef c1, 1, 2, 3, 4\nmov r0, c[a0.x + 2]\nmov oPos, r0\n",
+        "vs_2_x\ndcl_position v0\ndefb b0, true\ndefi i0, 1, 0, 0, 0\nsetp_gt p0, v0, c0\n\
+         (p0) add r0, v0, c[a0.y + 1]\n(!p0.x) mov r1, r0\nmov oPos, r1\n",
+        "ps_3_0\ndcl_texcoord0 v0\ndcl_2d s0\ntexld r0, v0, s0\nmov oC0, r0\n",
+    ] {
+        let assembled = program(text);
+        let decoded = crate::bytecode::decode(&tokens(text)).unwrap_or_else(|e| panic!("{e}"));
+        let offsets = |p: &Program| p.instructions.iter().map(|i| i.offset).collect::<Vec<_>>();
+        assert_eq!(offsets(&assembled), offsets(&decoded), "{text}");
+    }
 }
 
 #[test]
