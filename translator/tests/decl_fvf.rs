@@ -390,6 +390,31 @@ fn declarations_without_an_fvf_give_their_reason() {
         ]),
         Err(FvfReason::BlendIndices { element: 2, .. })
     ));
+    // D3DCOLOR weights go only with UBYTE4 indices (XYZB2 | LASTBETA_D3DCOLOR), and alone
+    // they have no code (the error names the weights' element).
+    assert!(reason(&[
+        pos,
+        el(12, D3DColor, Usage::BlendWeight, 0),
+        el(16, UByte4, Usage::BlendIndices, 0)
+    ])
+    .is_ok());
+    for indices in [D3DColor, Float1] {
+        assert!(
+            matches!(
+                reason(&[
+                    pos,
+                    el(12, D3DColor, Usage::BlendWeight, 0),
+                    el(16, indices, Usage::BlendIndices, 0)
+                ]),
+                Err(FvfReason::BlendIndices { element: 2, .. })
+            ),
+            "{indices:?}"
+        );
+    }
+    assert!(matches!(
+        reason(&[pos, el(12, D3DColor, Usage::BlendWeight, 0)]),
+        Err(FvfReason::NotInTable { element: 1, .. })
+    ));
     // Wine's d3d9 `test_fvf_decl_conversion`: these declare no position, so GetFVF gives 0.
     let mut state = VertexInputState::default();
     state
