@@ -87,9 +87,9 @@ pub enum AsmErrorKind {
     Unsupported(String),
 }
 
-/// An assembly error at a line and column of the input text.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("line {line}, column {column}: {kind}")]
+/// An assembly error at a line and column of the input text; displays as
+/// `line L, column C: reason` (the [`Pos`] first).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AsmError {
     /// 1-based physical line of the input (continuation lines and `#line` do not change it).
     pub line: u32,
@@ -113,3 +113,11 @@ impl AsmError {
         Pos::new(self.line, self.column)
     }
 }
+
+impl fmt::Display for AsmError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.pos(), self.kind)
+    }
+}
+
+impl std::error::Error for AsmError {}
