@@ -619,10 +619,9 @@ impl Assembler {
         let mask = self.write_mask(cur)?;
         let invalid = |msg: String| Err(err(pos, AsmErrorKind::Invalid(msg)));
         let decl = match reg.file {
+            // `s#` exists from ps_2_0 and vs_3_0 on, as do its declarations: the register
+            // was refused before in other versions (`bytecode::file_rule`).
             RegisterFile::Sampler => {
-                if !rules::sampler_dcl_allowed(version) {
-                    return invalid(format!("sampler declarations do not exist in {version}"));
-                }
                 if mask != WriteMask::ALL {
                     return invalid("a sampler declaration takes no write mask".into());
                 }
@@ -655,13 +654,10 @@ impl Assembler {
                 } else {
                     "input"
                 };
-                let exists = if reg.file == RegisterFile::Output {
-                    version.major >= 3
-                } else {
-                    rules::input_dcl_allowed(version)
-                };
-                if !exists {
-                    return invalid(format!("{what} declarations do not exist in {version}"));
+                // Inputs are declared wherever `dcl` exists (ps_1_x has no `dcl`: the opcode
+                // table refuses it first); `o#` declarations are vs_3_0's.
+                if reg.file == RegisterFile::Output && version.major < 3 {
+                    return invalid(format!("output declarations do not exist in {version}"));
                 }
                 match kind {
                     Kind::Usage(usage, index) => Declaration::Semantic { usage, index },

@@ -74,19 +74,6 @@ pub fn predicate_allowed(version: Version) -> bool {
     version.at_least(2, 1)
 }
 
-/// `dcl` of an input register (`v#`, `t#`) exists in vertex shaders and pixel shaders 2.0+.
-pub fn input_dcl_allowed(version: Version) -> bool {
-    version.stage == Stage::Vertex || version.major >= 2
-}
-
-/// `dcl` of a sampler exists in pixel shaders 2.0+ and vertex shaders 3.0+.
-pub fn sampler_dcl_allowed(version: Version) -> bool {
-    match version.stage {
-        Stage::Pixel => version.major >= 2,
-        Stage::Vertex => version.major >= 3,
-    }
-}
-
 /// `_pp` / `_centroid` on a `dcl` exist only in pixel shaders 2.0+ (never `_sat` or a shift).
 pub fn dcl_modifier_allowed(version: Version) -> bool {
     version.stage == Stage::Pixel && version.major >= 2

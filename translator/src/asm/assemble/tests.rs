@@ -396,6 +396,37 @@ fn def_values() {
     }
 }
 
+/// ps_1_x has no declarations: `dcl` of `v#` or `t#` is refused there (and accepted from
+/// ps_2_0 on); `s#`, and so its `dcl`, exists only from ps_2_0 and vs_3_0 on; `o#` is
+/// declared in vs_3_0 only.
+#[test]
+fn declarations_per_version() {
+    for text in [
+        "ps_1_1\ndcl v0",
+        "ps_1_4\ndcl t0",
+        "ps_1_3\ndcl_texcoord0 t0",
+    ] {
+        let e = error(text);
+        assert_eq!(e.line, 2, "{text}");
+        assert!(
+            e.to_string().contains("dcl does not exist in ps_1_"),
+            "{text}: {e}"
+        );
+    }
+    program("ps_2_0\ndcl v0\ndcl t0\ndcl_2d s0");
+    program("vs_3_0\ndcl_position o0");
+    let e = error("vs_2_0\ndcl_position o0");
+    assert!(e.to_string().contains("do not exist in vs_2_0"), "{e}");
+    program("vs_3_0\ndcl_2d s0");
+    for text in ["vs_1_1\ndcl_2d s0", "vs_2_0\ndcl_2d s0"] {
+        let e = error(text);
+        assert!(
+            e.to_string().contains("register s0 does not exist"),
+            "{text}: {e}"
+        );
+    }
+}
+
 #[test]
 fn dcl_forms() {
     let decl = |text: &str| {
