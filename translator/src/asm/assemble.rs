@@ -386,10 +386,9 @@ impl Assembler {
         let comparison = suffixes.first().and_then(|(s, _)| Comparison::from_name(s));
         let ps1 = version.stage == Stage::Pixel && version.major == 1;
         let (opcode, control, mods) = match base {
+            // `if`/`break` without a comparison are If/Break, found by name below.
             "if" if comparison.is_some() => (Opcode::Ifc, comparison, &suffixes[1..]),
             "break" if comparison.is_some() => (Opcode::Breakc, comparison, &suffixes[1..]),
-            "if" => (Opcode::If, None, suffixes),
-            "break" => (Opcode::Break, None, suffixes),
             "setp" => match comparison {
                 Some(c) => (Opcode::Setp, Some(c), &suffixes[1..]),
                 None => {
@@ -402,10 +401,10 @@ impl Assembler {
                 }
             },
             // `tex`/`texcoord` are the ps_1_0..ps_1_3 names; `texld`/`texcrd` those of ps_1_4
-            // (and `texld` of every later version).
+            // (and `texld` of every later version: TexCoord itself is ps_1_x only, which the
+            // opcode table enforces for `texcrd` past ps_1_4).
             "tex" | "texcoord" if !(ps1 && version.minor < 4) => return Err(not_here()),
             "texld" | "texcrd" if ps1 && version.minor < 4 => return Err(not_here()),
-            "texcrd" if !ps1 => return Err(not_here()),
             "tex" | "texld" => (Opcode::Tex, None, suffixes),
             "texcoord" | "texcrd" => (Opcode::TexCoord, None, suffixes),
             "texldp" | "texldb" if version.major < 2 => return Err(not_here()),

@@ -199,6 +199,17 @@ fn relative_addressing_forms() {
     );
 }
 
+/// `a` without its index is no register (`c[a.x]`), and a word after `]` that is not a
+/// `_modifier` is left for the operand list to refuse.
+#[test]
+fn relative_address_register_names() {
+    let e = error("vs_2_0\nmov r0, c[a.x]");
+    assert_eq!(e.kind, AsmErrorKind::UnknownRegister("a".into()), "{e}");
+    let e = error("vs_2_0\nmov r0, c[a0.x]abs");
+    assert_eq!(e.column, 16, "{e}");
+    assert!(e.to_string().contains("found 'abs'"), "{e}");
+}
+
 #[test]
 fn relative_addressing_errors() {
     for (text, col) in [
@@ -427,6 +438,30 @@ fn declarations_per_version() {
     }
 }
 
+/// Declarations and definitions are never co-issued (`+`) or predicated (`(p0)`).
+#[test]
+fn declarations_are_not_coissued_or_predicated() {
+    for text in [
+        "vs_2_x\n(p0) def c0, 1, 2, 3, 4",
+        "vs_2_x\n(p0) dcl_position v0",
+        "ps_1_1\nmov r0, v0\n+def c0, 1, 2, 3, 4",
+    ] {
+        let e = error(text);
+        assert!(
+            e.to_string().contains("cannot be co-issued or predicated"),
+            "{text}: {e}"
+        );
+    }
+}
+
+/// `dcl_1d` is legal D3D9 (`D3DSTT_1D` is reserved) that this assembler does not take: an
+/// Unsupported error, not a syntax error.
+#[test]
+fn one_dimensional_samplers_are_unsupported() {
+    let e = error("ps_2_0\ndcl_1d s0");
+    assert!(matches!(e.kind, AsmErrorKind::Unsupported(_)), "{e}");
+}
+
 #[test]
 fn dcl_forms() {
     let decl = |text: &str| {
@@ -546,18 +581,28 @@ fn texture_instructions_per_version() {
     assert_eq!((i.opcode, i.src.len()), (Opcode::TexCoord, 0));
     let i = inst("ps_1_4\ntexcrd r0.xyz, t0");
     assert_eq!((i.opcode, i.src.len()), (Opcode::TexCoord, 1));
+    // Each name exists in its versions only: tex/texcoord in ps_1_0-1_3, texcrd in ps_1_4,
+    // texld from ps_1_4 on, texldp/texldb from ps_2_0 on.
     for text in [
         "ps_1_4\ntex t0",
+        "ps_2_0\ntex t0",
         "ps_1_3\ntexld r0, t0",
         "ps_1_4\ntexldp r0, t0",
+        "ps_1_4\ntexldb r0, t0",
         "ps_2_0\ntexcrd r0, t0",
         "ps_1_3\ntexcrd r0, t0",
+        "vs_3_0\ntexcrd r0, v0",
         "ps_1_4\ntexcoord t0",
         "vs_2_0\ntexld r0, v0, s0",
-        "ps_2_0\ntexld r0, t0",
     ] {
-        assert_eq!(error(text).line, 2, "{text}");
+        let e = error(text);
+        assert_eq!(e.line, 2, "{text}");
+        assert!(
+            matches!(e.kind, AsmErrorKind::OpcodeNotInVersion { .. }),
+            "{text}: {e}"
+        );
     }
+    assert_eq!(error("ps_2_0\ntexld r0, t0").line, 2);
 }
 
 #[test]
