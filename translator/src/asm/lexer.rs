@@ -64,7 +64,7 @@ pub fn lex(line: &[PChar]) -> Result<Vec<Token>, AsmError> {
         if c.is_whitespace() {
             i += 1;
         } else if c.is_ascii_alphabetic() || c == '_' {
-            let mut j = i + 1;
+            let mut j = i;
             loop {
                 match line.get(j).map(|&(d, _)| d) {
                     Some(d) if d.is_ascii_alphanumeric() || d == '_' => j += 1,
@@ -186,6 +186,47 @@ mod tests {
         );
         assert_eq!(toks("mov_shift-4 r0")[0], Ident("mov_shift-4".into()));
         assert_eq!(toks("c[2+a0.x]")[2], Number("2".into()));
+    }
+
+    /// A `-` joins an identifier only after `_shift` and before a digit; elsewhere it is
+    /// punctuation (`a0.x-1`, `_shift-a`).
+    #[test]
+    fn minus_joins_only_a_negative_shift() {
+        use Tok::*;
+        assert_eq!(
+            toks("a0.x-1"),
+            vec![
+                Ident("a0".into()),
+                Punct('.'),
+                Ident("x".into()),
+                Punct('-'),
+                Number("1".into())
+            ]
+        );
+        assert_eq!(
+            toks("mov_shift-x"),
+            vec![Ident("mov_shift".into()), Punct('-'), Ident("x".into())]
+        );
+    }
+
+    /// An exponent's sign belongs to a decimal number (`0.5e+1`, `2e-3` at the start of the
+    /// line) but not to a hexadecimal one (`0x1e+1` is `0x1e`, `+`, `1`).
+    #[test]
+    fn exponent_signs_in_decimal_numbers_only() {
+        use Tok::*;
+        assert_eq!(toks("0.5e+1"), vec![Number("0.5e+1".into())]);
+        assert_eq!(toks("2e-3"), vec![Number("2e-3".into())]);
+        assert_eq!(
+            toks("0x1e+1"),
+            vec![Number("0x1e".into()), Punct('+'), Number("1".into())]
+        );
+    }
+
+    /// A version line that starts with no word reports its first character as the version.
+    #[test]
+    fn a_version_line_without_a_word_reports_its_first_character() {
+        let (w, pos, rest) = version_word(&chars("  $vs_2_0")).expect("word");
+        assert_eq!((w.as_str(), pos, rest), ("$", Pos::new(1, 3), 3));
     }
 
     #[test]
