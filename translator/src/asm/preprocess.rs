@@ -384,6 +384,38 @@ mod tests {
         assert!(preprocess(&src).is_err());
     }
 
+    /// `\r\n` is one newline and a lone `\r` a space; positions count neither as a column.
+    #[test]
+    fn carriage_returns() {
+        let out = preprocess("vs_1_1\r\n  nop\r\n").expect("ok");
+        assert_eq!(text(&out), vec!["vs_1_1", "  nop", ""]);
+        assert_eq!(out[1][2], ('n', Pos::new(2, 3)));
+        let out = preprocess("vs_1_1\rnop").expect("ok");
+        assert_eq!(text(&out), vec!["vs_1_1 nop"]);
+        assert_eq!(out[0][7], ('n', Pos::new(1, 8)));
+    }
+
+    /// A backslash, then spaces or tabs, then the newline joins two lines.
+    #[test]
+    fn continuation_tolerates_trailing_blanks() {
+        let out = preprocess("vs_1_1\nmov r0, \\ \t\nr1\n").expect("ok");
+        assert_eq!(text(&out), vec!["vs_1_1", "mov r0, r1", ""]);
+        let out = preprocess("vs_1_1\nmov r0, \\ x\n").expect("ok");
+        assert_eq!(text(&out)[1], "mov r0, \\ x");
+    }
+
+    /// Comment markers inside a double-quoted string (`#line 1 "a/*b;c//d"`) are text; a
+    /// string ends at its closing quote or at the end of the line. A lone `/` is no comment.
+    #[test]
+    fn strings_and_lone_slashes_are_not_comments() {
+        let out = preprocess("#line 1 \"a/*b;c//d\"\nvs_1_1 ; x\nnop /* y */\n").expect("ok");
+        assert_eq!(text(&out), vec!["vs_1_1 ", "nop  ", ""]);
+        let out = preprocess("#line 1 \"open/*\nvs_1_1\nnop\n").expect("ok");
+        assert_eq!(text(&out), vec!["vs_1_1", "nop", ""]);
+        let out = preprocess("vs_1_1\nmov r0, r1 / 2\n").expect("ok");
+        assert_eq!(text(&out)[1], "mov r0, r1 / 2");
+    }
+
     #[test]
     fn unterminated_block_comment_is_an_error() {
         let e = preprocess("vs_1_1\n/* open").expect_err("rejected");
