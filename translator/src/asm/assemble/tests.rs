@@ -426,6 +426,19 @@ fn declarations_per_version() {
     }
     program("ps_2_0\ndcl v0\ndcl t0\ndcl_2d s0");
     program("vs_3_0\ndcl_position o0");
+    // A vertex shader's declarations name a usage, and the error says which kind lacks one.
+    let e = error("vs_3_0\ndcl o0");
+    assert!(
+        e.to_string()
+            .contains("vertex shader output declaration needs a usage"),
+        "{e}"
+    );
+    let e = error("vs_2_0\ndcl v0");
+    assert!(
+        e.to_string()
+            .contains("vertex shader input declaration needs a usage"),
+        "{e}"
+    );
     let e = error("vs_2_0\ndcl_position o0");
     assert!(e.to_string().contains("do not exist in vs_2_0"), "{e}");
     program("vs_3_0\ndcl_2d s0");
