@@ -416,6 +416,13 @@ mod tests {
         assert_eq!(text(&out)[1], "mov r0, r1 / 2");
     }
 
+    /// Only `*/` ends a block comment, not a `*` inside it.
+    #[test]
+    fn a_star_inside_a_block_comment_does_not_end_it() {
+        let out = preprocess("vs_1_1\nnop /* 2*3 **/ ; x\n").expect("ok");
+        assert_eq!(text(&out)[1], "nop   ");
+    }
+
     #[test]
     fn unterminated_block_comment_is_an_error() {
         let e = preprocess("vs_1_1\n/* open").expect_err("rejected");
