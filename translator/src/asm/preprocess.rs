@@ -421,6 +421,9 @@ mod tests {
     fn a_star_inside_a_block_comment_does_not_end_it() {
         let out = preprocess("vs_1_1\nnop /* 2*3 **/ ; x\n").expect("ok");
         assert_eq!(text(&out)[1], "nop   ");
+        // A comment opening the text, and one right after a `*/`-looking pair of characters.
+        let out = preprocess("/* x */vs_1_1\nmov r0, r1*/* c */\n").expect("ok");
+        assert_eq!(text(&out), vec![" vs_1_1", "mov r0, r1* ", ""]);
     }
 
     #[test]
