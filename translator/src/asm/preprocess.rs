@@ -426,6 +426,27 @@ mod tests {
         assert_eq!(text(&out), vec![" vs_1_1", "mov r0, r1* ", ""]);
     }
 
+    /// Macro names are not expanded inside preprocessing numbers (digits, letters, `.`, `_`
+    /// and a sign after an exponent, as in C): `1e+5`, `0x1f`, `2.5`, `1e+e` stay as written,
+    /// while in `1+e` the `e` is a name of its own.
+    #[test]
+    fn numbers_hide_macro_names() {
+        let out = preprocess("#define e 7\n#define x 9\ndef c0, 1e+5, 0x1f, 2.5, 1e+e 1+e\n")
+            .expect("ok");
+        assert_eq!(text(&out)[0], "def c0, 1e+5, 0x1f, 2.5, 1e+e 1+ 7 ");
+    }
+
+    /// `#undef` forgets a macro; a long line without macros stays within the expansion
+    /// budget (each token is charged its own length).
+    #[test]
+    fn undef_and_long_lines() {
+        let out = preprocess("#define X 1\n#undef X\nX\n").expect("ok");
+        assert_eq!(text(&out)[0], "X");
+        let line = "a 1 ".repeat(4000);
+        let out = preprocess(&line).expect("a 16000-character line");
+        assert_eq!(text(&out)[0], line);
+    }
+
     #[test]
     fn unterminated_block_comment_is_an_error() {
         let e = preprocess("vs_1_1\n/* open").expect_err("rejected");
