@@ -414,6 +414,9 @@ mod tests {
         assert_eq!(text(&out), vec!["vs_1_1", "nop", ""]);
         let out = preprocess("vs_1_1\nmov r0, r1 / 2\n").expect("ok");
         assert_eq!(text(&out)[1], "mov r0, r1 / 2");
+        // After its closing quote the line is text again: a comment there is stripped.
+        let out = preprocess("vs_1_1\nmov r0, r1 \"s\" ; x\n").expect("ok");
+        assert_eq!(text(&out)[1], "mov r0, r1 \"s\" ");
     }
 
     /// Only `*/` ends a block comment, not a `*` inside it.
