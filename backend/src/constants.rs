@@ -15,8 +15,9 @@
 //!   `w / 4`, component `w % 4`. `defb` values over the application's.
 //! - the position fix-up `vec4<f32>` `(1/width, -1/height, 0, 0)`: D3D9 pixel centres lie on
 //!   integer coordinates, half a pixel up-left of WebGPU's, so clip-space x moves right and y
-//!   down by half a pixel (the shader adds `fixup.xy * position.w`); zero where the caller
-//!   moves the viewport by half a pixel instead ([`PositionFixup::None`]).
+//!   down by half a pixel (the shader adds `fixup.xy * position.w`); a caller that moves
+//!   the viewport by half a pixel instead translates without the fix-up
+//!   (`VertexShaderOptions::position_fixup` false), as the `Device` does off GL.
 
 use d3d9_translator::decl::VertexProcessing;
 use d3d9_translator::lift::interface::{
@@ -26,24 +27,6 @@ use d3d9_translator::lift::interface::{
 use d3d9_translator::lift::ShaderInterface;
 
 use crate::Uniform;
-
-/// Where D3D9's half-pixel offset is applied: the position fix-up buffer's value.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum PositionFixup {
-    /// In the shader: clip-space x moves right and y down by half a pixel of a viewport of
-    /// this (width, height). `(u32, u32)` converts to this.
-    HalfPixel(u32, u32),
-    /// Not in the shader (a zero fix-up): the caller moves the viewport by half a pixel,
-    /// which keeps the primitive inside the clip volume where the viewport spans it (what
-    /// vkd3d and DXVK do; the `Device` does it where viewports may be fractional).
-    None,
-}
-
-impl From<(u32, u32)> for PositionFixup {
-    fn from((width, height): (u32, u32)) -> Self {
-        PositionFixup::HalfPixel(width, height)
-    }
-}
 
 /// The vertex-shader constant registers of one device, as `SetVertexShaderConstantF/I/B`
 /// leave them. Registers past the ends are never read; writes past them are dropped.
@@ -156,12 +139,11 @@ impl VertexConstants {
 
     /// The buffers `interface` names, in the order float, int, bool, position fix-up (those
     /// the shader uses), filled from these constants with the shader's `def`s written over
-    /// them; `fixup` says where the half-pixel offset goes (a viewport's `(width, height)`:
-    /// in the shader).
+    /// them; `target` is the viewport's (width, height) for the half-pixel fix-up.
     pub fn buffers(
         &self,
         interface: &ShaderInterface,
-        fixup: impl Into<PositionFixup>,
+        target: (u32, u32),
     ) -> Result<Vec<ConstantBuffer>, ProcessingMismatch> {
         let (float_count, int_count, bool_count) = Self::counts(self.processing);
         if let Some(fc) = interface.float_constants {
@@ -176,12 +158,8 @@ impl VertexConstants {
         let counts = (float_count, int_count, bool_count);
         let mut out = register_buffers(&self.floats, &self.ints, &self.bools, counts, interface);
         if let Some(b) = interface.position_fixup {
-            let fixup = match fixup.into() {
-                PositionFixup::HalfPixel(width, height) => {
-                    [1.0 / width as f32, -1.0 / height as f32, 0.0, 0.0]
-                }
-                PositionFixup::None => [0.0; 4],
-            };
+            let (width, height) = target;
+            let fixup = [1.0 / width as f32, -1.0 / height as f32, 0.0, 0.0];
             out.push(ConstantBuffer {
                 group: b.group,
                 binding: b.binding,

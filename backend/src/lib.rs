@@ -43,9 +43,7 @@ mod render;
 mod texture;
 
 pub use caps::{Capability, ExactReadback};
-pub use constants::{
-    ConstantBuffer, PixelConstants, PositionFixup, ProcessingMismatch, VertexConstants,
-};
+pub use constants::{ConstantBuffer, PixelConstants, ProcessingMismatch, VertexConstants};
 pub use device::{Device, DeviceError, DeviceParams};
 pub use error::GpuError;
 pub use fixed_function::{fixed_function_pixel_wgsl, FIXED_FUNCTION_ENTRY_POINT};

@@ -476,6 +476,7 @@ impl Device {
         let device = self.gpu.device.clone();
         let params = &self.params;
         let viewport = self.state.viewport;
+        let position_fixup = !self.half_pixel_in_viewport;
         let pair = self.pairs.get_or_try_insert(&key, || {
             build_pair(
                 &device,
@@ -489,6 +490,7 @@ impl Device {
                     streams: streams.clone(),
                     fog,
                     viewport,
+                    position_fixup,
                 },
             )
             .map(Arc::new)
@@ -920,10 +922,9 @@ impl Device {
         };
         let gpu = &self.gpu;
         let state = &self.state;
-        let half_pixel = self.half_pixel_in_viewport;
         // Constants are computed only where a pipeline or a bind group is made.
         let entry = self.pipelines.get_or_try_insert(&pipeline_key, || {
-            let vs_shapes = vertex_constant_buffers(state, pair, half_pixel)?;
+            let vs_shapes = vertex_constant_buffers(state, pair)?;
             let ps_shapes = pixel_constant_buffers(state, pair);
             build_pipeline(
                 gpu,
@@ -951,7 +952,7 @@ impl Device {
                 clip: clip_planes_key(&self.state, pair)?,
             };
             let group = self.constants_group(&entry, &key, group_index, |state| {
-                vertex_constant_buffers(state, pair, half_pixel)
+                vertex_constant_buffers(state, pair)
             })?;
             set_group(&mut groups, group_index, group);
         }
@@ -1008,6 +1009,21 @@ impl Device {
         let vy = viewport.y.min(height.saturating_sub(1));
         let vw = viewport.width.min(width - vx).max(1);
         let vh = viewport.height.min(height - vy).max(1);
+        // D3D9's half-pixel offset, where the viewport carries it (`half_pixel_in_viewport`;
+        // elsewhere the vertex shader's position fix-up does).
+        let half = if self.half_pixel_in_viewport {
+            0.5
+        } else {
+            0.0
+        };
+        let viewport_rect = [
+            vx as f32 + half,
+            vy as f32 + half,
+            vw as f32,
+            vh as f32,
+            viewport.min_z,
+            viewport.max_z,
+        ];
         let blend = render.blend_factor;
         let ch = |shift: u32| f64::from((blend >> shift) & 0xff) / 255.0;
         let uses_blend_constant = entry.uses_blend_constant;
@@ -1022,24 +1038,8 @@ impl Device {
             // rectangle, a zero blend constant and stencil reference; each is set only where
             // it differs, as every command costs validation.
             // With the half-pixel offset in the viewport, it always differs.
-            viewport: (self.half_pixel_in_viewport
-                || (vx, vy, vw, vh, viewport.min_z, viewport.max_z)
-                    != (0, 0, width, height, 0.0, 1.0))
-                .then(|| {
-                    let half = if self.half_pixel_in_viewport {
-                        0.5
-                    } else {
-                        0.0
-                    };
-                    [
-                        vx as f32 + half,
-                        vy as f32 + half,
-                        vw as f32,
-                        vh as f32,
-                        viewport.min_z,
-                        viewport.max_z,
-                    ]
-                }),
+            viewport: (viewport_rect != [0.0, 0.0, width as f32, height as f32, 0.0, 1.0])
+                .then_some(viewport_rect),
             scissor: ((sx, sy, sw, sh) != (0, 0, width, height)).then_some((sx, sy, sw, sh)),
             blend_constant: uses_blend_constant.then_some(wgpu::Color {
                 r: ch(16),
@@ -1435,12 +1435,8 @@ impl Device {
 fn vertex_constant_buffers(
     state: &DeviceState,
     pair: &ShaderPair,
-    half_pixel_in_viewport: bool,
 ) -> Result<Vec<ConstantBuffer>, DeviceError> {
-    let fixup = match half_pixel_in_viewport {
-        true => crate::PositionFixup::None,
-        false => crate::PositionFixup::HalfPixel(state.viewport.width, state.viewport.height),
-    };
+    let viewport = (state.viewport.width, state.viewport.height);
     let fixed_function;
     let constants = if pair.fixed_function_vertex {
         let mut c = crate::VertexConstants::new(state.vs_constants.processing());
@@ -1451,7 +1447,7 @@ fn vertex_constant_buffers(
         &state.vs_constants
     };
     let mut buffers = constants
-        .buffers(&pair.vertex_interface, fixup)
+        .buffers(&pair.vertex_interface, viewport)
         .map_err(|e| unsupported("draw", format!("vertex shader constants: {e}")))?;
     buffers.extend(point_constant_buffer(state, &pair.vertex_interface));
     buffers.extend(clip_plane_buffer(state, pair)?);

@@ -143,6 +143,9 @@ pub(crate) struct PairInputs<'a> {
     pub(crate) streams: Vec<StreamSource>,
     pub(crate) fog: FogState,
     pub(crate) viewport: Viewport,
+    /// Whether the vertex shader applies D3D9's half-pixel offset (its position fix-up);
+    /// false where the device moves the viewport by half a pixel instead.
+    pub(crate) position_fixup: bool,
 }
 
 const CALL: &str = "draw";
@@ -211,7 +214,7 @@ pub(crate) fn build_pair(
         input_fetches: Some(binding.fetches()),
         output_locations,
         float_mode: params.float_mode,
-        position_fixup: true,
+        position_fixup: inputs.position_fixup,
         point_expansion: key.points,
         clip_planes: key.clip_planes,
     };
