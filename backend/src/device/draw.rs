@@ -553,6 +553,13 @@ impl Device {
         user_indices: Option<Vec<u32>>,
         points: Option<&PointQuads>,
     ) -> Result<(), DeviceError> {
+        if let Some(why) = self.state.raw.refusal(
+            |slot| pair.textures.iter().any(|t| t.slot == slot),
+            self.state.pixel_shader.is_none(),
+            self.state.vertex_shader.is_none() && self.state.render.lighting,
+        ) {
+            return Err(unsupported(call, why.to_string()));
+        }
         let render = self.state.render;
         // Render targets and their formats.
         let mut color_views = Vec::new();
@@ -578,6 +585,10 @@ impl Device {
                 }
                 Some(_) => {}
             }
+            let surface = surface
+                .gpu
+                .as_ref()
+                .ok_or_else(|| invalid(call, format!("render target {index} is not on the GPU")))?;
             let writes = pair.color_outputs.contains(&(index as u32));
             color_views.push(Some(surface.view.clone()));
             targets.push(Some(wgpu::ColorTargetState {
@@ -613,25 +624,29 @@ impl Device {
                         "a depth-stencil surface larger than the render target (WebGPU needs equal sizes)",
                     ));
                 }
+                let s = s
+                    .gpu
+                    .as_ref()
+                    .ok_or_else(|| invalid(call, "the depth-stencil surface is not on the GPU"))?;
                 Some((s.view.clone(), s.wgpu_format))
             }
             None => None,
         };
         // The vertex buffers: the binding's layouts, the stream buffers and the ranges.
         // The binding depends on the pair and the stream strides and frequencies only: cached.
-        let processing = self.params.processing;
-        let binding = self
-            .bindings
-            .get_or_try_insert(&(pair.id, streams.to_vec()), || {
-                d3d9_translator::decl::bind_program(
-                    &pair.declaration,
-                    pair.vertex_program.program(),
-                    streams,
-                    processing,
-                )
-                .map(Arc::new)
-                .map_err(|source| DeviceError::Bind { call, source })
-            })?;
+        let processing = self.binding_processing();
+        let binding =
+            self.bindings
+                .get_or_try_insert(&(pair.id, processing, streams.to_vec()), || {
+                    d3d9_translator::decl::bind_program(
+                        &pair.declaration,
+                        pair.vertex_program.program(),
+                        streams,
+                        processing,
+                    )
+                    .map(Arc::new)
+                    .map_err(|source| DeviceError::Bind { call, source })
+                })?;
         let binding = if points.is_some() {
             // Every corner of a point's quad reads the point's vertex.
             let mut b = (*binding).clone();
@@ -865,7 +880,10 @@ impl Device {
             && !matches!(index_source, Some(IndexSource::Generated(_)));
         for t in &pair.textures {
             let id = self.state.textures[t.slot];
-            let object = id.and_then(|id| self.textures.get(&id));
+            // A texture with no GPU side (SYSTEMMEM, SCRATCH) samples as none.
+            let object = id
+                .and_then(|id| self.textures.get(&id))
+                .filter(|o| o.gpu.is_some());
             if let Some(object) = object {
                 let expected = match t.texture_type {
                     TextureType::Cube => TextureKind::Cube,
@@ -1334,14 +1352,18 @@ impl Device {
         let mut samplers = Vec::new();
         for (&i, (id, sampler)) in members.iter().zip(bound) {
             let t = &pair.textures[i];
-            let view = match id.and_then(|id| self.textures.get(&id).map(|o| (id, o))) {
-                Some((id, object))
+            let view = match id.and_then(|id| {
+                self.textures
+                    .get(&id)
+                    .and_then(|o| Some((id, o, o.gpu.as_ref()?)))
+            }) {
+                Some((id, object, _))
                     if object.kind == TextureKind::TwoD
                         && t.texture_type == TextureType::Volume =>
                 {
                     self.volume_slice_view(call, id)?
                 }
-                Some((_, object)) => object.view.clone(),
+                Some((_, _, gpu)) => gpu.view.clone(),
                 None => self.unbound_texture(t.texture_type),
             };
             views.push((t.texture_binding, view));

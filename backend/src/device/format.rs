@@ -37,6 +37,40 @@ pub enum Format {
 }
 
 impl Format {
+    /// Every format, with its `D3DFORMAT` number.
+    pub const ALL: [(Format, u32); 14] = [
+        (Format::A8R8G8B8, 21),
+        (Format::X8R8G8B8, 22),
+        (Format::A8B8G8R8, 32),
+        (Format::X8B8G8R8, 33),
+        (Format::D24S8, 75),
+        (Format::D24X8, 77),
+        (Format::D16, 80),
+        (Format::D32FLockable, 82),
+        (Format::R16F, 111),
+        (Format::G16R16F, 112),
+        (Format::A16B16G16R16F, 113),
+        (Format::R32F, 114),
+        (Format::G32R32F, 115),
+        (Format::A32B32G32R32F, 116),
+    ];
+
+    /// The format of a `D3DFORMAT` number, where the device has it.
+    pub fn from_d3d(value: u32) -> Option<Format> {
+        Format::ALL
+            .iter()
+            .find(|(_, n)| *n == value)
+            .map(|(f, _)| *f)
+    }
+
+    /// The `D3DFORMAT` number.
+    pub fn to_d3d(self) -> u32 {
+        Format::ALL
+            .iter()
+            .find(|(f, _)| *f == self)
+            .map_or(0, |(_, n)| *n)
+    }
+
     /// Whether this is a floating-point colour format (16- or 32-bit floats).
     pub fn is_float(self) -> bool {
         matches!(
@@ -76,6 +110,49 @@ impl Format {
             Format::D16 => 2,
             Format::D24X8 | Format::D24S8 | Format::D32FLockable => 4,
         }
+    }
+
+    /// Bytes from one row of texels to the next in D3D9's memory (`D3DLOCKED_RECT::Pitch`)
+    /// for an image `width` texels wide.
+    pub fn row_pitch(self, width: u32) -> u32 {
+        width * self.texel_size()
+    }
+
+    /// Bytes of a `width` x `height` image in D3D9's memory.
+    pub fn image_size(self, width: u32, height: u32) -> usize {
+        self.row_pitch(width) as usize * height as usize
+    }
+
+    /// Where texel (x, y) starts in an image `width` texels wide.
+    pub fn offset_of(self, x: u32, y: u32, width: u32) -> usize {
+        y as usize * self.row_pitch(width) as usize + x as usize * self.texel_size() as usize
+    }
+
+    /// One texel of a D3DCOLOR (0xAARRGGBB) in D3D9's memory layout (`ColorFill`); `None`
+    /// for depth formats.
+    pub fn texel_of_color(self, colour: u32) -> Option<Vec<u8>> {
+        let [b, g, r, a] = colour.to_le_bytes();
+        let unit = |c: u8| f32::from(c) / 255.0;
+        let floats = [unit(r), unit(g), unit(b), unit(a)];
+        let halves = |n: usize| -> Vec<u8> {
+            floats[..n]
+                .iter()
+                .flat_map(|&f| half::f16::from_f32(f).to_bits().to_le_bytes())
+                .collect()
+        };
+        let singles =
+            |n: usize| -> Vec<u8> { floats[..n].iter().flat_map(|f| f.to_le_bytes()).collect() };
+        Some(match self {
+            Format::A8R8G8B8 | Format::X8R8G8B8 => vec![b, g, r, a],
+            Format::A8B8G8R8 | Format::X8B8G8R8 => vec![r, g, b, a],
+            Format::R16F => halves(1),
+            Format::G16R16F => halves(2),
+            Format::A16B16G16R16F => halves(4),
+            Format::R32F => singles(1),
+            Format::G32R32F => singles(2),
+            Format::A32B32G32R32F => singles(4),
+            Format::D16 | Format::D24X8 | Format::D24S8 | Format::D32FLockable => return None,
+        })
     }
 
     /// Channels D3D9 stores; the others read 1 when sampled (R16F, R32F, G16R16F, G32R32F
@@ -242,6 +319,15 @@ mod tests {
     }
 
     #[test]
+    fn d3d_numbers_round_trip() {
+        for (format, number) in Format::ALL {
+            assert_eq!(Format::from_d3d(number), Some(format));
+            assert_eq!(format.to_d3d(), number);
+        }
+        assert_eq!(Format::from_d3d(23), None);
+    }
+
+    #[test]
     fn surface_colours_and_floats() {
         let s = SurfaceData {
             format: Format::A8R8G8B8,
@@ -261,5 +347,66 @@ mod tests {
         assert_eq!(half_to_f32(0x3c00), 1.0);
         assert_eq!(half_to_f32(0xc000), -2.0);
         assert_eq!(half_to_f32(0x0001), 2f32.powi(-24));
+    }
+}
+
+/// What the device does with a format on its adapter: `CheckDeviceFormat`'s answers, from
+/// the same rules `Create*` applies.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FormatSupport {
+    /// A texture (2D, cube or volume) that shaders sample.
+    pub texture: bool,
+    /// A render target (surface or texture).
+    pub render_target: bool,
+    /// A depth-stencil surface.
+    pub depth_stencil: bool,
+    /// Linear filtering when sampled (`D3DUSAGE_QUERY_FILTER`).
+    pub filter: bool,
+    /// Blending into it (`D3DUSAGE_QUERY_POSTPIXELSHADER_BLENDING`).
+    pub blend: bool,
+}
+
+impl Format {
+    /// What `gpu`'s device does with this format.
+    pub fn support(self, gpu: &crate::Gpu) -> FormatSupport {
+        use wgpu::TextureUsages as U;
+        let depth32_stencil8 = gpu
+            .device()
+            .features()
+            .contains(wgpu::Features::DEPTH32FLOAT_STENCIL8);
+        let sampled = self.wgpu(false, depth32_stencil8);
+        let target = self.wgpu(true, depth32_stencil8);
+        let features = gpu.device().features();
+        let filterable = matches!(
+            sampled.sample_type(None, Some(features)),
+            Some(wgpu::TextureSampleType::Float { filterable: true })
+        );
+        let rt_usages = gpu.format_usages(target);
+        let renderable = rt_usages.contains(U::RENDER_ATTACHMENT | U::COPY_SRC);
+        if self.is_depth() {
+            return FormatSupport {
+                depth_stencil: renderable,
+                ..FormatSupport::default()
+            };
+        }
+        // Textures sample the missing channels of R16F/R32F/G16R16F/G32R32F as 1, which
+        // the draws do not emulate yet: not offered as textures.
+        let texture = self.channels() == 4
+            && gpu
+                .format_usages(sampled)
+                .contains(U::TEXTURE_BINDING | U::COPY_DST);
+        FormatSupport {
+            texture,
+            render_target: renderable,
+            depth_stencil: false,
+            filter: texture && filterable,
+            blend: renderable
+                && !matches!(
+                    target,
+                    wgpu::TextureFormat::R32Float
+                        | wgpu::TextureFormat::Rg32Float
+                        | wgpu::TextureFormat::Rgba32Float
+                ),
+        }
     }
 }

@@ -11,8 +11,11 @@
 //! What follows D3D9 (and where this device stops) is documented on each call;
 //! `docs/decisions.md` ("The device") gathers the choices.
 
+mod blit;
+mod buffer;
 mod cache;
 mod clip;
+mod copies;
 mod draw;
 mod error;
 mod fixed_function;
@@ -23,8 +26,11 @@ mod pass;
 mod points;
 mod process;
 mod range;
+mod raw_state;
 mod readback;
 mod state;
+mod surfaces;
+mod textures;
 mod transform;
 mod versioned;
 mod volume_slice;
@@ -41,20 +47,26 @@ use d3d9_translator::lift::interface::{
 };
 use d3d9_translator::lift::{FloatMode, Ps1Range};
 
+pub use blit::Filter;
 pub use cache::CacheStats;
 pub use clip::Plane;
 pub use d3d9_translator::lift::CompareFunction;
 pub use error::DeviceError;
 pub use fixed_function::{StageArg, StageOp, TextureStage};
-pub use format::{Format, SurfaceData};
+pub use format::{Format, FormatSupport, SurfaceData};
 pub use objects::{
-    DeclarationId, IndexBufferId, IndexFormat, PixelShaderId, SurfaceId, TextureId, VertexBufferId,
-    VertexShaderId,
+    DeclarationId, IndexBufferId, IndexFormat, LockFlags, Locked, PixelShaderId, Pool, SurfaceId,
+    TexelBox, TextureId, Usage, VertexBufferId, VertexShaderId,
+};
+pub use raw_state::{
+    StateInfo, RENDER_STATES, SAMPLER_STATES, TEXTURE_STAGES, TEXTURE_STAGE_STATES,
 };
 pub use state::{
     Blend, BlendOp, FillMode, FogMode, Rect, RenderState, RenderStates, SamplerState,
     SamplerStates, ShadeMode, StencilOp, Viewport,
 };
+pub use surfaces::SurfaceInfo;
+pub use textures::{TextureDesc, TextureInfo};
 pub use transform::{Matrix, TransformState, IDENTITY};
 
 use cache::Lru;
@@ -63,7 +75,7 @@ use objects::{BufferObject, SurfaceObject, TextureObject};
 use pairing::{PairKey, ShaderPair};
 use versioned::Versioned;
 
-use crate::{Gpu, GpuError, PixelConstants, TextureKind, VertexConstants};
+use crate::{Gpu, GpuError, PixelConstants, VertexConstants};
 
 /// Sampler stages: 0–15 for the pixel stage, then `D3DVERTEXTEXTURESAMPLER0..3`
 /// (`D3DDMAPSAMPLER + 1 ..= + 4` = 257–260 in D3D9, 16–19 here).
@@ -174,6 +186,8 @@ pub(crate) struct Stream {
     pub(crate) offset: u32,
     pub(crate) stride: u32,
     pub(crate) frequency: StreamFrequency,
+    /// The `SetStreamSourceFreq` value as given (0 before any: D3D9's default 1).
+    pub(crate) raw_frequency: u32,
 }
 
 /// Everything `Set*` changes.
@@ -191,6 +205,9 @@ pub(crate) struct DeviceState {
     pub(crate) textures: [Option<TextureId>; SAMPLER_STAGES],
     pub(crate) samplers: [SamplerStates; SAMPLER_STAGES],
     pub(crate) texture_stages: [TextureStage; 2],
+    /// Every render, sampler and texture-stage state as D3D9 numbers it (`Get*State`); the
+    /// typed states above are derived from them.
+    pub(crate) raw: raw_state::DeviceRawStates,
     /// `SetTransform`'s matrices (the fixed-function vertex stage's constants).
     pub(crate) transforms: transform::Transforms,
     /// `SetClipPlane`'s planes (enabled by `D3DRS_CLIPPLANEENABLE`).
@@ -200,6 +217,8 @@ pub(crate) struct DeviceState {
     pub(crate) scissor: Rect,
     pub(crate) render_targets: [Option<SurfaceId>; MAX_RENDER_TARGETS],
     pub(crate) depth_stencil: Option<SurfaceId>,
+    /// `SetSoftwareVertexProcessing` of a mixed device (software devices: always).
+    pub(crate) software_processing: bool,
 }
 
 /// A headless D3D9-style device. See the module documentation.
@@ -221,11 +240,16 @@ pub struct Device {
     pub(crate) bind_groups: Lru<draw::BindGroupKey, wgpu::BindGroup>,
     /// Declaration bindings by (pair, stream strides and frequencies).
     pub(crate) bindings: Lru<
-        (u64, Vec<d3d9_translator::decl::StreamSource>),
+        (
+            u64,
+            VertexProcessing,
+            Vec<d3d9_translator::decl::StreamSource>,
+        ),
         Arc<d3d9_translator::decl::VertexBinding>,
     >,
     pub(crate) samplers: HashMap<draw::SamplerKey, wgpu::Sampler>,
     pub(crate) clear_pipelines: readback::ClearPipelines,
+    pub(crate) blit_pipelines: blit::BlitPipelines,
     /// One-slice volume copies of 2D textures set on `dcl_volume` samplers.
     pub(crate) volume_slices: HashMap<TextureId, volume_slice::VolumeSlice>,
     /// Draws recorded since the last submit.
@@ -235,6 +259,8 @@ pub struct Device {
     /// Draws answered from `memo` (see [`Device::memo_hits`]).
     pub(crate) memo_hits: u64,
     back_buffer: SurfaceId,
+    /// What the last `Present` showed (`present`).
+    pub(crate) front_buffer: Option<SurfaceId>,
     /// Where D3D9's half-pixel offset goes: into the viewport (moved by +0.5, +0.5) where
     /// viewports may be fractional, into the vertex stage's position fix-up on GL, which
     /// truncates viewports to whole pixels (`docs/backends.md`). The viewport keeps
@@ -298,9 +324,12 @@ impl Device {
                 textures: [None; SAMPLER_STAGES],
                 samplers: [SamplerStates::default(); SAMPLER_STAGES],
                 texture_stages: [TextureStage::default_for(0), TextureStage::default_for(1)],
+                raw: raw_state::DeviceRawStates::new(params.auto_depth_stencil.is_some()),
                 transforms: transform::Transforms::default(),
                 clip_planes: [[0.0; 4]; 6],
-                render: RenderStates::default(),
+                render: RenderStates::from_raw(&raw_state::RawRenderStates::defaults(
+                    params.auto_depth_stencil.is_some(),
+                )),
                 viewport: Viewport {
                     x: 0,
                     y: 0,
@@ -317,6 +346,7 @@ impl Device {
                 },
                 render_targets: [None; MAX_RENDER_TARGETS],
                 depth_stencil: None,
+                software_processing: params.processing == VertexProcessing::Software,
             }),
             pairs,
             pipelines,
@@ -324,10 +354,12 @@ impl Device {
             bindings: Lru::new(256),
             samplers: HashMap::new(),
             clear_pipelines: HashMap::new(),
+            blit_pipelines: HashMap::new(),
             volume_slices: HashMap::new(),
             encoder: None,
             memo: None,
             back_buffer: SurfaceId(0),
+            front_buffer: None,
             params,
         };
         let back_buffer = device.create_render_target(width, height, format)?;
@@ -367,7 +399,7 @@ impl Device {
         self.memo_hits
     }
 
-    fn next_id(&mut self) -> u64 {
+    pub(crate) fn next_id(&mut self) -> u64 {
         let id = self.next_id;
         self.next_id += 1;
         id
@@ -386,6 +418,18 @@ impl Device {
     ) -> Result<DeclarationId, DeviceError> {
         let call = "CreateVertexDeclaration";
         let decl = VertexDeclaration::from_elements(elements)
+            .map_err(|source| DeviceError::Declaration { call, source })?;
+        Ok(self.add_declaration(decl))
+    }
+
+    /// `CreateVertexDeclaration` from `D3DVERTEXELEMENT9` records as an application passes
+    /// them (without the `D3DDECL_END`), validated as D3D9 validates them.
+    pub fn create_vertex_declaration_raw(
+        &mut self,
+        elements: &[d3d9_translator::decl::RawElement],
+    ) -> Result<DeclarationId, DeviceError> {
+        let call = "CreateVertexDeclaration";
+        let decl = VertexDeclaration::from_raw(elements)
             .map_err(|source| DeviceError::Declaration { call, source })?;
         Ok(self.add_declaration(decl))
     }
@@ -459,137 +503,6 @@ impl Device {
         Ok(Arc::new(checked))
     }
 
-    // ---- buffers ----------------------------------------------------------------------------
-
-    /// `CreateVertexBuffer` of `size` bytes (zero-filled).
-    pub fn create_vertex_buffer(&mut self, size: u32) -> Result<VertexBufferId, DeviceError> {
-        let buffer = self.create_buffer("CreateVertexBuffer", size, None)?;
-        let id = VertexBufferId(self.next_id());
-        self.vertex_buffers.insert(id, buffer);
-        Ok(id)
-    }
-
-    /// `CreateIndexBuffer` of `size` bytes of 16- or 32-bit indices (zero-filled).
-    pub fn create_index_buffer(
-        &mut self,
-        size: u32,
-        format: IndexFormat,
-    ) -> Result<IndexBufferId, DeviceError> {
-        let buffer = self.create_buffer("CreateIndexBuffer", size, Some(format))?;
-        let id = IndexBufferId(self.next_id());
-        self.index_buffers.insert(id, buffer);
-        Ok(id)
-    }
-
-    fn create_buffer(
-        &self,
-        call: &'static str,
-        size: u32,
-        index_format: Option<IndexFormat>,
-    ) -> Result<BufferObject, DeviceError> {
-        if size == 0 {
-            return Err(invalid(call, "a buffer of 0 bytes"));
-        }
-        let limit = self.gpu.device.limits().max_buffer_size;
-        if u64::from(size) > limit {
-            return Err(unsupported(
-                call,
-                format!("a {size}-byte buffer: the adapter allows {limit}"),
-            ));
-        }
-        let usage = match index_format {
-            Some(_) => wgpu::BufferUsages::INDEX,
-            None => wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::STORAGE,
-        } | wgpu::BufferUsages::COPY_DST;
-        let buffer = self.gpu.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some(call),
-            size: u64::from(size).div_ceil(4) * 4,
-            usage,
-            mapped_at_creation: false,
-        });
-        Ok(BufferObject {
-            buffer,
-            shadow: vec![0; size as usize],
-            index_format,
-        })
-    }
-
-    /// `Lock(offset, data.len())` + copy + `Unlock` of a vertex buffer.
-    pub fn update_vertex_buffer(
-        &mut self,
-        id: VertexBufferId,
-        offset: u32,
-        data: &[u8],
-    ) -> Result<(), DeviceError> {
-        self.flush()?;
-        let call = "IDirect3DVertexBuffer9::Lock";
-        let buffer = self.vertex_buffers.get_mut(&id).ok_or_else(|| {
-            invalid(
-                call,
-                format!("{id:?} is not a vertex buffer of this device"),
-            )
-        })?;
-        write_buffer(&self.gpu.queue, buffer, call, offset, data)
-    }
-
-    /// `Lock(offset, data.len())` + copy + `Unlock` of an index buffer.
-    pub fn update_index_buffer(
-        &mut self,
-        id: IndexBufferId,
-        offset: u32,
-        data: &[u8],
-    ) -> Result<(), DeviceError> {
-        self.flush()?;
-        let call = "IDirect3DIndexBuffer9::Lock";
-        let buffer = self.index_buffers.get_mut(&id).ok_or_else(|| {
-            invalid(
-                call,
-                format!("{id:?} is not an index buffer of this device"),
-            )
-        })?;
-        write_buffer(&self.gpu.queue, buffer, call, offset, data)
-    }
-
-    /// A vertex buffer with `data` in it (`CreateVertexBuffer` + `Lock` + copy + `Unlock`).
-    pub fn create_vertex_buffer_with(
-        &mut self,
-        data: &[u8],
-    ) -> Result<VertexBufferId, DeviceError> {
-        let size = u32::try_from(data.len())
-            .map_err(|_| invalid("CreateVertexBuffer", "more than 4 GiB"))?;
-        let id = self.create_vertex_buffer(size)?;
-        self.update_vertex_buffer(id, 0, data)?;
-        Ok(id)
-    }
-
-    /// An index buffer with 16-bit `indices` in it.
-    pub fn create_index_buffer_u16(
-        &mut self,
-        indices: &[u16],
-    ) -> Result<IndexBufferId, DeviceError> {
-        self.create_index_buffer_with(bytemuck::cast_slice(indices), IndexFormat::Index16)
-    }
-
-    /// An index buffer with 32-bit `indices` in it.
-    pub fn create_index_buffer_u32(
-        &mut self,
-        indices: &[u32],
-    ) -> Result<IndexBufferId, DeviceError> {
-        self.create_index_buffer_with(bytemuck::cast_slice(indices), IndexFormat::Index32)
-    }
-
-    fn create_index_buffer_with(
-        &mut self,
-        bytes: &[u8],
-        format: IndexFormat,
-    ) -> Result<IndexBufferId, DeviceError> {
-        let size = u32::try_from(bytes.len())
-            .map_err(|_| invalid("CreateIndexBuffer", "more than 4 GiB"))?;
-        let id = self.create_index_buffer(size, format)?;
-        self.update_index_buffer(id, 0, bytes)?;
-        Ok(id)
-    }
-
     /// `Unsupported` from `call` unless the wgpu device has `feature` (what D3D9 asks, `what`).
     pub(crate) fn require_feature(
         &self,
@@ -605,379 +518,6 @@ impl Device {
                 format!("{what} (no {feature:?} on this adapter)"),
             ))
         }
-    }
-
-    // ---- textures and surfaces ------------------------------------------------------------
-
-    /// `CreateTexture(width, height, levels, 0, format, D3DPOOL_MANAGED)`; `levels` 0 makes
-    /// the full mip chain. Texels start at zero; fill them with [`Device::update_texture`].
-    pub fn create_texture(
-        &mut self,
-        width: u32,
-        height: u32,
-        levels: u32,
-        format: Format,
-    ) -> Result<TextureId, DeviceError> {
-        self.add_texture(
-            "CreateTexture",
-            TextureKind::TwoD,
-            [width, height, 1],
-            levels,
-            format,
-            false,
-        )
-    }
-
-    /// `CreateCubeTexture(edge, levels, 0, format, ..)`.
-    pub fn create_cube_texture(
-        &mut self,
-        edge: u32,
-        levels: u32,
-        format: Format,
-    ) -> Result<TextureId, DeviceError> {
-        self.add_texture(
-            "CreateCubeTexture",
-            TextureKind::Cube,
-            [edge, edge, 1],
-            levels,
-            format,
-            false,
-        )
-    }
-
-    /// `CreateVolumeTexture(width, height, depth, levels, 0, format, ..)`.
-    pub fn create_volume_texture(
-        &mut self,
-        width: u32,
-        height: u32,
-        depth: u32,
-        levels: u32,
-        format: Format,
-    ) -> Result<TextureId, DeviceError> {
-        self.add_texture(
-            "CreateVolumeTexture",
-            TextureKind::Volume,
-            [width, height, depth],
-            levels,
-            format,
-            false,
-        )
-    }
-
-    /// `CreateTexture(width, height, 1, D3DUSAGE_RENDERTARGET, format, D3DPOOL_DEFAULT)`:
-    /// a texture whose level 0 is a render target ([`Device::get_surface_level`]).
-    pub fn create_render_target_texture(
-        &mut self,
-        width: u32,
-        height: u32,
-        format: Format,
-    ) -> Result<TextureId, DeviceError> {
-        self.add_texture(
-            "CreateTexture (D3DUSAGE_RENDERTARGET)",
-            TextureKind::TwoD,
-            [width, height, 1],
-            1,
-            format,
-            true,
-        )
-    }
-
-    fn add_texture(
-        &mut self,
-        call: &'static str,
-        kind: TextureKind,
-        [width, height, depth]: [u32; 3],
-        levels: u32,
-        format: Format,
-        render_target: bool,
-    ) -> Result<TextureId, DeviceError> {
-        if width == 0 || height == 0 || depth == 0 {
-            return Err(invalid(call, format!("a {width}x{height}x{depth} texture")));
-        }
-        if format.is_depth() {
-            return Err(unsupported(
-                call,
-                format!("{format:?} textures (shadow maps)"),
-            ));
-        }
-        let largest = width.max(height).max(if kind == TextureKind::Volume {
-            depth
-        } else {
-            1
-        });
-        let full_chain = 32 - largest.leading_zeros();
-        let levels = match levels {
-            0 => full_chain,
-            n if n > full_chain => {
-                return Err(invalid(
-                    call,
-                    format!("{n} levels; a {width}x{height} texture has at most {full_chain}"),
-                ))
-            }
-            n => n,
-        };
-        let wgpu_format = format.wgpu(render_target, self.depth32_stencil8());
-        // COPY_SRC: a 2D texture on a `dcl_volume` sampler is copied into a one-slice volume.
-        let mut usage = wgpu::TextureUsages::TEXTURE_BINDING
-            | wgpu::TextureUsages::COPY_DST
-            | wgpu::TextureUsages::COPY_SRC;
-        if render_target {
-            usage |= wgpu::TextureUsages::RENDER_ATTACHMENT;
-        }
-        if !self.gpu.format_usages(wgpu_format).contains(usage) {
-            return Err(unsupported(
-                call,
-                format!("{format:?} ({wgpu_format:?}) with {usage:?} on this adapter"),
-            ));
-        }
-        self.gpu
-            .require(crate::caps::check_texture_size(
-                kind,
-                [width, height, depth],
-                &self.gpu.device.limits(),
-            ))
-            .map_err(Device::gpu_error(call))?;
-        let (dimension, view_dimension) = kind.dimensions();
-        let texture = self.gpu.device.create_texture(&wgpu::TextureDescriptor {
-            label: Some(call),
-            size: wgpu::Extent3d {
-                width,
-                height,
-                depth_or_array_layers: match kind {
-                    TextureKind::TwoD => 1,
-                    TextureKind::Cube => 6,
-                    TextureKind::Volume => depth,
-                },
-            },
-            mip_level_count: levels,
-            sample_count: 1,
-            dimension,
-            format: wgpu_format,
-            usage,
-            view_formats: &[],
-        });
-        let view = texture.create_view(&wgpu::TextureViewDescriptor {
-            dimension: Some(view_dimension),
-            ..Default::default()
-        });
-        let object = TextureObject {
-            kind,
-            format,
-            wgpu_format,
-            width,
-            height,
-            depth,
-            levels,
-            texture,
-            view,
-            render_target,
-            version: 0,
-        };
-        // D3D9's managed textures start as whatever memory held; zero is the honest choice.
-        for level in 0..levels {
-            let extent = object.level_extent(level);
-            let bytes = u64::from(extent.width)
-                * u64::from(extent.height)
-                * u64::from(extent.depth_or_array_layers)
-                * u64::from(format.texel_size());
-            write_texture_level(&self.gpu.queue, &object, level, &vec![0; bytes as usize]);
-        }
-        let id = TextureId(self.next_id());
-        self.textures.insert(id, object);
-        Ok(id)
-    }
-
-    /// `LockRect` / `LockBox` of a whole mip level + copy + unlock: `data` holds the level's
-    /// texels in D3D9's memory layout (rows top to bottom, tightly packed; a cube texture's six
-    /// faces in `D3DCUBEMAP_FACES` order; a volume's slices in order).
-    pub fn update_texture(
-        &mut self,
-        id: TextureId,
-        level: u32,
-        data: &[u8],
-    ) -> Result<(), DeviceError> {
-        self.flush()?;
-        let call = "LockRect";
-        let texture = self
-            .textures
-            .get_mut(&id)
-            .ok_or_else(|| invalid(call, format!("{id:?} is not a texture of this device")))?;
-        if level >= texture.levels {
-            return Err(invalid(
-                call,
-                format!("level {level} of a texture with {} levels", texture.levels),
-            ));
-        }
-        let extent = texture.level_extent(level);
-        let expected = u64::from(extent.width)
-            * u64::from(extent.height)
-            * u64::from(extent.depth_or_array_layers)
-            * u64::from(texture.format.texel_size());
-        if data.len() as u64 != expected {
-            return Err(invalid(
-                call,
-                format!("level {level} holds {expected} bytes, {} given", data.len()),
-            ));
-        }
-        let converted = texture.format.to_wgpu_bytes(texture.wgpu_format, data);
-        write_texture_level(&self.gpu.queue, texture, level, &converted);
-        texture.version += 1;
-        Ok(())
-    }
-
-    /// `GetSurfaceLevel(level)` of a render-target texture.
-    pub fn get_surface_level(
-        &mut self,
-        id: TextureId,
-        level: u32,
-    ) -> Result<SurfaceId, DeviceError> {
-        let call = "GetSurfaceLevel";
-        let texture = self
-            .textures
-            .get(&id)
-            .ok_or_else(|| invalid(call, format!("{id:?} is not a texture of this device")))?;
-        if !texture.render_target || texture.kind != TextureKind::TwoD {
-            return Err(unsupported(
-                call,
-                "surfaces of textures other than 2D render-target textures",
-            ));
-        }
-        if level >= texture.levels {
-            return Err(invalid(
-                call,
-                format!("level {level} of {}", texture.levels),
-            ));
-        }
-        let extent = texture.level_extent(level);
-        let surface = SurfaceObject {
-            texture: texture.texture.clone(),
-            view: texture.texture.create_view(&wgpu::TextureViewDescriptor {
-                dimension: Some(wgpu::TextureViewDimension::D2),
-                base_mip_level: level,
-                mip_level_count: Some(1),
-                ..Default::default()
-            }),
-            format: texture.format,
-            wgpu_format: texture.wgpu_format,
-            width: extent.width,
-            height: extent.height,
-            level,
-        };
-        let sid = SurfaceId(self.next_id());
-        self.surfaces.insert(sid, surface);
-        Ok(sid)
-    }
-
-    /// `CreateRenderTarget(width, height, format, D3DMULTISAMPLE_NONE, ..)`.
-    pub fn create_render_target(
-        &mut self,
-        width: u32,
-        height: u32,
-        format: Format,
-    ) -> Result<SurfaceId, DeviceError> {
-        let call = "CreateRenderTarget";
-        if format.is_depth() {
-            return Err(invalid(call, format!("{format:?} is a depth format")));
-        }
-        self.add_surface(call, width, height, format)
-    }
-
-    /// `CreateDepthStencilSurface(width, height, format, D3DMULTISAMPLE_NONE, ..)`.
-    pub fn create_depth_stencil_surface(
-        &mut self,
-        width: u32,
-        height: u32,
-        format: Format,
-    ) -> Result<SurfaceId, DeviceError> {
-        let call = "CreateDepthStencilSurface";
-        if !format.is_depth() {
-            return Err(invalid(call, format!("{format:?} is not a depth format")));
-        }
-        self.add_surface(call, width, height, format)
-    }
-
-    fn add_surface(
-        &mut self,
-        call: &'static str,
-        width: u32,
-        height: u32,
-        format: Format,
-    ) -> Result<SurfaceId, DeviceError> {
-        let limit = self.gpu.device.limits().max_texture_dimension_2d;
-        if width == 0 || height == 0 || width > limit || height > limit {
-            return Err(invalid(
-                call,
-                format!("a {width}x{height} surface (the adapter allows 1..={limit})"),
-            ));
-        }
-        let mut wgpu_format = format.wgpu(true, self.depth32_stencil8());
-        let usage = wgpu::TextureUsages::RENDER_ATTACHMENT
-            | wgpu::TextureUsages::COPY_SRC
-            | wgpu::TextureUsages::TEXTURE_BINDING;
-        // Float32 targets where the adapter cannot render floats (GL/GLES): the bits in a
-        // u32 format of the same size (see `SurfaceObject::holds_bits`).
-        let bits = match wgpu_format {
-            wgpu::TextureFormat::R32Float => Some(wgpu::TextureFormat::R32Uint),
-            wgpu::TextureFormat::Rg32Float => Some(wgpu::TextureFormat::Rg32Uint),
-            wgpu::TextureFormat::Rgba32Float => Some(wgpu::TextureFormat::Rgba32Uint),
-            _ => None,
-        };
-        if let Some(bits) = bits {
-            if !self.gpu.format_usages(wgpu_format).contains(usage)
-                && self.gpu.format_usages(bits).contains(usage)
-            {
-                wgpu_format = bits;
-            }
-        }
-        if !self.gpu.format_usages(wgpu_format).contains(usage) {
-            return Err(unsupported(
-                call,
-                format!("{format:?} ({wgpu_format:?}) as a render target on this adapter"),
-            ));
-        }
-        let texture = self.gpu.device.create_texture(&wgpu::TextureDescriptor {
-            label: Some(call),
-            size: wgpu::Extent3d {
-                width,
-                height,
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: wgpu_format,
-            usage,
-            view_formats: &[],
-        });
-        let view = texture.create_view(&Default::default());
-        let id = SurfaceId(self.next_id());
-        self.surfaces.insert(
-            id,
-            SurfaceObject {
-                texture,
-                view,
-                format,
-                wgpu_format,
-                width,
-                height,
-                level: 0,
-            },
-        );
-        Ok(id)
-    }
-
-    fn depth32_stencil8(&self) -> bool {
-        self.gpu
-            .device
-            .features()
-            .contains(wgpu::Features::DEPTH32FLOAT_STENCIL8)
-    }
-
-    /// The size and format of a surface.
-    pub fn surface_desc(&self, id: SurfaceId) -> Option<(u32, u32, Format)> {
-        self.surfaces
-            .get(&id)
-            .map(|s| (s.width, s.height, s.format))
     }
 
     // ---- state ------------------------------------------------------------------------------
@@ -1087,6 +627,7 @@ impl Device {
             )
         })?;
         slot.frequency = StreamFrequency::from_raw(value);
+        slot.raw_frequency = value;
         Ok(())
     }
 
@@ -1213,7 +754,7 @@ impl Device {
 
     /// The sampler stage slot of a D3D9 sampler number: 0–15, or
     /// `D3DVERTEXTEXTURESAMPLER0..3` (257–260).
-    fn sampler_slot(call: &'static str, sampler: u32) -> Result<usize, DeviceError> {
+    pub(crate) fn sampler_slot(call: &'static str, sampler: u32) -> Result<usize, DeviceError> {
         match sampler {
             0..=15 => Ok(sampler as usize),
             257..=260 => Ok(VERTEX_SAMPLER_BASE + (sampler - D3DVERTEXTEXTURESAMPLER0) as usize),
@@ -1324,36 +865,6 @@ impl Device {
         Ok(())
     }
 
-    /// `SetRenderState(state, value)` with D3D9's numbers (`D3DRS_*`, floats as bit
-    /// patterns), as a compatibility layer passes them. States with no effect on this device
-    /// are taken and ignored; a value this device cannot honour (w-buffering, sRGB writes,
-    /// ...) is refused as unsupported and changes nothing.
-    pub fn set_render_state_raw(&mut self, state: u32, value: u32) -> Result<(), DeviceError> {
-        let call = "SetRenderState";
-        match RenderState::from_d3d(state, value) {
-            Ok(Some(typed)) => self.set_render_state(typed),
-            Ok(None) => Ok(()),
-            Err(state::RawStateError::Invalid(why)) => Err(invalid(call, why)),
-            Err(state::RawStateError::Unsupported(why)) => Err(unsupported(call, why)),
-        }
-    }
-
-    /// `SetSamplerState(sampler, type, value)` with D3D9's numbers (`D3DSAMP_*`).
-    pub fn set_sampler_state_raw(
-        &mut self,
-        sampler: u32,
-        ty: u32,
-        value: u32,
-    ) -> Result<(), DeviceError> {
-        let call = "SetSamplerState";
-        match SamplerState::from_d3d(ty, value) {
-            Ok(Some(typed)) => self.set_sampler_state(sampler, typed),
-            Ok(None) => Device::sampler_slot(call, sampler).map(|_| ()),
-            Err(state::RawStateError::Invalid(why)) => Err(invalid(call, why)),
-            Err(state::RawStateError::Unsupported(why)) => Err(unsupported(call, why)),
-        }
-    }
-
     /// The render states now.
     pub fn render_states(&self) -> &RenderStates {
         &self.state.render
@@ -1387,9 +898,61 @@ impl Device {
         Ok(())
     }
 
+    /// `SetSoftwareVertexProcessing(software)`: a mixed device switches between hardware and
+    /// software vertex processing (streams, declaration and shaders stay set); under
+    /// software processing every input the vertex shader declares must be in the declaration
+    /// at draw time. A hardware or software device cannot switch: `D3DERR_INVALIDCALL`.
+    pub fn set_software_vertex_processing(&mut self, software: bool) -> Result<(), DeviceError> {
+        if self.params.processing != VertexProcessing::Mixed {
+            return Err(invalid(
+                "SetSoftwareVertexProcessing",
+                "the device was not created with D3DCREATE_MIXED_VERTEXPROCESSING",
+            ));
+        }
+        self.state.software_processing = software;
+        Ok(())
+    }
+
+    /// Whether vertices are processed in software now.
+    pub fn software_vertex_processing(&self) -> bool {
+        self.state.software_processing
+    }
+
+    /// The processing a draw's declaration is paired under.
+    pub(crate) fn binding_processing(&self) -> VertexProcessing {
+        if self.state.software_processing {
+            VertexProcessing::Software
+        } else {
+            VertexProcessing::Hardware
+        }
+    }
+
     /// The viewport now.
     pub fn viewport(&self) -> Viewport {
         self.state.viewport
+    }
+
+    /// `GetScissorRect`.
+    pub fn scissor_rect(&self) -> Rect {
+        self.state.scissor
+    }
+
+    /// `GetStreamSourceFreq(stream)` as D3D9 numbers it (1 by default).
+    pub fn stream_source_freq(&self, stream: usize) -> Option<u32> {
+        self.state
+            .streams
+            .get(stream)
+            .map(|s| s.raw_frequency.max(1))
+    }
+
+    /// `GetVertexShaderConstantF/I/B`: the constants now.
+    pub fn vertex_shader_constants(&self) -> &VertexConstants {
+        &self.state.vs_constants
+    }
+
+    /// `GetPixelShaderConstantF/I/B`: the constants now.
+    pub fn pixel_shader_constants(&self) -> &PixelConstants {
+        &self.state.ps_constants
     }
 
     /// `SetScissorRect`.
@@ -1558,63 +1121,4 @@ fn range_check(
             format!("registers {start}..{start}+{count} past the device's {limit}"),
         )),
     }
-}
-
-/// Writes `data` at `offset` into the buffer's shadow and, rounded out to wgpu's 4-byte copy
-/// alignment from the shadow, into the GPU buffer.
-fn write_buffer(
-    queue: &wgpu::Queue,
-    buffer: &mut BufferObject,
-    call: &'static str,
-    offset: u32,
-    data: &[u8],
-) -> Result<(), DeviceError> {
-    let start = offset as usize;
-    let end = start
-        .checked_add(data.len())
-        .filter(|&end| end <= buffer.shadow.len())
-        .ok_or_else(|| {
-            invalid(
-                call,
-                format!(
-                    "{} bytes at offset {offset} of a {}-byte buffer",
-                    data.len(),
-                    buffer.shadow.len()
-                ),
-            )
-        })?;
-    buffer.shadow[start..end].copy_from_slice(data);
-    let aligned_start = start / 4 * 4;
-    let aligned_end = end.div_ceil(4) * 4;
-    let mut chunk = buffer.shadow[aligned_start..end].to_vec();
-    chunk.resize(aligned_end - aligned_start, 0);
-    // Bytes past `end` within the buffer come from the shadow, not zeros.
-    for (i, byte) in chunk.iter_mut().enumerate().skip(end - aligned_start) {
-        *byte = buffer.shadow.get(aligned_start + i).copied().unwrap_or(0);
-    }
-    if !chunk.is_empty() {
-        queue.write_buffer(&buffer.buffer, aligned_start as u64, &chunk);
-    }
-    Ok(())
-}
-
-/// Writes one whole mip level (already in the wgpu format's layout).
-fn write_texture_level(queue: &wgpu::Queue, texture: &TextureObject, level: u32, data: &[u8]) {
-    let extent = texture.level_extent(level);
-    let texel = texture.format.texel_size();
-    queue.write_texture(
-        wgpu::TexelCopyTextureInfo {
-            texture: &texture.texture,
-            mip_level: level,
-            origin: wgpu::Origin3d::ZERO,
-            aspect: wgpu::TextureAspect::All,
-        },
-        data,
-        wgpu::TexelCopyBufferLayout {
-            offset: 0,
-            bytes_per_row: Some(extent.width * texel),
-            rows_per_image: Some(extent.height),
-        },
-        extent,
-    );
 }

@@ -77,6 +77,12 @@ pub(crate) struct BufferObject {
     pub(crate) shadow: Vec<u8>,
     /// `Some` for index buffers.
     pub(crate) index_format: Option<IndexFormat>,
+    pub(crate) pool: Pool,
+    pub(crate) usage: Usage,
+    /// Locks not yet unlocked (D3D9 lets a buffer be locked several times over).
+    pub(crate) locks: u32,
+    /// The bytes written through locks since the last upload (`start..end`).
+    pub(crate) dirty: Option<(usize, usize)>,
 }
 
 impl BufferObject {
@@ -88,8 +94,162 @@ impl BufferObject {
 /// A shader created on the device: checked once, at creation.
 pub(crate) type ShaderObject = Arc<CheckedProgram>;
 
-/// A texture: its wgpu texture, and per level the texels D3D9's managed pool keeps in system
-/// memory (render-target textures keep none: their contents live on the GPU).
+/// `D3DPOOL`: where a resource lives, which decides whether it can be locked, drawn into and
+/// sampled.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Pool {
+    /// `D3DPOOL_DEFAULT` (0): GPU memory; lockable only when dynamic (textures) or lockable
+    /// (render targets), the only pool that can be drawn into.
+    Default,
+    /// `D3DPOOL_MANAGED` (1): a system-memory copy the device uploads; lockable, sampled.
+    #[default]
+    Managed,
+    /// `D3DPOOL_SYSTEMMEM` (2): system memory only; lockable, the source of `UpdateSurface` /
+    /// `UpdateTexture` and the destination of `GetRenderTargetData`.
+    SystemMem,
+    /// `D3DPOOL_SCRATCH` (3): system memory the device never uses; lockable.
+    Scratch,
+}
+
+impl Pool {
+    /// The pool of a `D3DPOOL` number.
+    pub fn from_d3d(value: u32) -> Option<Pool> {
+        Some(match value {
+            0 => Pool::Default,
+            1 => Pool::Managed,
+            2 => Pool::SystemMem,
+            3 => Pool::Scratch,
+            _ => return None,
+        })
+    }
+
+    /// The `D3DPOOL` number.
+    pub fn to_d3d(self) -> u32 {
+        match self {
+            Pool::Default => 0,
+            Pool::Managed => 1,
+            Pool::SystemMem => 2,
+            Pool::Scratch => 3,
+        }
+    }
+
+    /// Whether the resource exists on the GPU (DEFAULT and MANAGED).
+    pub fn on_gpu(self) -> bool {
+        matches!(self, Pool::Default | Pool::Managed)
+    }
+}
+
+/// `D3DUSAGE_*` bits, as D3D9 numbers them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Usage(pub u32);
+
+impl Usage {
+    pub const RENDER_TARGET: Usage = Usage(0x1);
+    pub const DEPTH_STENCIL: Usage = Usage(0x2);
+    pub const WRITE_ONLY: Usage = Usage(0x8);
+    pub const SOFTWARE_PROCESSING: Usage = Usage(0x10);
+    pub const DONOT_CLIP: Usage = Usage(0x20);
+    pub const POINTS: Usage = Usage(0x40);
+    pub const RT_PATCHES: Usage = Usage(0x80);
+    pub const NPATCHES: Usage = Usage(0x100);
+    pub const DYNAMIC: Usage = Usage(0x200);
+    pub const AUTOGEN_MIPMAP: Usage = Usage(0x400);
+    pub const DMAP: Usage = Usage(0x4000);
+
+    /// Whether every bit of `other` is set.
+    pub fn contains(self, other: Usage) -> bool {
+        self.0 & other.0 == other.0
+    }
+}
+
+impl std::ops::BitOr for Usage {
+    type Output = Usage;
+    fn bitor(self, other: Usage) -> Usage {
+        Usage(self.0 | other.0)
+    }
+}
+
+/// `D3DLOCK_*` flags.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct LockFlags(pub u32);
+
+impl LockFlags {
+    pub const READ_ONLY: LockFlags = LockFlags(0x10);
+    pub const NO_SYS_LOCK: LockFlags = LockFlags(0x800);
+    pub const NO_OVERWRITE: LockFlags = LockFlags(0x1000);
+    pub const DISCARD: LockFlags = LockFlags(0x2000);
+    pub const DO_NOT_WAIT: LockFlags = LockFlags(0x4000);
+    pub const NO_DIRTY_UPDATE: LockFlags = LockFlags(0x8000);
+
+    /// Whether every bit of `other` is set.
+    pub fn contains(self, other: LockFlags) -> bool {
+        self.0 & other.0 == other.0
+    }
+}
+
+/// `D3DLOCKED_RECT` / `D3DLOCKED_BOX`: where locked texels start and the bytes from one row
+/// (and one slice) to the next. The memory stays valid, and at the same address, until the
+/// matching unlock; writing through it is the caller's business (a C caller's pointer).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Locked {
+    pub bits: *mut u8,
+    pub row_pitch: u32,
+    pub slice_pitch: u32,
+}
+
+/// A box of texels: `left..right`, `top..bottom`, `front..back` (D3D9's `RECT` and `D3DBOX`:
+/// exclusive right, bottom and back).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct TexelBox {
+    pub left: u32,
+    pub top: u32,
+    pub right: u32,
+    pub bottom: u32,
+    pub front: u32,
+    pub back: u32,
+}
+
+impl TexelBox {
+    /// The whole of a `width` x `height` x `depth` image.
+    pub fn whole(width: u32, height: u32, depth: u32) -> TexelBox {
+        TexelBox {
+            left: 0,
+            top: 0,
+            right: width,
+            bottom: height,
+            front: 0,
+            back: depth,
+        }
+    }
+
+    /// Whether the box is non-empty and lies inside a `width` x `height` x `depth` image.
+    pub fn fits(&self, width: u32, height: u32, depth: u32) -> bool {
+        self.left < self.right
+            && self.top < self.bottom
+            && self.front < self.back
+            && self.right <= width
+            && self.bottom <= height
+            && self.back <= depth
+    }
+}
+
+/// An active lock of a subresource or surface.
+pub(crate) struct ActiveLock {
+    pub(crate) flags: LockFlags,
+    /// Where the caller's bytes are, for locks that read the GPU back: the whole image in
+    /// D3D9's layout (written back at unlock unless read-only).
+    pub(crate) staging: Option<Vec<u8>>,
+}
+
+/// A texture's GPU side.
+pub(crate) struct GpuTexture {
+    pub(crate) texture: wgpu::Texture,
+    pub(crate) view: wgpu::TextureView,
+}
+
+/// A texture: its wgpu texture (DEFAULT and MANAGED pools), and per subresource the texels
+/// D3D9's memory keeps (MANAGED, SYSTEMMEM, SCRATCH and dynamic DEFAULT textures: what a lock
+/// shows; render-target textures keep none, their contents live on the GPU).
 pub(crate) struct TextureObject {
     pub(crate) kind: TextureKind,
     pub(crate) format: Format,
@@ -98,9 +258,18 @@ pub(crate) struct TextureObject {
     pub(crate) height: u32,
     pub(crate) depth: u32,
     pub(crate) levels: u32,
-    pub(crate) texture: wgpu::Texture,
-    pub(crate) view: wgpu::TextureView,
-    pub(crate) render_target: bool,
+    pub(crate) pool: Pool,
+    pub(crate) usage: Usage,
+    pub(crate) gpu: Option<GpuTexture>,
+    /// Per subresource (`face * levels + level`; a volume level holds all its slices), in
+    /// D3D9's layout; empty where the texture keeps no system-memory copy.
+    pub(crate) memory: Vec<Vec<u8>>,
+    /// Per subresource, the lock in progress.
+    pub(crate) locks: Vec<Option<ActiveLock>>,
+    /// Per subresource, its surface once asked for (`GetSurfaceLevel`, `GetCubeMapSurface`).
+    pub(crate) surfaces: Vec<Option<SurfaceId>>,
+    /// `SetLOD`: the most detailed level sampled (managed textures).
+    pub(crate) lod: u32,
     /// Bumped by every update, for the bind-group cache.
     pub(crate) version: u64,
 }
@@ -111,21 +280,48 @@ impl TextureObject {
         self.kind
             .level_extent([self.width, self.height, self.depth], level)
     }
+
+    /// Faces: 6 for a cube texture, 1 otherwise.
+    pub(crate) fn faces(&self) -> u32 {
+        match self.kind {
+            TextureKind::Cube => 6,
+            _ => 1,
+        }
+    }
+
+    /// Width, height and depth (slices of a volume, 1 otherwise) of one subresource of
+    /// `level`.
+    pub(crate) fn subresource_size(&self, level: u32) -> (u32, u32, u32) {
+        let e = self.level_extent(level);
+        let depth = match self.kind {
+            TextureKind::Volume => e.depth_or_array_layers,
+            _ => 1,
+        };
+        (e.width, e.height, depth)
+    }
+
+    /// Whether D3D9 lets the texture be locked: every pool but DEFAULT, and DEFAULT when
+    /// dynamic.
+    pub(crate) fn lockable(&self) -> bool {
+        self.pool != Pool::Default || self.usage.contains(Usage::DYNAMIC)
+    }
+
+    /// Whether the texture is a render-target texture.
+    pub(crate) fn render_target(&self) -> bool {
+        self.usage.contains(Usage::RENDER_TARGET)
+    }
 }
 
-/// A surface: one 2D image of a texture (its own, for render targets and depth-stencil
-/// surfaces) that can be drawn into and read back.
-pub(crate) struct SurfaceObject {
+/// A surface's GPU image: a 2D view of one level and layer of a wgpu texture.
+pub(crate) struct GpuImage {
     pub(crate) texture: wgpu::Texture,
     pub(crate) view: wgpu::TextureView,
-    pub(crate) format: Format,
     pub(crate) wgpu_format: wgpu::TextureFormat,
-    pub(crate) width: u32,
-    pub(crate) height: u32,
     pub(crate) level: u32,
+    pub(crate) layer: u32,
 }
 
-impl SurfaceObject {
+impl GpuImage {
     /// Whether a float32 format is held as the bit patterns of its floats in a `u32` format,
     /// on adapters that cannot render to float32 (GL/GLES); draws into it bitcast their
     /// colour output, clears write the bits of the colour.
@@ -136,5 +332,35 @@ impl SurfaceObject {
                 | wgpu::TextureFormat::Rg32Uint
                 | wgpu::TextureFormat::Rgba32Uint
         )
+    }
+}
+
+/// A surface: one 2D image that can be drawn into (GPU surfaces), locked and copied.
+pub(crate) struct SurfaceObject {
+    pub(crate) format: Format,
+    pub(crate) width: u32,
+    pub(crate) height: u32,
+    pub(crate) pool: Pool,
+    pub(crate) usage: Usage,
+    /// Render targets created lockable, `D3DFMT_D32F_LOCKABLE` / `D16_LOCKABLE` surfaces,
+    /// offscreen plain surfaces.
+    pub(crate) lockable: bool,
+    /// The GPU image (render targets, depth-stencil surfaces, DEFAULT offscreen plain
+    /// surfaces, levels of GPU textures); `None` for system-memory surfaces.
+    pub(crate) gpu: Option<GpuImage>,
+    /// A system-memory surface's texels in D3D9's layout (SYSTEMMEM and SCRATCH offscreen
+    /// plain surfaces).
+    pub(crate) memory: Option<Vec<u8>>,
+    /// The texture, face and level this surface is, for texture levels.
+    pub(crate) container: Option<(TextureId, u32, u32)>,
+    /// The lock in progress (surfaces with their own storage; a texture level's lock is the
+    /// texture's).
+    pub(crate) lock: Option<ActiveLock>,
+}
+
+impl SurfaceObject {
+    /// Whether a float32 format is held as bits (see [`GpuImage::holds_bits`]).
+    pub(crate) fn holds_bits(&self) -> bool {
+        self.gpu.as_ref().is_some_and(GpuImage::holds_bits)
     }
 }

@@ -129,7 +129,7 @@ impl Device {
         let mut colour_views = Vec::new();
         let mut formats = Vec::new();
         for id in self.state.render_targets.iter() {
-            match id.and_then(|id| self.surfaces.get(&id)) {
+            match id.and_then(|id| self.surfaces.get(&id)?.gpu.as_ref()) {
                 Some(s) if flags.target => {
                     colour_views.push(Some(s.view.clone()));
                     formats.push(Some(s.wgpu_format));
@@ -146,6 +146,7 @@ impl Device {
         }
         let depth = ds
             .filter(|_| flags.zbuffer || flags.stencil)
+            .and_then(|s| s.gpu.as_ref())
             .map(|s| (s.view.clone(), s.wgpu_format));
         for rect in areas {
             let Some((x, y, w, h)) = rect.clip(width, height) else {
@@ -306,8 +307,12 @@ impl Device {
             .surfaces
             .get(&id)
             .ok_or_else(|| invalid(call, format!("{id:?} is not a surface of this device")))?;
+        let gpu_image = surface
+            .gpu
+            .as_ref()
+            .ok_or_else(|| invalid(call, "a system-memory surface is not on the GPU"))?;
         let aspect = if surface.format.is_depth() {
-            if surface.wgpu_format == wgpu::TextureFormat::Depth24PlusStencil8 {
+            if gpu_image.wgpu_format == wgpu::TextureFormat::Depth24PlusStencil8 {
                 return Err(unsupported(
                     call,
                     "reading D24S8 depth back (the adapter lacks DEPTH32FLOAT_STENCIL8)",
@@ -345,9 +350,13 @@ impl Device {
                 let mut encoder = gpu.device.create_command_encoder(&Default::default());
                 encoder.copy_texture_to_buffer(
                     wgpu::TexelCopyTextureInfo {
-                        texture: &surface.texture,
-                        mip_level: surface.level,
-                        origin: wgpu::Origin3d::ZERO,
+                        texture: &gpu_image.texture,
+                        mip_level: gpu_image.level,
+                        origin: wgpu::Origin3d {
+                            x: 0,
+                            y: 0,
+                            z: gpu_image.layer,
+                        },
                         aspect,
                     },
                     wgpu::TexelCopyBufferInfo {
@@ -396,7 +405,7 @@ impl Device {
         buffer.unmap();
         surface
             .format
-            .wgpu_bytes_to_d3d(surface.wgpu_format, &mut data);
+            .wgpu_bytes_to_d3d(gpu_image.wgpu_format, &mut data);
         Ok(SurfaceData {
             format: surface.format,
             width,

@@ -335,10 +335,20 @@ pub struct RenderStates {
 }
 
 impl Default for RenderStates {
+    /// D3D9's defaults, from the render-state table (`raw_state::RENDER_STATES`), with
+    /// `ZENABLE` TRUE.
     fn default() -> Self {
+        RenderStates::from_raw(&super::raw_state::RawRenderStates::defaults(true))
+    }
+}
+
+impl RenderStates {
+    /// A starting value that `from_raw` overwrites field by field (every field has its raw
+    /// state); not D3D9's defaults, which live in the table only.
+    pub(crate) fn fallback() -> Self {
         RenderStates {
-            z_enable: true,
-            z_write: true,
+            z_enable: false,
+            z_write: false,
             z_func: CompareFunction::LessEqual,
             cull: CullMode::Ccw,
             fill: FillMode::Solid,
@@ -351,7 +361,7 @@ impl Default for RenderStates {
             src_blend_alpha: Blend::One,
             dest_blend_alpha: Blend::Zero,
             blend_op_alpha: BlendOp::Add,
-            blend_factor: 0xffff_ffff,
+            blend_factor: 0,
             alpha_test: false,
             alpha_func: CompareFunction::Always,
             alpha_ref: 0,
@@ -361,14 +371,14 @@ impl Default for RenderStates {
             stencil_pass: StencilOp::Keep,
             stencil_func: CompareFunction::Always,
             stencil_ref: 0,
-            stencil_mask: 0xffff_ffff,
-            stencil_write_mask: 0xffff_ffff,
+            stencil_mask: 0,
+            stencil_write_mask: 0,
             two_sided_stencil: false,
             ccw_stencil_fail: StencilOp::Keep,
             ccw_stencil_z_fail: StencilOp::Keep,
             ccw_stencil_pass: StencilOp::Keep,
             ccw_stencil_func: CompareFunction::Always,
-            color_write: [0xf; 4],
+            color_write: [0; 4],
             scissor_test: false,
             depth_bias: 0.0,
             slope_scale_depth_bias: 0.0,
@@ -377,16 +387,16 @@ impl Default for RenderStates {
             fog_table_mode: FogMode::None,
             fog_vertex_mode: FogMode::None,
             fog_start: 0.0,
-            fog_end: 1.0,
-            fog_density: 1.0,
-            lighting: true,
-            texture_factor: 0xffff_ffff,
-            point_size: 1.0,
-            point_size_min: 1.0,
-            point_size_max: 64.0,
+            fog_end: 0.0,
+            fog_density: 0.0,
+            lighting: false,
+            texture_factor: 0,
+            point_size: 0.0,
+            point_size_min: 0.0,
+            point_size_max: 0.0,
             point_sprite: false,
             point_scale: false,
-            point_scale_abc: [1.0, 0.0, 0.0],
+            point_scale_abc: [0.0; 3],
             clip_plane_enable: 0,
         }
     }

@@ -45,7 +45,11 @@ impl Device {
         let current = self
             .volume_slices
             .get(&id)
-            .is_some_and(|s| s.version == source.version && !source.render_target);
+            .is_some_and(|s| s.version == source.version && !source.render_target());
+        let source_gpu = source
+            .gpu
+            .as_ref()
+            .ok_or_else(|| invalid(call, "a texture with no GPU side"))?;
         if !current {
             let texture = match self.volume_slices.remove(&id) {
                 Some(slice) => slice.texture,
@@ -99,7 +103,7 @@ impl Device {
                 };
                 encoder.copy_texture_to_buffer(
                     wgpu::TexelCopyTextureInfo {
-                        texture: &source.texture,
+                        texture: &source_gpu.texture,
                         mip_level: level,
                         origin: wgpu::Origin3d::ZERO,
                         aspect: wgpu::TextureAspect::All,

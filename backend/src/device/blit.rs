@@ -1,0 +1,270 @@
+//! `StretchRect` between surfaces of different sizes or formats: a draw that covers the
+//! destination rectangle and reads the source rectangle with D3D9's filter (`D3DTEXF_POINT`:
+//! the texel under each destination pixel's centre; `D3DTEXF_LINEAR`: bilinear).
+
+use std::collections::HashMap;
+
+use super::error::{invalid, unsupported, DeviceError};
+use super::objects::{SurfaceId, TexelBox};
+use super::Device;
+
+/// `D3DTEXTUREFILTERTYPE` of `StretchRect`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Filter {
+    /// `D3DTEXF_NONE` / `D3DTEXF_POINT`.
+    Point,
+    /// `D3DTEXF_LINEAR` (and the anisotropic/quad filters, which act as linear here).
+    Linear,
+}
+
+impl Filter {
+    /// The filter of a `D3DTEXTUREFILTERTYPE` number; `None` past `D3DTEXF_GAUSSIANQUAD`.
+    pub fn from_d3d(value: u32) -> Option<Filter> {
+        match value {
+            0 | 1 => Some(Filter::Point),
+            2..=7 => Some(Filter::Linear),
+            _ => None,
+        }
+    }
+}
+
+/// Blit pipelines by (destination format, linear).
+pub(crate) type BlitPipelines =
+    HashMap<(wgpu::TextureFormat, bool), (wgpu::RenderPipeline, wgpu::BindGroupLayout)>;
+
+const BLIT_WGSL: &str = "
+struct Blit { origin: vec2<f32>, scale: vec2<f32>, dest: vec2<f32>, size: vec2<f32> }
+@group(0) @binding(0) var<uniform> blit: Blit;
+@group(0) @binding(1) var source: texture_2d<f32>;
+@group(0) @binding(2) var linear: sampler;
+
+@vertex
+fn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4<f32> {
+    let x = f32(i & 1u) * 4.0 - 1.0;
+    let y = f32(i >> 1u) * 4.0 - 1.0;
+    return vec4<f32>(x, y, 0.0, 1.0);
+}
+
+fn source_position(pixel: vec2<f32>) -> vec2<f32> {
+    return blit.origin + (pixel - blit.dest) * blit.scale;
+}
+
+@fragment
+fn point(@builtin(position) pixel: vec4<f32>) -> @location(0) vec4<f32> {
+    let at = vec2<i32>(floor(source_position(pixel.xy)));
+    return textureLoad(source, at, 0);
+}
+
+@fragment
+fn bilinear(@builtin(position) pixel: vec4<f32>) -> @location(0) vec4<f32> {
+    return textureSampleLevel(source, linear, source_position(pixel.xy) / blit.size, 0.0);
+}
+";
+
+impl Device {
+    /// Draws box `s` of `source` stretched over box `d` of `destination`.
+    pub(crate) fn blit(
+        &mut self,
+        call: &'static str,
+        source: SurfaceId,
+        s: TexelBox,
+        destination: SurfaceId,
+        d: TexelBox,
+        filter: Filter,
+    ) -> Result<(), DeviceError> {
+        let image = |id| {
+            self.surfaces
+                .get(&id)
+                .and_then(|s| s.gpu.as_ref().map(|g| (s, g)))
+                .ok_or_else(|| invalid(call, "a surface that is not on the GPU"))
+        };
+        let (src_surface, src) = image(source)?;
+        let (_, dst) = image(destination)?;
+        if src.holds_bits() || dst.holds_bits() {
+            return Err(unsupported(
+                call,
+                "stretching float32 surfaces held as bits (GL)",
+            ));
+        }
+        let features = self.gpu.device.features();
+        let filterable = matches!(
+            src.wgpu_format.sample_type(None, Some(features)),
+            Some(wgpu::TextureSampleType::Float { filterable: true })
+        );
+        let linear = filter == Filter::Linear && filterable;
+        let key = (dst.wgpu_format, linear);
+        let (src_view, src_size) = (src.view.clone(), (src_surface.width, src_surface.height));
+        let (dst_view, dst_format) = (dst.view.clone(), dst.wgpu_format);
+        if !self.blit_pipelines.contains_key(&key) {
+            let built = build_blit_pipeline(&self.gpu.device, dst_format, linear);
+            self.blit_pipelines.insert(key, built);
+        }
+        let (pipeline, layout) = self
+            .blit_pipelines
+            .get(&key)
+            .ok_or_else(|| invalid(call, "internal: no blit pipeline"))?;
+        let f = |v: u32| v as f32;
+        let uniform: [f32; 8] = [
+            f(s.left),
+            f(s.top),
+            f(s.right - s.left) / f(d.right - d.left),
+            f(s.bottom - s.top) / f(d.bottom - d.top),
+            f(d.left),
+            f(d.top),
+            f(src_size.0),
+            f(src_size.1),
+        ];
+        let device = &self.gpu.device;
+        let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("StretchRect"),
+            size: 32,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        self.gpu
+            .queue
+            .write_buffer(&buffer, 0, bytemuck::cast_slice(&uniform));
+        let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
+            label: Some("StretchRect"),
+            mag_filter: wgpu::FilterMode::Linear,
+            min_filter: wgpu::FilterMode::Linear,
+            ..Default::default()
+        });
+        let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("StretchRect"),
+            layout,
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: buffer.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: wgpu::BindingResource::TextureView(&src_view),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 2,
+                    resource: wgpu::BindingResource::Sampler(&sampler),
+                },
+            ],
+        });
+        let pipeline = pipeline.clone();
+        // The queue write above must land before this pass: submit what was recorded first.
+        self.flush()?;
+        let encoder = self
+            .encoder
+            .get_or_insert_with(|| self.gpu.device.create_command_encoder(&Default::default()));
+        {
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("StretchRect"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view: &dst_view,
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Load,
+                        store: wgpu::StoreOp::Store,
+                    },
+                })],
+                depth_stencil_attachment: None,
+                timestamp_writes: None,
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+            pass.set_pipeline(&pipeline);
+            pass.set_bind_group(0, &group, &[]);
+            pass.set_scissor_rect(d.left, d.top, d.right - d.left, d.bottom - d.top);
+            pass.draw(0..3, 0..1);
+        }
+        self.bump_container(destination);
+        Ok(())
+    }
+}
+
+fn build_blit_pipeline(
+    device: &wgpu::Device,
+    format: wgpu::TextureFormat,
+    linear: bool,
+) -> (wgpu::RenderPipeline, wgpu::BindGroupLayout) {
+    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some("StretchRect"),
+        source: wgpu::ShaderSource::Wgsl(BLIT_WGSL.into()),
+    });
+    let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some("StretchRect"),
+        entries: &[
+            wgpu::BindGroupLayoutEntry {
+                binding: 0,
+                visibility: wgpu::ShaderStages::FRAGMENT,
+                ty: wgpu::BindingType::Buffer {
+                    ty: wgpu::BufferBindingType::Uniform,
+                    has_dynamic_offset: false,
+                    min_binding_size: None,
+                },
+                count: None,
+            },
+            wgpu::BindGroupLayoutEntry {
+                binding: 1,
+                visibility: wgpu::ShaderStages::FRAGMENT,
+                ty: wgpu::BindingType::Texture {
+                    sample_type: wgpu::TextureSampleType::Float { filterable: linear },
+                    view_dimension: wgpu::TextureViewDimension::D2,
+                    multisampled: false,
+                },
+                count: None,
+            },
+            wgpu::BindGroupLayoutEntry {
+                binding: 2,
+                visibility: wgpu::ShaderStages::FRAGMENT,
+                ty: wgpu::BindingType::Sampler(if linear {
+                    wgpu::SamplerBindingType::Filtering
+                } else {
+                    wgpu::SamplerBindingType::NonFiltering
+                }),
+                count: None,
+            },
+        ],
+    });
+    let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: Some("StretchRect"),
+        bind_group_layouts: &[Some(&layout)],
+        immediate_size: 0,
+    });
+    let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        label: Some("StretchRect"),
+        layout: Some(&pipeline_layout),
+        vertex: wgpu::VertexState {
+            module: &module,
+            entry_point: Some("vs"),
+            compilation_options: Default::default(),
+            buffers: &[],
+        },
+        primitive: Default::default(),
+        depth_stencil: None,
+        multisample: Default::default(),
+        fragment: Some(wgpu::FragmentState {
+            module: &module,
+            entry_point: Some(if linear { "bilinear" } else { "point" }),
+            compilation_options: Default::default(),
+            targets: &[Some(wgpu::ColorTargetState {
+                format,
+                blend: None,
+                write_mask: wgpu::ColorWrites::ALL,
+            })],
+        }),
+        multiview_mask: None,
+        cache: None,
+    });
+    (pipeline, layout)
+}
+
+#[cfg(test)]
+#[allow(clippy::panic)]
+mod tests {
+    #[test]
+    fn blit_shader_parses() {
+        if let Err(e) = naga::front::wgsl::parse_str(super::BLIT_WGSL) {
+            panic!("{}", e.emit_to_string(super::BLIT_WGSL));
+        }
+    }
+}

@@ -1,0 +1,394 @@
+//! Copies between surfaces and textures: `GetRenderTargetData`, `UpdateSurface`,
+//! `UpdateTexture`, `ColorFill` and `StretchRect`, with D3D9's rules on which pools each
+//! reads and writes.
+
+use super::blit::Filter;
+use super::error::{invalid, unsupported, DeviceError};
+use super::format::Format;
+use super::objects::{GpuImage, Pool, SurfaceId, TexelBox, TextureId, Usage};
+use super::state::Rect;
+use super::Device;
+
+/// A rectangle of a `width` x `height` surface as a texel box (the whole surface when
+/// `None`); `None` when it does not fit.
+fn texel_rect(rect: Option<Rect>, width: u32, height: u32) -> Option<TexelBox> {
+    let b = match rect {
+        None => TexelBox::whole(width, height, 1),
+        Some(r) => TexelBox {
+            left: u32::try_from(r.left).ok()?,
+            top: u32::try_from(r.top).ok()?,
+            right: u32::try_from(r.right).ok()?,
+            bottom: u32::try_from(r.bottom).ok()?,
+            front: 0,
+            back: 1,
+        },
+    };
+    b.fits(width, height, 1).then_some(b)
+}
+
+impl Device {
+    /// `GetRenderTargetData(render_target, destination)`: a render target's texels into a
+    /// SYSTEMMEM surface of the same size and format.
+    pub fn get_render_target_data_into(
+        &mut self,
+        source: SurfaceId,
+        destination: SurfaceId,
+    ) -> Result<(), DeviceError> {
+        let call = "GetRenderTargetData";
+        let src = self
+            .surface_info(source)
+            .ok_or_else(|| invalid(call, format!("{source:?} is not a surface")))?;
+        let dst = self
+            .surface_info(destination)
+            .ok_or_else(|| invalid(call, format!("{destination:?} is not a surface")))?;
+        if dst.pool != Pool::SystemMem {
+            return Err(invalid(call, "the destination is not in D3DPOOL_SYSTEMMEM"));
+        }
+        if src.pool != Pool::Default || src.usage.contains(Usage::DEPTH_STENCIL) {
+            return Err(invalid(
+                call,
+                "the source is not a render target in D3DPOOL_DEFAULT",
+            ));
+        }
+        if (src.width, src.height, src.format) != (dst.width, dst.height, dst.format) {
+            return Err(invalid(
+                call,
+                format!(
+                    "a {}x{} {:?} source and a {}x{} {:?} destination",
+                    src.width, src.height, src.format, dst.width, dst.height, dst.format
+                ),
+            ));
+        }
+        let data = self.get_render_target_data(source)?.data;
+        self.write_surface(call, destination, None, &data)
+    }
+
+    /// `UpdateSurface(source, source_rect, destination, destination_point)`: texels of a
+    /// SYSTEMMEM surface into a DEFAULT surface of the same format.
+    pub fn update_surface(
+        &mut self,
+        source: SurfaceId,
+        source_rect: Option<Rect>,
+        destination: SurfaceId,
+        destination_point: Option<(i32, i32)>,
+    ) -> Result<(), DeviceError> {
+        let call = "UpdateSurface";
+        let src = self
+            .surface_info(source)
+            .ok_or_else(|| invalid(call, format!("{source:?} is not a surface")))?;
+        let dst = self
+            .surface_info(destination)
+            .ok_or_else(|| invalid(call, format!("{destination:?} is not a surface")))?;
+        if src.pool != Pool::SystemMem || dst.pool != Pool::Default {
+            return Err(invalid(
+                call,
+                format!("from {:?} to {:?}", src.pool, dst.pool),
+            ));
+        }
+        if src.format != dst.format || src.format.is_depth() {
+            return Err(invalid(
+                call,
+                format!("from {:?} to {:?}", src.format, dst.format),
+            ));
+        }
+        let rect = texel_rect(source_rect, src.width, src.height)
+            .ok_or_else(|| invalid(call, format!("source rect {source_rect:?}")))?;
+        let (x, y) = destination_point.unwrap_or((0, 0));
+        let (w, h) = (rect.right - rect.left, rect.bottom - rect.top);
+        let target = texel_rect(
+            Some(Rect {
+                left: x,
+                top: y,
+                right: x.saturating_add(w as i32),
+                bottom: y.saturating_add(h as i32),
+            }),
+            dst.width,
+            dst.height,
+        )
+        .ok_or_else(|| invalid(call, "the copy does not fit the destination"))?;
+        let texels = self.read_surface(call, source)?;
+        let data = crop(&texels, src.format, src.width, rect);
+        self.write_surface(call, destination, Some(target), &data)
+    }
+
+    /// `UpdateTexture(source, destination)`: a SYSTEMMEM texture's levels into a DEFAULT
+    /// texture of the same type and format. The destination's first level takes the source
+    /// level of the same size; the source must have every level the destination has.
+    pub fn update_texture_from(
+        &mut self,
+        source: TextureId,
+        destination: TextureId,
+    ) -> Result<(), DeviceError> {
+        let call = "UpdateTexture";
+        let src = self
+            .texture_info(source)
+            .ok_or_else(|| invalid(call, format!("{source:?} is not a texture")))?;
+        let dst = self
+            .texture_info(destination)
+            .ok_or_else(|| invalid(call, format!("{destination:?} is not a texture")))?;
+        if src.pool != Pool::SystemMem || dst.pool != Pool::Default {
+            return Err(invalid(
+                call,
+                format!("from {:?} to {:?}", src.pool, dst.pool),
+            ));
+        }
+        if src.kind != dst.kind || src.format != dst.format {
+            return Err(invalid(
+                call,
+                format!(
+                    "a {:?} {:?} source and a {:?} {:?} destination",
+                    src.kind, src.format, dst.kind, dst.format
+                ),
+            ));
+        }
+        let skip = (0..src.levels)
+            .find(|&l| {
+                (src.width >> l).max(1) == dst.width
+                    && (src.height >> l).max(1) == dst.height
+                    && (src.depth >> l).max(1) == dst.depth
+            })
+            .ok_or_else(|| invalid(call, "no source level has the destination's size"))?;
+        if src.levels - skip < dst.levels {
+            return Err(invalid(
+                call,
+                "the source has fewer levels than the destination",
+            ));
+        }
+        for level in 0..dst.levels {
+            let faces = if src.kind == crate::TextureKind::Cube {
+                6
+            } else {
+                1
+            };
+            let mut data = Vec::new();
+            for face in 0..faces {
+                let t = self
+                    .textures
+                    .get(&source)
+                    .ok_or_else(|| invalid(call, "the source was released"))?;
+                let sub = t.subresource(call, face, level + skip)?;
+                data.extend_from_slice(t.memory.get(sub).map_or(&[][..], Vec::as_slice));
+            }
+            self.update_texture(destination, level, &data)?;
+        }
+        Ok(())
+    }
+
+    /// `ColorFill(surface, rect, colour)`: `rect` (the whole surface when `None`) of a
+    /// DEFAULT colour surface filled with a D3DCOLOR.
+    pub fn color_fill(
+        &mut self,
+        surface: SurfaceId,
+        rect: Option<Rect>,
+        colour: u32,
+    ) -> Result<(), DeviceError> {
+        let call = "ColorFill";
+        let info = self
+            .surface_info(surface)
+            .ok_or_else(|| invalid(call, format!("{surface:?} is not a surface")))?;
+        if info.pool != Pool::Default || info.format.is_depth() {
+            return Err(invalid(
+                call,
+                format!("a {:?} surface in {:?}", info.format, info.pool),
+            ));
+        }
+        if info.container.is_some() && !info.usage.contains(Usage::RENDER_TARGET) {
+            return Err(invalid(
+                call,
+                "a level of a texture that is not a render target",
+            ));
+        }
+        let target = texel_rect(rect, info.width, info.height)
+            .ok_or_else(|| invalid(call, format!("rect {rect:?}")))?;
+        let texel = info
+            .format
+            .texel_of_color(colour)
+            .ok_or_else(|| unsupported(call, format!("filling {:?} with a colour", info.format)))?;
+        let count = ((target.right - target.left) * (target.bottom - target.top)) as usize;
+        let data = texel.repeat(count);
+        self.write_surface(call, surface, Some(target), &data)
+    }
+
+    /// `StretchRect(source, source_rect, destination, destination_rect, filter)`: between
+    /// DEFAULT surfaces; equal sizes and formats copy, others are drawn with the filter.
+    /// Depth-stencil surfaces copy whole, equal sizes only, as D3D9 allows.
+    pub fn stretch_rect(
+        &mut self,
+        source: SurfaceId,
+        source_rect: Option<Rect>,
+        destination: SurfaceId,
+        destination_rect: Option<Rect>,
+        filter: Filter,
+    ) -> Result<(), DeviceError> {
+        let call = "StretchRect";
+        let src = self
+            .surface_info(source)
+            .ok_or_else(|| invalid(call, format!("{source:?} is not a surface")))?;
+        let dst = self
+            .surface_info(destination)
+            .ok_or_else(|| invalid(call, format!("{destination:?} is not a surface")))?;
+        if src.pool != Pool::Default || dst.pool != Pool::Default {
+            return Err(invalid(
+                call,
+                format!("from {:?} to {:?}", src.pool, dst.pool),
+            ));
+        }
+        if dst.container.is_some() && !dst.usage.contains(Usage::RENDER_TARGET) {
+            return Err(invalid(
+                call,
+                "the destination is a level of a texture that is not a render target",
+            ));
+        }
+        let s = texel_rect(source_rect, src.width, src.height)
+            .ok_or_else(|| invalid(call, format!("source rect {source_rect:?}")))?;
+        let d = texel_rect(destination_rect, dst.width, dst.height)
+            .ok_or_else(|| invalid(call, format!("destination rect {destination_rect:?}")))?;
+        if source == destination {
+            return Err(invalid(
+                call,
+                "the source and the destination are one surface",
+            ));
+        }
+        if src.format.is_depth() || dst.format.is_depth() {
+            if src.format != dst.format
+                || (src.width, src.height) != (dst.width, dst.height)
+                || source_rect.is_some()
+                || destination_rect.is_some()
+            {
+                return Err(invalid(
+                    call,
+                    "depth-stencil surfaces copy whole, between equal sizes and formats",
+                ));
+            }
+            return self.copy_image(call, source, destination, s, d);
+        }
+        let same_size =
+            (s.right - s.left, s.bottom - s.top) == (d.right - d.left, d.bottom - d.top);
+        if same_size && self.same_gpu_format(source, destination) {
+            return self.copy_image(call, source, destination, s, d);
+        }
+        self.blit(call, source, s, destination, d, filter)
+    }
+
+    fn same_gpu_format(&self, a: SurfaceId, b: SurfaceId) -> bool {
+        let format = |id| {
+            self.surfaces
+                .get(&id)
+                .and_then(|s| s.gpu.as_ref())
+                .map(|g| g.wgpu_format)
+        };
+        format(a).is_some() && format(a) == format(b)
+    }
+
+    /// A GPU copy of box `s` of `source` to `d`'s corner in `destination` (equal sizes).
+    fn copy_image(
+        &mut self,
+        call: &'static str,
+        source: SurfaceId,
+        destination: SurfaceId,
+        s: TexelBox,
+        d: TexelBox,
+    ) -> Result<(), DeviceError> {
+        let image = |id| {
+            self.surfaces
+                .get(&id)
+                .and_then(|s| s.gpu.as_ref())
+                .ok_or_else(|| invalid(call, "a surface that is not on the GPU"))
+        };
+        let (src, dst) = (image(source)?, image(destination)?);
+        fn copy<'a>(info: &'a GpuImage, b: &TexelBox) -> wgpu::TexelCopyTextureInfo<'a> {
+            wgpu::TexelCopyTextureInfo {
+                texture: &info.texture,
+                mip_level: info.level,
+                origin: wgpu::Origin3d {
+                    x: b.left,
+                    y: b.top,
+                    z: info.layer,
+                },
+                aspect: wgpu::TextureAspect::All,
+            }
+        }
+        let (src_copy, dst_copy) = (copy(src, &s), copy(dst, &d));
+        let extent = wgpu::Extent3d {
+            width: s.right - s.left,
+            height: s.bottom - s.top,
+            depth_or_array_layers: 1,
+        };
+        let encoder = self
+            .encoder
+            .get_or_insert_with(|| self.gpu.device.create_command_encoder(&Default::default()));
+        encoder.copy_texture_to_texture(src_copy, dst_copy, extent);
+        self.bump_container(destination);
+        Ok(())
+    }
+
+    /// A texture whose level was drawn or copied into changed (for the bind-group cache).
+    pub(crate) fn bump_container(&mut self, surface: SurfaceId) {
+        let container = self.surfaces.get(&surface).and_then(|s| s.container);
+        if let Some((texture, _, _)) = container {
+            if let Some(t) = self.textures.get_mut(&texture) {
+                t.version += 1;
+            }
+        }
+    }
+}
+
+/// The rows of box `b` of a `width`-texel-wide image, tightly packed.
+fn crop(texels: &[u8], format: Format, width: u32, b: TexelBox) -> Vec<u8> {
+    let pitch = format.row_pitch(width) as usize;
+    let row = format.row_pitch(b.right - b.left) as usize;
+    let mut out = Vec::with_capacity(row * (b.bottom - b.top) as usize);
+    for y in b.top..b.bottom {
+        let at = y as usize * pitch + format.offset_of(b.left, 0, width);
+        out.extend_from_slice(texels.get(at..at + row).unwrap_or(&[]));
+    }
+    out
+}
+
+impl Device {
+    /// `Present` (headless): the back buffer's texels become the front buffer (a GPU copy,
+    /// read by [`Device::front_buffer_data`]), and the draws recorded so far are submitted.
+    pub fn present(&mut self) -> Result<(), DeviceError> {
+        let call = "Present";
+        let back = self.back_buffer();
+        let (width, height, format) = self
+            .surface_desc(back)
+            .ok_or_else(|| invalid(call, "the back buffer was released"))?;
+        let current = self
+            .front_buffer
+            .and_then(|id| self.surface_desc(id))
+            .is_some_and(|d| d == (width, height, format));
+        if !current {
+            if let Some(old) = self.front_buffer.take() {
+                let _ = self.release_surface(old);
+            }
+            self.front_buffer = Some(self.create_render_target(width, height, format)?);
+        }
+        let front = self
+            .front_buffer
+            .ok_or_else(|| invalid(call, "internal: no front buffer"))?;
+        let whole = TexelBox::whole(width, height, 1);
+        self.copy_image(call, back, front, whole, whole)?;
+        self.flush()
+    }
+
+    /// `GetFrontBufferData`: what the last `Present` showed (the back buffer's texels then;
+    /// zero before any `Present`).
+    pub fn front_buffer_data(&mut self) -> Result<super::SurfaceData, DeviceError> {
+        match self.front_buffer {
+            Some(front) => self.get_render_target_data(front),
+            None => {
+                let back = self.back_buffer();
+                let (width, height, format) = self
+                    .surface_desc(back)
+                    .ok_or_else(|| invalid("GetFrontBufferData", "no back buffer"))?;
+                Ok(super::SurfaceData {
+                    format,
+                    width,
+                    height,
+                    data: vec![0; format.image_size(width, height)],
+                })
+            }
+        }
+    }
+}

@@ -1,0 +1,481 @@
+//! Surfaces: render targets, depth-stencil surfaces and offscreen plain surfaces, their locks
+//! and release. (Surfaces of texture levels are made in `textures`; copies between surfaces
+//! are in `copies`.)
+
+use super::error::{invalid, unsupported, DeviceError};
+use super::format::Format;
+use super::objects::{
+    ActiveLock, GpuImage, LockFlags, Locked, Pool, SurfaceId, SurfaceObject, TexelBox, Usage,
+};
+use super::state::Rect;
+use super::Device;
+
+/// What `GetDesc` reports of a surface.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SurfaceInfo {
+    pub format: Format,
+    pub width: u32,
+    pub height: u32,
+    pub pool: Pool,
+    pub usage: Usage,
+    /// The texture, face and level the surface belongs to, for texture levels.
+    pub container: Option<(super::objects::TextureId, u32, u32)>,
+}
+
+impl Device {
+    /// `CreateRenderTarget(width, height, format, D3DMULTISAMPLE_NONE, 0, FALSE, ..)`.
+    pub fn create_render_target(
+        &mut self,
+        width: u32,
+        height: u32,
+        format: Format,
+    ) -> Result<SurfaceId, DeviceError> {
+        self.create_render_target_with(width, height, format, false)
+    }
+
+    /// `CreateRenderTarget(width, height, format, D3DMULTISAMPLE_NONE, 0, lockable, ..)`.
+    pub fn create_render_target_with(
+        &mut self,
+        width: u32,
+        height: u32,
+        format: Format,
+        lockable: bool,
+    ) -> Result<SurfaceId, DeviceError> {
+        let call = "CreateRenderTarget";
+        if format.is_depth() {
+            return Err(invalid(call, format!("{format:?} is a depth format")));
+        }
+        self.add_gpu_surface(call, width, height, format, Usage::RENDER_TARGET, lockable)
+    }
+
+    /// `CreateDepthStencilSurface(width, height, format, D3DMULTISAMPLE_NONE, ..)`.
+    /// `D3DFMT_D32F_LOCKABLE` surfaces can be locked.
+    pub fn create_depth_stencil_surface(
+        &mut self,
+        width: u32,
+        height: u32,
+        format: Format,
+    ) -> Result<SurfaceId, DeviceError> {
+        let call = "CreateDepthStencilSurface";
+        if !format.is_depth() {
+            return Err(invalid(call, format!("{format:?} is not a depth format")));
+        }
+        let lockable = format == Format::D32FLockable;
+        self.add_gpu_surface(call, width, height, format, Usage::DEPTH_STENCIL, lockable)
+    }
+
+    /// `CreateOffscreenPlainSurface(width, height, format, pool)`: a lockable surface that
+    /// is not a render target. DEFAULT surfaces live on the GPU (`StretchRect`, `ColorFill`
+    /// and `UpdateSurface` reach them); SYSTEMMEM and SCRATCH surfaces in system memory
+    /// (`GetRenderTargetData` and `UpdateSurface` read and write them); MANAGED is refused.
+    pub fn create_offscreen_plain_surface(
+        &mut self,
+        width: u32,
+        height: u32,
+        format: Format,
+        pool: Pool,
+    ) -> Result<SurfaceId, DeviceError> {
+        let call = "CreateOffscreenPlainSurface";
+        if format.is_depth() {
+            return Err(invalid(call, format!("{format:?} is a depth format")));
+        }
+        match pool {
+            Pool::Managed => Err(invalid(call, "D3DPOOL_MANAGED")),
+            Pool::Default => self.add_gpu_surface(call, width, height, format, Usage(0), true),
+            Pool::SystemMem | Pool::Scratch => {
+                self.check_surface_size(call, width, height)?;
+                let id = SurfaceId(self.next_id());
+                self.surfaces.insert(
+                    id,
+                    SurfaceObject {
+                        format,
+                        width,
+                        height,
+                        pool,
+                        usage: Usage(0),
+                        lockable: true,
+                        gpu: None,
+                        memory: Some(vec![0; format.image_size(width, height)]),
+                        container: None,
+                        lock: None,
+                    },
+                );
+                Ok(id)
+            }
+        }
+    }
+
+    fn check_surface_size(
+        &self,
+        call: &'static str,
+        width: u32,
+        height: u32,
+    ) -> Result<(), DeviceError> {
+        let limit = self.gpu.device.limits().max_texture_dimension_2d;
+        if width == 0 || height == 0 || width > limit || height > limit {
+            return Err(invalid(
+                call,
+                format!("a {width}x{height} surface (the adapter allows 1..={limit})"),
+            ));
+        }
+        Ok(())
+    }
+
+    fn add_gpu_surface(
+        &mut self,
+        call: &'static str,
+        width: u32,
+        height: u32,
+        format: Format,
+        usage: Usage,
+        lockable: bool,
+    ) -> Result<SurfaceId, DeviceError> {
+        self.check_surface_size(call, width, height)?;
+        let mut wgpu_format = format.wgpu(true, self.depth32_stencil8());
+        let gpu_usage = wgpu::TextureUsages::RENDER_ATTACHMENT
+            | wgpu::TextureUsages::COPY_SRC
+            | wgpu::TextureUsages::COPY_DST
+            | wgpu::TextureUsages::TEXTURE_BINDING;
+        // Float32 targets where the adapter cannot render floats (GL/GLES): the bits in a
+        // u32 format of the same size (see `GpuImage::holds_bits`).
+        let bits = match wgpu_format {
+            wgpu::TextureFormat::R32Float => Some(wgpu::TextureFormat::R32Uint),
+            wgpu::TextureFormat::Rg32Float => Some(wgpu::TextureFormat::Rg32Uint),
+            wgpu::TextureFormat::Rgba32Float => Some(wgpu::TextureFormat::Rgba32Uint),
+            _ => None,
+        };
+        if let Some(bits) = bits {
+            if !self.gpu.format_usages(wgpu_format).contains(gpu_usage)
+                && self.gpu.format_usages(bits).contains(gpu_usage)
+            {
+                wgpu_format = bits;
+            }
+        }
+        // Depth formats cannot be copy destinations everywhere: they need not be.
+        let gpu_usage = if format.is_depth() {
+            gpu_usage - wgpu::TextureUsages::COPY_DST
+        } else {
+            gpu_usage
+        };
+        if !self.gpu.format_usages(wgpu_format).contains(gpu_usage) {
+            return Err(unsupported(
+                call,
+                format!("{format:?} ({wgpu_format:?}) as a render target on this adapter"),
+            ));
+        }
+        let texture = self.gpu.device.create_texture(&wgpu::TextureDescriptor {
+            label: Some(call),
+            size: wgpu::Extent3d {
+                width,
+                height,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: wgpu_format,
+            usage: gpu_usage,
+            view_formats: &[],
+        });
+        let view = texture.create_view(&Default::default());
+        let id = SurfaceId(self.next_id());
+        self.surfaces.insert(
+            id,
+            SurfaceObject {
+                format,
+                width,
+                height,
+                pool: Pool::Default,
+                usage,
+                lockable,
+                gpu: Some(GpuImage {
+                    texture,
+                    view,
+                    wgpu_format,
+                    level: 0,
+                    layer: 0,
+                }),
+                memory: None,
+                container: None,
+                lock: None,
+            },
+        );
+        Ok(id)
+    }
+
+    pub(crate) fn depth32_stencil8(&self) -> bool {
+        self.gpu
+            .device
+            .features()
+            .contains(wgpu::Features::DEPTH32FLOAT_STENCIL8)
+    }
+
+    /// The size and format of a surface.
+    pub fn surface_desc(&self, id: SurfaceId) -> Option<(u32, u32, Format)> {
+        self.surfaces
+            .get(&id)
+            .map(|s| (s.width, s.height, s.format))
+    }
+
+    /// What `GetDesc` reports of a surface.
+    pub fn surface_info(&self, id: SurfaceId) -> Option<SurfaceInfo> {
+        self.surfaces.get(&id).map(|s| SurfaceInfo {
+            format: s.format,
+            width: s.width,
+            height: s.height,
+            pool: s.pool,
+            usage: s.usage,
+            container: s.container,
+        })
+    }
+
+    /// `IDirect3DSurface9::LockRect(rect, flags)`: `rect` (the whole surface when `None`) in
+    /// D3D9's memory. A texture level locks its texture's subresource; a GPU surface is read
+    /// back (unless the lock discards) and written back at unlock (unless read-only).
+    /// Surfaces that are not lockable, and a second lock, are `D3DERR_INVALIDCALL`.
+    pub fn lock_surface(
+        &mut self,
+        id: SurfaceId,
+        rect: Option<Rect>,
+        flags: LockFlags,
+    ) -> Result<Locked, DeviceError> {
+        let call = "IDirect3DSurface9::LockRect";
+        let surface = self
+            .surfaces
+            .get(&id)
+            .ok_or_else(|| invalid(call, format!("{id:?} is not a surface of this device")))?;
+        let (width, height, format) = (surface.width, surface.height, surface.format);
+        let region = match rect {
+            None => TexelBox::whole(width, height, 1),
+            Some(r) => {
+                if r.left < 0 || r.top < 0 {
+                    return Err(invalid(call, format!("{r:?}")));
+                }
+                TexelBox {
+                    left: r.left as u32,
+                    top: r.top as u32,
+                    right: r.right.max(0) as u32,
+                    bottom: r.bottom.max(0) as u32,
+                    front: 0,
+                    back: 1,
+                }
+            }
+        };
+        if !region.fits(width, height, 1) {
+            return Err(invalid(
+                call,
+                format!("{region:?} of a {width}x{height} surface"),
+            ));
+        }
+        if let Some((texture, face, level)) = surface.container {
+            return self.lock_texture(texture, face, level, Some(region), flags);
+        }
+        if !surface.lockable {
+            return Err(invalid(call, "the surface is not lockable"));
+        }
+        if surface.lock.is_some() {
+            return Err(invalid(call, "the surface is already locked"));
+        }
+        let staging = match (&surface.memory, flags.contains(LockFlags::DISCARD)) {
+            (Some(_), _) => None,
+            (None, true) => Some(vec![0; format.image_size(width, height)]),
+            (None, false) => Some(self.read_surface(call, id)?),
+        };
+        let surface = self
+            .surfaces
+            .get_mut(&id)
+            .ok_or_else(|| invalid(call, "internal: the surface went away"))?;
+        surface.lock = Some(ActiveLock { flags, staging });
+        let offset = format.offset_of(region.left, region.top, width);
+        let memory = match surface.lock.as_mut().and_then(|l| l.staging.as_mut()) {
+            Some(staging) => staging,
+            None => surface
+                .memory
+                .as_mut()
+                .ok_or_else(|| invalid(call, "internal: a surface without memory"))?,
+        };
+        Ok(Locked {
+            bits: memory.as_mut_ptr().wrapping_add(offset),
+            row_pitch: format.row_pitch(width),
+            slice_pitch: format.image_size(width, height) as u32,
+        })
+    }
+
+    /// `IDirect3DSurface9::UnlockRect`; unlocking a surface that is not locked is
+    /// `D3DERR_INVALIDCALL`.
+    pub fn unlock_surface(&mut self, id: SurfaceId) -> Result<(), DeviceError> {
+        let call = "IDirect3DSurface9::UnlockRect";
+        let surface = self
+            .surfaces
+            .get_mut(&id)
+            .ok_or_else(|| invalid(call, format!("{id:?} is not a surface of this device")))?;
+        if let Some((texture, face, level)) = surface.container {
+            return self.unlock_texture(texture, face, level);
+        }
+        let lock = surface
+            .lock
+            .take()
+            .ok_or_else(|| invalid(call, "the surface is not locked"))?;
+        match lock.staging {
+            Some(staging) if !lock.flags.contains(LockFlags::READ_ONLY) => {
+                self.write_surface(call, id, None, &staging)
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Whether a surface is locked (itself or, for a texture level, its subresource).
+    pub fn surface_locked(&self, id: SurfaceId) -> bool {
+        let Some(surface) = self.surfaces.get(&id) else {
+            return false;
+        };
+        match surface.container {
+            Some((texture, face, level)) => self.textures.get(&texture).is_some_and(|t| {
+                t.subresource("", face, level)
+                    .is_ok_and(|sub| t.locks[sub].is_some())
+            }),
+            None => surface.lock.is_some(),
+        }
+    }
+
+    /// A surface's texels in D3D9's layout, wherever they live (GPU surfaces are read back:
+    /// the draws recorded so far are submitted and waited for).
+    pub(crate) fn read_surface(
+        &mut self,
+        call: &'static str,
+        id: SurfaceId,
+    ) -> Result<Vec<u8>, DeviceError> {
+        let surface = self
+            .surfaces
+            .get(&id)
+            .ok_or_else(|| invalid(call, format!("{id:?} is not a surface of this device")))?;
+        if let Some(memory) = &surface.memory {
+            return Ok(memory.clone());
+        }
+        if let Some((texture, face, level)) = surface.container {
+            let t = self
+                .textures
+                .get(&texture)
+                .ok_or_else(|| invalid(call, "the surface's texture was released"))?;
+            let sub = t.subresource(call, face, level)?;
+            if let Some(memory) = t.memory.get(sub) {
+                return Ok(memory.clone());
+            }
+        }
+        Ok(self.get_render_target_data(id)?.data)
+    }
+
+    /// Writes D3D9-layout texels into `rect` of a surface (the whole surface when `None`;
+    /// `data` then holds the rect's rows tightly packed), wherever the surface lives. GPU
+    /// writes are ordered after the draws recorded so far.
+    pub(crate) fn write_surface(
+        &mut self,
+        call: &'static str,
+        id: SurfaceId,
+        rect: Option<TexelBox>,
+        data: &[u8],
+    ) -> Result<(), DeviceError> {
+        let surface = self
+            .surfaces
+            .get(&id)
+            .ok_or_else(|| invalid(call, format!("{id:?} is not a surface of this device")))?;
+        let (width, height, format) = (surface.width, surface.height, surface.format);
+        let region = rect.unwrap_or(TexelBox::whole(width, height, 1));
+        let row = format.row_pitch(region.right - region.left) as usize;
+        let rows = (region.bottom - region.top) as usize;
+        if data.len() < row * rows {
+            return Err(invalid(call, "internal: short texel data"));
+        }
+        // System-memory copies (own memory, or a texture level's).
+        let pitch = format.row_pitch(width) as usize;
+        let start = format.offset_of(region.left, region.top, width);
+        let copy_rows = |memory: &mut Vec<u8>| {
+            for (y, src) in data.chunks(row).take(rows).enumerate() {
+                let at = start + y * pitch;
+                if let Some(dst) = memory.get_mut(at..at + row) {
+                    dst.copy_from_slice(src);
+                }
+            }
+        };
+        let container = surface.container;
+        if let Some(surface) = self.surfaces.get_mut(&id) {
+            if let Some(memory) = surface.memory.as_mut() {
+                copy_rows(memory);
+                return Ok(());
+            }
+        }
+        if let Some((texture, face, level)) = container {
+            if let Some(t) = self.textures.get_mut(&texture) {
+                let sub = t.subresource(call, face, level)?;
+                if let Some(memory) = t.memory.get_mut(sub) {
+                    copy_rows(memory);
+                }
+                t.version += 1;
+            }
+        }
+        self.flush()?;
+        let surface = self
+            .surfaces
+            .get(&id)
+            .ok_or_else(|| invalid(call, "internal: the surface went away"))?;
+        let Some(gpu) = &surface.gpu else {
+            return Ok(());
+        };
+        if format.is_depth() {
+            return Err(unsupported(call, "writing depth texels from the CPU"));
+        }
+        let converted = format.to_wgpu_bytes(gpu.wgpu_format, &data[..row * rows]);
+        self.gpu.queue.write_texture(
+            wgpu::TexelCopyTextureInfo {
+                texture: &gpu.texture,
+                mip_level: gpu.level,
+                origin: wgpu::Origin3d {
+                    x: region.left,
+                    y: region.top,
+                    z: gpu.layer,
+                },
+                aspect: wgpu::TextureAspect::All,
+            },
+            &converted,
+            wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(row as u32),
+                rows_per_image: Some(rows as u32),
+            },
+            wgpu::Extent3d {
+                width: region.right - region.left,
+                height: region.bottom - region.top,
+                depth_or_array_layers: 1,
+            },
+        );
+        Ok(())
+    }
+
+    /// `Release` of a surface the application created (not a texture level, which goes with
+    /// its texture). A render target or depth-stencil surface still set is unset.
+    pub fn release_surface(&mut self, id: SurfaceId) -> Result<(), DeviceError> {
+        let call = "Release";
+        let surface = self
+            .surfaces
+            .get(&id)
+            .ok_or_else(|| invalid(call, format!("{id:?} is not a surface of this device")))?;
+        if surface.container.is_some() {
+            return Err(invalid(call, "a texture's surface goes with its texture"));
+        }
+        self.surfaces.remove(&id);
+        self.unbind_surface(id);
+        Ok(())
+    }
+
+    /// Unsets a surface wherever the state names it.
+    pub(crate) fn unbind_surface(&mut self, id: SurfaceId) {
+        for slot in self.state.render_targets.iter_mut() {
+            if *slot == Some(id) {
+                *slot = None;
+            }
+        }
+        if self.state.depth_stencil == Some(id) {
+            self.state.depth_stencil = None;
+        }
+    }
+}

@@ -1,0 +1,614 @@
+//! Textures: 2D, cube and volume textures in D3D9's four pools, their locks, and the surfaces
+//! of their levels.
+//!
+//! A texture in DEFAULT or MANAGED has a wgpu texture; MANAGED, SYSTEMMEM, SCRATCH and dynamic
+//! DEFAULT textures also keep each subresource's texels as D3D9's memory lays them out (what
+//! `LockRect` / `LockBox` shows), and an unlock uploads the subresource.
+
+use super::error::{invalid, unsupported, DeviceError};
+use super::format::Format;
+use super::objects::{
+    ActiveLock, GpuImage, GpuTexture, LockFlags, Locked, Pool, SurfaceId, SurfaceObject, TexelBox,
+    TextureId, TextureObject, Usage,
+};
+use super::Device;
+use crate::TextureKind;
+
+/// What `CreateTexture`, `CreateCubeTexture` and `CreateVolumeTexture` take.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TextureDesc {
+    pub kind: TextureKind,
+    /// Width and height (the edge of a cube texture) and depth (volumes; 1 otherwise).
+    pub width: u32,
+    pub height: u32,
+    pub depth: u32,
+    /// Mip levels; 0 makes the full chain.
+    pub levels: u32,
+    pub format: Format,
+    pub usage: Usage,
+    pub pool: Pool,
+}
+
+/// What `GetLevelDesc` and friends report of a texture.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TextureInfo {
+    pub kind: TextureKind,
+    pub format: Format,
+    pub usage: Usage,
+    pub pool: Pool,
+    pub width: u32,
+    pub height: u32,
+    pub depth: u32,
+    pub levels: u32,
+    pub lod: u32,
+}
+
+impl Device {
+    /// `CreateTexture(width, height, levels, 0, format, D3DPOOL_MANAGED)`; `levels` 0 makes
+    /// the full mip chain. Texels start at zero; fill them with [`Device::update_texture`].
+    pub fn create_texture(
+        &mut self,
+        width: u32,
+        height: u32,
+        levels: u32,
+        format: Format,
+    ) -> Result<TextureId, DeviceError> {
+        self.create_texture_with(&TextureDesc {
+            kind: TextureKind::TwoD,
+            width,
+            height,
+            depth: 1,
+            levels,
+            format,
+            usage: Usage::default(),
+            pool: Pool::Managed,
+        })
+    }
+
+    /// `CreateCubeTexture(edge, levels, 0, format, D3DPOOL_MANAGED)`.
+    pub fn create_cube_texture(
+        &mut self,
+        edge: u32,
+        levels: u32,
+        format: Format,
+    ) -> Result<TextureId, DeviceError> {
+        self.create_texture_with(&TextureDesc {
+            kind: TextureKind::Cube,
+            width: edge,
+            height: edge,
+            depth: 1,
+            levels,
+            format,
+            usage: Usage::default(),
+            pool: Pool::Managed,
+        })
+    }
+
+    /// `CreateVolumeTexture(width, height, depth, levels, 0, format, D3DPOOL_MANAGED)`.
+    pub fn create_volume_texture(
+        &mut self,
+        width: u32,
+        height: u32,
+        depth: u32,
+        levels: u32,
+        format: Format,
+    ) -> Result<TextureId, DeviceError> {
+        self.create_texture_with(&TextureDesc {
+            kind: TextureKind::Volume,
+            width,
+            height,
+            depth,
+            levels,
+            format,
+            usage: Usage::default(),
+            pool: Pool::Managed,
+        })
+    }
+
+    /// `CreateTexture(width, height, 1, D3DUSAGE_RENDERTARGET, format, D3DPOOL_DEFAULT)`:
+    /// a texture whose level 0 is a render target ([`Device::get_surface_level`]).
+    pub fn create_render_target_texture(
+        &mut self,
+        width: u32,
+        height: u32,
+        format: Format,
+    ) -> Result<TextureId, DeviceError> {
+        self.create_texture_with(&TextureDesc {
+            kind: TextureKind::TwoD,
+            width,
+            height,
+            depth: 1,
+            levels: 1,
+            format,
+            usage: Usage::RENDER_TARGET,
+            pool: Pool::Default,
+        })
+    }
+
+    /// `CreateTexture` / `CreateCubeTexture` / `CreateVolumeTexture` with D3D9's rules:
+    /// render-target textures live in DEFAULT, dynamic textures not in MANAGED, volumes are not
+    /// render targets; every level of a render-target texture can be drawn into.
+    pub fn create_texture_with(&mut self, desc: &TextureDesc) -> Result<TextureId, DeviceError> {
+        let call = match desc.kind {
+            TextureKind::TwoD => "CreateTexture",
+            TextureKind::Cube => "CreateCubeTexture",
+            TextureKind::Volume => "CreateVolumeTexture",
+        };
+        let TextureDesc {
+            kind,
+            width,
+            height,
+            depth,
+            format,
+            usage,
+            pool,
+            ..
+        } = *desc;
+        if width == 0 || height == 0 || depth == 0 {
+            return Err(invalid(call, format!("a {width}x{height}x{depth} texture")));
+        }
+        let render_target = usage.contains(Usage::RENDER_TARGET);
+        if (render_target || usage.contains(Usage::DEPTH_STENCIL)) && pool != Pool::Default {
+            return Err(invalid(
+                call,
+                format!("D3DUSAGE_RENDERTARGET or _DEPTHSTENCIL in {pool:?}"),
+            ));
+        }
+        if pool == Pool::Managed && usage.contains(Usage::DYNAMIC) {
+            return Err(invalid(call, "D3DUSAGE_DYNAMIC in D3DPOOL_MANAGED"));
+        }
+        if render_target && kind == TextureKind::Volume {
+            return Err(invalid(call, "a volume render target"));
+        }
+        if format.is_depth() || usage.contains(Usage::DEPTH_STENCIL) {
+            return Err(unsupported(
+                call,
+                format!("{format:?} textures (shadow maps)"),
+            ));
+        }
+        let largest = width.max(height).max(if kind == TextureKind::Volume {
+            depth
+        } else {
+            1
+        });
+        let full_chain = 32 - largest.leading_zeros();
+        let levels = match desc.levels {
+            0 => full_chain,
+            n if n > full_chain => {
+                return Err(invalid(
+                    call,
+                    format!("{n} levels; a {width}x{height} texture has at most {full_chain}"),
+                ))
+            }
+            n => n,
+        };
+        let object_kind = kind;
+        // DEFAULT textures take part in GPU copies with render targets: the same formats.
+        let wgpu_format = format.wgpu(
+            render_target || pool == Pool::Default,
+            self.depth32_stencil8(),
+        );
+        let gpu = if pool.on_gpu() {
+            Some(self.create_gpu_texture(
+                call,
+                object_kind,
+                [width, height, depth],
+                levels,
+                format,
+                wgpu_format,
+                render_target,
+            )?)
+        } else {
+            None
+        };
+        let faces = if kind == TextureKind::Cube { 6 } else { 1 };
+        let subresources = (faces * levels) as usize;
+        let mut object = TextureObject {
+            kind,
+            format,
+            wgpu_format,
+            width,
+            height,
+            depth,
+            levels,
+            pool,
+            usage,
+            gpu,
+            memory: Vec::new(),
+            locks: (0..subresources).map(|_| None).collect(),
+            surfaces: vec![None; subresources],
+            lod: 0,
+            version: 0,
+        };
+        if object.lockable() {
+            object.memory = (0..subresources)
+                .map(|i| {
+                    let (w, h, d) = object.subresource_size(i as u32 % levels);
+                    vec![0; format.image_size(w, h) * d as usize]
+                })
+                .collect();
+        }
+        // D3D9's textures start as whatever memory held; zero is the honest choice.
+        if object.gpu.is_some() && !render_target {
+            for sub in 0..subresources as u32 {
+                let (w, h, d) = object.subresource_size(sub % levels);
+                let zeros = vec![0; format.image_size(w, h) * d as usize];
+                write_subresource(&self.gpu.queue, &object, sub, &zeros);
+            }
+        }
+        let id = TextureId(self.next_id());
+        self.textures.insert(id, object);
+        Ok(id)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn create_gpu_texture(
+        &self,
+        call: &'static str,
+        kind: TextureKind,
+        [width, height, depth]: [u32; 3],
+        levels: u32,
+        format: Format,
+        wgpu_format: wgpu::TextureFormat,
+        render_target: bool,
+    ) -> Result<GpuTexture, DeviceError> {
+        // COPY_SRC: copies out (StretchRect, GetRenderTargetData, a 2D texture on a
+        // `dcl_volume` sampler is copied into a one-slice volume).
+        let mut usage = wgpu::TextureUsages::TEXTURE_BINDING
+            | wgpu::TextureUsages::COPY_DST
+            | wgpu::TextureUsages::COPY_SRC;
+        if render_target {
+            usage |= wgpu::TextureUsages::RENDER_ATTACHMENT;
+        }
+        if !self.gpu.format_usages(wgpu_format).contains(usage) {
+            return Err(unsupported(
+                call,
+                format!("{format:?} ({wgpu_format:?}) with {usage:?} on this adapter"),
+            ));
+        }
+        self.gpu
+            .require(crate::caps::check_texture_size(
+                kind,
+                [width, height, depth],
+                &self.gpu.device.limits(),
+            ))
+            .map_err(Device::gpu_error(call))?;
+        let (dimension, view_dimension) = kind.dimensions();
+        let texture = self.gpu.device.create_texture(&wgpu::TextureDescriptor {
+            label: Some(call),
+            size: wgpu::Extent3d {
+                width,
+                height,
+                depth_or_array_layers: match kind {
+                    TextureKind::TwoD => 1,
+                    TextureKind::Cube => 6,
+                    TextureKind::Volume => depth,
+                },
+            },
+            mip_level_count: levels,
+            sample_count: 1,
+            dimension,
+            format: wgpu_format,
+            usage,
+            view_formats: &[],
+        });
+        let view = texture.create_view(&wgpu::TextureViewDescriptor {
+            dimension: Some(view_dimension),
+            ..Default::default()
+        });
+        Ok(GpuTexture { texture, view })
+    }
+
+    fn texture_mut(
+        &mut self,
+        call: &'static str,
+        id: TextureId,
+    ) -> Result<&mut TextureObject, DeviceError> {
+        self.textures
+            .get_mut(&id)
+            .ok_or_else(|| invalid(call, format!("{id:?} is not a texture of this device")))
+    }
+
+    /// `LockRect` / `LockBox` of a whole mip level + copy + unlock: `data` holds the level's
+    /// texels in D3D9's memory layout (rows top to bottom, tightly packed; a cube texture's six
+    /// faces in `D3DCUBEMAP_FACES` order; a volume's slices in order).
+    pub fn update_texture(
+        &mut self,
+        id: TextureId,
+        level: u32,
+        data: &[u8],
+    ) -> Result<(), DeviceError> {
+        let call = "LockRect";
+        let texture = self
+            .textures
+            .get(&id)
+            .ok_or_else(|| invalid(call, format!("{id:?} is not a texture of this device")))?;
+        if level >= texture.levels {
+            return Err(invalid(
+                call,
+                format!("level {level} of a texture with {} levels", texture.levels),
+            ));
+        }
+        let (w, h, d) = texture.subresource_size(level);
+        let image = texture.format.image_size(w, h) * d as usize;
+        let faces = texture.faces() as usize;
+        if data.len() != image * faces {
+            return Err(invalid(
+                call,
+                format!(
+                    "level {level} holds {} bytes, {} given",
+                    image * faces,
+                    data.len()
+                ),
+            ));
+        }
+        self.flush()?;
+        let queue = self.gpu.queue.clone();
+        let texture = self.texture_mut(call, id)?;
+        for (face, bytes) in (0u32..).zip(data.chunks(image.max(1))) {
+            let sub = face * texture.levels + level;
+            if let Some(memory) = texture.memory.get_mut(sub as usize) {
+                memory.copy_from_slice(bytes);
+            }
+            write_subresource(&queue, texture, sub, bytes);
+        }
+        texture.version += 1;
+        Ok(())
+    }
+
+    /// `LockRect(level)` of a 2D texture, `LockRect(face, level)` of a cube texture or
+    /// `LockBox(level)` of a volume texture: `region` (the whole level when `None`) in
+    /// D3D9's memory. A subresource cannot be locked twice; DEFAULT textures lock only when
+    /// dynamic.
+    pub fn lock_texture(
+        &mut self,
+        id: TextureId,
+        face: u32,
+        level: u32,
+        region: Option<TexelBox>,
+        flags: LockFlags,
+    ) -> Result<Locked, DeviceError> {
+        let call = "LockRect";
+        let texture = self.texture_mut(call, id)?;
+        let sub = texture.subresource(call, face, level)?;
+        if !texture.lockable() {
+            return Err(invalid(
+                call,
+                format!(
+                    "a {:?} texture in {:?} that is not dynamic",
+                    texture.format, texture.pool
+                ),
+            ));
+        }
+        if texture.locks[sub].is_some() {
+            return Err(invalid(
+                call,
+                format!("face {face} level {level} is already locked"),
+            ));
+        }
+        let (w, h, d) = texture.subresource_size(level);
+        let region = region.unwrap_or(TexelBox::whole(w, h, d));
+        if !region.fits(w, h, d) {
+            return Err(invalid(call, format!("{region:?} of a {w}x{h}x{d} level")));
+        }
+        let format = texture.format;
+        let row_pitch = format.row_pitch(w);
+        let slice_pitch = format.image_size(w, h) as u32;
+        let offset = format.offset_of(region.left, region.top, w)
+            + region.front as usize * slice_pitch as usize;
+        let memory = texture
+            .memory
+            .get_mut(sub)
+            .ok_or_else(|| invalid(call, "internal: a lockable texture without memory"))?;
+        let bits = memory.as_mut_ptr().wrapping_add(offset);
+        texture.locks[sub] = Some(ActiveLock {
+            flags,
+            staging: None,
+        });
+        Ok(Locked {
+            bits,
+            row_pitch,
+            slice_pitch,
+        })
+    }
+
+    /// `UnlockRect` / `UnlockBox`: what the lock wrote reaches the GPU (unless it was
+    /// read-only). Unlocking what is not locked is `D3DERR_INVALIDCALL`.
+    pub fn unlock_texture(
+        &mut self,
+        id: TextureId,
+        face: u32,
+        level: u32,
+    ) -> Result<(), DeviceError> {
+        let call = "UnlockRect";
+        let texture = self.texture_mut(call, id)?;
+        let sub = texture.subresource(call, face, level)?;
+        let lock = texture.locks[sub]
+            .take()
+            .ok_or_else(|| invalid(call, format!("face {face} level {level} is not locked")))?;
+        if lock.flags.contains(LockFlags::READ_ONLY) || texture.gpu.is_none() {
+            return Ok(());
+        }
+        self.flush()?;
+        let queue = self.gpu.queue.clone();
+        let texture = self.texture_mut(call, id)?;
+        if let Some(memory) = texture.memory.get(sub) {
+            write_subresource(&queue, texture, sub as u32, memory);
+        }
+        texture.version += 1;
+        Ok(())
+    }
+
+    /// `GetSurfaceLevel(level)` of a 2D texture.
+    pub fn get_surface_level(
+        &mut self,
+        id: TextureId,
+        level: u32,
+    ) -> Result<SurfaceId, DeviceError> {
+        self.texture_surface(id, 0, level)
+    }
+
+    /// `GetSurfaceLevel(level)` / `GetCubeMapSurface(face, level)`: the surface of one
+    /// subresource, the same one every time it is asked for (it lives as long as the
+    /// texture). Locking it locks the texture's subresource; drawing into it draws into the
+    /// texture.
+    pub fn texture_surface(
+        &mut self,
+        id: TextureId,
+        face: u32,
+        level: u32,
+    ) -> Result<SurfaceId, DeviceError> {
+        let call = "GetSurfaceLevel";
+        let texture = self
+            .textures
+            .get(&id)
+            .ok_or_else(|| invalid(call, format!("{id:?} is not a texture of this device")))?;
+        if texture.kind == TextureKind::Volume {
+            return Err(invalid(call, "a volume texture has volumes, not surfaces"));
+        }
+        let sub = texture.subresource(call, face, level)?;
+        if let Some(surface) = texture.surfaces[sub] {
+            return Ok(surface);
+        }
+        let extent = texture.level_extent(level);
+        let gpu = texture.gpu.as_ref().map(|g| GpuImage {
+            texture: g.texture.clone(),
+            view: g.texture.create_view(&wgpu::TextureViewDescriptor {
+                dimension: Some(wgpu::TextureViewDimension::D2),
+                base_mip_level: level,
+                mip_level_count: Some(1),
+                base_array_layer: face,
+                array_layer_count: Some(1),
+                ..Default::default()
+            }),
+            wgpu_format: texture.wgpu_format,
+            level,
+            layer: face,
+        });
+        let surface = SurfaceObject {
+            format: texture.format,
+            width: extent.width,
+            height: extent.height,
+            pool: texture.pool,
+            usage: texture.usage,
+            lockable: texture.lockable(),
+            gpu,
+            memory: None,
+            container: Some((id, face, level)),
+            lock: None,
+        };
+        let sid = SurfaceId(self.next_id());
+        self.surfaces.insert(sid, surface);
+        if let Some(texture) = self.textures.get_mut(&id) {
+            texture.surfaces[sub] = Some(sid);
+        }
+        Ok(sid)
+    }
+
+    /// The description of a texture (`GetLevelDesc` derives each level's from it).
+    pub fn texture_info(&self, id: TextureId) -> Option<TextureInfo> {
+        self.textures.get(&id).map(|t| TextureInfo {
+            kind: t.kind,
+            format: t.format,
+            usage: t.usage,
+            pool: t.pool,
+            width: t.width,
+            height: t.height,
+            depth: t.depth,
+            levels: t.levels,
+            lod: t.lod,
+        })
+    }
+
+    /// `SetLOD(lod)` of a managed texture: the most detailed level sampled, clamped to the
+    /// last level; returns the previous one. Other pools keep 0 (D3D9 ignores it there).
+    pub fn set_texture_lod(&mut self, id: TextureId, lod: u32) -> Result<u32, DeviceError> {
+        let texture = self.texture_mut("SetLOD", id)?;
+        let old = texture.lod;
+        if texture.pool == Pool::Managed {
+            texture.lod = lod.min(texture.levels - 1);
+            texture.version += 1;
+        }
+        Ok(old)
+    }
+
+    /// `Release` of a texture, with the surfaces of its levels.
+    pub fn release_texture(&mut self, id: TextureId) -> Result<(), DeviceError> {
+        let texture = self
+            .textures
+            .remove(&id)
+            .ok_or_else(|| invalid("Release", format!("{id:?} is not a texture of this device")))?;
+        for surface in texture.surfaces.into_iter().flatten() {
+            self.surfaces.remove(&surface);
+            self.unbind_surface(surface);
+        }
+        for slot in self.state.textures.iter_mut() {
+            if *slot == Some(id) {
+                *slot = None;
+            }
+        }
+        self.volume_slices.remove(&id);
+        Ok(())
+    }
+}
+
+impl TextureObject {
+    /// The index of subresource (face, level), checked.
+    pub(crate) fn subresource(
+        &self,
+        call: &'static str,
+        face: u32,
+        level: u32,
+    ) -> Result<usize, DeviceError> {
+        if face >= self.faces() || level >= self.levels {
+            return Err(invalid(
+                call,
+                format!(
+                    "face {face} level {level} of a texture with {} faces and {} levels",
+                    self.faces(),
+                    self.levels
+                ),
+            ));
+        }
+        Ok((face * self.levels + level) as usize)
+    }
+}
+
+/// Writes one whole subresource (`face * levels + level`), D3D9 bytes, to the GPU texture.
+pub(crate) fn write_subresource(
+    queue: &wgpu::Queue,
+    texture: &TextureObject,
+    sub: u32,
+    data: &[u8],
+) {
+    let Some(gpu) = &texture.gpu else {
+        return;
+    };
+    let level = sub % texture.levels;
+    let face = sub / texture.levels;
+    let (width, height, depth) = texture.subresource_size(level);
+    let converted = texture.format.to_wgpu_bytes(texture.wgpu_format, data);
+    queue.write_texture(
+        wgpu::TexelCopyTextureInfo {
+            texture: &gpu.texture,
+            mip_level: level,
+            origin: wgpu::Origin3d {
+                x: 0,
+                y: 0,
+                z: face,
+            },
+            aspect: wgpu::TextureAspect::All,
+        },
+        &converted,
+        wgpu::TexelCopyBufferLayout {
+            offset: 0,
+            bytes_per_row: Some(texture.format.row_pitch(width)),
+            rows_per_image: Some(height),
+        },
+        wgpu::Extent3d {
+            width,
+            height,
+            depth_or_array_layers: depth,
+        },
+    );
+}
