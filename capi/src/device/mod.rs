@@ -1,0 +1,307 @@
+//! `IDirect3DDevice9` over `d3d9_backend::device::Device`.
+//!
+//! The device's state lives behind one lock ([`Shared`]); every method locks it, so
+//! `D3DCREATE_MULTITHREADED` holds whatever the flags say. Objects bound with `Set*` are held
+//! by private references in [`Bound`]; state-setting calls go through [`Change`] so a state
+//! block can record them. The methods are split by concern: `object` (creation and the
+//! implicit swap chain), `resources` (`Create*`, copies, render targets), `states` (setters
+//! and getters), `draw` (scenes, clears, draws, shaders and declarations).
+
+mod draw;
+mod object;
+mod resources;
+mod states;
+
+use std::collections::{BTreeMap, HashMap};
+use std::ffi::c_void;
+use std::sync::Arc;
+
+use d3d9_backend::device::Device;
+
+use crate::child::Shared;
+use crate::com::{entry, entry_value, lookup, Class, Com, Deferred, Kind, Private};
+use crate::direct3d::Direct3D9;
+use crate::guid::{Guid, IID_IDIRECT3DDEVICE9};
+use crate::hresult::{invalid_call, CallResult, HRESULT};
+use crate::shader::VertexDeclaration9;
+use crate::state::{Block, Bound};
+use crate::surface::Surface9;
+use crate::swapchain::SwapChain9;
+use crate::types::*;
+
+pub use object::{create, present_inner};
+pub use resources::front_buffer_data;
+
+/// The `IDirect3DDevice9` object.
+pub struct Device9 {
+    /// The `IDirect3D9` that made it (one public reference, as Windows holds).
+    d3d: *mut Com<Direct3D9>,
+    pub shared: Arc<Shared>,
+}
+
+/// The device's state, behind its lock.
+pub struct DeviceInner {
+    pub device: Device,
+    pub bound: Bound,
+    /// Private references to give up once the lock is released.
+    pub deferred: Deferred,
+    pub creation: D3DDEVICE_CREATION_PARAMETERS,
+    pub present: D3DPRESENT_PARAMETERS,
+    /// The implicit swap chain (and through it the back buffer).
+    pub swap_chain: Option<Private<SwapChain9>>,
+    /// The automatic depth-stencil surface.
+    pub auto_depth_stencil: Option<Private<Surface9>>,
+    /// The declarations `SetFVF` made, by FVF code.
+    pub fvf_declarations: HashMap<u32, Private<VertexDeclaration9>>,
+    pub in_scene: bool,
+    /// The state block being recorded (`BeginStateBlock`).
+    pub recording: Option<Block>,
+    /// `SetLight` / `LightEnable` by index: the light and whether it is enabled.
+    pub lights: BTreeMap<u32, (D3DLIGHT9, bool)>,
+    pub material: D3DMATERIAL9,
+    pub clip_status: D3DCLIPSTATUS9,
+    pub npatch: f32,
+    /// `SetSoftwareVertexProcessing` on a mixed device.
+    pub software: bool,
+    pub texture_palette: u32,
+    pub gamma: D3DGAMMARAMP,
+    /// What `GetFrontBufferData` reads: the back buffer's texels at the last `Present`.
+    pub front_buffer: Option<Vec<u8>>,
+}
+
+impl Class for Device9 {
+    const KIND: Kind = Kind::Device;
+    fn interfaces(&self) -> &'static [Guid] {
+        &[IID_IDIRECT3DDEVICE9]
+    }
+
+    fn destroy(&mut self) {
+        let deferred = {
+            let mut inner = self.shared.lock();
+            let mut deferred = inner.deferred.take();
+            inner.bound.release(&mut deferred);
+            deferred.push_opt(inner.swap_chain.take());
+            deferred.push_opt(inner.auto_depth_stencil.take());
+            for (_, declaration) in std::mem::take(&mut inner.fvf_declarations) {
+                deferred.push(declaration);
+            }
+            if let Some(mut block) = inner.recording.take() {
+                block.clear(&mut deferred);
+            }
+            let _ = inner.device.flush();
+            deferred
+        };
+        deferred.run();
+        // SAFETY: the reference taken in `create`.
+        unsafe { Com::release(self.d3d) };
+    }
+}
+
+/// `Release` of a device reference held by one of its children.
+///
+/// # Safety
+/// `device` is live and the caller gives up a public reference on it.
+pub unsafe fn release_device(device: *mut Com<Device9>) {
+    // SAFETY: per the caller.
+    unsafe { Com::release(device) };
+}
+
+type This = *mut Com<Device9>;
+
+/// Runs a device method: `this` checked, the state locked, refusals reported.
+fn with(this: This, call: &str, f: impl FnOnce(&mut DeviceInner) -> CallResult) -> HRESULT {
+    entry(call, || {
+        // SAFETY: C calls through our vtable; `this` is checked live.
+        let device = unsafe { crate::com::this(this)? };
+        device.data.shared.with(f)
+    })
+}
+
+/// Runs a device method that returns a value (not an HRESULT).
+fn with_value<V>(
+    this: This,
+    call: &str,
+    fallback: V,
+    f: impl FnOnce(&mut DeviceInner) -> CallResult<V>,
+) -> V {
+    entry_value(call, fallback, || {
+        // SAFETY: checked live.
+        let device = unsafe { crate::com::this(this)? };
+        device.data.shared.with(f)
+    })
+}
+
+/// Runs a device method that needs the device object itself (to make children).
+fn with_device(this: This, call: &str, f: impl FnOnce(&Com<Device9>) -> CallResult) -> HRESULT {
+    entry(call, || {
+        // SAFETY: checked live.
+        let device = unsafe { crate::com::this(this)? };
+        f(device)
+    })
+}
+
+/// The object of kind `T` at `ptr`, which must be live and belong to the device whose state
+/// is `shared`; `None` for NULL.
+pub fn object<'a, T: Class + crate::DeviceChild>(
+    shared: &Arc<Shared>,
+    ptr: *mut c_void,
+) -> CallResult<Option<&'a Com<T>>> {
+    if ptr.is_null() {
+        return Ok(None);
+    }
+    let object = lookup::<T>(ptr)
+        .ok_or_else(|| invalid_call(format!("{ptr:p} is not a live {:?}", T::KIND)))?;
+    if !Arc::ptr_eq(&object.data.child().shared, shared) {
+        return Err(invalid_call(format!("{ptr:p} belongs to another device")));
+    }
+    Ok(Some(object))
+}
+
+unsafe extern "C" fn query_interface(
+    this: This,
+    riid: *const Guid,
+    out: *mut *mut c_void,
+) -> HRESULT {
+    // SAFETY: C calls through our vtable; `this` is checked live.
+    match unsafe { crate::com::this(this) } {
+        Ok(device) => unsafe { device.query_interface(riid, out) },
+        Err(r) => r.hr,
+    }
+}
+
+unsafe extern "C" fn add_ref(this: This) -> u32 {
+    entry_value("IDirect3DDevice9::AddRef", 0, || {
+        // SAFETY: checked live.
+        Ok(unsafe { crate::com::this(this)? }.add_ref())
+    })
+}
+
+unsafe extern "C" fn release(this: This) -> u32 {
+    entry_value("IDirect3DDevice9::Release", 0, || {
+        // SAFETY: checked live; the caller gives up a reference.
+        let device = unsafe { crate::com::this(this)? };
+        Ok(unsafe { Com::release(device) })
+    })
+}
+
+pub(crate) static VTBL: crate::vtbl::IDirect3DDevice9Vtbl = crate::vtbl::IDirect3DDevice9Vtbl {
+    QueryInterface: query_interface,
+    AddRef: add_ref,
+    Release: release,
+    TestCooperativeLevel: object::test_cooperative_level,
+    GetAvailableTextureMem: object::get_available_texture_mem,
+    EvictManagedResources: object::evict_managed_resources,
+    GetDirect3D: object::get_direct3d,
+    GetDeviceCaps: object::get_device_caps,
+    GetDisplayMode: object::get_display_mode,
+    GetCreationParameters: object::get_creation_parameters,
+    SetCursorProperties: object::set_cursor_properties,
+    SetCursorPosition: object::set_cursor_position,
+    ShowCursor: object::show_cursor,
+    CreateAdditionalSwapChain: object::create_additional_swap_chain,
+    GetSwapChain: object::get_swap_chain,
+    GetNumberOfSwapChains: object::get_number_of_swap_chains,
+    Reset: object::reset,
+    Present: object::present,
+    GetBackBuffer: object::get_back_buffer,
+    GetRasterStatus: object::get_raster_status,
+    SetDialogBoxMode: object::set_dialog_box_mode,
+    SetGammaRamp: object::set_gamma_ramp,
+    GetGammaRamp: object::get_gamma_ramp,
+    CreateTexture: resources::create_texture,
+    CreateVolumeTexture: resources::create_volume_texture,
+    CreateCubeTexture: resources::create_cube_texture,
+    CreateVertexBuffer: resources::create_vertex_buffer,
+    CreateIndexBuffer: resources::create_index_buffer,
+    CreateRenderTarget: resources::create_render_target,
+    CreateDepthStencilSurface: resources::create_depth_stencil_surface,
+    UpdateSurface: resources::update_surface,
+    UpdateTexture: resources::update_texture,
+    GetRenderTargetData: resources::get_render_target_data,
+    GetFrontBufferData: resources::get_front_buffer_data,
+    StretchRect: resources::stretch_rect,
+    ColorFill: resources::color_fill,
+    CreateOffscreenPlainSurface: resources::create_offscreen_plain_surface,
+    SetRenderTarget: resources::set_render_target,
+    GetRenderTarget: resources::get_render_target,
+    SetDepthStencilSurface: resources::set_depth_stencil_surface,
+    GetDepthStencilSurface: resources::get_depth_stencil_surface,
+    BeginScene: draw::begin_scene,
+    EndScene: draw::end_scene,
+    Clear: draw::clear,
+    SetTransform: states::set_transform,
+    GetTransform: states::get_transform,
+    MultiplyTransform: states::multiply_transform,
+    SetViewport: states::set_viewport,
+    GetViewport: states::get_viewport,
+    SetMaterial: states::set_material,
+    GetMaterial: states::get_material,
+    SetLight: states::set_light,
+    GetLight: states::get_light,
+    LightEnable: states::light_enable,
+    GetLightEnable: states::get_light_enable,
+    SetClipPlane: states::set_clip_plane,
+    GetClipPlane: states::get_clip_plane,
+    SetRenderState: states::set_render_state,
+    GetRenderState: states::get_render_state,
+    CreateStateBlock: states::create_state_block,
+    BeginStateBlock: states::begin_state_block,
+    EndStateBlock: states::end_state_block,
+    SetClipStatus: states::set_clip_status,
+    GetClipStatus: states::get_clip_status,
+    GetTexture: states::get_texture,
+    SetTexture: states::set_texture,
+    GetTextureStageState: states::get_texture_stage_state,
+    SetTextureStageState: states::set_texture_stage_state,
+    GetSamplerState: states::get_sampler_state,
+    SetSamplerState: states::set_sampler_state,
+    ValidateDevice: draw::validate_device,
+    SetPaletteEntries: states::set_palette_entries,
+    GetPaletteEntries: states::get_palette_entries,
+    SetCurrentTexturePalette: states::set_current_texture_palette,
+    GetCurrentTexturePalette: states::get_current_texture_palette,
+    SetScissorRect: states::set_scissor_rect,
+    GetScissorRect: states::get_scissor_rect,
+    SetSoftwareVertexProcessing: states::set_software_vertex_processing,
+    GetSoftwareVertexProcessing: states::get_software_vertex_processing,
+    SetNPatchMode: states::set_npatch_mode,
+    GetNPatchMode: states::get_npatch_mode,
+    DrawPrimitive: draw::draw_primitive,
+    DrawIndexedPrimitive: draw::draw_indexed_primitive,
+    DrawPrimitiveUP: draw::draw_primitive_up,
+    DrawIndexedPrimitiveUP: draw::draw_indexed_primitive_up,
+    ProcessVertices: draw::process_vertices,
+    CreateVertexDeclaration: draw::create_vertex_declaration,
+    SetVertexDeclaration: draw::set_vertex_declaration,
+    GetVertexDeclaration: draw::get_vertex_declaration,
+    SetFVF: draw::set_fvf,
+    GetFVF: draw::get_fvf,
+    CreateVertexShader: draw::create_vertex_shader,
+    SetVertexShader: draw::set_vertex_shader,
+    GetVertexShader: draw::get_vertex_shader,
+    SetVertexShaderConstantF: draw::set_vertex_shader_constant_f,
+    GetVertexShaderConstantF: draw::get_vertex_shader_constant_f,
+    SetVertexShaderConstantI: draw::set_vertex_shader_constant_i,
+    GetVertexShaderConstantI: draw::get_vertex_shader_constant_i,
+    SetVertexShaderConstantB: draw::set_vertex_shader_constant_b,
+    GetVertexShaderConstantB: draw::get_vertex_shader_constant_b,
+    SetStreamSource: draw::set_stream_source,
+    GetStreamSource: draw::get_stream_source,
+    SetStreamSourceFreq: draw::set_stream_source_freq,
+    GetStreamSourceFreq: draw::get_stream_source_freq,
+    SetIndices: draw::set_indices,
+    GetIndices: draw::get_indices,
+    CreatePixelShader: draw::create_pixel_shader,
+    SetPixelShader: draw::set_pixel_shader,
+    GetPixelShader: draw::get_pixel_shader,
+    SetPixelShaderConstantF: draw::set_pixel_shader_constant_f,
+    GetPixelShaderConstantF: draw::get_pixel_shader_constant_f,
+    SetPixelShaderConstantI: draw::set_pixel_shader_constant_i,
+    GetPixelShaderConstantI: draw::get_pixel_shader_constant_i,
+    SetPixelShaderConstantB: draw::set_pixel_shader_constant_b,
+    GetPixelShaderConstantB: draw::get_pixel_shader_constant_b,
+    DrawRectPatch: draw::draw_rect_patch,
+    DrawTriPatch: draw::draw_tri_patch,
+    DeletePatch: draw::delete_patch,
+    CreateQuery: object::create_query,
+};

@@ -1,0 +1,411 @@
+//! Creating the device (`IDirect3D9::CreateDevice`) with its implicit swap chain, back buffer
+//! and automatic depth-stencil surface; presenting; queries; the device-wide methods.
+
+use std::collections::{BTreeMap, HashMap};
+use std::ffi::c_void;
+
+use d3d9_backend::device::{Device, DeviceParams, Format};
+use d3d9_translator::decl::VertexProcessing;
+
+use super::{with, with_device, with_value, Device9, DeviceInner, This, VTBL};
+use crate::child::Shared;
+use crate::com::{write_out, Com, Deferred, Private};
+use crate::direct3d::Direct3D9;
+use crate::hresult::{
+    fail, invalid_call, unsupported, CallResult, Refusal, D3DERR_INVALIDCALL, D3DERR_NOTAVAILABLE,
+    HRESULT,
+};
+use crate::query::Query9;
+use crate::state::Bound;
+use crate::surface::Surface9;
+use crate::swapchain::SwapChain9;
+use crate::types::*;
+
+/// `D3DCREATE_SOFTWARE_VERTEXPROCESSING`, `_HARDWARE_`, `_MIXED_`.
+const SOFTWARE: u32 = 0x20;
+const HARDWARE: u32 = 0x40;
+const MIXED: u32 = 0x80;
+
+/// The present parameters D3D9 fills in for a windowed, headless swap chain: a size of 0
+/// is 640 x 480 (the window is not real), `D3DFMT_UNKNOWN` is the display format, a count of
+/// 0 is 1.
+fn complete_present_parameters(p: &mut D3DPRESENT_PARAMETERS) -> CallResult<(u32, u32, Format)> {
+    if p.SwapEffect == 0 || p.SwapEffect > 5 {
+        return Err(invalid_call(format!("D3DSWAPEFFECT {}", { p.SwapEffect })));
+    }
+    if p.BackBufferCount > 3 {
+        return Err(invalid_call(format!("{} back buffers (D3D9 allows 3)", {
+            p.BackBufferCount
+        })));
+    }
+    if p.Windowed == 0 && (p.BackBufferWidth == 0 || p.BackBufferHeight == 0) {
+        return Err(invalid_call("a full-screen back buffer of size 0"));
+    }
+    if p.BackBufferWidth == 0 {
+        p.BackBufferWidth = 640;
+    }
+    if p.BackBufferHeight == 0 {
+        p.BackBufferHeight = 480;
+    }
+    if p.BackBufferFormat == 0 {
+        p.BackBufferFormat = 22;
+    }
+    if p.BackBufferCount == 0 {
+        p.BackBufferCount = 1;
+    }
+    let format = Format::from_d3d(p.BackBufferFormat)
+        .filter(|_| matches!({ p.BackBufferFormat }, 21 | 22))
+        .ok_or_else(|| {
+            fail(
+                D3DERR_NOTAVAILABLE,
+                format!("back-buffer format {}", { p.BackBufferFormat }),
+            )
+        })?;
+    if p.MultiSampleType != 0 {
+        return Err(unsupported(
+            D3DERR_NOTAVAILABLE,
+            "a multisampled back buffer",
+        ));
+    }
+    Ok((p.BackBufferWidth, p.BackBufferHeight, format))
+}
+
+/// `IDirect3D9::CreateDevice`: a device with one reference, its `D3DPRESENT_PARAMETERS`
+/// completed as D3D9 completes them.
+pub fn create(
+    d3d: &Com<Direct3D9>,
+    focus: *mut c_void,
+    flags: u32,
+    present: &mut D3DPRESENT_PARAMETERS,
+) -> CallResult<*mut c_void> {
+    let processing = match flags & (SOFTWARE | HARDWARE | MIXED) {
+        SOFTWARE => VertexProcessing::Software,
+        HARDWARE => VertexProcessing::Hardware,
+        MIXED => VertexProcessing::Mixed,
+        other => return Err(invalid_call(format!("vertex processing flags {other:#x}"))),
+    };
+    if focus.is_null() && present.hDeviceWindow.is_null() {
+        return Err(invalid_call("neither a focus window nor a device window"));
+    }
+    let (width, height, format) = complete_present_parameters(present)?;
+    let auto_depth_stencil = if present.EnableAutoDepthStencil != 0 {
+        Some(
+            Format::from_d3d(present.AutoDepthStencilFormat)
+                .filter(|f| f.is_depth())
+                .ok_or_else(|| {
+                    invalid_call(format!("AutoDepthStencilFormat {}", {
+                        present.AutoDepthStencilFormat
+                    }))
+                })?,
+        )
+    } else {
+        None
+    };
+    // The adapter must exist before a device is made on it.
+    d3d.data.gpu()?;
+    let device = Device::new(DeviceParams {
+        processing,
+        back_buffer: (width, height, format),
+        auto_depth_stencil,
+        ..DeviceParams::default()
+    })
+    .map_err(Refusal::from)?;
+    let back_buffer_id = device.back_buffer();
+    let depth_id = device.depth_stencil_surface();
+    let inner = DeviceInner {
+        device,
+        bound: Bound::default(),
+        deferred: Deferred::default(),
+        creation: D3DDEVICE_CREATION_PARAMETERS {
+            AdapterOrdinal: 0,
+            DeviceType: 1,
+            hFocusWindow: focus,
+            BehaviorFlags: flags,
+        },
+        present: *present,
+        swap_chain: None,
+        auto_depth_stencil: None,
+        fvf_declarations: HashMap::new(),
+        in_scene: false,
+        recording: None,
+        lights: BTreeMap::new(),
+        material: D3DMATERIAL9::default(),
+        clip_status: D3DCLIPSTATUS9::default(),
+        npatch: 0.0,
+        software: processing == VertexProcessing::Software,
+        texture_palette: 0,
+        gamma: identity_gamma(),
+        front_buffer: None,
+    };
+    d3d.add_ref();
+    let device = Com::new(
+        &VTBL as *const crate::vtbl::IDirect3DDevice9Vtbl as *const c_void,
+        Device9 {
+            d3d: d3d as *const Com<Direct3D9> as *mut Com<Direct3D9>,
+            shared: Shared::new(inner),
+        },
+        true,
+    );
+    // SAFETY: just made, one public reference held here until returned.
+    let device_ref = unsafe { &*device };
+    let back_buffer = Surface9::implicit(device_ref, back_buffer_id);
+    let swap_chain = SwapChain9::implicit(device_ref, back_buffer.share(), *present);
+    let depth = depth_id.map(|id| Surface9::implicit(device_ref, id));
+    {
+        let mut inner = device_ref.data.shared.lock();
+        inner.bound.render_targets[0] = Some(back_buffer);
+        inner.bound.depth_stencil = depth.as_ref().map(Private::share);
+        inner.auto_depth_stencil = depth;
+        inner.swap_chain = Some(swap_chain);
+    }
+    Ok(device as *mut c_void)
+}
+
+/// A linear gamma ramp (the default).
+fn identity_gamma() -> D3DGAMMARAMP {
+    let ramp: [u16; 256] = std::array::from_fn(|i| (i as u16) * 257);
+    D3DGAMMARAMP {
+        red: ramp,
+        green: ramp,
+        blue: ramp,
+    }
+}
+
+pub(super) unsafe extern "C" fn test_cooperative_level(this: This) -> HRESULT {
+    with(this, "TestCooperativeLevel", |_| Ok(()))
+}
+
+pub(super) unsafe extern "C" fn get_available_texture_mem(this: This) -> u32 {
+    // What the adapter offers is not known through wgpu: a fixed 512 MiB, rounded to MiB as
+    // D3D9 reports it.
+    with_value(this, "GetAvailableTextureMem", 0, |_| Ok(512 << 20))
+}
+
+pub(super) unsafe extern "C" fn evict_managed_resources(this: This) -> HRESULT {
+    with(this, "EvictManagedResources", |_| Ok(()))
+}
+
+pub(super) unsafe extern "C" fn get_direct3d(this: This, out: *mut *mut c_void) -> HRESULT {
+    with_device(this, "GetDirect3D", |device| {
+        // SAFETY: the device holds a reference on its IDirect3D9.
+        let d3d = unsafe { &*device.data.d3d };
+        // SAFETY: per the caller.
+        unsafe { write_out(out, std::ptr::null_mut())? };
+        d3d.add_ref();
+        // SAFETY: checked writable above.
+        unsafe { write_out(out, d3d.as_ptr()) }
+    })
+}
+
+pub(super) unsafe extern "C" fn get_device_caps(this: This, caps: *mut D3DCAPS9) -> HRESULT {
+    with(this, "GetDeviceCaps", |inner| {
+        let value = crate::caps::device_caps(inner.device.gpu(), &inner.device.params().caps);
+        // SAFETY: per the caller.
+        unsafe { write_out(caps, value) }
+    })
+}
+
+pub(super) unsafe extern "C" fn get_display_mode(
+    this: This,
+    swap_chain: u32,
+    mode: *mut D3DDISPLAYMODE,
+) -> HRESULT {
+    with(this, "GetDisplayMode", |_| {
+        if swap_chain != 0 {
+            return Err(invalid_call(format!("swap chain {swap_chain}")));
+        }
+        // SAFETY: per the caller.
+        unsafe { write_out(mode, crate::direct3d::DISPLAY_MODE) }
+    })
+}
+
+pub(super) unsafe extern "C" fn get_creation_parameters(
+    this: This,
+    params: *mut D3DDEVICE_CREATION_PARAMETERS,
+) -> HRESULT {
+    with(this, "GetCreationParameters", |inner| {
+        // SAFETY: per the caller.
+        unsafe { write_out(params, inner.creation) }
+    })
+}
+
+pub(super) unsafe extern "C" fn set_cursor_properties(
+    this: This,
+    _x: u32,
+    _y: u32,
+    bitmap: *mut c_void,
+) -> HRESULT {
+    with(this, "SetCursorProperties", |_| {
+        if bitmap.is_null() {
+            return Err(invalid_call("a NULL cursor surface"));
+        }
+        // A headless device shows no cursor.
+        Ok(())
+    })
+}
+
+pub(super) unsafe extern "C" fn set_cursor_position(this: This, _x: i32, _y: i32, _flags: u32) {
+    with(this, "SetCursorPosition", |_| Ok(()));
+}
+
+pub(super) unsafe extern "C" fn show_cursor(this: This, _show: i32) -> i32 {
+    // The previous visibility: no cursor is ever shown on a headless device.
+    with_value(this, "ShowCursor", 0, |_| Ok(0))
+}
+
+pub(super) unsafe extern "C" fn create_additional_swap_chain(
+    this: This,
+    _params: *mut D3DPRESENT_PARAMETERS,
+    out: *mut *mut c_void,
+) -> HRESULT {
+    with(this, "CreateAdditionalSwapChain", |_| {
+        // SAFETY: per the caller.
+        unsafe { write_out(out, std::ptr::null_mut())? };
+        Err(unsupported(D3DERR_NOTAVAILABLE, "additional swap chains"))
+    })
+}
+
+pub(super) unsafe extern "C" fn get_swap_chain(
+    this: This,
+    index: u32,
+    out: *mut *mut c_void,
+) -> HRESULT {
+    with(this, "GetSwapChain", |inner| {
+        // SAFETY: per the caller.
+        unsafe { write_out(out, std::ptr::null_mut())? };
+        let swap_chain = inner
+            .swap_chain
+            .as_ref()
+            .filter(|_| index == 0)
+            .ok_or_else(|| invalid_call(format!("swap chain {index}")))?;
+        swap_chain.get().add_ref();
+        // SAFETY: checked writable.
+        unsafe { write_out(out, swap_chain.get().as_ptr()) }
+    })
+}
+
+pub(super) unsafe extern "C" fn get_number_of_swap_chains(this: This) -> u32 {
+    with_value(this, "GetNumberOfSwapChains", 0, |_| Ok(1))
+}
+
+pub(super) unsafe extern "C" fn reset(this: This, params: *mut D3DPRESENT_PARAMETERS) -> HRESULT {
+    with(this, "Reset", |_| {
+        if params.is_null() {
+            return Err(invalid_call("NULL present parameters"));
+        }
+        Err(unsupported(D3DERR_INVALIDCALL, "Reset"))
+    })
+}
+
+pub(super) unsafe extern "C" fn present(
+    this: This,
+    _src: *const RECT,
+    _dst: *const RECT,
+    _window: *mut c_void,
+    _dirty: *const c_void,
+) -> HRESULT {
+    with(this, "Present", present_inner)
+}
+
+/// `Present` of the implicit swap chain: headless, the back buffer becomes the front
+/// buffer.
+pub fn present_inner(inner: &mut DeviceInner) -> CallResult {
+    if inner.in_scene {
+        // Windows presents inside a scene too; nothing to refuse.
+    }
+    inner.device.present().map_err(Refusal::from)
+}
+
+pub(super) unsafe extern "C" fn get_back_buffer(
+    this: This,
+    swap_chain: u32,
+    index: u32,
+    kind: u32,
+    out: *mut *mut c_void,
+) -> HRESULT {
+    with(this, "GetBackBuffer", |inner| {
+        // SAFETY: per the caller.
+        unsafe { write_out(out, std::ptr::null_mut())? };
+        if swap_chain != 0 {
+            return Err(invalid_call(format!("swap chain {swap_chain}")));
+        }
+        let chain = inner
+            .swap_chain
+            .as_ref()
+            .ok_or_else(|| invalid_call("no swap chain"))?;
+        let surface = chain.get().data.back_buffer(index, kind)?;
+        surface.add_ref();
+        // SAFETY: checked writable.
+        unsafe { write_out(out, surface.as_ptr()) }
+    })
+}
+
+pub(super) unsafe extern "C" fn get_raster_status(
+    this: This,
+    swap_chain: u32,
+    status: *mut D3DRASTER_STATUS,
+) -> HRESULT {
+    with(this, "GetRasterStatus", |_| {
+        if swap_chain != 0 {
+            return Err(invalid_call(format!("swap chain {swap_chain}")));
+        }
+        // SAFETY: per the caller.
+        unsafe { write_out(status, SwapChain9::raster_status()) }
+    })
+}
+
+pub(super) unsafe extern "C" fn set_dialog_box_mode(this: This, _enable: i32) -> HRESULT {
+    with(this, "SetDialogBoxMode", |_| Ok(()))
+}
+
+pub(super) unsafe extern "C" fn set_gamma_ramp(
+    this: This,
+    swap_chain: u32,
+    _flags: u32,
+    ramp: *const D3DGAMMARAMP,
+) {
+    with(this, "SetGammaRamp", |inner| {
+        if swap_chain == 0 && !ramp.is_null() {
+            // SAFETY: non-null, per the caller readable.
+            inner.gamma = unsafe { ramp.read_unaligned() };
+        }
+        Ok(())
+    });
+}
+
+pub(super) unsafe extern "C" fn get_gamma_ramp(
+    this: This,
+    swap_chain: u32,
+    ramp: *mut D3DGAMMARAMP,
+) {
+    with(this, "GetGammaRamp", |inner| {
+        if swap_chain == 0 && !ramp.is_null() {
+            // SAFETY: non-null, per the caller writable.
+            unsafe { ramp.write_unaligned(inner.gamma) };
+        }
+        Ok(())
+    });
+}
+
+pub(super) unsafe extern "C" fn create_query(
+    this: This,
+    kind: u32,
+    out: *mut *mut c_void,
+) -> HRESULT {
+    with_device(this, "CreateQuery", |device| {
+        let query = Query9::create(device, kind, out.is_null())?;
+        if let Some(query) = query {
+            // SAFETY: non-null (a query is made only then), per the caller writable.
+            unsafe { write_out(out, query)? };
+        }
+        Ok(())
+    })
+}
+
+impl Device9 {
+    /// The implicit swap chain's back buffer (for the device's own use).
+    pub fn back_buffer(inner: &DeviceInner) -> Option<&Com<Surface9>> {
+        let chain = inner.swap_chain.as_ref()?;
+        chain.get().data.back_buffer(0, 0).ok()
+    }
+}

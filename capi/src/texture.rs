@@ -1,0 +1,642 @@
+//! `IDirect3DTexture9`, `IDirect3DCubeTexture9` and `IDirect3DVolumeTexture9`: one object
+//! type with three vtables. A texture owns the surfaces (or volumes) of its levels, made on
+//! first request and counted on the texture.
+
+use std::ffi::c_void;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Mutex;
+
+use d3d9_backend::device::{LockFlags, TexelBox, TextureId};
+use d3d9_backend::TextureKind;
+
+use crate::child::Child;
+use crate::com::{entry, entry_value, read_in, write_out, Class, Com, Kind};
+use crate::device::Device9;
+use crate::guid::*;
+use crate::hresult::{invalid_call, unsupported, CallResult, Refusal, D3DERR_INVALIDCALL, HRESULT};
+use crate::methods::{child_methods, resource_methods, unknown_methods};
+use crate::surface::{opt_rect, Surface9};
+use crate::types::*;
+use crate::volume::Volume9;
+use crate::vtbl::{IDirect3DCubeTexture9Vtbl, IDirect3DTexture9Vtbl, IDirect3DVolumeTexture9Vtbl};
+
+/// The texture object.
+pub struct Texture9 {
+    pub child: Child,
+    pub id: TextureId,
+    pub kind: TextureKind,
+    pub levels: u32,
+    priority: AtomicU32,
+    /// `SetAutoGenFilterType`.
+    autogen_filter: AtomicU32,
+    /// The surfaces (2D, cube: `face * levels + level`) or volumes of the levels, once made.
+    surfaces: Mutex<Vec<Option<*mut Com<Surface9>>>>,
+    volumes: Mutex<Vec<Option<*mut Com<Volume9>>>>,
+}
+
+// SAFETY: the level objects are owned by the texture and only reached through it.
+unsafe impl Send for Texture9 {}
+unsafe impl Sync for Texture9 {}
+
+impl Class for Texture9 {
+    const KIND: Kind = Kind::Texture;
+    fn interfaces(&self) -> &'static [Guid] {
+        match self.kind {
+            TextureKind::TwoD => &[
+                IID_IDIRECT3DTEXTURE9,
+                IID_IDIRECT3DBASETEXTURE9,
+                IID_IDIRECT3DRESOURCE9,
+            ],
+            TextureKind::Cube => &[
+                IID_IDIRECT3DCUBETEXTURE9,
+                IID_IDIRECT3DBASETEXTURE9,
+                IID_IDIRECT3DRESOURCE9,
+            ],
+            TextureKind::Volume => &[
+                IID_IDIRECT3DVOLUMETEXTURE9,
+                IID_IDIRECT3DBASETEXTURE9,
+                IID_IDIRECT3DRESOURCE9,
+            ],
+        }
+    }
+
+    fn public_changed(&self, alive: bool) {
+        self.child.public_changed(alive);
+    }
+
+    fn destroy(&mut self) {
+        for surface in self
+            .surfaces
+            .get_mut()
+            .unwrap_or_else(|e| e.into_inner())
+            .drain(..)
+            .flatten()
+        {
+            // SAFETY: owned by this texture, counted on it: nothing else holds them.
+            unsafe { Com::free_owned(surface) };
+        }
+        for volume in self
+            .volumes
+            .get_mut()
+            .unwrap_or_else(|e| e.into_inner())
+            .drain(..)
+            .flatten()
+        {
+            // SAFETY: as above.
+            unsafe { Com::free_owned(volume) };
+        }
+        let id = self.id;
+        let _ = self
+            .child
+            .shared
+            .with(|inner| inner.device.release_texture(id).map_err(Refusal::from));
+    }
+}
+
+impl crate::DeviceChild for Texture9 {
+    fn child(&self) -> &Child {
+        &self.child
+    }
+}
+
+impl crate::Resource for Texture9 {
+    fn priority(&self) -> &AtomicU32 {
+        &self.priority
+    }
+    fn resource_type(&self) -> u32 {
+        match self.kind {
+            TextureKind::TwoD => 3,
+            TextureKind::Volume => 4,
+            TextureKind::Cube => 5,
+        }
+    }
+}
+
+impl Texture9 {
+    /// A texture the application made, with one reference.
+    pub fn created(
+        device: &Com<Device9>,
+        id: TextureId,
+        kind: TextureKind,
+        levels: u32,
+    ) -> *mut Com<Texture9> {
+        let vtbl = match kind {
+            TextureKind::TwoD => &VTBL_2D as *const IDirect3DTexture9Vtbl as *const c_void,
+            TextureKind::Cube => &VTBL_CUBE as *const IDirect3DCubeTexture9Vtbl as *const c_void,
+            TextureKind::Volume => {
+                &VTBL_VOLUME as *const IDirect3DVolumeTexture9Vtbl as *const c_void
+            }
+        };
+        let subresources = match kind {
+            TextureKind::Cube => 6 * levels,
+            _ => levels,
+        } as usize;
+        Com::new(
+            vtbl,
+            Texture9 {
+                child: Child::new(device),
+                id,
+                kind,
+                levels,
+                priority: AtomicU32::new(0),
+                autogen_filter: AtomicU32::new(2),
+                surfaces: Mutex::new(vec![None; subresources]),
+                volumes: Mutex::new(vec![None; levels as usize]),
+            },
+            true,
+        )
+    }
+
+    /// The surface of (face, level), made on first request; the same object every time.
+    pub fn surface(this: &Com<Texture9>, face: u32, level: u32) -> CallResult<&Com<Surface9>> {
+        let t = &this.data;
+        if level >= t.levels || (t.kind == TextureKind::Cube && face >= 6) {
+            return Err(invalid_call(format!("face {face} level {level}")));
+        }
+        let index = (face * t.levels + level) as usize;
+        let mut surfaces = t.surfaces.lock().unwrap_or_else(|e| e.into_inner());
+        let slot = surfaces
+            .get_mut(index)
+            .ok_or_else(|| invalid_call("no such level"))?;
+        let ptr = match slot {
+            Some(p) => *p,
+            None => {
+                let id = this.data.child.shared.with(|inner| {
+                    inner
+                        .device
+                        .texture_surface(t.id, face, level)
+                        .map_err(Refusal::from)
+                })?;
+                let p = Surface9::level(this, id);
+                *slot = Some(p);
+                p
+            }
+        };
+        // SAFETY: owned by the texture, alive while it is.
+        Ok(unsafe { &*ptr })
+    }
+
+    /// The volume of `level` of a volume texture, made on first request.
+    pub fn volume(this: &Com<Texture9>, level: u32) -> CallResult<&Com<Volume9>> {
+        let t = &this.data;
+        if t.kind != TextureKind::Volume || level >= t.levels {
+            return Err(invalid_call(format!("volume level {level}")));
+        }
+        let mut volumes = t.volumes.lock().unwrap_or_else(|e| e.into_inner());
+        let slot = volumes
+            .get_mut(level as usize)
+            .ok_or_else(|| invalid_call("no such level"))?;
+        let ptr = *slot.get_or_insert_with(|| Volume9::level(this, level));
+        // SAFETY: owned by the texture, alive while it is.
+        Ok(unsafe { &*ptr })
+    }
+
+    /// Locks (face, level): `region` in D3D9's memory.
+    pub fn lock(
+        this: &Com<Texture9>,
+        face: u32,
+        level: u32,
+        region: Option<TexelBox>,
+        flags: u32,
+    ) -> CallResult<d3d9_backend::device::Locked> {
+        let id = this.data.id;
+        this.data.child.shared.with(|inner| {
+            inner
+                .device
+                .lock_texture(id, face, level, region, LockFlags(flags))
+                .map_err(Refusal::from)
+        })
+    }
+
+    /// Unlocks (face, level).
+    pub fn unlock(this: &Com<Texture9>, face: u32, level: u32) -> CallResult {
+        let id = this.data.id;
+        this.data.child.shared.with(|inner| {
+            inner
+                .device
+                .unlock_texture(id, face, level)
+                .map_err(Refusal::from)
+        })
+    }
+
+    /// The `D3DSURFACE_DESC` of one level.
+    fn level_desc(this: &Com<Texture9>, level: u32) -> CallResult<D3DSURFACE_DESC> {
+        let id = this.data.id;
+        let info = this
+            .data
+            .child
+            .shared
+            .with(|inner| Ok(inner.device.texture_info(id)))?
+            .ok_or_else(|| invalid_call("the texture was released"))?;
+        if level >= info.levels {
+            return Err(invalid_call(format!("level {level} of {}", info.levels)));
+        }
+        Ok(D3DSURFACE_DESC {
+            Format: info.format.to_d3d(),
+            Type: 1,
+            Usage: info.usage.0,
+            Pool: info.pool.to_d3d(),
+            MultiSampleType: 0,
+            MultiSampleQuality: 0,
+            Width: (info.width >> level).max(1),
+            Height: (info.height >> level).max(1),
+        })
+    }
+}
+
+/// A `RECT` as a texel box of one slice (`None` for a NULL rect).
+///
+/// # Safety
+/// `r` is null or readable.
+unsafe fn rect_box(r: *const RECT) -> CallResult<Option<TexelBox>> {
+    // SAFETY: per the caller.
+    Ok(unsafe { opt_rect(r)? }.map(|r| TexelBox {
+        left: r.left.max(0) as u32,
+        top: r.top.max(0) as u32,
+        right: r.right.max(0) as u32,
+        bottom: r.bottom.max(0) as u32,
+        front: 0,
+        back: 1,
+    }))
+}
+
+/// Writes a lock's result into a `D3DLOCKED_RECT` (cleared on failure).
+///
+/// # Safety
+/// `out` is null or writable.
+unsafe fn write_locked_rect(
+    out: *mut D3DLOCKED_RECT,
+    result: CallResult<d3d9_backend::device::Locked>,
+) -> CallResult {
+    if out.is_null() {
+        return Err(invalid_call("a NULL D3DLOCKED_RECT"));
+    }
+    let value = match &result {
+        Ok(l) => D3DLOCKED_RECT {
+            Pitch: l.row_pitch as i32,
+            pBits: l.bits as *mut c_void,
+        },
+        Err(_) => D3DLOCKED_RECT {
+            Pitch: 0,
+            pBits: std::ptr::null_mut(),
+        },
+    };
+    // SAFETY: non-null, per the caller writable.
+    unsafe { out.write_unaligned(value) };
+    result.map(|_| ())
+}
+
+type This = *mut Com<Texture9>;
+
+unknown_methods!(Texture9, "IDirect3DBaseTexture9");
+child_methods!(Texture9, "IDirect3DBaseTexture9");
+resource_methods!(Texture9, "IDirect3DBaseTexture9");
+
+unsafe extern "C" fn set_lod(this: This, lod: u32) -> u32 {
+    entry_value("IDirect3DBaseTexture9::SetLOD", 0, || {
+        // SAFETY: checked live.
+        let object = unsafe { crate::com::this(this)? };
+        let id = object.data.id;
+        object
+            .data
+            .child
+            .shared
+            .with(|inner| inner.device.set_texture_lod(id, lod).map_err(Refusal::from))
+    })
+}
+
+unsafe extern "C" fn get_lod(this: This) -> u32 {
+    entry_value("IDirect3DBaseTexture9::GetLOD", 0, || {
+        // SAFETY: checked live.
+        let object = unsafe { crate::com::this(this)? };
+        let id = object.data.id;
+        object
+            .data
+            .child
+            .shared
+            .with(|inner| Ok(inner.device.texture_info(id).map_or(0, |i| i.lod)))
+    })
+}
+
+unsafe extern "C" fn get_level_count(this: This) -> u32 {
+    entry_value("IDirect3DBaseTexture9::GetLevelCount", 0, || {
+        // SAFETY: checked live.
+        Ok(unsafe { crate::com::this(this)? }.data.levels)
+    })
+}
+
+unsafe extern "C" fn set_autogen_filter_type(this: This, filter: u32) -> HRESULT {
+    entry("IDirect3DBaseTexture9::SetAutoGenFilterType", || {
+        // SAFETY: checked live.
+        let object = unsafe { crate::com::this(this)? };
+        if filter == 0 || filter > 7 {
+            return Err(invalid_call(format!("filter {filter}")));
+        }
+        object.data.autogen_filter.store(filter, Ordering::Release);
+        Ok(())
+    })
+}
+
+unsafe extern "C" fn get_autogen_filter_type(this: This) -> u32 {
+    entry_value("IDirect3DBaseTexture9::GetAutoGenFilterType", 0, || {
+        // SAFETY: checked live.
+        Ok(unsafe { crate::com::this(this)? }
+            .data
+            .autogen_filter
+            .load(Ordering::Acquire))
+    })
+}
+
+unsafe extern "C" fn generate_mip_sub_levels(this: This) {
+    entry_value("IDirect3DBaseTexture9::GenerateMipSubLevels", (), || {
+        // SAFETY: checked live.
+        unsafe { crate::com::this(this)? };
+        Err(unsupported(
+            D3DERR_INVALIDCALL,
+            "GenerateMipSubLevels (D3DUSAGE_AUTOGENMIPMAP)",
+        ))
+    })
+}
+
+unsafe extern "C" fn get_level_desc(this: This, level: u32, desc: *mut D3DSURFACE_DESC) -> HRESULT {
+    entry("IDirect3DTexture9::GetLevelDesc", || {
+        // SAFETY: checked live; `desc` per the caller.
+        let object = unsafe { crate::com::this(this)? };
+        let value = Texture9::level_desc(object, level)?;
+        unsafe { write_out(desc, value) }
+    })
+}
+
+unsafe extern "C" fn get_surface_level(this: This, level: u32, out: *mut *mut c_void) -> HRESULT {
+    entry("IDirect3DTexture9::GetSurfaceLevel", || {
+        // SAFETY: checked live; `out` per the caller.
+        let object = unsafe { crate::com::this(this)? };
+        unsafe { write_out(out, std::ptr::null_mut())? };
+        let surface = Texture9::surface(object, 0, level)?;
+        object.add_ref();
+        unsafe { write_out(out, surface.as_ptr()) }
+    })
+}
+
+unsafe extern "C" fn lock_rect(
+    this: This,
+    level: u32,
+    locked: *mut D3DLOCKED_RECT,
+    rect: *const RECT,
+    flags: u32,
+) -> HRESULT {
+    entry("IDirect3DTexture9::LockRect", || {
+        // SAFETY: checked live; pointers per the caller.
+        let object = unsafe { crate::com::this(this)? };
+        let region = unsafe { rect_box(rect)? };
+        let result = Texture9::lock(object, 0, level, region, flags);
+        unsafe { write_locked_rect(locked, result) }
+    })
+}
+
+unsafe extern "C" fn unlock_rect(this: This, level: u32) -> HRESULT {
+    entry("IDirect3DTexture9::UnlockRect", || {
+        // SAFETY: checked live.
+        let object = unsafe { crate::com::this(this)? };
+        Texture9::unlock(object, 0, level)
+    })
+}
+
+unsafe extern "C" fn add_dirty_rect(this: This, _rect: *const RECT) -> HRESULT {
+    entry("IDirect3DTexture9::AddDirtyRect", || {
+        // SAFETY: checked live. Every UpdateTexture copies whole levels: nothing to mark.
+        unsafe { crate::com::this(this)? };
+        Ok(())
+    })
+}
+
+unsafe extern "C" fn get_cube_map_surface(
+    this: This,
+    face: u32,
+    level: u32,
+    out: *mut *mut c_void,
+) -> HRESULT {
+    entry("IDirect3DCubeTexture9::GetCubeMapSurface", || {
+        // SAFETY: checked live; `out` per the caller.
+        let object = unsafe { crate::com::this(this)? };
+        unsafe { write_out(out, std::ptr::null_mut())? };
+        let surface = Texture9::surface(object, face, level)?;
+        object.add_ref();
+        unsafe { write_out(out, surface.as_ptr()) }
+    })
+}
+
+unsafe extern "C" fn cube_lock_rect(
+    this: This,
+    face: u32,
+    level: u32,
+    locked: *mut D3DLOCKED_RECT,
+    rect: *const RECT,
+    flags: u32,
+) -> HRESULT {
+    entry("IDirect3DCubeTexture9::LockRect", || {
+        // SAFETY: checked live; pointers per the caller.
+        let object = unsafe { crate::com::this(this)? };
+        let region = unsafe { rect_box(rect)? };
+        let result = Texture9::lock(object, face, level, region, flags);
+        unsafe { write_locked_rect(locked, result) }
+    })
+}
+
+unsafe extern "C" fn cube_unlock_rect(this: This, face: u32, level: u32) -> HRESULT {
+    entry("IDirect3DCubeTexture9::UnlockRect", || {
+        // SAFETY: checked live.
+        let object = unsafe { crate::com::this(this)? };
+        Texture9::unlock(object, face, level)
+    })
+}
+
+unsafe extern "C" fn cube_add_dirty_rect(this: This, face: u32, _rect: *const RECT) -> HRESULT {
+    entry("IDirect3DCubeTexture9::AddDirtyRect", || {
+        // SAFETY: checked live.
+        unsafe { crate::com::this(this)? };
+        if face >= 6 {
+            return Err(invalid_call(format!("face {face}")));
+        }
+        Ok(())
+    })
+}
+
+unsafe extern "C" fn volume_get_level_desc(
+    this: This,
+    level: u32,
+    desc: *mut D3DVOLUME_DESC,
+) -> HRESULT {
+    entry("IDirect3DVolumeTexture9::GetLevelDesc", || {
+        // SAFETY: checked live; `desc` per the caller.
+        let object = unsafe { crate::com::this(this)? };
+        let value = Volume9::describe(object, level)?;
+        unsafe { write_out(desc, value) }
+    })
+}
+
+unsafe extern "C" fn get_volume_level(this: This, level: u32, out: *mut *mut c_void) -> HRESULT {
+    entry("IDirect3DVolumeTexture9::GetVolumeLevel", || {
+        // SAFETY: checked live; `out` per the caller.
+        let object = unsafe { crate::com::this(this)? };
+        unsafe { write_out(out, std::ptr::null_mut())? };
+        let volume = Texture9::volume(object, level)?;
+        object.add_ref();
+        unsafe { write_out(out, volume.as_ptr()) }
+    })
+}
+
+/// A `D3DBOX` pointer as a texel box (`None` for NULL).
+///
+/// # Safety
+/// `b` is null or readable.
+pub unsafe fn box_region(b: *const D3DBOX) -> CallResult<Option<TexelBox>> {
+    if b.is_null() {
+        return Ok(None);
+    }
+    // SAFETY: non-null, per the caller readable.
+    let b = unsafe { read_in(b)? };
+    Ok(Some(TexelBox {
+        left: b.Left,
+        top: b.Top,
+        right: b.Right,
+        bottom: b.Bottom,
+        front: b.Front,
+        back: b.Back,
+    }))
+}
+
+/// Writes a lock's result into a `D3DLOCKED_BOX` (cleared on failure).
+///
+/// # Safety
+/// `out` is null or writable.
+pub unsafe fn write_locked_box(
+    out: *mut D3DLOCKED_BOX,
+    result: CallResult<d3d9_backend::device::Locked>,
+) -> CallResult {
+    if out.is_null() {
+        return Err(invalid_call("a NULL D3DLOCKED_BOX"));
+    }
+    let value = match &result {
+        Ok(l) => D3DLOCKED_BOX {
+            RowPitch: l.row_pitch as i32,
+            SlicePitch: l.slice_pitch as i32,
+            pBits: l.bits as *mut c_void,
+        },
+        Err(_) => D3DLOCKED_BOX {
+            RowPitch: 0,
+            SlicePitch: 0,
+            pBits: std::ptr::null_mut(),
+        },
+    };
+    // SAFETY: non-null, per the caller writable.
+    unsafe { out.write_unaligned(value) };
+    result.map(|_| ())
+}
+
+unsafe extern "C" fn lock_box(
+    this: This,
+    level: u32,
+    locked: *mut D3DLOCKED_BOX,
+    region: *const D3DBOX,
+    flags: u32,
+) -> HRESULT {
+    entry("IDirect3DVolumeTexture9::LockBox", || {
+        // SAFETY: checked live; pointers per the caller.
+        let object = unsafe { crate::com::this(this)? };
+        let region = unsafe { box_region(region)? };
+        let result = Texture9::lock(object, 0, level, region, flags);
+        unsafe { write_locked_box(locked, result) }
+    })
+}
+
+unsafe extern "C" fn unlock_box(this: This, level: u32) -> HRESULT {
+    entry("IDirect3DVolumeTexture9::UnlockBox", || {
+        // SAFETY: checked live.
+        let object = unsafe { crate::com::this(this)? };
+        Texture9::unlock(object, 0, level)
+    })
+}
+
+unsafe extern "C" fn add_dirty_box(this: This, _region: *const D3DBOX) -> HRESULT {
+    entry("IDirect3DVolumeTexture9::AddDirtyBox", || {
+        // SAFETY: checked live.
+        unsafe { crate::com::this(this)? };
+        Ok(())
+    })
+}
+
+static VTBL_2D: IDirect3DTexture9Vtbl = IDirect3DTexture9Vtbl {
+    QueryInterface: query_interface,
+    AddRef: add_ref,
+    Release: release,
+    GetDevice: get_device,
+    SetPrivateData: set_private_data,
+    GetPrivateData: get_private_data,
+    FreePrivateData: free_private_data,
+    SetPriority: set_priority,
+    GetPriority: get_priority,
+    PreLoad: pre_load,
+    GetType: get_type,
+    SetLOD: set_lod,
+    GetLOD: get_lod,
+    GetLevelCount: get_level_count,
+    SetAutoGenFilterType: set_autogen_filter_type,
+    GetAutoGenFilterType: get_autogen_filter_type,
+    GenerateMipSubLevels: generate_mip_sub_levels,
+    GetLevelDesc: get_level_desc,
+    GetSurfaceLevel: get_surface_level,
+    LockRect: lock_rect,
+    UnlockRect: unlock_rect,
+    AddDirtyRect: add_dirty_rect,
+};
+
+static VTBL_CUBE: IDirect3DCubeTexture9Vtbl = IDirect3DCubeTexture9Vtbl {
+    QueryInterface: query_interface,
+    AddRef: add_ref,
+    Release: release,
+    GetDevice: get_device,
+    SetPrivateData: set_private_data,
+    GetPrivateData: get_private_data,
+    FreePrivateData: free_private_data,
+    SetPriority: set_priority,
+    GetPriority: get_priority,
+    PreLoad: pre_load,
+    GetType: get_type,
+    SetLOD: set_lod,
+    GetLOD: get_lod,
+    GetLevelCount: get_level_count,
+    SetAutoGenFilterType: set_autogen_filter_type,
+    GetAutoGenFilterType: get_autogen_filter_type,
+    GenerateMipSubLevels: generate_mip_sub_levels,
+    GetLevelDesc: get_level_desc,
+    GetCubeMapSurface: get_cube_map_surface,
+    LockRect: cube_lock_rect,
+    UnlockRect: cube_unlock_rect,
+    AddDirtyRect: cube_add_dirty_rect,
+};
+
+static VTBL_VOLUME: IDirect3DVolumeTexture9Vtbl = IDirect3DVolumeTexture9Vtbl {
+    QueryInterface: query_interface,
+    AddRef: add_ref,
+    Release: release,
+    GetDevice: get_device,
+    SetPrivateData: set_private_data,
+    GetPrivateData: get_private_data,
+    FreePrivateData: free_private_data,
+    SetPriority: set_priority,
+    GetPriority: get_priority,
+    PreLoad: pre_load,
+    GetType: get_type,
+    SetLOD: set_lod,
+    GetLOD: get_lod,
+    GetLevelCount: get_level_count,
+    SetAutoGenFilterType: set_autogen_filter_type,
+    GetAutoGenFilterType: get_autogen_filter_type,
+    GenerateMipSubLevels: generate_mip_sub_levels,
+    GetLevelDesc: volume_get_level_desc,
+    GetVolumeLevel: get_volume_level,
+    LockBox: lock_box,
+    UnlockBox: unlock_box,
+    AddDirtyBox: add_dirty_box,
+};
