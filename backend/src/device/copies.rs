@@ -167,7 +167,7 @@ impl Device {
                     .get(&source)
                     .ok_or_else(|| invalid(call, "the source was released"))?;
                 let sub = t.subresource(call, face, level + skip)?;
-                data.extend_from_slice(t.memory.get(sub).map_or(&[][..], Vec::as_slice));
+                data.extend_from_slice(t.memory.get(sub).unwrap_or_default());
             }
             self.update_texture(destination, level, &data)?;
         }

@@ -241,6 +241,42 @@ pub(crate) struct ActiveLock {
     pub(crate) staging: Option<Vec<u8>>,
 }
 
+/// A texture's system-memory texels: all subresources in one allocation, in subresource
+/// order, as D3D9 lays out a managed texture (programs write several levels through the
+/// first level's lock pointer, and Windows' memory allows it).
+#[derive(Default)]
+pub(crate) struct TextureMemory {
+    bytes: Vec<u8>,
+    ranges: Vec<std::ops::Range<usize>>,
+}
+
+impl TextureMemory {
+    /// Zeroed memory for subresources of `sizes` bytes each.
+    pub(crate) fn new(sizes: impl IntoIterator<Item = usize>) -> TextureMemory {
+        let mut ranges = Vec::new();
+        let mut end = 0;
+        for size in sizes {
+            ranges.push(end..end + size);
+            end += size;
+        }
+        TextureMemory {
+            bytes: vec![0; end],
+            ranges,
+        }
+    }
+
+    /// Subresource `sub`'s bytes.
+    pub(crate) fn get(&self, sub: usize) -> Option<&[u8]> {
+        self.bytes.get(self.ranges.get(sub)?.clone())
+    }
+
+    /// Subresource `sub`'s bytes, writable.
+    pub(crate) fn get_mut(&mut self, sub: usize) -> Option<&mut [u8]> {
+        let range = self.ranges.get(sub)?.clone();
+        self.bytes.get_mut(range)
+    }
+}
+
 /// A texture's GPU side.
 pub(crate) struct GpuTexture {
     pub(crate) texture: wgpu::Texture,
@@ -261,9 +297,9 @@ pub(crate) struct TextureObject {
     pub(crate) pool: Pool,
     pub(crate) usage: Usage,
     pub(crate) gpu: Option<GpuTexture>,
-    /// Per subresource (`face * levels + level`; a volume level holds all its slices), in
-    /// D3D9's layout; empty where the texture keeps no system-memory copy.
-    pub(crate) memory: Vec<Vec<u8>>,
+    /// Every subresource (`face * levels + level`; a volume level holds all its slices) in
+    /// D3D9's layout, in one allocation; empty where the texture keeps no system-memory copy.
+    pub(crate) memory: TextureMemory,
     /// Per subresource, the lock in progress.
     pub(crate) locks: Vec<Option<ActiveLock>>,
     /// Per subresource, its surface once asked for (`GetSurfaceLevel`, `GetCubeMapSurface`).

@@ -359,7 +359,7 @@ impl Device {
                 .ok_or_else(|| invalid(call, "the surface's texture was released"))?;
             let sub = t.subresource(call, face, level)?;
             if let Some(memory) = t.memory.get(sub) {
-                return Ok(memory.clone());
+                return Ok(memory.to_vec());
             }
         }
         Ok(self.get_render_target_data(id)?.data)
@@ -389,7 +389,7 @@ impl Device {
         // System-memory copies (own memory, or a texture level's).
         let pitch = format.row_pitch(width) as usize;
         let start = format.offset_of(region.left, region.top, width);
-        let copy_rows = |memory: &mut Vec<u8>| {
+        let copy_rows = |memory: &mut [u8]| {
             for (y, src) in data.chunks(row).take(rows).enumerate() {
                 let at = start + y * pitch;
                 if let Some(dst) = memory.get_mut(at..at + row) {

@@ -9,7 +9,7 @@ use super::error::{invalid, unsupported, DeviceError};
 use super::format::Format;
 use super::objects::{
     ActiveLock, GpuImage, GpuTexture, LockFlags, Locked, Pool, SurfaceId, SurfaceObject, TexelBox,
-    TextureId, TextureObject, Usage,
+    TextureId, TextureMemory, TextureObject, Usage,
 };
 use super::Device;
 use crate::TextureKind;
@@ -214,19 +214,17 @@ impl Device {
             pool,
             usage,
             gpu,
-            memory: Vec::new(),
+            memory: Default::default(),
             locks: (0..subresources).map(|_| None).collect(),
             surfaces: vec![None; subresources],
             lod: 0,
             version: 0,
         };
         if object.lockable() {
-            object.memory = (0..subresources)
-                .map(|i| {
-                    let (w, h, d) = object.subresource_size(i as u32 % levels);
-                    vec![0; format.image_size(w, h) * d as usize]
-                })
-                .collect();
+            object.memory = TextureMemory::new((0..subresources).map(|i| {
+                let (w, h, d) = object.subresource_size(i as u32 % levels);
+                format.image_size(w, h) * d as usize
+            }));
         }
         // D3D9's textures start as whatever memory held; zero is the honest choice.
         if object.gpu.is_some() && !render_target {
@@ -400,7 +398,7 @@ impl Device {
             .memory
             .get_mut(sub)
             .ok_or_else(|| invalid(call, "internal: a lockable texture without memory"))?;
-        let bits = memory.as_mut_ptr().wrapping_add(offset);
+        let bits = memory.as_mut_ptr().wrapping_add(offset.min(memory.len()));
         texture.locks[sub] = Some(ActiveLock {
             flags,
             staging: None,
