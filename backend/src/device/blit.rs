@@ -124,10 +124,15 @@ impl Device {
         self.gpu
             .queue
             .write_buffer(&buffer, 0, bytemuck::cast_slice(&uniform));
+        let filter = if linear {
+            wgpu::FilterMode::Linear
+        } else {
+            wgpu::FilterMode::Nearest
+        };
         let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
             label: Some("StretchRect"),
-            mag_filter: wgpu::FilterMode::Linear,
-            min_filter: wgpu::FilterMode::Linear,
+            mag_filter: filter,
+            min_filter: filter,
             ..Default::default()
         });
         let group = device.create_bind_group(&wgpu::BindGroupDescriptor {

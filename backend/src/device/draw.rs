@@ -103,6 +103,8 @@ pub(crate) struct PassRecipe {
     vertex_buffers: Vec<(wgpu::Buffer, u64)>,
     /// x, y, width, height, MinZ, MaxZ; `None` for the whole target with depth 0..1.
     viewport: Option<[f32; 6]>,
+    /// Targets drawn through stand-ins of a larger depth-stencil surface's size.
+    standins: Vec<super::standin::StandIn>,
     /// `None` for the whole target.
     scissor: Option<(u32, u32, u32, u32)>,
     /// `D3DRS_BLENDFACTOR`, where the pipeline's blending reads it.
@@ -606,6 +608,7 @@ impl Device {
             color_views.pop();
         }
         let (width, height) = size.ok_or_else(|| invalid(call, "no render target"))?;
+        let mut standins = Vec::new();
         let depth = match self.state.depth_stencil {
             Some(id) => {
                 let s = self
@@ -618,17 +621,20 @@ impl Device {
                         "the depth-stencil surface is smaller than the render target",
                     ));
                 }
-                if (s.width, s.height) != (width, height) {
-                    return Err(unsupported(
-                        call,
-                        "a depth-stencil surface larger than the render target (WebGPU needs equal sizes)",
-                    ));
-                }
+                let larger = (s.width, s.height) != (width, height);
+                let ds_size = (s.width, s.height);
                 let s = s
                     .gpu
                     .as_ref()
                     .ok_or_else(|| invalid(call, "the depth-stencil surface is not on the GPU"))?;
-                Some((s.view.clone(), s.wgpu_format))
+                let depth = (s.view.clone(), s.wgpu_format);
+                if larger {
+                    // D3D9 uses the part of a larger depth-stencil surface under the
+                    // targets; WebGPU's attachments must match: the pass draws into stand-ins
+                    // of the depth-stencil surface's size (`standin`).
+                    standins = self.standins(call, ds_size, (width, height), &mut color_views)?;
+                }
+                Some(depth)
             }
             None => None,
         };
@@ -1056,9 +1062,12 @@ impl Device {
             // rectangle, a zero blend constant and stencil reference; each is set only where
             // it differs, as every command costs validation.
             // With the half-pixel offset in the viewport, it always differs.
-            viewport: (viewport_rect != [0.0, 0.0, width as f32, height as f32, 0.0, 1.0])
-                .then_some(viewport_rect),
-            scissor: ((sx, sy, sw, sh) != (0, 0, width, height)).then_some((sx, sy, sw, sh)),
+            viewport: (!standins.is_empty()
+                || viewport_rect != [0.0, 0.0, width as f32, height as f32, 0.0, 1.0])
+            .then_some(viewport_rect),
+            scissor: (!standins.is_empty() || (sx, sy, sw, sh) != (0, 0, width, height))
+                .then_some((sx, sy, sw, sh)),
+            standins,
             blend_constant: uses_blend_constant.then_some(wgpu::Color {
                 r: ch(16),
                 g: ch(8),
@@ -1128,6 +1137,21 @@ impl Device {
 
     /// Records one draw's render pass on the pending encoder.
     fn encode(&mut self, recipe: &PassRecipe) {
+        let encoder = self
+            .encoder
+            .get_or_insert_with(|| self.gpu.device.create_command_encoder(&Default::default()));
+        for standin in &recipe.standins {
+            standin.copy_in(encoder);
+        }
+        self.encode_pass(recipe);
+        if let Some(encoder) = self.encoder.as_mut() {
+            for standin in &recipe.standins {
+                standin.copy_out(encoder);
+            }
+        }
+    }
+
+    fn encode_pass(&mut self, recipe: &PassRecipe) {
         let attachments = super::pass::color_attachments(&recipe.color_views, &[]);
         let depth_attachment = recipe
             .depth

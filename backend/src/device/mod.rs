@@ -28,6 +28,7 @@ mod process;
 mod range;
 mod raw_state;
 mod readback;
+mod standin;
 mod state;
 mod surfaces;
 mod textures;
@@ -250,6 +251,7 @@ pub struct Device {
     pub(crate) samplers: HashMap<draw::SamplerKey, wgpu::Sampler>,
     pub(crate) clear_pipelines: readback::ClearPipelines,
     pub(crate) blit_pipelines: blit::BlitPipelines,
+    pub(crate) standin_textures: standin::StandIns,
     /// One-slice volume copies of 2D textures set on `dcl_volume` samplers.
     pub(crate) volume_slices: HashMap<TextureId, volume_slice::VolumeSlice>,
     /// Draws recorded since the last submit.
@@ -261,6 +263,8 @@ pub struct Device {
     back_buffer: SurfaceId,
     /// What the last `Present` showed (`present`).
     pub(crate) front_buffer: Option<SurfaceId>,
+    /// The first wgpu error no scope captured, reported by the next [`Device::flush`].
+    uncaptured: Arc<std::sync::Mutex<Option<String>>>,
     /// Where D3D9's half-pixel offset goes: into the viewport (moved by +0.5, +0.5) where
     /// viewports may be fractional, into the vertex stage's position fix-up on GL, which
     /// truncates viewports to whole pixels (`docs/backends.md`). The viewport keeps
@@ -293,6 +297,15 @@ impl Device {
     }
 
     fn on_gpu(gpu: Gpu, mut params: DeviceParams) -> Result<Device, DeviceError> {
+        // A wgpu error outside a captured scope (which the device's own checks should have
+        // prevented) is kept and returned by the next submit, never a panic.
+        let uncaptured = Arc::new(std::sync::Mutex::new(None));
+        let slot = uncaptured.clone();
+        gpu.device
+            .on_uncaptured_error(Arc::new(move |e: wgpu::Error| {
+                let mut slot = slot.lock().unwrap_or_else(|p| p.into_inner());
+                slot.get_or_insert_with(|| e.to_string());
+            }));
         params.caps.vertex_processing = params.processing;
         let (width, height, format) = params.back_buffer;
         let pairs = Lru::new(params.shader_cache_capacity);
@@ -355,11 +368,13 @@ impl Device {
             samplers: HashMap::new(),
             clear_pipelines: HashMap::new(),
             blit_pipelines: HashMap::new(),
+            standin_textures: HashMap::new(),
             volume_slices: HashMap::new(),
             encoder: None,
             memo: None,
             back_buffer: SurfaceId(0),
             front_buffer: None,
+            uncaptured,
             params,
         };
         let back_buffer = device.create_render_target(width, height, format)?;
@@ -1049,6 +1064,21 @@ impl Device {
     /// recorded (which the device's own checks should have prevented) is returned here, as
     /// `DeviceError::Gpu`, never a panic.
     pub fn flush(&mut self) -> Result<(), DeviceError> {
+        let uncaptured = self
+            .uncaptured
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take();
+        if let Some(message) = uncaptured {
+            self.encoder = None;
+            return Err(DeviceError::Gpu {
+                call: "flush",
+                source: GpuError::Wgpu {
+                    during: "recording",
+                    message,
+                },
+            });
+        }
         let Some(encoder) = self.encoder.take() else {
             return Ok(());
         };

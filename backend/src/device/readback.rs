@@ -146,34 +146,67 @@ impl Device {
         }
         let depth = ds
             .filter(|_| flags.zbuffer || flags.stencil)
-            .and_then(|s| s.gpu.as_ref())
-            .map(|s| (s.view.clone(), s.wgpu_format));
-        for rect in areas {
-            let Some((x, y, w, h)) = rect.clip(width, height) else {
+            .and_then(|s| Some((s.gpu.as_ref()?, (s.width, s.height))))
+            .map(|(s, size)| ((s.view.clone(), s.wgpu_format), size));
+        // A depth-stencil surface larger than the render targets (D3D9 allows it, WebGPU's
+        // attachments must match): its part under the targets is cleared in a pass of its own.
+        let passes = match depth {
+            Some((d, size)) if size != (width, height) => vec![
+                (
+                    colour_views,
+                    formats,
+                    None,
+                    ClearFlags {
+                        zbuffer: false,
+                        stencil: false,
+                        ..flags
+                    },
+                ),
+                (
+                    Vec::new(),
+                    Vec::new(),
+                    Some((d, size)),
+                    ClearFlags {
+                        target: false,
+                        ..flags
+                    },
+                ),
+            ],
+            depth => vec![(colour_views, formats, depth, flags)],
+        };
+        for (views, formats, depth, flags) in passes {
+            if views.is_empty() && depth.is_none() {
                 continue;
-            };
-            let whole = (x, y, w, h) == (0, 0, width, height);
-            if whole {
-                self.clear_whole(
-                    &colour_views,
-                    &formats,
-                    depth.as_ref(),
-                    flags,
-                    clear_colour,
-                    z,
-                    stencil,
-                );
-            } else {
-                self.clear_rect(
-                    &colour_views,
-                    &formats,
-                    depth.as_ref(),
-                    flags,
-                    clear_colour,
-                    z,
-                    stencil,
-                    (x, y, w, h),
-                )?;
+            }
+            let target = depth.as_ref().map_or((width, height), |(_, size)| *size);
+            let depth = depth.map(|(d, _)| d);
+            for rect in &areas {
+                let Some((x, y, w, h)) = rect.clip(width, height) else {
+                    continue;
+                };
+                let whole = (x, y, w, h) == (0, 0, target.0, target.1);
+                if whole {
+                    self.clear_whole(
+                        &views,
+                        &formats,
+                        depth.as_ref(),
+                        flags,
+                        clear_colour,
+                        z,
+                        stencil,
+                    );
+                } else {
+                    self.clear_rect(
+                        &views,
+                        &formats,
+                        depth.as_ref(),
+                        flags,
+                        clear_colour,
+                        z,
+                        stencil,
+                        (x, y, w, h),
+                    )?;
+                }
             }
         }
         Ok(())

@@ -303,7 +303,10 @@ pub fn run_one(exe: &Path, name: &str, offset: i64, timeout: Duration, logs: &Pa
     let err_path = logs.join(format!("{name}.err"));
     let create =
         |p: &Path| std::fs::File::create(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+    // The library next to the test executable, even where cargo's LD_LIBRARY_PATH names a
+    // folder with another build of it (LD_LIBRARY_PATH outranks the executable's RUNPATH).
     let mut child = Command::new(exe)
+        .env("LD_LIBRARY_PATH", libd3d9_dir())
         .arg("--run")
         .arg(name)
         .arg(offset.to_string())
