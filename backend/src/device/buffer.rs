@@ -277,6 +277,14 @@ impl Device {
         size: u32,
         flags: LockFlags,
     ) -> Result<Locked, DeviceError> {
+        // The bytes a lock writes reach the GPU at its unlock, before every draw recorded
+        // after the lock began (Wine's test_dynamic_map_synchronization draws from a buffer
+        // while it is locked) and after the draws recorded before it, which are submitted
+        // here. NOOVERWRITE promises not to touch what those draws read: they stay pending
+        // and may see the new bytes, unsynchronised, as on Windows (test_map_synchronisation).
+        if !flags.contains(LockFlags::READ_ONLY) && !flags.contains(LockFlags::NO_OVERWRITE) {
+            self.flush()?;
+        }
         let buffer = self.buffer_mut(call, kind)?;
         let len = buffer.shadow.len();
         let start = offset as usize;
@@ -293,6 +301,13 @@ impl Device {
         };
         buffer.locks += 1;
         if !flags.contains(LockFlags::READ_ONLY) {
+            // The lock's pointer reaches the whole buffer, and Windows keeps what is written
+            // past the locked range (Wine's test_max_index16 writes vertex 0xffff through a
+            // 64-byte lock): a plain lock marks the whole buffer. DISCARD and NOOVERWRITE
+            // locks, made by streaming code that writes what it locked, mark their range.
+            let streaming =
+                flags.contains(LockFlags::DISCARD) || flags.contains(LockFlags::NO_OVERWRITE);
+            let (start, end) = if streaming { (start, end) } else { (0, len) };
             buffer.dirty = Some(match buffer.dirty {
                 Some((a, b)) => (a.min(start), b.max(end)),
                 None => (start, end),
@@ -316,8 +331,6 @@ impl Device {
             buffer.locks == 0 && buffer.dirty.is_some()
         };
         if pending {
-            // Draws recorded before the lock read the old bytes.
-            self.flush()?;
             let queue = self.gpu.queue.clone();
             let buffer = self.buffer_mut(call, kind)?;
             if let Some((start, end)) = buffer.dirty.take() {

@@ -221,6 +221,8 @@ impl Device {
         filter: Filter,
     ) -> Result<(), DeviceError> {
         let call = "StretchRect";
+        self.upload_container(source);
+        self.upload_container(destination);
         let src = self
             .surface_info(source)
             .ok_or_else(|| invalid(call, format!("{source:?} is not a surface")))?;
@@ -320,6 +322,15 @@ impl Device {
         encoder.copy_texture_to_texture(src_copy, dst_copy, extent);
         self.bump_container(destination);
         Ok(())
+    }
+
+    /// Uploads the texture a surface is a level of, where a lock left its system memory
+    /// newer than its GPU texture (before the GPU reads the surface).
+    pub(crate) fn upload_container(&mut self, surface: SurfaceId) {
+        let container = self.surfaces.get(&surface).and_then(|s| s.container);
+        if let Some((texture, _, _)) = container {
+            self.upload_texture(texture);
+        }
     }
 
     /// A texture whose level was drawn or copied into changed (for the bind-group cache).

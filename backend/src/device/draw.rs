@@ -563,6 +563,9 @@ impl Device {
             return Err(unsupported(call, why.to_string()));
         }
         let render = self.state.render;
+        for target in self.state.render_targets.into_iter().flatten() {
+            self.upload_container(target);
+        }
         // Render targets and their formats.
         let mut color_views = Vec::new();
         let mut targets = Vec::new();
@@ -1003,8 +1006,16 @@ impl Device {
             let mut bound = Vec::new();
             for &i in &members {
                 let slot = pair.textures[i].slot;
-                let sampler = self.sampler_key(call, slot, filterable[i])?;
-                bound.push((bound_textures[i].0, sampler));
+                let texture = bound_textures[i].0;
+                // A managed texture's lock wrote system memory: upload before sampling.
+                if let Some(id) = texture {
+                    self.upload_texture(id);
+                }
+                let lod = texture
+                    .and_then(|id| self.textures.get(&id))
+                    .map_or(0, |t| t.lod);
+                let sampler = self.sampler_key(call, slot, filterable[i], lod)?;
+                bound.push((texture, sampler));
             }
             let key = BindGroupKey::Textures {
                 pair: pair.id,
@@ -1045,8 +1056,10 @@ impl Device {
             vy as f32 + half,
             vw as f32,
             vh as f32,
-            viewport.min_z,
-            viewport.max_z,
+            // D3D9 takes depth ranges past 0..1 (Wine's depth_clamp_test, which passes on
+            // Windows, sets MaxZ 7.5); WebGPU's viewport stays within 0..1.
+            viewport.min_z.clamp(0.0, 1.0),
+            viewport.max_z.clamp(0.0, 1.0),
         ];
         let blend = render.blend_factor;
         let ch = |shift: u32| f64::from((blend >> shift) & 0xff) / 255.0;
@@ -1292,11 +1305,13 @@ impl Device {
     }
 
     /// The sampler of slot `slot`'s states.
+    /// `lod`: the bound texture's `SetLOD`.
     fn sampler_key(
         &self,
         call: &'static str,
         slot: usize,
         filterable: bool,
+        lod: u32,
     ) -> Result<SamplerKey, DeviceError> {
         let s = self.state.samplers[slot];
         if s.mip_lod_bias != 0.0 {
@@ -1341,7 +1356,13 @@ impl Device {
             mag: s.mag_filter,
             min: s.min_filter,
             mip: s.mip_filter,
-            max_mip_level: s.max_mip_level,
+            // The most detailed level sampled (Wine's maxmip_test, checked on Windows): the
+            // texture's LOD, and with mipmapping on also no finer than D3DSAMP_MAXMIPLEVEL
+            // (MAXMIPLEVEL is ignored under MIPFILTER NONE).
+            max_mip_level: match s.mip_filter {
+                MipFilter::None => lod,
+                MipFilter::Point | MipFilter::Linear => s.max_mip_level.max(lod),
+            },
             filtering: filterable,
         })
     }

@@ -902,8 +902,9 @@ impl Device {
                 format!("{viewport:?} on a {w}x{h} render target"),
             ));
         }
-        let z_ok = |z: f32| (0.0..=1.0).contains(&z);
-        if !z_ok(viewport.min_z) || !z_ok(viewport.max_z) {
+        // D3D9 keeps a depth range past 0..1 (Wine's depth_clamp_test sets MaxZ 7.5 and
+        // expects D3D_OK on Windows): draws clamp it to 0..1 where WebGPU needs.
+        if !viewport.min_z.is_finite() || !viewport.max_z.is_finite() {
             return Err(invalid(
                 call,
                 format!("MinZ {} / MaxZ {}", viewport.min_z, viewport.max_z),

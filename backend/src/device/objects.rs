@@ -306,6 +306,9 @@ pub(crate) struct TextureObject {
     pub(crate) surfaces: Vec<Option<SurfaceId>>,
     /// `SetLOD`: the most detailed level sampled (managed textures).
     pub(crate) lod: u32,
+    /// System memory changed since the last upload (a lock's unlock): uploaded before the
+    /// GPU texture is next read.
+    pub(crate) dirty: bool,
     /// Bumped by every update, for the bind-group cache.
     pub(crate) version: u64,
 }

@@ -335,6 +335,7 @@ impl Device {
     /// `DEPTH32FLOAT_STENCIL8` cannot be read.
     pub fn get_render_target_data(&mut self, id: SurfaceId) -> Result<SurfaceData, DeviceError> {
         let call = "GetRenderTargetData";
+        self.upload_container(id);
         self.flush()?;
         let surface = self
             .surfaces

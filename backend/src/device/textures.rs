@@ -218,6 +218,7 @@ impl Device {
             locks: (0..subresources).map(|_| None).collect(),
             surfaces: vec![None; subresources],
             lod: 0,
+            dirty: false,
             version: 0,
         };
         if object.lockable() {
@@ -367,6 +368,11 @@ impl Device {
         flags: LockFlags,
     ) -> Result<Locked, DeviceError> {
         let call = "LockRect";
+        // As buffer locks: what the lock writes reaches the GPU at the unlock, after the draws
+        // recorded before the lock (submitted here) and before those recorded during it.
+        if !flags.contains(LockFlags::READ_ONLY) && !flags.contains(LockFlags::NO_OVERWRITE) {
+            self.flush()?;
+        }
         let texture = self.texture_mut(call, id)?;
         let sub = texture.subresource(call, face, level)?;
         if !texture.lockable() {
@@ -427,14 +433,28 @@ impl Device {
         if lock.flags.contains(LockFlags::READ_ONLY) || texture.gpu.is_none() {
             return Ok(());
         }
-        self.flush()?;
-        let queue = self.gpu.queue.clone();
-        let texture = self.texture_mut(call, id)?;
-        if let Some(memory) = texture.memory.get(sub) {
-            write_subresource(&queue, texture, sub as u32, memory);
-        }
+        // Uploaded when next used: programs write other levels through one lock (Windows'
+        // levels share one allocation), and a texture's levels are often locked in turn.
+        texture.dirty = true;
         texture.version += 1;
         Ok(())
+    }
+
+    /// Uploads a texture whose system-memory texels changed since its last upload.
+    pub(crate) fn upload_texture(&mut self, id: TextureId) {
+        let queue = self.gpu.queue.clone();
+        let Some(texture) = self.textures.get(&id).filter(|t| t.dirty) else {
+            return;
+        };
+        let subresources = texture.faces() * texture.levels;
+        for sub in 0..subresources {
+            if let Some(memory) = texture.memory.get(sub as usize) {
+                write_subresource(&queue, texture, sub, memory);
+            }
+        }
+        if let Some(texture) = self.textures.get_mut(&id) {
+            texture.dirty = false;
+        }
     }
 
     /// `GetSurfaceLevel(level)` of a 2D texture.

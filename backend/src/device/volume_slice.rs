@@ -32,6 +32,7 @@ impl Device {
         call: &'static str,
         id: TextureId,
     ) -> Result<wgpu::TextureView, DeviceError> {
+        self.upload_texture(id);
         let source = self
             .textures
             .get(&id)

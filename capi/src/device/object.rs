@@ -84,8 +84,10 @@ pub fn create(
         MIXED => VertexProcessing::Mixed,
         other => return Err(invalid_call(format!("vertex processing flags {other:#x}"))),
     };
-    if focus.is_null() && present.hDeviceWindow.is_null() {
-        return Err(invalid_call("neither a focus window nor a device window"));
+    // A windowed device needs no window (Wine's test_desktop_window creates one with NULL
+    // focus and device windows and expects success, as on Windows); a full-screen one does.
+    if focus.is_null() && present.hDeviceWindow.is_null() && present.Windowed == 0 {
+        return Err(invalid_call("a full-screen device without a window"));
     }
     let (width, height, format) = complete_present_parameters(present)?;
     let auto_depth_stencil = if present.EnableAutoDepthStencil != 0 {
@@ -310,9 +312,6 @@ pub(super) unsafe extern "C" fn present(
 /// `Present` of the implicit swap chain: headless, the back buffer becomes the front
 /// buffer.
 pub fn present_inner(inner: &mut DeviceInner) -> CallResult {
-    if inner.in_scene {
-        // Windows presents inside a scene too; nothing to refuse.
-    }
     inner.device.present().map_err(Refusal::from)
 }
 
