@@ -65,13 +65,15 @@ impl Gpu {
                 required_limits: adapter.limits(),
                 // Linear filtering of `D3DFMT_A32B32G32R32F` textures, and D24S8 depth that
                 // can be read back (`Depth32FloatStencil8`), and user clip planes
-                // (`CLIP_DISTANCES`), where the adapter has them.
+                // (`CLIP_DISTANCES`), and no depth clipping without a depth test
+                // (`DEPTH_CLIP_CONTROL`), where the adapter has them.
                 required_features: adapter.features()
                     & (wgpu::Features::FLOAT32_FILTERABLE
                         | wgpu::Features::DEPTH32FLOAT_STENCIL8
                         | wgpu::Features::POLYGON_MODE_LINE
                         | wgpu::Features::ADDRESS_MODE_CLAMP_TO_BORDER
-                        | wgpu::Features::CLIP_DISTANCES),
+                        | wgpu::Features::CLIP_DISTANCES
+                        | wgpu::Features::DEPTH_CLIP_CONTROL),
                 ..Default::default()
             })
             .await

@@ -11,7 +11,7 @@ use d3d9_backend::device::{
     Blend, ClearFlags, CompareFunction, Device, DeviceParams, Format, IndexFormat, PrimitiveType,
     Rect, RenderState, SamplerState, StencilOp,
 };
-use d3d9_backend::{CullMode, TextureAddress, TextureFilter};
+use d3d9_backend::{CullMode, MipFilter, TextureAddress, TextureFilter};
 use device_common::{floats, ok, tokens};
 
 fn px(dev: &mut Device, x: u32, y: u32) -> u32 {
@@ -279,11 +279,20 @@ fn gpu_textures_with_mip_levels_and_sampler_states() {
     ok(dev.draw_primitive_up(PrimitiveType::TriangleStrip, 2, &q, 28));
     assert_eq!(px(&mut dev, 60, 10), 0x00ff00, "clamp");
     assert_eq!(px(&mut dev, 95, 10), 0x00ff00, "clamp");
-    // D3DSAMP_MAXMIPLEVEL 1 with mip filter NONE reads level 1.
+    // D3DSAMP_MAXMIPLEVEL is ignored with mip filter NONE (Wine's maxmip_test, checked on
+    // Windows): level 0; with mip filter POINT, MAXMIPLEVEL 1 reads level 1.
     ok(dev.set_sampler_state(0, SamplerState::MaxMipLevel(1)));
+    ok(dev.draw_primitive_up(PrimitiveType::TriangleStrip, 2, &q, 28));
+    assert_eq!(
+        px(&mut dev, 10, 10),
+        0xff0000,
+        "MAXMIPLEVEL ignored without mip filter"
+    );
+    ok(dev.set_sampler_state(0, SamplerState::MipFilter(MipFilter::Point)));
     ok(dev.draw_primitive_up(PrimitiveType::TriangleStrip, 2, &q, 28));
     assert_eq!(px(&mut dev, 10, 10), 0xffff00, "level 1");
     // Linear filtering half way between red and green.
+    ok(dev.set_sampler_state(0, SamplerState::MipFilter(MipFilter::None)));
     ok(dev.set_sampler_state(0, SamplerState::MaxMipLevel(0)));
     ok(dev.set_sampler_state(0, SamplerState::MagFilter(TextureFilter::Linear)));
     ok(dev.set_sampler_state(0, SamplerState::AddressU(TextureAddress::Clamp)));

@@ -49,6 +49,10 @@ pub trait Class: Sized + 'static {
     fn public_changed(&self, _alive: bool) {}
     /// The last reference of either kind went: release what the object holds.
     fn destroy(&mut self) {}
+    /// A private reference was taken (`true`) or given up (`false`). Giving one up may free
+    /// this object only where its container owns it (a texture's level, held alive through
+    /// its texture): the object is not touched after the call.
+    fn private_changed(&self, _taken: bool) {}
 }
 
 /// A COM object: the vtable pointer C calls through, the two counts, and the object's data.
@@ -142,6 +146,7 @@ impl<T: Class> Com<T> {
     /// Takes a private reference (a binding).
     pub fn add_private(&self) {
         self.private.fetch_add(1, Ordering::AcqRel);
+        self.data.private_changed(true);
     }
 
     /// Gives up a private reference; the object is freed when no reference is left.
@@ -155,7 +160,10 @@ impl<T: Class> Com<T> {
             .private
             .fetch_sub(1, Ordering::AcqRel)
             .saturating_sub(1);
-        if after == 0 && object.refs.load(Ordering::Acquire) == 0 {
+        let free = after == 0 && object.refs.load(Ordering::Acquire) == 0;
+        // Last use of `object` unless it is freed below (see `Class::private_changed`).
+        object.data.private_changed(false);
+        if free {
             // SAFETY: no reference of either kind is left.
             unsafe { Com::free(this) };
         }

@@ -47,6 +47,21 @@ impl Class for Surface9 {
         }
     }
 
+    /// A binding of a texture's level (`SetRenderTarget`, `SetDepthStencilSurface`) holds
+    /// the texture, which owns and frees the level: the texture lives while its level is
+    /// bound, as on Windows, even after the application's last `Release`.
+    fn private_changed(&self, taken: bool) {
+        if let Some(texture) = self.texture() {
+            if taken {
+                texture.add_private();
+            } else {
+                // SAFETY: the private reference taken with this level's; may free the
+                // texture and with it this level (not touched after).
+                unsafe { Com::release_private(texture) };
+            }
+        }
+    }
+
     fn destroy(&mut self) {
         if !matches!(self.container, Container::Texture(_)) {
             let id = self.id;

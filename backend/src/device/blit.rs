@@ -18,11 +18,13 @@ pub enum Filter {
 }
 
 impl Filter {
-    /// The filter of a `D3DTEXTUREFILTERTYPE` number; `None` past `D3DTEXF_GAUSSIANQUAD`.
+    /// The filter of a `D3DTEXTUREFILTERTYPE` number `StretchRect` takes: NONE, POINT and
+    /// LINEAR (Windows refuses the anisotropic, quad and convolution filters there, Wine's
+    /// stretchrect_test).
     pub fn from_d3d(value: u32) -> Option<Filter> {
         match value {
             0 | 1 => Some(Filter::Point),
-            2..=7 => Some(Filter::Linear),
+            2 => Some(Filter::Linear),
             _ => None,
         }
     }

@@ -241,6 +241,11 @@ impl Device {
                 "the destination is a level of a texture that is not a render target",
             ));
         }
+        // Into an offscreen plain surface, Windows copies only from another, unstretched
+        // (Wine's stretchrect_test: render targets and textures into one are refused).
+        let plain = |i: &super::surfaces::SurfaceInfo| {
+            i.container.is_none() && !i.usage.contains(Usage::RENDER_TARGET) && !i.format.is_depth()
+        };
         let s = texel_rect(source_rect, src.width, src.height)
             .ok_or_else(|| invalid(call, format!("source rect {source_rect:?}")))?;
         let d = texel_rect(destination_rect, dst.width, dst.height)
@@ -249,6 +254,14 @@ impl Device {
             return Err(invalid(
                 call,
                 "the source and the destination are one surface",
+            ));
+        }
+        let stretched =
+            (s.right - s.left, s.bottom - s.top) != (d.right - d.left, d.bottom - d.top);
+        if plain(&dst) && (!plain(&src) || stretched) {
+            return Err(invalid(
+                call,
+                "into an offscreen plain surface only from another, unstretched",
             ));
         }
         if src.format.is_depth() || dst.format.is_depth() {

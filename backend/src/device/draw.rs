@@ -875,6 +875,20 @@ impl Device {
                 )
             }),
             polygon_mode,
+            // Without a depth test Windows does not clip pre-transformed vertices at the near
+            // and far planes (Wine's zenable_test draws their z from -0.5 to 1.5 and sees all
+            // of it; other vertices are clipped).
+            unclipped_depth: self
+                .state
+                .declaration
+                .and_then(|id| self.declarations.get(&id))
+                .is_some_and(|d| d.is_pretransformed())
+                && (self.state.depth_stencil.is_none() || !render.z_enable)
+                && self
+                    .gpu
+                    .device
+                    .features()
+                    .contains(wgpu::Features::DEPTH_CLIP_CONTROL),
             ..Default::default()
         };
         if points.is_some() {
@@ -1031,19 +1045,28 @@ impl Device {
             set_group(&mut groups, group, textures_group);
         }
         // Record the pass.
-        let scissor = if render.scissor_test {
-            self.state.scissor.clip(width, height)
-        } else {
-            Some((0, 0, width, height))
+        // D3D9 draws nothing outside the viewport, which may reach past the target (Wine's
+        // test_viewport, checked on Windows, sets 2000 x 1600 on a 640 x 480 target): the
+        // scissor rectangle is the viewport's part of the target (and of the scissor test's).
+        let limit = self.gpu.device.limits().max_texture_dimension_2d;
+        let (vx, vy) = (viewport.x.min(limit), viewport.y.min(limit));
+        let (vw, vh) = (
+            viewport.width.clamp(1, limit),
+            viewport.height.clamp(1, limit),
+        );
+        let mut area = super::state::Rect {
+            left: vx as i32,
+            top: vy as i32,
+            right: (vx + vw) as i32,
+            bottom: (vy + vh) as i32,
         };
-        let Some((sx, sy, sw, sh)) = scissor else {
+        if render.scissor_test {
+            area = area.intersect(&self.state.scissor);
+        }
+        let Some((sx, sy, sw, sh)) = area.clip(width, height) else {
             // An empty scissor rectangle: nothing is drawn.
             return Ok(());
         };
-        let vx = viewport.x.min(width.saturating_sub(1));
-        let vy = viewport.y.min(height.saturating_sub(1));
-        let vw = viewport.width.min(width - vx).max(1);
-        let vh = viewport.height.min(height - vy).max(1);
         // D3D9's half-pixel offset, where the viewport carries it (`half_pixel_in_viewport`;
         // elsewhere the vertex shader's position fix-up does).
         let half = if self.half_pixel_in_viewport {
@@ -1057,9 +1080,11 @@ impl Device {
             vw as f32,
             vh as f32,
             // D3D9 takes depth ranges past 0..1 (Wine's depth_clamp_test, which passes on
-            // Windows, sets MaxZ 7.5); WebGPU's viewport stays within 0..1.
+            // Windows, sets MaxZ 7.5); WebGPU's viewport stays within 0..1. A MaxZ not above
+            // MinZ maps z = 1 to MinZ + 0.001 on Windows (Wine's test_viewport expects 0.001
+            // for 0..0 and 0.501 for 0.5..0).
             viewport.min_z.clamp(0.0, 1.0),
-            viewport.max_z.clamp(0.0, 1.0),
+            viewport.max_z.max(viewport.min_z + 0.001).clamp(0.0, 1.0),
         ];
         let blend = render.blend_factor;
         let ch = |shift: u32| f64::from((blend >> shift) & 0xff) / 255.0;

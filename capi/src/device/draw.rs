@@ -347,10 +347,32 @@ pub(super) unsafe extern "C" fn set_vertex_declaration(
         shared.with(|inner| {
             inner.set(Change::VertexDeclaration(
                 declaration.map(Private::new),
-                declaration.and_then(|d| d.data.fvf).unwrap_or(0),
+                declaration.map_or(0, |d| {
+                    d.data.fvf.unwrap_or_else(|| fvf_of(&d.data.elements))
+                }),
             ))
         })
     })
+}
+
+/// The FVF `GetFVF` reports after `SetVertexDeclaration` of an application's declaration:
+/// Windows maps a lone `POSITION` (`FLOAT3`) to `D3DFVF_XYZ` and a lone `POSITIONT`
+/// (`FLOAT4`) to `D3DFVF_XYZRHW`, every other declaration to 0 (Wine's
+/// `test_fvf_decl_conversion`, which passes on Windows).
+fn fvf_of(elements: &[D3DVERTEXELEMENT9]) -> u32 {
+    match elements {
+        [e, end]
+            if end.Stream == 0xff
+                && (e.Stream, e.Offset, e.Method, e.UsageIndex) == (0, 0, 0, 0) =>
+        {
+            match (e.Type, e.Usage) {
+                (2, 0) => 0x002, // FLOAT3 POSITION: D3DFVF_XYZ
+                (3, 9) => 0x004, // FLOAT4 POSITIONT: D3DFVF_XYZRHW
+                _ => 0,
+            }
+        }
+        _ => 0,
+    }
 }
 
 pub(super) unsafe extern "C" fn get_vertex_declaration(

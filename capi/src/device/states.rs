@@ -255,10 +255,7 @@ pub(super) unsafe extern "C" fn begin_state_block(this: This) -> HRESULT {
 
 pub(super) unsafe extern "C" fn end_state_block(this: This, out: *mut *mut c_void) -> HRESULT {
     with_device(this, "EndStateBlock", |device| {
-        if !out.is_null() {
-            // SAFETY: non-null, per the caller writable.
-            unsafe { out.write_unaligned(std::ptr::null_mut()) };
-        }
+        // A refused call leaves `*out` untouched (Wine's stateblock.c, passing on Windows).
         let block = device.data.shared.with(|inner| {
             let block = inner
                 .recording

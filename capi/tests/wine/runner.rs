@@ -78,6 +78,9 @@ pub fn env_number(name: &str, default: u64) -> u64 {
 pub fn compile(sources: &[PathBuf], exe: &Path, d3d9_dir: Option<&Path>) {
     let manifest = manifest_dir();
     let compiler = std::env::var("CC").unwrap_or_else(|_| "cc".to_string());
+    // Built beside and renamed into place: another run of the suite may be running the
+    // executable now (it keeps the file it started).
+    let partial = exe.with_extension(format!("partial-{}", std::process::id()));
     let mut cmd = Command::new(compiler);
     cmd.arg("-std=gnu11")
         .arg("-I")
@@ -88,7 +91,7 @@ pub fn compile(sources: &[PathBuf], exe: &Path, d3d9_dir: Option<&Path>) {
         .args(KEEP_FUNCTIONS)
         .args(sources)
         .arg("-o")
-        .arg(exe);
+        .arg(&partial);
     if let Some(dir) = d3d9_dir {
         cmd.arg("-L").arg(dir).arg("-ld3d9");
         cmd.arg(format!("-Wl,-rpath,{}", dir.display()));
@@ -100,6 +103,8 @@ pub fn compile(sources: &[PathBuf], exe: &Path, d3d9_dir: Option<&Path>) {
         "{cmd:?} failed:\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    std::fs::rename(&partial, exe)
+        .unwrap_or_else(|e| panic!("{} -> {}: {e}", partial.display(), exe.display()));
 }
 
 /// The functions the `START_TEST(name)` body calls as `function();`, in order.
@@ -352,7 +357,8 @@ pub fn run_all(
     jobs: usize,
     logs: &Path,
 ) -> Vec<FunctionRun> {
-    let _ = std::fs::remove_dir_all(logs);
+    // Each function's logs are rewritten; others are kept (runs of a few functions, as
+    // D3D9_WINE_ONLY makes, leave the rest of a full run's logs in place).
     std::fs::create_dir_all(logs).expect("logs folder");
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<FunctionRun>>> = Mutex::new(vec![None; functions.len()]);
