@@ -305,7 +305,11 @@ fn refuse<T>(result: Result<T, d3d9_backend::device::DeviceError>) -> CallResult
 impl DeviceInner {
     /// A state-setting call: recorded while a state block is being recorded, else applied.
     pub fn set(&mut self, change: Change) -> CallResult {
-        self.validate(&change)?;
+        if let Err(e) = self.validate(&change) {
+            // A refused change gives up the references it took.
+            change.release(&mut self.deferred);
+            return Err(e);
+        }
         if let Some(block) = self.recording.as_mut() {
             block.record(change, &mut self.deferred);
             return Ok(());

@@ -265,14 +265,34 @@ impl Device {
             ));
         }
         if src.format.is_depth() || dst.format.is_depth() {
+            let whole = TexelBox::whole(src.width, src.height, 1);
             if src.format != dst.format
                 || (src.width, src.height) != (dst.width, dst.height)
-                || source_rect.is_some()
-                || destination_rect.is_some()
+                || s != whole
+                || d != whole
             {
                 return Err(invalid(
                     call,
                     "depth-stencil surfaces copy whole, between equal sizes and formats",
+                ));
+            }
+            let copyable = |id| {
+                self.surfaces
+                    .get(&id)
+                    .and_then(|s| s.gpu.as_ref())
+                    .is_some_and(|g| {
+                        self.gpu
+                            .format_usages(g.wgpu_format)
+                            .contains(wgpu::TextureUsages::COPY_SRC | wgpu::TextureUsages::COPY_DST)
+                    })
+            };
+            if !copyable(source) || !copyable(destination) {
+                return Err(unsupported(
+                    call,
+                    format!(
+                        "copying {:?} depth-stencil surfaces on this adapter",
+                        src.format
+                    ),
                 ));
             }
             return self.copy_image(call, source, destination, s, d);

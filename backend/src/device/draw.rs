@@ -618,7 +618,8 @@ impl Device {
                     .surfaces
                     .get(&id)
                     .ok_or_else(|| invalid(call, "the depth-stencil surface was released"))?;
-                if s.width < width || s.height < height {
+                let smaller = s.width < width || s.height < height;
+                if smaller && (render.z_enable || render.stencil_enable) {
                     return Err(invalid(
                         call,
                         "the depth-stencil surface is smaller than the render target",
@@ -631,13 +632,19 @@ impl Device {
                     .as_ref()
                     .ok_or_else(|| invalid(call, "the depth-stencil surface is not on the GPU"))?;
                 let depth = (s.view.clone(), s.wgpu_format);
-                if larger {
+                if smaller {
+                    // Windows draws with a smaller depth-stencil surface while the depth
+                    // and stencil tests are off (Wine's ds_size_test): without it.
+                    None
+                } else if larger {
                     // D3D9 uses the part of a larger depth-stencil surface under the
                     // targets; WebGPU's attachments must match: the pass draws into stand-ins
                     // of the depth-stencil surface's size (`standin`).
                     standins = self.standins(call, ds_size, (width, height), &mut color_views)?;
+                    Some(depth)
+                } else {
+                    Some(depth)
                 }
-                Some(depth)
             }
             None => None,
         };

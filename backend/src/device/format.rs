@@ -34,11 +34,14 @@ pub enum Format {
     D24S8,
     /// `D3DFMT_D32F_LOCKABLE`: 32-bit float depth.
     D32FLockable,
+    /// `D3DFMT_D16_LOCKABLE`: 16-bit depth that can be locked.
+    D16Lockable,
 }
 
 impl Format {
     /// Every format, with its `D3DFORMAT` number.
-    pub const ALL: [(Format, u32); 14] = [
+    pub const ALL: [(Format, u32); 15] = [
+        (Format::D16Lockable, 70),
         (Format::A8R8G8B8, 21),
         (Format::X8R8G8B8, 22),
         (Format::A8B8G8R8, 32),
@@ -88,7 +91,11 @@ impl Format {
     pub fn is_depth(self) -> bool {
         matches!(
             self,
-            Format::D16 | Format::D24X8 | Format::D24S8 | Format::D32FLockable
+            Format::D16
+                | Format::D24X8
+                | Format::D24S8
+                | Format::D32FLockable
+                | Format::D16Lockable
         )
     }
 
@@ -109,6 +116,7 @@ impl Format {
             Format::A32B32G32R32F => 16,
             Format::D16 => 2,
             Format::D24X8 | Format::D24S8 | Format::D32FLockable => 4,
+            Format::D16Lockable => 2,
         }
     }
 
@@ -151,7 +159,11 @@ impl Format {
             Format::R32F => singles(1),
             Format::G32R32F => singles(2),
             Format::A32B32G32R32F => singles(4),
-            Format::D16 | Format::D24X8 | Format::D24S8 | Format::D32FLockable => return None,
+            Format::D16
+            | Format::D24X8
+            | Format::D24S8
+            | Format::D32FLockable
+            | Format::D16Lockable => return None,
         })
     }
 
@@ -183,7 +195,7 @@ impl Format {
             Format::R32F => F::R32Float,
             Format::G32R32F => F::Rg32Float,
             Format::A32B32G32R32F => F::Rgba32Float,
-            Format::D16 => F::Depth16Unorm,
+            Format::D16 | Format::D16Lockable => F::Depth16Unorm,
             Format::D24X8 | Format::D32FLockable => F::Depth32Float,
             Format::D24S8 if depth32_stencil8 => F::Depth32FloatStencil8,
             Format::D24S8 => F::Depth24PlusStencil8,
@@ -279,7 +291,7 @@ impl SurfaceData {
             Format::R16F => [f16_at(0)?, 1.0, 1.0, 1.0],
             Format::G16R16F => [f16_at(0)?, f16_at(1)?, 1.0, 1.0],
             Format::A16B16G16R16F => [f16_at(0)?, f16_at(1)?, f16_at(2)?, f16_at(3)?],
-            Format::D16 => {
+            Format::D16 | Format::D16Lockable => {
                 let bits = u16::from_le_bytes(t.get(0..2)?.try_into().ok()?);
                 [f32::from(bits) / 65535.0, 0.0, 0.0, 1.0]
             }

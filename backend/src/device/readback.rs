@@ -126,62 +126,77 @@ impl Device {
             b: ch(0),
             a: ch(24),
         };
-        let mut colour_views = Vec::new();
-        let mut formats = Vec::new();
+        // Each target with its size (D3D9 clears every bound target, whatever its size).
+        let mut targets = Vec::new();
+        let mut one_size = true;
         for id in self.state.render_targets.iter() {
-            match id.and_then(|id| self.surfaces.get(&id)?.gpu.as_ref()) {
-                Some(s) if flags.target => {
-                    colour_views.push(Some(s.view.clone()));
-                    formats.push(Some(s.wgpu_format));
-                }
-                _ => {
-                    colour_views.push(None);
-                    formats.push(None);
-                }
+            let target = id
+                .and_then(|id| self.surfaces.get(&id))
+                .and_then(|s| Some((s.gpu.as_ref()?, (s.width, s.height))))
+                .filter(|_| flags.target);
+            if let Some((_, size)) = target {
+                one_size &= size == (width, height);
             }
+            targets.push(target.map(|(g, size)| (g.view.clone(), g.wgpu_format, size)));
         }
-        while formats.last().is_some_and(Option::is_none) {
-            formats.pop();
-            colour_views.pop();
+        while targets.last().is_some_and(Option::is_none) {
+            targets.pop();
         }
         let depth = ds
             .filter(|_| flags.zbuffer || flags.stencil)
             .and_then(|s| Some((s.gpu.as_ref()?, (s.width, s.height))))
             .map(|(s, size)| ((s.view.clone(), s.wgpu_format), size));
-        // A depth-stencil surface larger than the render targets (D3D9 allows it, WebGPU's
-        // attachments must match): its part under the targets is cleared in a pass of its own.
-        let passes = match depth {
-            Some((d, size)) if size != (width, height) => vec![
-                (
-                    colour_views,
-                    formats,
-                    None,
-                    ClearFlags {
-                        zbuffer: false,
-                        stencil: false,
-                        ..flags
-                    },
-                ),
-                (
-                    Vec::new(),
-                    Vec::new(),
-                    Some((d, size)),
-                    ClearFlags {
-                        target: false,
-                        ..flags
-                    },
-                ),
-            ],
-            depth => vec![(colour_views, formats, depth, flags)],
+        let colour_only = ClearFlags {
+            zbuffer: false,
+            stencil: false,
+            ..flags
         };
-        for (views, formats, depth, flags) in passes {
+        let depth_only = ClearFlags {
+            target: false,
+            ..flags
+        };
+        // One pass when every attachment has render target 0's size; otherwise (a larger or
+        // smaller depth-stencil surface, targets of other sizes: WebGPU's attachments must
+        // match) a pass per target and one for the depth-stencil surface.
+        type Pass = (
+            Vec<Option<wgpu::TextureView>>,
+            Vec<Option<wgpu::TextureFormat>>,
+            Option<((wgpu::TextureView, wgpu::TextureFormat), (u32, u32))>,
+            ClearFlags,
+            (u32, u32),
+        );
+        let mut passes: Vec<Pass> = Vec::new();
+        let depth_matches = depth
+            .as_ref()
+            .is_none_or(|(_, size)| *size == (width, height));
+        if one_size && depth_matches {
+            let views = targets
+                .iter()
+                .map(|t| t.as_ref().map(|t| t.0.clone()))
+                .collect();
+            let formats = targets.iter().map(|t| t.as_ref().map(|t| t.1)).collect();
+            passes.push((views, formats, depth, flags, (width, height)));
+        } else {
+            for (view, format, size) in targets.into_iter().flatten() {
+                passes.push((
+                    vec![Some(view)],
+                    vec![Some(format)],
+                    None,
+                    colour_only,
+                    size,
+                ));
+            }
+            if let Some((d, size)) = depth {
+                passes.push((Vec::new(), Vec::new(), Some((d, size)), depth_only, size));
+            }
+        }
+        for (views, formats, depth, flags, target) in passes {
             if views.is_empty() && depth.is_none() {
                 continue;
             }
-            let target = depth.as_ref().map_or((width, height), |(_, size)| *size);
             let depth = depth.map(|(d, _)| d);
             for rect in &areas {
-                let Some((x, y, w, h)) = rect.clip(width, height) else {
+                let Some((x, y, w, h)) = rect.clip(target.0, target.1) else {
                     continue;
                 };
                 let whole = (x, y, w, h) == (0, 0, target.0, target.1);
@@ -536,15 +551,16 @@ fn build_clear_pipeline(
             format,
             depth_write_enabled: Some(zbuffer && format.has_depth_aspect()),
             depth_compare: Some(wgpu::CompareFunction::Always),
-            stencil: wgpu::StencilState {
-                front: face,
-                back: face,
-                read_mask: 0xff,
-                write_mask: if stencil && format.has_stencil_aspect() {
-                    0xff
-                } else {
-                    0
-                },
+            // A format without stencil takes no stencil operations at all.
+            stencil: if format.has_stencil_aspect() {
+                wgpu::StencilState {
+                    front: face,
+                    back: face,
+                    read_mask: 0xff,
+                    write_mask: if stencil { 0xff } else { 0 },
+                }
+            } else {
+                wgpu::StencilState::default()
             },
             bias: Default::default(),
         }

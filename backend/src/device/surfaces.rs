@@ -49,7 +49,7 @@ impl Device {
     }
 
     /// `CreateDepthStencilSurface(width, height, format, D3DMULTISAMPLE_NONE, ..)`.
-    /// `D3DFMT_D32F_LOCKABLE` surfaces can be locked.
+    /// `D3DFMT_D32F_LOCKABLE` and `D3DFMT_D16_LOCKABLE` surfaces can be locked.
     pub fn create_depth_stencil_surface(
         &mut self,
         width: u32,
@@ -60,7 +60,7 @@ impl Device {
         if !format.is_depth() {
             return Err(invalid(call, format!("{format:?} is not a depth format")));
         }
-        let lockable = format == Format::D32FLockable;
+        let lockable = matches!(format, Format::D32FLockable | Format::D16Lockable);
         self.add_gpu_surface(call, width, height, format, Usage::DEPTH_STENCIL, lockable)
     }
 
@@ -151,8 +151,14 @@ impl Device {
                 wgpu_format = bits;
             }
         }
-        // Depth formats cannot be copy destinations everywhere: they need not be.
-        let gpu_usage = if format.is_depth() {
+        // Depth formats are copy destinations (StretchRect between depth-stencil surfaces)
+        // where the adapter allows it.
+        let gpu_usage = if format.is_depth()
+            && !self
+                .gpu
+                .format_usages(wgpu_format)
+                .contains(wgpu::TextureUsages::COPY_DST)
+        {
             gpu_usage - wgpu::TextureUsages::COPY_DST
         } else {
             gpu_usage

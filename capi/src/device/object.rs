@@ -257,12 +257,20 @@ pub(super) unsafe extern "C" fn show_cursor(this: This, _show: i32) -> i32 {
 
 pub(super) unsafe extern "C" fn create_additional_swap_chain(
     this: This,
-    _params: *mut D3DPRESENT_PARAMETERS,
+    params: *mut D3DPRESENT_PARAMETERS,
     out: *mut *mut c_void,
 ) -> HRESULT {
     with(this, "CreateAdditionalSwapChain", |_| {
         // SAFETY: per the caller.
         unsafe { write_out(out, std::ptr::null_mut())? };
+        // What D3D9 refuses is refused first, as it would be (Wine's d3d9): full-screen
+        // additional swap chains, invalid present parameters.
+        // SAFETY: per the caller.
+        let mut params = unsafe { crate::com::read_in(params)? };
+        if params.Windowed == 0 {
+            return Err(invalid_call("a full-screen additional swap chain"));
+        }
+        complete_present_parameters(&mut params)?;
         Err(unsupported(D3DERR_NOTAVAILABLE, "additional swap chains"))
     })
 }

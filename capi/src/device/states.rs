@@ -183,15 +183,24 @@ pub(super) unsafe extern "C" fn set_clip_plane(
     with(this, "SetClipPlane", |inner| {
         // SAFETY: per the caller: four floats.
         let p = unsafe { read_in(plane as *const [f32; 4])? };
-        inner.set(Change::ClipPlane(index, p))
+        inner.set(Change::ClipPlane(clip_plane_slot(index), p))
     })
+}
+
+/// `MaxUserClipPlanes` (6, `caps.rs`): D3D9 takes any plane index, every one at or past the
+/// last slot naming the last (Wine's `test_clip_planes_limits`, which passes on Windows).
+fn clip_plane_slot(index: u32) -> u32 {
+    index.min(5)
 }
 
 pub(super) unsafe extern "C" fn get_clip_plane(this: This, index: u32, plane: *mut f32) -> HRESULT {
     with(this, "GetClipPlane", |inner| {
         get(
             plane as *mut [f32; 4],
-            inner.device.get_clip_plane(index).map_err(Refusal::from),
+            inner
+                .device
+                .get_clip_plane(clip_plane_slot(index))
+                .map_err(Refusal::from),
         )
     })
 }

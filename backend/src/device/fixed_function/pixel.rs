@@ -1,0 +1,381 @@
+//! The fixed-function pixel stage as WGSL, generated per [`PixelKey`] (which operations,
+//! arguments and texture types the stages use); every number the application sets
+//! (`D3DRS_TEXTUREFACTOR`, `D3DTSS_CONSTANT`, the bump-environment matrices, fog colour and
+//! distances, `D3DRS_ALPHAREF`) is read from one uniform ([`PixelUniform`]), so changing
+//! one never generates a new stage.
+//!
+//! D3D9's order: the texture stages from the diffuse colour (`current` starts as the clamped
+//! COLOR0, `temp` as 0), then the specular colour added with `D3DRS_SPECULARENABLE`, the
+//! result clamped, then fog, then the alpha test.
+
+use std::fmt::Write as _;
+
+use d3d9_translator::bytecode::TextureType;
+use d3d9_translator::lift::interface::{sampler_binding, texture_binding, PS_TEXTURES_GROUP};
+use d3d9_translator::lift::CompareFunction;
+
+use super::stages::{Arg, Operation, StageArg, StageKey, StageOp};
+use super::super::state::FogMode;
+use crate::FIXED_FUNCTION_ENTRY_POINT;
+
+/// The locations of texture coordinate sets 0–7 in the fixed-function pixel stage (after
+/// diffuse 0, specular 1 and fog 3).
+pub(crate) const FF_TEXCOORD_LOCATIONS: [u32; 8] = [2, 4, 5, 6, 7, 8, 9, 10];
+/// The location of the vertex fog factor.
+pub(crate) const FF_FOG_LOCATION: u32 = 3;
+/// The uniform's group and binding.
+pub(crate) const PIXEL_UNIFORM_GROUP: u32 = d3d9_translator::lift::interface::PS_CONSTANTS_GROUP;
+pub(crate) const PIXEL_UNIFORM_BINDING: u32 = 0;
+
+/// Fog as the pixel stage applies it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum PixelFog {
+    /// Vertex fog: the interpolated FOG value is the factor.
+    Vertex,
+    /// Table fog of this mode on the pixel's depth (from w with a W-friendly projection).
+    Table { mode: FogMode, from_w: bool },
+}
+
+/// What the generated pixel stage depends on.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) struct PixelKey {
+    pub(crate) stages: Vec<StageKey>,
+    /// `D3DRS_SPECULARENABLE`.
+    pub(crate) specular: bool,
+    /// `D3DRS_FOGENABLE` and how.
+    pub(crate) fog: Option<PixelFog>,
+    /// `D3DSHADE_FLAT`: the colours are the first vertex's.
+    pub(crate) flat: bool,
+    /// `D3DRS_ALPHATESTENABLE` with `D3DRS_ALPHAFUNC` (the reference is in the uniform).
+    pub(crate) alpha_test: Option<CompareFunction>,
+}
+
+impl PixelKey {
+    /// The texture coordinate sets the stages read (bit n: set n).
+    pub(crate) fn texcoords_read(&self) -> u8 {
+        self.stages
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.texture.is_some())
+            .fold(0, |mask, (n, _)| mask | 1 << n)
+    }
+
+    /// The samplers the stage binds, with their texture types.
+    pub(crate) fn samplers(&self) -> impl Iterator<Item = (usize, TextureType)> + '_ {
+        self.stages
+            .iter()
+            .enumerate()
+            .filter_map(|(n, s)| s.texture.map(|t| (n, t)))
+    }
+}
+
+/// The uniform of the generated pixel stage, as `vec4<f32>`s:
+/// `tfactor`, `fog_colour`, `fog` (start, end, scale, density), `misc` (alpha reference
+/// 0–255), then per stage the constant colour, the bump matrix (M00, M01, M10, M11) and
+/// (LSCALE, LOFFSET, 0, 0).
+pub(crate) struct PixelUniform;
+
+impl PixelUniform {
+    pub(crate) const WGSL: &'static str = "struct FixedFunctionPixel {\n    tfactor: vec4<f32>,\n    fog_colour: vec4<f32>,\n    fog: vec4<f32>,\n    misc: vec4<f32>,\n    constants: array<vec4<f32>, 8>,\n    bump: array<vec4<f32>, 8>,\n    bump_luminance: array<vec4<f32>, 8>,\n}\n";
+    /// Its size in `vec4<f32>`s.
+    pub(crate) const VEC4S: usize = 4 + 3 * 8;
+}
+
+/// The WGSL of the pixel stage for `key`.
+pub(crate) fn pixel_stage_wgsl(key: &PixelKey) -> String {
+    let shading = if key.flat { "@interpolate(flat) " } else { "" };
+    let mut inputs = format!(
+        "@location(0) {shading}diffuse: vec4<f32>, @location(1) {shading}specular: vec4<f32>"
+    );
+    let mut globals = String::from(PixelUniform::WGSL);
+    let _ = writeln!(
+        globals,
+        "@group({PIXEL_UNIFORM_GROUP}) @binding({PIXEL_UNIFORM_BINDING}) var<uniform> ff: FixedFunctionPixel;"
+    );
+    let mut body = String::from(
+        "    let d = saturate(diffuse);\n    let s = saturate(specular);\n    var current = d;\n    var temp = vec4<f32>(0.0);\n",
+    );
+    for (n, stage) in key.stages.iter().enumerate() {
+        if let Some(ty) = stage.texture {
+            sample(n, stage, ty, key, &mut inputs, &mut globals, &mut body);
+        } else {
+            let _ = writeln!(body, "    let texel{n} = vec4<f32>(0.0);");
+        }
+        let premodulated = n > 0 && key.stages[n - 1].color.op == StageOp::PreModulate;
+        stage_wgsl(n, stage, premodulated, &mut body);
+    }
+    if key.specular {
+        body += "    current = vec4<f32>(current.rgb + s.rgb, current.a);\n";
+    }
+    body += "    current = saturate(current);\n";
+    if let Some(fog) = key.fog {
+        let factor = match fog {
+            PixelFog::Vertex => {
+                let _ = write!(inputs, ", @location({FF_FOG_LOCATION}) fog: f32");
+                "fog".to_string()
+            }
+            PixelFog::Table { mode, from_w } => {
+                inputs += ", @builtin(position) frag: vec4<f32>";
+                let depth = if from_w { "1.0 / frag.w" } else { "frag.z" };
+                let _ = writeln!(body, "    let depth = {depth};");
+                match mode {
+                    FogMode::None => "1.0".to_string(),
+                    FogMode::Linear => "(ff.fog.y - depth) * ff.fog.z".to_string(),
+                    FogMode::Exp => "exp(-depth * ff.fog.w)".to_string(),
+                    FogMode::Exp2 => "exp(-(depth * ff.fog.w) * (depth * ff.fog.w))".to_string(),
+                }
+            }
+        };
+        let _ = writeln!(
+            body,
+            "    let f = saturate({factor});\n    current = vec4<f32>(mix(ff.fog_colour.rgb, current.rgb, f), current.a);"
+        );
+    }
+    if let Some(function) = key.alpha_test {
+        body += &alpha_test_wgsl(function, "current.a", "u32(ff.misc.x)");
+    }
+    format!(
+        "{globals}@fragment\nfn {FIXED_FUNCTION_ENTRY_POINT}({inputs}) -> @location(0) vec4<f32> {{\n{body}    return current;\n}}\n"
+    )
+}
+
+/// Stage `n`'s texel `texel{n}`: its coordinate (divided by w when projected, 0 where w is
+/// 0), displaced by the previous stage's bump map, sampled, and scaled by the previous
+/// stage's luminance with BUMPENVMAPLUMINANCE.
+fn sample(
+    n: usize,
+    stage: &StageKey,
+    ty: TextureType,
+    key: &PixelKey,
+    inputs: &mut String,
+    globals: &mut String,
+    body: &mut String,
+) {
+    let location = FF_TEXCOORD_LOCATIONS[n];
+    let _ = write!(inputs, ", @location({location}) tc{n}: vec4<f32>");
+    let (t, s) = (texture_binding(n as u32), sampler_binding(n as u32));
+    let (texture_type, lanes) = match ty {
+        TextureType::Cube => ("texture_cube<f32>", "xyz"),
+        TextureType::Volume => ("texture_3d<f32>", "xyz"),
+        _ => ("texture_2d<f32>", "xy"),
+    };
+    let _ = writeln!(
+        globals,
+        "@group({PS_TEXTURES_GROUP}) @binding({t}) var stage{n}: {texture_type};\n@group({PS_TEXTURES_GROUP}) @binding({s}) var stage{n}_sampler: sampler;"
+    );
+    let _ = writeln!(body, "    var coord{n} = tc{n}.{lanes};");
+    if stage.projected {
+        let _ = writeln!(
+            body,
+            "    coord{n} = select(coord{n} / tc{n}.w, coord{n} * 0.0, tc{n}.w == 0.0);"
+        );
+    }
+    let bump = n
+        .checked_sub(1)
+        .and_then(|p| key.stages.get(p))
+        .filter(|p| p.color.op.is_bump());
+    if bump.is_some() {
+        // u += M00·du + M10·dv, v += M01·du + M11·dv (du, dv: the bump texel's r, g).
+        let p = n - 1;
+        let _ = writeln!(
+            body,
+            "    coord{n}.x += ff.bump[{p}].x * texel{p}.r + ff.bump[{p}].z * texel{p}.g;\n    coord{n}.y += ff.bump[{p}].y * texel{p}.r + ff.bump[{p}].w * texel{p}.g;"
+        );
+    }
+    let _ = writeln!(
+        body,
+        "    var texel{n} = textureSample(stage{n}, stage{n}_sampler, coord{n});"
+    );
+    if bump.is_some_and(|p| p.color.op == StageOp::BumpEnvMapLuminance) {
+        let p = n - 1;
+        let _ = writeln!(
+            body,
+            "    texel{n} *= saturate(texel{p}.b * ff.bump_luminance[{p}].x + ff.bump_luminance[{p}].y);"
+        );
+    }
+}
+
+/// One stage's colour and alpha operations on `current` (or `temp` with RESULTARG TEMP).
+fn stage_wgsl(n: usize, stage: &StageKey, premodulated: bool, body: &mut String) {
+    let target = if stage.result_temp { "temp" } else { "current" };
+    let _ = writeln!(body, "    {{\n        var next = {target};");
+    let color = operation(n, &stage.color, premodulated, "c", body);
+    if stage.color.op == StageOp::DotProduct3 {
+        let _ = writeln!(body, "        next = {color};");
+    } else {
+        let _ = writeln!(body, "        next = vec4<f32>(({color}).rgb, next.a);");
+        if let Some(alpha) = &stage.alpha {
+            let a = operation(n, alpha, premodulated, "a", body);
+            let _ = writeln!(body, "        next.a = ({a}).a;");
+        }
+    }
+    let _ = writeln!(body, "        {target} = next;\n    }}");
+}
+
+/// The value of an operation (a `vec4<f32>` expression), its arguments bound with `let`
+/// (named `{prefix}{i}`) first.
+fn operation(
+    n: usize,
+    operation: &Operation,
+    premodulated: bool,
+    prefix: &str,
+    body: &mut String,
+) -> String {
+    let read = operation.op.args_read();
+    for (i, arg) in operation.args.iter().enumerate() {
+        if read & (1 << i) != 0 {
+            let _ = writeln!(
+                body,
+                "        let {prefix}{i} = {};",
+                argument(n, arg, premodulated)
+            );
+        }
+    }
+    let (a0, a1, a2) = (
+        format!("{prefix}0"),
+        format!("{prefix}1"),
+        format!("{prefix}2"),
+    );
+    let texel = format!("texel{n}");
+    match operation.op {
+        StageOp::Disable | StageOp::BumpEnvMap | StageOp::BumpEnvMapLuminance => "next".into(),
+        StageOp::SelectArg1 | StageOp::PreModulate => a1,
+        StageOp::SelectArg2 => a2,
+        StageOp::Modulate => format!("{a1} * {a2}"),
+        StageOp::Modulate2x => format!("saturate({a1} * {a2} * 2.0)"),
+        StageOp::Modulate4x => format!("saturate({a1} * {a2} * 4.0)"),
+        StageOp::Add => format!("saturate({a1} + {a2})"),
+        StageOp::AddSigned => format!("saturate({a1} + {a2} - 0.5)"),
+        StageOp::AddSigned2x => format!("saturate(({a1} + {a2} - 0.5) * 2.0)"),
+        StageOp::Subtract => format!("saturate({a1} - {a2})"),
+        StageOp::AddSmooth => format!("saturate({a1} + (1.0 - {a1}) * {a2})"),
+        StageOp::BlendDiffuseAlpha => format!("mix({a2}, {a1}, d.a)"),
+        StageOp::BlendTextureAlpha => format!("mix({a2}, {a1}, {texel}.a)"),
+        StageOp::BlendFactorAlpha => format!("mix({a2}, {a1}, ff.tfactor.a)"),
+        StageOp::BlendTextureAlphaPm => format!("saturate({a1} + {a2} * (1.0 - {texel}.a))"),
+        StageOp::BlendCurrentAlpha => format!("mix({a2}, {a1}, current.a)"),
+        StageOp::ModulateAlphaAddColor => format!("saturate({a1} + {a1}.a * {a2})"),
+        StageOp::ModulateColorAddAlpha => format!("saturate({a1} * {a2} + {a1}.a)"),
+        StageOp::ModulateInvAlphaAddColor => format!("saturate({a1} + (1.0 - {a1}.a) * {a2})"),
+        StageOp::ModulateInvColorAddAlpha => {
+            format!("saturate((1.0 - {a1}) * {a2} + {a1}.a)")
+        }
+        StageOp::DotProduct3 => {
+            format!("vec4<f32>(saturate(4.0 * dot({a1}.rgb - 0.5, {a2}.rgb - 0.5)))")
+        }
+        StageOp::MultiplyAdd => format!("saturate({a1} * {a2} + {a0})"),
+        StageOp::Lerp => format!("mix({a2}, {a1}, {a0})"),
+    }
+}
+
+/// An argument's value: the register (CURRENT times this stage's texture after a PREMODULATE
+/// stage), complemented, then alpha-replicated.
+fn argument(n: usize, arg: &Arg, premodulated: bool) -> String {
+    let mut value = match arg.source {
+        StageArg::Diffuse => "d".to_string(),
+        StageArg::Specular => "s".to_string(),
+        StageArg::Texture => format!("texel{n}"),
+        StageArg::TFactor => "ff.tfactor".to_string(),
+        StageArg::Current if premodulated => format!("(current * texel{n})"),
+        StageArg::Current => "current".to_string(),
+        StageArg::Temp => "temp".to_string(),
+        StageArg::Constant => format!("ff.constants[{n}]"),
+    };
+    if arg.complement {
+        value = format!("(vec4<f32>(1.0) - {value})");
+    }
+    if arg.alpha_replicate {
+        value = format!("vec4<f32>({value}.a)");
+    }
+    value
+}
+
+/// WGSL that discards the pixel when `alpha` fails D3D9's alpha test `function` against
+/// `reference` (a `u32` expression, 0–255): the alpha quantized to 8 bits,
+/// `round(saturate(alpha) · 255)`, as the translator's pixel shaders compare it
+/// (`lift::alpha_test`).
+pub(crate) fn alpha_test_wgsl(function: CompareFunction, alpha: &str, reference: &str) -> String {
+    let op = match function {
+        CompareFunction::Always => return String::new(),
+        CompareFunction::Never => return "    discard;\n".to_string(),
+        CompareFunction::Less => "<",
+        CompareFunction::Equal => "==",
+        CompareFunction::LessEqual => "<=",
+        CompareFunction::Greater => ">",
+        CompareFunction::NotEqual => "!=",
+        CompareFunction::GreaterEqual => ">=",
+    };
+    format!(
+        "    let alpha8 = u32(round(saturate({alpha}) * 255.0));\n    if !(alpha8 {op} min({reference}, 255u)) {{\n        discard;\n    }}\n"
+    )
+}
+
+#[cfg(test)]
+#[allow(clippy::panic)] // a failing test prints the WGSL error
+mod tests {
+    use super::*;
+
+    fn parses(source: &str) {
+        if let Err(e) = naga::front::wgsl::parse_str(source) {
+            panic!("{}\n{source}", e.emit_to_string(source));
+        }
+    }
+
+    fn op(op: StageOp, args: [StageArg; 3]) -> Operation {
+        Operation {
+            op,
+            args: args.map(|source| Arg {
+                source,
+                complement: source == StageArg::TFactor,
+                alpha_replicate: source == StageArg::Specular,
+            }),
+        }
+    }
+
+    #[test]
+    fn every_operation_and_argument_parses() {
+        use StageArg::*;
+        let mut stages = Vec::new();
+        for (i, code) in (1..=26).enumerate() {
+            let Some(o) = StageOp::from_d3d(code) else {
+                panic!("operation {code}");
+            };
+            if o == StageOp::Disable {
+                continue;
+            }
+            let args = [[Texture, Current, Diffuse], [Specular, TFactor, Temp]][i % 2];
+            let texture = [TextureType::TwoD, TextureType::Cube, TextureType::Volume][i % 3];
+            stages.push(StageKey {
+                color: op(o, args),
+                alpha: (i % 4 != 0).then(|| op(o, [Constant, Current, Texture])),
+                result_temp: i % 5 == 0,
+                texture: (i % 7 != 0).then_some(texture),
+                projected: i % 2 == 0,
+            });
+        }
+        for chunk in stages.chunks(8) {
+            for (fog, test) in [
+                (Some(PixelFog::Vertex), None),
+                (
+                    Some(PixelFog::Table {
+                        mode: FogMode::Exp2,
+                        from_w: true,
+                    }),
+                    Some(CompareFunction::Greater),
+                ),
+                (None, Some(CompareFunction::Never)),
+            ] {
+                let key = PixelKey {
+                    stages: chunk.to_vec(),
+                    specular: fog.is_some(),
+                    fog,
+                    flat: test.is_some(),
+                    alpha_test: test,
+                };
+                parses(&pixel_stage_wgsl(&key));
+            }
+        }
+        let wgsl = alpha_test_wgsl(CompareFunction::GreaterEqual, "a", "300u");
+        assert!(wgsl.contains("alpha8 >= min(300u, 255u)"), "{wgsl}");
+    }
+}
