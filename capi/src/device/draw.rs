@@ -51,7 +51,11 @@ pub(super) unsafe extern "C" fn clear(
     stencil: u32,
 ) -> HRESULT {
     with(this, "Clear", |inner| {
-        // A count with NULL rects clears everything, as Windows drivers do.
+        // A count of 0 with rects clears nothing (Wine's clear_test, checked on Windows); a
+        // count with NULL rects clears everything, as Windows drivers do.
+        if count == 0 && !rects.is_null() {
+            return Ok(());
+        }
         let rects: Vec<Rect> = if rects.is_null() || count == 0 {
             Vec::new()
         } else {
