@@ -66,14 +66,20 @@ impl Gpu {
                 // Linear filtering of `D3DFMT_A32B32G32R32F` textures, and D24S8 depth that
                 // can be read back (`Depth32FloatStencil8`), and user clip planes
                 // (`CLIP_DISTANCES`), and no depth clipping without a depth test
-                // (`DEPTH_CLIP_CONTROL`), where the adapter has them.
+                // (`DEPTH_CLIP_CONTROL`), D3D9's block-compressed and 16-bit formats
+                // (`TEXTURE_COMPRESSION_BC*`, `TEXTURE_FORMAT_16BIT_NORM`), blending into
+                // float32 targets (`FLOAT32_BLENDABLE`), where the adapter has them.
                 required_features: adapter.features()
                     & (wgpu::Features::FLOAT32_FILTERABLE
                         | wgpu::Features::DEPTH32FLOAT_STENCIL8
                         | wgpu::Features::POLYGON_MODE_LINE
                         | wgpu::Features::ADDRESS_MODE_CLAMP_TO_BORDER
                         | wgpu::Features::CLIP_DISTANCES
-                        | wgpu::Features::DEPTH_CLIP_CONTROL),
+                        | wgpu::Features::DEPTH_CLIP_CONTROL
+                        | wgpu::Features::TEXTURE_COMPRESSION_BC
+                        | wgpu::Features::TEXTURE_COMPRESSION_BC_SLICED_3D
+                        | wgpu::Features::TEXTURE_FORMAT_16BIT_NORM
+                        | wgpu::Features::FLOAT32_BLENDABLE),
                 ..Default::default()
             })
             .await

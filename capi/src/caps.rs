@@ -48,25 +48,28 @@ pub fn device_caps(gpu: &Gpu, caps: &DeviceCaps) -> D3DCAPS9 {
             | 0x8_0000,
         // MASKZ, CULLNONE, CULLCW, CULLCCW, COLORWRITEENABLE, CLIPTLVERTS, BLENDOP,
         // INDEPENDENTWRITEMASKS, SEPARATEALPHABLEND, MRTINDEPENDENTBITDEPTHS,
-        // MRTPOSTPIXELSHADERBLENDING, FOGVERTEXCLAMPED.
+        // MRTPOSTPIXELSHADERBLENDING, FOGVERTEXCLAMPED, TSSARGTEMP, PERSTAGECONSTANT.
         PrimitiveMiscCaps: 0x2
             | 0x10
             | 0x20
             | 0x40
             | 0x80
             | 0x200
+            | 0x400
             | 0x800
             | 0x4000
+            | 0x8000
             | 0x2_0000
             | 0x4_0000
             | 0x8_0000
             | 0x10_0000,
-        // DITHER, ZTEST, FOGVERTEX, FOGTABLE, WFOG, COLORPERSPECTIVE, SCISSORTEST,
+        // DITHER, ZTEST, FOGVERTEX, FOGTABLE, FOGRANGE, WFOG, COLORPERSPECTIVE, SCISSORTEST,
         // SLOPESCALEDEPTHBIAS, DEPTHBIAS.
         RasterCaps: 0x1
             | 0x10
             | 0x80
             | 0x100
+            | 0x1_0000
             | 0x10_0000
             | 0x40_0000
             | 0x100_0000
@@ -106,16 +109,18 @@ pub fn device_caps(gpu: &Gpu, caps: &DeviceCaps) -> D3DCAPS9 {
         StencilCaps: 0x1ff,
         // D3DFVFCAPS_PSIZE and 8 texture coordinate sets.
         FVFCaps: 0x10_0000 | 8,
-        // DISABLE, SELECTARG1, SELECTARG2, MODULATE, ADD: what the fixed-function pixel
-        // stage emulates.
-        TextureOpCaps: 0x1 | 0x2 | 0x4 | 0x8 | 0x40,
-        MaxTextureBlendStages: 2,
-        MaxSimultaneousTextures: 2,
-        VertexProcessingCaps: 0,
-        MaxActiveLights: 0,
+        // Every D3DTEXTUREOP, DISABLE (0x1) to LERP (0x200_0000), for colour and alpha.
+        TextureOpCaps: 0x3ff_ffff,
+        MaxTextureBlendStages: 8,
+        MaxSimultaneousTextures: 8,
+        // TEXGEN, MATERIALSOURCE7, DIRECTIONALLIGHTS, POSITIONALLIGHTS, LOCALVIEWER,
+        // TWEENING, TEXGEN_SPHEREMAP (no NO_TEXGEN_NONLOCALVIEWER: texture coordinate
+        // generation works with any LOCALVIEWER).
+        VertexProcessingCaps: 0x1 | 0x2 | 0x8 | 0x10 | 0x20 | 0x40 | 0x100,
+        MaxActiveLights: d3d9_backend::device::MAX_ACTIVE_LIGHTS as u32,
         MaxUserClipPlanes: 6,
-        MaxVertexBlendMatrices: 1,
-        MaxVertexBlendMatrixIndex: 0,
+        MaxVertexBlendMatrices: 4,
+        MaxVertexBlendMatrixIndex: 255,
         MaxPointSize: 256.0,
         MaxPrimitiveCount: 0xff_ffff,
         MaxVertexIndex: 0xff_ffff,

@@ -313,13 +313,14 @@ pub fn format_supported(gpu: &Gpu, usage: u32, rtype: u32, format: u32) -> bool 
         _ if texture => {
             (support.texture
                 || (wants(USAGE_RENDERTARGET) && support.render_target && f.is_float()))
+                && (rtype != RTYPE_VOLUMETEXTURE || support.volume)
                 && (!wants(USAGE_RENDERTARGET)
                     || (support.render_target && rtype != RTYPE_VOLUMETEXTURE))
                 && !wants(USAGE_DEPTHSTENCIL)
                 && (!wants(QUERY_FILTER) || support.filter)
                 && (!wants(QUERY_POSTPIXELSHADER_BLENDING) || support.blend)
         }
-        RTYPE_VOLUME => support.texture,
+        RTYPE_VOLUME => support.volume,
         RTYPE_VERTEXBUFFER | RTYPE_INDEXBUFFER => false,
         _ => false,
     }

@@ -7,8 +7,8 @@
 use std::collections::BTreeMap;
 
 use d3d9_backend::device::{
-    IndexBufferId, Matrix, Rect, Viewport, MAX_RENDER_TARGETS, MAX_STREAMS, RENDER_STATES,
-    SAMPLER_STATES, TEXTURE_STAGES, TEXTURE_STAGE_STATES,
+    IndexBufferId, Light, Material, Matrix, Rect, Viewport, MAX_RENDER_TARGETS, MAX_STREAMS,
+    RENDER_STATES, SAMPLER_STATES, TEXTURE_STAGES, TEXTURE_STAGE_STATES,
 };
 
 use crate::buffer::{IndexBuffer9, VertexBuffer9};
@@ -18,7 +18,6 @@ use crate::hresult::{invalid_call, CallResult, Refusal};
 use crate::shader::{PixelShader9, VertexDeclaration9, VertexShader9};
 use crate::surface::Surface9;
 use crate::texture::Texture9;
-use crate::types::{D3DLIGHT9, D3DMATERIAL9};
 
 /// Sampler slots: 0–15, then `D3DVERTEXTEXTURESAMPLER0..3` (257–260).
 pub const SAMPLERS: [u32; 20] = [
@@ -53,8 +52,8 @@ pub enum Change {
     Viewport(Viewport),
     ScissorRect(Rect),
     ClipPlane(u32, [f32; 4]),
-    Material(D3DMATERIAL9),
-    Light(u32, D3DLIGHT9),
+    Material(Material),
+    Light(u32, Light),
     LightEnable(u32, bool),
     NPatchMode(f32),
 }
@@ -342,7 +341,6 @@ impl DeviceInner {
         match self.apply_to_device(&change) {
             Ok(()) => {
                 self.bind(change);
-                self.lighting_refusal();
                 Ok(())
             }
             Err(e) => {
@@ -406,13 +404,9 @@ impl DeviceInner {
             Change::Viewport(v) => refuse(d.set_viewport(*v))?,
             Change::ScissorRect(r) => refuse(d.set_scissor_rect(*r))?,
             Change::ClipPlane(i, p) => refuse(d.set_clip_plane(*i, *p))?,
-            Change::Material(m) => self.material = *m,
-            Change::Light(i, l) => {
-                self.lights.entry(*i).or_insert((*l, false)).0 = *l;
-            }
-            Change::LightEnable(i, e) => {
-                self.lights.entry(*i).or_insert((default_light(), false)).1 = *e;
-            }
+            Change::Material(m) => refuse(d.set_material(m))?,
+            Change::Light(i, l) => refuse(d.set_light(*i, l))?,
+            Change::LightEnable(i, e) => refuse(d.light_enable(*i, *e))?,
             Change::NPatchMode(n) => self.npatch = *n,
         }
         Ok(())
@@ -509,26 +503,11 @@ impl DeviceInner {
             Key::Viewport => Change::Viewport(d.viewport()),
             Key::ScissorRect => Change::ScissorRect(d.scissor_rect()),
             Key::ClipPlane(i) => Change::ClipPlane(i, d.get_clip_plane(i).ok()?),
-            Key::Material => Change::Material(self.material),
-            Key::Light(i) => Change::Light(i, self.lights.get(&i)?.0),
-            Key::LightEnable(i) => Change::LightEnable(i, self.lights.get(&i)?.1),
+            Key::Material => Change::Material(d.material()),
+            Key::Light(i) => Change::Light(i, d.light(i).ok()?),
+            Key::LightEnable(i) => Change::LightEnable(i, d.light_enabled(i).ok()?),
             Key::NPatchMode => Change::NPatchMode(self.npatch),
         })
-    }
-
-    /// The device draws no lights: a draw lit by a light or a material would come out black,
-    /// so the device is told to refuse such draws (until the fixed-function pipeline lights).
-    fn lighting_refusal(&mut self) {
-        let lights_on = self.lights.values().any(|(_, enabled)| *enabled);
-        let material = self.material != D3DMATERIAL9::default();
-        self.device
-            .set_lighting_unsupported(match (lights_on, material) {
-                (true, _) => {
-                    Some("SetLight / LightEnable: fixed-function lights are not implemented")
-                }
-                (false, true) => Some("SetMaterial: fixed-function materials are not implemented"),
-                (false, false) => None,
-            });
     }
 }
 
@@ -541,26 +520,6 @@ fn accept(result: Result<(), d3d9_backend::device::DeviceError>) -> CallResult {
             Ok(())
         }
         other => refuse(other),
-    }
-}
-
-/// The light `LightEnable` creates for an index never set: a white directional light down
-/// +z, as D3D9 documents.
-pub fn default_light() -> D3DLIGHT9 {
-    D3DLIGHT9 {
-        Type: 3,
-        Diffuse: crate::types::D3DCOLORVALUE {
-            r: 1.0,
-            g: 1.0,
-            b: 1.0,
-            a: 0.0,
-        },
-        Direction: crate::types::D3DVECTOR {
-            x: 0.0,
-            y: 0.0,
-            z: 1.0,
-        },
-        ..D3DLIGHT9::default()
     }
 }
 

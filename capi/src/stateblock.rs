@@ -73,7 +73,7 @@ impl StateBlock9 {
             ps_i: 16,
             ps_b: 16,
         };
-        let lights: Vec<u32> = inner.lights.keys().copied().collect();
+        let lights: Vec<u32> = inner.device.light_indices();
         let mut block = Block::default();
         for key in block_keys(kind, &counts, &lights) {
             if let Some(change) = inner.current(key) {

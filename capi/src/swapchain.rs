@@ -61,11 +61,9 @@ impl SwapChain9 {
         unsafe { Private::adopt(ptr) }
     }
 
-    /// Back buffer `index` (`D3DBACKBUFFER_TYPE_MONO`: `kind` 0).
-    pub fn back_buffer(&self, index: u32, kind: u32) -> CallResult<&Com<Surface9>> {
-        if kind != 0 {
-            return Err(invalid_call(format!("D3DBACKBUFFER_TYPE {kind}")));
-        }
+    /// Back buffer `index`. The `D3DBACKBUFFER_TYPE` is ignored, as Windows ignores it
+    /// (Wine's d3d9, after its tests).
+    pub fn back_buffer(&self, index: u32, _kind: u32) -> CallResult<&Com<Surface9>> {
         if index >= self.present.BackBufferCount.max(1) {
             return Err(invalid_call(format!("back buffer {index} of {}", {
                 self.present.BackBufferCount
@@ -123,7 +121,10 @@ unsafe extern "C" fn get_back_buffer(
     entry("IDirect3DSwapChain9::GetBackBuffer", || {
         // SAFETY: checked live; `out` per the caller.
         let object = unsafe { crate::com::this(this)? };
-        unsafe { write_out(out, std::ptr::null_mut())? };
+        if out.is_null() {
+            return Err(invalid_call("a NULL out pointer"));
+        }
+        // A refused call leaves `*out` untouched (Wine's test_swapchain, passing on Windows).
         let surface = object.data.back_buffer(index, kind)?;
         surface.add_ref();
         unsafe { write_out(out, surface.as_ptr()) }

@@ -377,13 +377,16 @@ impl Device {
     }
 }
 
-/// The rows of box `b` of a `width`-texel-wide image, tightly packed.
+/// The rows of box `b` of a `width`-texel-wide image, tightly packed (rows of 4 x 4 blocks
+/// for compressed formats, whose boxes are whole blocks).
 fn crop(texels: &[u8], format: Format, width: u32, b: TexelBox) -> Vec<u8> {
     let pitch = format.row_pitch(width) as usize;
     let row = format.row_pitch(b.right - b.left) as usize;
-    let mut out = Vec::with_capacity(row * (b.bottom - b.top) as usize);
-    for y in b.top..b.bottom {
-        let at = y as usize * pitch + format.offset_of(b.left, 0, width);
+    let first = format.offset_of(b.left, b.top, width);
+    let rows = format.rows(b.bottom - b.top) as usize;
+    let mut out = Vec::with_capacity(row * rows);
+    for y in 0..rows {
+        let at = first + y * pitch;
         out.extend_from_slice(texels.get(at..at + row).unwrap_or(&[]));
     }
     out

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use d3d9_translator::bytecode::TextureType;
 use d3d9_translator::decl::{StreamFrequency, StreamSource};
 use d3d9_translator::lift::interface::alpha_ref_data;
-use d3d9_translator::lift::interface::BUMP_ENV_STAGES;
+use d3d9_translator::lift::interface::{BUMP_ENV_STAGES, HW_FLOAT_CONSTANTS};
 use d3d9_translator::lift::{CompareFunction, FogConstants};
 
 use super::clip::{clip_plane_buffer, clip_planes_key};
@@ -305,10 +305,16 @@ impl Device {
                     stride: u.stride,
                     frequency: StreamFrequency::Vertex,
                 },
+                // A stream with no vertex buffer (any but stream 0 in a UP draw) reads zeros:
+                // one zero vertex for every vertex (stride 0, see `record`).
+                (_, Some(_)) => StreamSource {
+                    stride: 0,
+                    frequency: StreamFrequency::Vertex,
+                },
                 _ => {
                     let s = &self.state.streams[n];
                     StreamSource {
-                        stride: s.stride,
+                        stride: if s.buffer.is_some() { s.stride } else { 0 },
                         frequency: s.frequency,
                     }
                 }
@@ -374,14 +380,7 @@ impl Device {
         };
         let vertex_stage = match (self.state.vertex_shader, pretransformed) {
             (Some(id), false) => VertexStage::Shader(id),
-            _ => VertexStage::FixedFunction {
-                lighting: render.lighting,
-                viewport: pretransformed.then(|| {
-                    let v = self.state.viewport;
-                    [v.x, v.y, v.width, v.height]
-                }),
-                fog: (fog.enable && fog.table == super::FogMode::None).then(|| fog.key()),
-            },
+            _ => VertexStage::FixedFunction(self.fixed_function_vertex_key(&declaration, &fog)?),
         };
         let pixel_shader = match self.state.pixel_shader {
             Some(id) => Some(
@@ -403,36 +402,19 @@ impl Device {
                 } else {
                     Vec::new()
                 },
+                ps1_texture_transform_flags: if ps.program().version.major < 2 {
+                    (0..4u32)
+                        .map(|stage| self.texture_stage_state_raw(stage, 24).unwrap_or(0))
+                        .collect()
+                } else {
+                    Vec::new()
+                },
             },
-            _ => {
-                let stages = self.state.texture_stages;
-                // Stage n reads sampler n's texture where it is active, a texture is bound,
-                // and an argument its colour operation uses names TEXTURE, or (stage 0) always:
-                // D3D9's default D3DTSS_ALPHAOP of stage 0 is SELECTARG1(TEXTURE).
-                let mut textures = [false; 2];
-                for (n, s) in stages
-                    .iter()
-                    .enumerate()
-                    .take_while(|(_, s)| s.op != super::StageOp::Disable)
-                {
-                    let reads = n == 0
-                        || (s.op != super::StageOp::SelectArg2
-                            && s.arg1 == super::StageArg::Texture)
-                        || (s.op != super::StageOp::SelectArg1
-                            && s.arg2 == super::StageArg::Texture);
-                    textures[n] = reads && self.state.textures[n].is_some();
-                }
-                PixelStage::FixedFunction {
-                    stages,
-                    textures,
-                    texture_factor: render.texture_factor,
-                    fog: fog.enable.then(|| fog.key()),
-                }
-            }
+            _ => PixelStage::FixedFunction(self.fixed_function_pixel_key(&fog)?),
         };
         let alpha_test = render.alpha_test.then(|| {
-            let baked = matches!(pixel_stage, PixelStage::FixedFunction { .. });
-            (render.alpha_func, baked.then_some(render.alpha_reference()))
+            // Both stages read D3DRS_ALPHAREF from a uniform.
+            (render.alpha_func, None)
         });
         // A float32 target held as bits: the fragment stage writes the bits (render target 0
         // only, as `bitcast` rewrites location 0).
@@ -477,7 +459,6 @@ impl Device {
         let pair_id = self.next_pair_id();
         let device = self.gpu.device.clone();
         let params = &self.params;
-        let viewport = self.state.viewport;
         let position_fixup = !self.half_pixel_in_viewport;
         let pair = self.pairs.get_or_try_insert(&key, || {
             build_pair(
@@ -490,8 +471,6 @@ impl Device {
                     vertex_shader: vertex_shader.clone(),
                     pixel_shader: pixel_shader.clone(),
                     streams: streams.clone(),
-                    fog,
-                    viewport,
                     position_fixup,
                 },
             )
@@ -555,11 +534,11 @@ impl Device {
         user_indices: Option<Vec<u32>>,
         points: Option<&PointQuads>,
     ) -> Result<(), DeviceError> {
-        if let Some(why) = self.state.raw.refusal(
-            |slot| pair.textures.iter().any(|t| t.slot == slot),
-            self.state.pixel_shader.is_none(),
-            self.state.vertex_shader.is_none() && self.state.render.lighting,
-        ) {
+        if let Some(why) = self
+            .state
+            .raw
+            .refusal(|slot| pair.textures.iter().any(|t| t.slot == slot))
+        {
             return Err(unsupported(call, why.to_string()));
         }
         let render = self.state.render;
@@ -598,7 +577,9 @@ impl Device {
             color_views.push(Some(surface.view.clone()));
             targets.push(Some(wgpu::ColorTargetState {
                 format: surface.wgpu_format,
-                blend: render.blend().filter(|_| blendable(surface.wgpu_format)),
+                blend: render
+                    .blend()
+                    .filter(|_| blendable(surface.wgpu_format, self.gpu.device.features())),
                 write_mask: if writes {
                     render.write_mask(index)
                 } else {
@@ -697,14 +678,28 @@ impl Device {
         let mut vertex_buffers = Vec::new();
         for stream in &binding.streams {
             let n = stream.stream as usize;
+            // A declaration element on a stream with no vertex buffer (a UP draw's streams
+            // past 0 too) reads zeros, as on Windows (Wine's test_default_diffuse and
+            // test_color_vertex): a zero vertex read with stride 0.
+            let unbound = match &user {
+                Some(_) => n != 0,
+                None => self.state.streams[n].buffer.is_none(),
+            };
+            if unbound {
+                let element_end = stream
+                    .attributes
+                    .iter()
+                    .map(|a| a.offset + a.format.size())
+                    .max()
+                    .unwrap_or(0)
+                    .max(4);
+                let zeros = vec![0u8; element_end as usize];
+                let buffer = self.gpu.init_buffer(&zeros, wgpu::BufferUsages::VERTEX);
+                vertex_buffers.push((buffer, 0));
+                continue;
+            }
             let (buffer, offset, size) = match (&user, n) {
-                (Some(u), 0) => (u.buffer.clone(), 0u64, u.size),
-                (Some(_), _) => {
-                    return Err(invalid(
-                        call,
-                        format!("the declaration reads stream {n}; a UP draw has stream 0 only"),
-                    ))
-                }
+                (Some(u), _) => (u.buffer.clone(), 0u64, u.size),
                 (None, _) => {
                     let s = &self.state.streams[n];
                     let id = s.buffer.ok_or_else(|| {
@@ -934,7 +929,7 @@ impl Device {
                         ),
                     ));
                 }
-                if object.format.channels() < 4 {
+                if object.format.channels(object.wgpu_format) < 4 {
                     return Err(unsupported(
                         call,
                         format!(
@@ -990,8 +985,10 @@ impl Device {
         if let Some(group_index) = entry.vs_constants {
             let key = BindGroupKey::VertexConstants {
                 pair: pair.id,
+                // The fixed-function constants come from many states (transforms, lights,
+                // material, render and stage states): any state change makes new ones.
                 version: if pair.fixed_function_vertex {
-                    self.state.transforms.version
+                    self.state.version()
                 } else {
                     self.state.vs_constants_version
                 },
@@ -1008,7 +1005,18 @@ impl Device {
             let fog = FogState::of(&render, self.state.transforms.w_fog());
             let key = BindGroupKey::PixelConstants {
                 pair: pair.id,
-                version: self.state.ps_constants_version,
+                // The fixed-function uniform and ps_1_x's bump-environment matrices come from
+                // render and texture-stage states: any state change makes new ones.
+                version: if pair.fixed_function_pixel
+                    || pair
+                        .pixel_interface
+                        .as_ref()
+                        .is_some_and(|i| i.bump_env.is_some())
+                {
+                    self.state.version()
+                } else {
+                    self.state.ps_constants_version
+                },
                 fog: fog.key(),
                 alpha_ref: render.alpha_reference(),
             };
@@ -1538,8 +1546,18 @@ fn vertex_constant_buffers(
     let viewport = (state.viewport.width, state.viewport.height);
     let fixed_function;
     let constants = if pair.fixed_function_vertex {
-        let mut c = crate::VertexConstants::new(state.vs_constants.processing());
-        c.set_f(0, &state.transforms.vertex_constants());
+        // The generated stage's constants: hardware vertex processing's 256 registers, or
+        // software's 8192 (indexed vertex blending, or a software device).
+        let software = pair
+            .vertex_interface
+            .float_constants
+            .is_some_and(|f| f.registers > HW_FLOAT_CONSTANTS);
+        let processing = match software {
+            true => d3d9_translator::decl::VertexProcessing::Software,
+            false => d3d9_translator::decl::VertexProcessing::Hardware,
+        };
+        let mut c = crate::VertexConstants::new(processing);
+        c.set_f(0, &super::fixed_function::vertex_constants(state, software));
         fixed_function = c;
         &fixed_function
     } else {
@@ -1556,6 +1574,15 @@ fn vertex_constant_buffers(
 /// The pixel stage's constant buffers now: `c#`/`i#`/`b#` with the shader's `def`s, fog
 /// states, bump-environment and alpha reference uniforms, as the interface names them.
 fn pixel_constant_buffers(state: &DeviceState, pair: &ShaderPair) -> Vec<ConstantBuffer> {
+    if pair.fixed_function_pixel {
+        let data = super::fixed_function::pixel_uniform(state);
+        return vec![ConstantBuffer {
+            group: super::fixed_function::PIXEL_UNIFORM_GROUP,
+            binding: super::fixed_function::PIXEL_UNIFORM_BINDING,
+            storage: false,
+            data: bytemuck::cast_slice(&data).to_vec(),
+        }];
+    }
     let Some(interface) = &pair.pixel_interface else {
         return Vec::new();
     };
@@ -1578,9 +1605,9 @@ fn pixel_constant_buffers(state: &DeviceState, pair: &ShaderPair) -> Vec<Constan
         });
     }
     if let Some(b) = interface.bump_env {
-        // D3DTSS_BUMPENVMAT*, LSCALE, LOFFSET are 0 by default; this device has no call
-        // that sets them.
-        let data = vec![[0f32; 4]; 2 * BUMP_ENV_STAGES as usize];
+        // D3DTSS_BUMPENVMAT*, LSCALE, LOFFSET of every stage.
+        let mut data = super::fixed_function::bump_env_data(state);
+        data.resize(2 * BUMP_ENV_STAGES as usize, [0.0; 4]);
         out.push(ConstantBuffer {
             group: b.group,
             binding: b.binding,
@@ -1609,16 +1636,18 @@ fn set_group(groups: &mut Vec<Option<wgpu::BindGroup>>, group: u32, bind_group: 
 }
 
 /// Whether wgpu blends into the format (float32 formats only with `FLOAT32_BLENDABLE`).
-fn blendable(format: wgpu::TextureFormat) -> bool {
-    !matches!(
-        format,
+/// Whether blending applies to a target of `format`: not to float32 bits held in u32 formats
+/// (GL), and to float32 formats where the adapter has `FLOAT32_BLENDABLE`.
+fn blendable(format: wgpu::TextureFormat, features: wgpu::Features) -> bool {
+    match format {
         wgpu::TextureFormat::R32Float
-            | wgpu::TextureFormat::Rg32Float
-            | wgpu::TextureFormat::Rgba32Float
-            | wgpu::TextureFormat::R32Uint
-            | wgpu::TextureFormat::Rg32Uint
-            | wgpu::TextureFormat::Rgba32Uint
-    )
+        | wgpu::TextureFormat::Rg32Float
+        | wgpu::TextureFormat::Rgba32Float => features.contains(wgpu::Features::FLOAT32_BLENDABLE),
+        wgpu::TextureFormat::R32Uint
+        | wgpu::TextureFormat::Rg32Uint
+        | wgpu::TextureFormat::Rgba32Uint => false,
+        _ => true,
+    }
 }
 
 /// The wgpu topology of a D3D9 primitive type (fans are converted before).

@@ -53,7 +53,9 @@ pub use cache::CacheStats;
 pub use clip::Plane;
 pub use d3d9_translator::lift::CompareFunction;
 pub use error::DeviceError;
-pub use fixed_function::{StageArg, StageOp, TextureStage};
+pub use fixed_function::{
+    Light, LightType, Material, StageArg, StageOp, TextureStage, MAX_ACTIVE_LIGHTS,
+};
 pub use format::{Format, FormatSupport, SurfaceData};
 pub use objects::{
     DeclarationId, IndexBufferId, IndexFormat, LockFlags, Locked, PixelShaderId, Pool, SurfaceId,
@@ -205,7 +207,8 @@ pub(crate) struct DeviceState {
     pub(crate) ps_constants_version: u64,
     pub(crate) textures: [Option<TextureId>; SAMPLER_STAGES],
     pub(crate) samplers: [SamplerStates; SAMPLER_STAGES],
-    pub(crate) texture_stages: [TextureStage; 2],
+    /// `SetLight`, `LightEnable` and `SetMaterial` (the fixed-function vertex stage's).
+    pub(crate) lights: fixed_function::Lights,
     /// Every render, sampler and texture-stage state as D3D9 numbers it (`Get*State`); the
     /// typed states above are derived from them.
     pub(crate) raw: raw_state::DeviceRawStates,
@@ -336,7 +339,7 @@ impl Device {
                 ps_constants_version: 0,
                 textures: [None; SAMPLER_STAGES],
                 samplers: [SamplerStates::default(); SAMPLER_STAGES],
-                texture_stages: [TextureStage::default_for(0), TextureStage::default_for(1)],
+                lights: fixed_function::Lights::default(),
                 raw: raw_state::DeviceRawStates::new(params.auto_depth_stencil.is_some()),
                 transforms: transform::Transforms::default(),
                 clip_planes: [[0.0; 4]; 6],
@@ -809,20 +812,22 @@ impl Device {
         Ok(())
     }
 
-    /// `SetTextureStageState(stage, D3DTSS_COLOROP / COLORARG1 / COLORARG2, ..)` of the
-    /// fixed-function pixel stage (stages 0 and 1; later stages stay disabled).
+    /// `SetTextureStageState(stage, D3DTSS_COLOROP / COLORARG1 / COLORARG2, ..)`, typed:
+    /// the colour operation and its two arguments of stage 0–7 (the raw states
+    /// [`Device::set_texture_stage_state_raw`] sets, without modifiers).
     pub fn set_texture_stage(
         &mut self,
         stage: usize,
         state: TextureStage,
     ) -> Result<(), DeviceError> {
-        let slot = self.state.texture_stages.get_mut(stage).ok_or_else(|| {
-            unsupported(
-                "SetTextureStageState",
-                format!("texture stage {stage} (0 and 1 are emulated)"),
-            )
-        })?;
-        *slot = state;
+        let stage = u32::try_from(stage).unwrap_or(u32::MAX);
+        for (ty, value) in [
+            (raw_state::D3DTSS_COLOROP, state.op.to_d3d()),
+            (2, state.arg1.to_d3d()),
+            (3, state.arg2.to_d3d()),
+        ] {
+            self.set_texture_stage_state_raw(stage, ty, value)?;
+        }
         Ok(())
     }
 

@@ -21,11 +21,11 @@ use d3d9_translator::signature::Semantic;
 
 use super::error::{invalid, unsupported, DeviceError};
 use super::fixed_function::{
-    default_pixel_stage_wgsl, fixed_function_stages_wgsl, fixed_function_vertex_shader, FogState,
-    StageOp, TextureStage, FF_TEXCOORD_LOCATIONS,
+    pixel_stage_wgsl, vertex_program, PixelKey, VertexKey, VertexOutputs, FF_FOG_LOCATION,
+    FF_TEXCOORD_LOCATIONS,
 };
 use super::objects::{DeclarationId, PixelShaderId, VertexShaderId};
-use super::state::{FogMode, Viewport};
+use super::state::FogMode;
 use super::DeviceParams;
 
 /// The vertex stage of a draw.
@@ -34,13 +34,8 @@ pub(crate) enum VertexStage {
     /// The application's vertex shader.
     Shader(VertexShaderId),
     /// The generated fixed-function stage (no vertex shader, or POSITIONT in the
-    /// declaration, where D3D9 skips the vertex shader). The viewport (x, y, width, height)
-    /// for pre-transformed positions; fog states as bits.
-    FixedFunction {
-        lighting: bool,
-        viewport: Option<[u32; 4]>,
-        fog: Option<super::fixed_function::FogKey>,
-    },
+    /// declaration, where D3D9 skips the vertex shader).
+    FixedFunction(VertexKey),
 }
 
 /// The pixel stage of a draw.
@@ -53,15 +48,11 @@ pub(crate) enum PixelStage {
         /// `D3DRS_FOGTABLEMODE` with fog on, and whether table fog reads w.
         fog: Option<(FogMode, bool)>,
         ps1_texture_types: Vec<TextureType>,
+        /// ps_1_1–1_3: stages 0–3's `D3DTSS_TEXTURETRANSFORMFLAGS` (`D3DTTFF_PROJECTED`).
+        ps1_texture_transform_flags: Vec<u32>,
     },
-    /// The generated fixed-function stage: texture stages, whether each stage's texture is
-    /// read (bound and named by an active stage), TFACTOR, fog states.
-    FixedFunction {
-        stages: [TextureStage; 2],
-        textures: [bool; 2],
-        texture_factor: u32,
-        fog: Option<super::fixed_function::FogKey>,
-    },
+    /// The generated fixed-function stage.
+    FixedFunction(PixelKey),
 }
 
 /// What decides a draw's shader code.
@@ -124,8 +115,11 @@ pub(crate) struct ShaderPair {
     pub(crate) declaration: Arc<VertexDeclaration>,
     pub(crate) vertex_program: Arc<CheckedProgram>,
     /// The vertex stage is the generated fixed-function one: its float constants are the
-    /// transforms (`transform`), not the application's `c#`.
+    /// fixed-function state (`fixed_function::vertex_constants`), not the application's `c#`.
     pub(crate) fixed_function_vertex: bool,
+    /// The pixel stage is the generated fixed-function one, reading the uniform
+    /// `fixed_function::pixel_uniform`.
+    pub(crate) fixed_function_pixel: bool,
     /// Textures and where they are bound, both stages.
     pub(crate) textures: Vec<SampledTexture>,
     /// Render target locations the fragment stage writes.
@@ -141,8 +135,6 @@ pub(crate) struct PairInputs<'a> {
     pub(crate) vertex_shader: Option<Arc<CheckedProgram>>,
     pub(crate) pixel_shader: Option<Arc<CheckedProgram>>,
     pub(crate) streams: Vec<StreamSource>,
-    pub(crate) fog: FogState,
-    pub(crate) viewport: Viewport,
     /// Whether the vertex shader applies D3D9's half-pixel offset (its position fix-up);
     /// false where the device moves the viewport by half a pixel instead.
     pub(crate) position_fixup: bool,
@@ -177,30 +169,33 @@ pub(crate) fn build_pair(
                 .ok_or_else(|| invalid(CALL, "no vertex shader"))?;
             (program, inputs.declaration.clone())
         }
-        VertexStage::FixedFunction { lighting, .. } => {
-            let fog = inputs.fog;
-            let vertex_fog = (fog.enable && fog.table == FogMode::None).then_some(fog);
-            let (text, decl) = fixed_function_vertex_shader(
-                &inputs.declaration,
-                *lighting,
-                inputs.viewport,
-                vertex_fog,
-                key.points.is_some_and(|p| p.scale),
-            )
-            .map_err(|e| unsupported(CALL, format!("the fixed-function vertex stage: {e}")))?;
-            let program = d3d9_translator::asm::assemble(&text).map_err(|e| {
+        VertexStage::FixedFunction(vertex) => {
+            let outputs = VertexOutputs {
+                texcoords: match (&key.pixel, inputs.pixel_shader.as_deref()) {
+                    (PixelStage::FixedFunction(pixel), _) => pixel.texcoords_read(),
+                    (PixelStage::Shader { .. }, Some(ps)) => texcoords_read(ps),
+                    (PixelStage::Shader { .. }, None) => 0,
+                },
+                eye: key.points.is_some_and(|p| p.scale),
+            };
+            let generated = vertex_program(&inputs.declaration, vertex, outputs)
+                .map_err(|e| unsupported(CALL, format!("the fixed-function vertex stage: {e}")))?;
+            let program = d3d9_translator::asm::assemble(&generated.text).map_err(|e| {
                 unsupported(
                     CALL,
                     format!("the fixed-function vertex stage does not assemble: {e}"),
                 )
             })?;
-            let checked = check(&program, Stage::Vertex, &params.caps).map_err(|source| {
-                DeviceError::Check {
+            let caps = match generated.software_constants {
+                true => d3d9_translator::check::DeviceCaps::software(),
+                false => params.caps.clone(),
+            };
+            let checked =
+                check(&program, Stage::Vertex, &caps).map_err(|source| DeviceError::Check {
                     call: "fixed-function vertex stage",
                     source,
-                }
-            })?;
-            (Arc::new(checked), Arc::new(decl))
+                })?;
+            (Arc::new(checked), Arc::new(generated.declaration))
         }
     };
     let binding: VertexBinding = bind_program(
@@ -224,6 +219,7 @@ pub(crate) fn build_pair(
             PixelStage::Shader {
                 fog,
                 ps1_texture_types,
+                ps1_texture_transform_flags,
                 ..
             },
             Some(ps),
@@ -246,6 +242,7 @@ pub(crate) fn build_pair(
                 ps1_range: params.ps1_range,
                 fog,
                 ps1_texture_types: ps1_texture_types.clone(),
+                ps1_texture_transform_flags: ps1_texture_transform_flags.clone(),
                 alpha_test: key.alpha_test.map(|(f, _)| f),
                 alpha_test_float_target: key.alpha_test_float_target,
                 ..PixelShaderOptions::default()
@@ -296,51 +293,40 @@ pub(crate) fn build_pair(
             (vs, Some(ps.interface), fragment)
         }
         (PixelStage::Shader { .. }, None) => return Err(invalid(CALL, "no pixel shader")),
-        (
-            PixelStage::FixedFunction {
-                stages,
-                textures: bound,
-                texture_factor,
-                ..
-            },
-            _,
-        ) => {
-            let (vs, wgsl) = fixed_function_pixel(
-                &key.alpha_test,
-                stages,
-                *bound,
-                *texture_factor,
-                inputs.fog,
-                key.flat,
-                |map| {
-                    translate_vertex_shader(&program, &vs_options(Some(map)))
-                        .map_err(translate_error("vertex shader"))
-                },
-            )?;
-            for (n, _) in bound.iter().enumerate().filter(|(_, b)| **b) {
+        (PixelStage::FixedFunction(pixel), _) => {
+            let writes_fog = d3d9_translator::signature::Signature::of(program.program())
+                .output(Semantic::new(Usage::Fog, 0))
+                .is_some();
+            let vs = translate_vertex_shader(
+                &program,
+                &vs_options(Some(fixed_function_varyings(pixel, key.flat, writes_fog))),
+            )
+            .map_err(translate_error("vertex shader"))?;
+            for (n, texture_type) in pixel.samplers() {
                 let sampler = n as u32;
                 textures.push(SampledTexture {
                     slot: n,
-                    texture_type: TextureType::TwoD,
+                    texture_type,
                     group: d3d9_translator::lift::interface::PS_TEXTURES_GROUP,
                     texture_binding: d3d9_translator::lift::interface::texture_binding(sampler),
                     sampler_binding: d3d9_translator::lift::interface::sampler_binding(sampler),
                 });
             }
-            let fragment = if key.bitcast {
-                let mut module = naga::front::wgsl::parse_str(&wgsl).map_err(|e| {
-                    unsupported(CALL, format!("the fixed-function pixel stage: {e}"))
-                })?;
+            let wgsl = pixel_stage_wgsl(pixel, !writes_fog);
+            let mut module = naga::front::wgsl::parse_str(&wgsl).map_err(|e| {
+                unsupported(
+                    CALL,
+                    format!(
+                        "the fixed-function pixel stage: {}",
+                        e.emit_to_string(&wgsl)
+                    ),
+                )
+            })?;
+            if key.bitcast {
                 crate::bitcast::bitcast_fragment_output(&mut module, None)
                     .map_err(|source| DeviceError::Gpu { call: CALL, source })?;
-                naga_module(device, module)
-            } else {
-                device.create_shader_module(wgpu::ShaderModuleDescriptor {
-                    label: Some("fixed-function pixel stage"),
-                    source: wgpu::ShaderSource::Wgsl(wgsl.into()),
-                })
-            };
-            (vs, None, fragment)
+            }
+            (vs, None, naga_module(device, module))
         }
     };
     for s in &vertex.interface.samplers {
@@ -372,7 +358,8 @@ pub(crate) fn build_pair(
         pixel_interface,
         declaration,
         vertex_program: program,
-        fixed_function_vertex: matches!(key.vertex, VertexStage::FixedFunction { .. }),
+        fixed_function_vertex: matches!(key.vertex, VertexStage::FixedFunction(_)),
+        fixed_function_pixel: matches!(key.pixel, PixelStage::FixedFunction(_)),
         textures,
         color_outputs,
         flat,
@@ -386,48 +373,29 @@ fn naga_module(device: &wgpu::Device, module: naga::Module) -> wgpu::ShaderModul
     })
 }
 
-/// The vertex stage translated for the fixed-function pixel stage, and that stage's WGSL.
-/// `translate` translates the vertex program with an output map.
-fn fixed_function_pixel(
-    alpha_test: &Option<(CompareFunction, Option<u32>)>,
-    stages: &[TextureStage; 2],
-    textures: [bool; 2],
-    texture_factor: u32,
-    fog: FogState,
-    flat: bool,
-    translate: impl Fn(Vec<Varying>) -> Result<d3d9_translator::lift::TranslatedShader, DeviceError>,
-) -> Result<(d3d9_translator::lift::TranslatedShader, String), DeviceError> {
-    let color0 = Semantic::new(Usage::Color, 0);
-    let color1 = Semantic::new(Usage::Color, 1);
-    let active: Vec<TextureStage> = stages
-        .iter()
-        .take_while(|s| s.op != StageOp::Disable)
-        .copied()
-        .collect();
-    let alpha = alpha_test.map(|(f, r)| (f, r.unwrap_or(0)));
-    let fog = fog.enable.then_some(fog);
-    let default_stages = *stages == [TextureStage::default_for(0), TextureStage::default_for(1)];
-    if default_stages && textures == [false; 2] && fog.is_none() && !flat {
-        // D3D9's default pixel stage: the diffuse colour.
-        let vs = translate(vec![Varying::new(color0, 0, 4)])?;
-        let location = vs.interface.output(color0).and_then(|o| o.location);
-        let wgsl = default_pixel_stage_wgsl(location, alpha);
-        return Ok((vs, wgsl));
-    }
-    let colour = |semantic, location| Varying {
+/// Where the fixed-function pixel stage reads the vertex stage's outputs: COLOR0 at 0,
+/// COLOR1 at 1 (flat with `D3DSHADE_FLAT`), FOG at [`FF_FOG_LOCATION`] with vertex fog,
+/// TEXCOORDn at [`FF_TEXCOORD_LOCATIONS`]`[n]` for the sets the stages sample.
+fn fixed_function_varyings(pixel: &PixelKey, flat: bool, writes_fog: bool) -> Vec<Varying> {
+    let colour = |index, location| Varying {
         interpolation: if flat {
             VaryingInterpolation::Flat
         } else {
             VaryingInterpolation::Perspective
         },
-        ..Varying::new(semantic, location, 4)
+        ..Varying::new(Semantic::new(Usage::Color, index), location, 4)
     };
-    let mut map = vec![colour(color0, 0), colour(color1, 1)];
-    if fog.is_some_and(|f| f.table == FogMode::None) {
-        map.push(Varying::new(Semantic::new(Usage::Fog, 0), 3, 1));
+    let mut map = vec![colour(0, 0), colour(1, 1)];
+    if writes_fog && pixel.fog == Some(super::fixed_function::PixelFog::Vertex) {
+        map.push(Varying::new(
+            Semantic::new(Usage::Fog, 0),
+            FF_FOG_LOCATION,
+            1,
+        ));
     }
+    let read = pixel.texcoords_read();
     for (n, location) in FF_TEXCOORD_LOCATIONS.iter().enumerate() {
-        if textures[n] {
+        if read & (1 << n) != 0 {
             map.push(Varying::new(
                 Semantic::new(Usage::TexCoord, n as u8),
                 *location,
@@ -435,7 +403,14 @@ fn fixed_function_pixel(
             ));
         }
     }
-    let vs = translate(map)?;
-    let wgsl = fixed_function_stages_wgsl(&active, textures, texture_factor, fog, flat, alpha);
-    Ok((vs, wgsl))
+    map
+}
+
+/// The texture coordinate sets a pixel shader reads (bit n: TEXCOORDn).
+fn texcoords_read(ps: &CheckedProgram) -> u8 {
+    d3d9_translator::signature::Signature::of(ps.program())
+        .inputs
+        .iter()
+        .filter(|e| e.semantic.usage == Usage::TexCoord && e.semantic.index < 8)
+        .fold(0, |mask, e| mask | 1 << e.semantic.index)
 }

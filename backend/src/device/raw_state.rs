@@ -299,7 +299,6 @@ mod tests {
 use std::collections::BTreeMap;
 
 use super::error::{invalid, unsupported, DeviceError};
-use super::fixed_function::{StageArg, StageOp, TextureStage};
 use super::state::{RawStateError, RenderState, RenderStates, SamplerState};
 use super::{Device, SAMPLER_STAGES};
 
@@ -308,9 +307,6 @@ use super::{Device, SAMPLER_STAGES};
 pub(crate) enum Table {
     Render,
     Sampler(usize),
-    Stage(usize),
-    /// Lights and materials (`SetLight`, `SetMaterial`): only lit fixed-function draws.
-    Lighting,
 }
 
 /// The raw states of a device, and the values set that this device cannot honour yet (a
@@ -332,21 +328,15 @@ impl DeviceRawStates {
         }
     }
 
-    /// The first unsupported value among the render states, the samplers `slots` and (for
-    /// the fixed-function pixel stage) the texture stages.
-    pub(crate) fn refusal(
-        &self,
-        slots: impl Fn(usize) -> bool,
-        fixed_function_pixel: bool,
-        fixed_function_lit: bool,
-    ) -> Option<&str> {
+    /// The first unsupported value among the render states and the samplers `slots` (the
+    /// texture stages have none: every value D3D9 defines is emulated, and the
+    /// fixed-function keys refuse values it does not).
+    pub(crate) fn refusal(&self, slots: impl Fn(usize) -> bool) -> Option<&str> {
         self.unsupported
             .iter()
             .find(|((table, _), _)| match table {
                 Table::Render => true,
                 Table::Sampler(slot) => slots(*slot),
-                Table::Stage(_) => fixed_function_pixel,
-                Table::Lighting => fixed_function_lit,
             })
             .map(|(_, why)| why.as_str())
     }
@@ -379,32 +369,6 @@ fn typed_render_state(
         ]))),
         _ => RenderState::from_d3d(number, raw.get(number)),
     }
-}
-
-/// The colour operation and arguments of a texture stage's raw values, where the
-/// fixed-function pixel stage emulates them.
-fn typed_stage(raw: &RawStageStates, stage: usize) -> Result<TextureStage, String> {
-    let op = match raw.get(D3DTSS_COLOROP) {
-        1 => StageOp::Disable,
-        2 => StageOp::SelectArg1,
-        3 => StageOp::SelectArg2,
-        4 => StageOp::Modulate,
-        7 => StageOp::Add,
-        v => return Err(format!("D3DTSS_COLOROP {v} on stage {stage}")),
-    };
-    let arg = |ty: u32| match raw.get(ty) {
-        0 => Ok(StageArg::Diffuse),
-        1 => Ok(StageArg::Current),
-        2 => Ok(StageArg::Texture),
-        3 => Ok(StageArg::TFactor),
-        4 => Ok(StageArg::Specular),
-        v => Err(format!("texture argument {v:#x} on stage {stage}")),
-    };
-    Ok(TextureStage {
-        op,
-        arg1: arg(2)?,
-        arg2: arg(3)?,
-    })
 }
 
 impl Device {
@@ -478,10 +442,9 @@ impl Device {
     }
 
     /// `SetTextureStageState(stage, type, value)` with D3D9's numbers (`D3DTSS_*`), stages
-    /// 0–7. The fixed-function pixel stage emulates stages 0 and 1's colour operations
-    /// SELECTARG1/2, MODULATE and ADD of DIFFUSE, SPECULAR, TEXTURE, TFACTOR and CURRENT with
-    /// D3D9's default alpha operations, and later stages disabled; other values refuse the
-    /// draws made without a pixel shader while they are set.
+    /// 0–7: kept as given (what `GetTextureStageState` returns); the fixed-function stages
+    /// read them at draw time (`fixed_function::keys`), where a value D3D9 does not define
+    /// (an operation past `D3DTOP_LERP`, say) refuses the draw.
     pub fn set_texture_stage_state_raw(
         &mut self,
         stage: u32,
@@ -496,23 +459,7 @@ impl Device {
         lookup(TEXTURE_STAGE_STATES, ty)
             .ok_or_else(|| invalid(call, format!("D3DTEXTURESTAGESTATETYPE {ty}")))?;
         self.state.raw.stages[index].set(ty, value);
-        self.derive_texture_stages();
         Ok(())
-    }
-
-    /// Lights or a material the caller keeps (`SetLight`, `LightEnable`, `SetMaterial`)
-    /// that the fixed-function vertex stage cannot apply yet: `why` refuses the draws it
-    /// lights (no vertex shader, `D3DRS_LIGHTING` on); `None` clears it.
-    pub fn set_lighting_unsupported(&mut self, why: Option<&str>) {
-        let key = (Table::Lighting, 0);
-        match why {
-            Some(why) => {
-                self.state.raw.unsupported.insert(key, why.to_string());
-            }
-            None => {
-                self.state.raw.unsupported.remove(&key);
-            }
-        }
     }
 
     /// `GetTextureStageState(stage, type)`.
@@ -527,47 +474,5 @@ impl Device {
         lookup(TEXTURE_STAGE_STATES, ty)
             .map(|_| raw.get(ty))
             .ok_or_else(|| invalid(call, format!("D3DTEXTURESTAGESTATETYPE {ty}")))
-    }
-
-    /// The emulated texture stages from the raw ones, and what they cannot express.
-    fn derive_texture_stages(&mut self) {
-        let raw = &self.state.raw.stages;
-        let mut why = None;
-        let mut typed = [TextureStage::default_for(0), TextureStage::default_for(1)];
-        for (n, slot) in typed.iter_mut().enumerate() {
-            match typed_stage(&raw[n], n) {
-                Ok(t) => *slot = t,
-                Err(e) => why = why.or(Some(e)),
-            }
-        }
-        let enabled = |n: usize| raw[n].get(D3DTSS_COLOROP) != 1;
-        let stages_on = (0..TEXTURE_STAGES).take_while(|&n| enabled(n)).count();
-        if stages_on > 2 {
-            why = why.or(Some(format!("{stages_on} texture stages (2 are emulated)")));
-        }
-        for (n, stage) in raw.iter().enumerate().take(stages_on.min(2)) {
-            let defaults = RawStageStates::defaults(n);
-            // ALPHAOP/ALPHAARG1/ALPHAARG2, COLORARG0, ALPHAARG0, RESULTARG, the texture
-            // coordinate index and transform flags: only D3D9's defaults are emulated.
-            for ty in [4, 5, 6, 11, 24, 26, 27, 28] {
-                if stage.get(ty) != defaults.get(ty) && !(ty == 4 && n > 0 && stage.get(4) == 2) {
-                    let name = lookup(TEXTURE_STAGE_STATES, ty).map_or("?", |i| i.name);
-                    why = why.or(Some(format!(
-                        "{name} = {:#x} on stage {n} (only the default is emulated)",
-                        stage.get(ty)
-                    )));
-                }
-            }
-        }
-        self.state.texture_stages = typed;
-        let key = (Table::Stage(0), 0);
-        match why {
-            Some(why) => {
-                self.state.raw.unsupported.insert(key, why);
-            }
-            None => {
-                self.state.raw.unsupported.remove(&key);
-            }
-        }
     }
 }

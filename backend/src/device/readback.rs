@@ -382,9 +382,18 @@ impl Device {
         } else {
             wgpu::TextureAspect::All
         };
-        let texel = surface.format.texel_size();
         let (width, height) = (surface.width, surface.height);
-        let row = width * texel;
+        let format = gpu_image.wgpu_format;
+        // The GPU texels' rows (of blocks for compressed formats; the depth aspect's texels
+        // for depth formats), converted to D3D9's layout after the copy.
+        let row = match aspect {
+            wgpu::TextureAspect::DepthOnly => {
+                width * format.block_copy_size(Some(aspect)).unwrap_or(4)
+            }
+            _ => super::format::gpu_row_pitch(format, width),
+        };
+        let rows = super::format::gpu_rows(format, height);
+        let (bw, bh) = format.block_dimensions();
         let padded =
             row.div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
         let gpu = &self.gpu;
@@ -392,7 +401,7 @@ impl Device {
             .capture("readback copy", || {
                 let buffer = gpu.device.create_buffer(&wgpu::BufferDescriptor {
                     label: Some("readback"),
-                    size: u64::from(padded) * u64::from(height),
+                    size: u64::from(padded) * u64::from(rows),
                     usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
                     mapped_at_creation: false,
                 });
@@ -413,12 +422,12 @@ impl Device {
                         layout: wgpu::TexelCopyBufferLayout {
                             offset: 0,
                             bytes_per_row: Some(padded),
-                            rows_per_image: Some(height),
+                            rows_per_image: Some(rows),
                         },
                     },
                     wgpu::Extent3d {
-                        width,
-                        height,
+                        width: width.next_multiple_of(bw),
+                        height: height.next_multiple_of(bh),
                         depth_or_array_layers: 1,
                     },
                 );
@@ -446,15 +455,13 @@ impl Device {
         let mapped = buffer
             .get_mapped_range(..)
             .map_err(|e| readback(e.to_string()))?;
-        let mut data = Vec::with_capacity(row as usize * height as usize);
+        let mut gpu_bytes = Vec::with_capacity(row as usize * rows as usize);
         for chunk in mapped.chunks(padded as usize) {
-            data.extend_from_slice(chunk.get(..row as usize).unwrap_or(chunk));
+            gpu_bytes.extend_from_slice(chunk.get(..row as usize).unwrap_or(chunk));
         }
         drop(mapped);
         buffer.unmap();
-        surface
-            .format
-            .wgpu_bytes_to_d3d(gpu_image.wgpu_format, &mut data);
+        let data = surface.format.wgpu_bytes_to_d3d(format, &gpu_bytes);
         Ok(SurfaceData {
             format: surface.format,
             width,

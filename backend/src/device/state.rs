@@ -855,9 +855,9 @@ fn only_default(
 
 impl RenderState {
     /// `SetRenderState(state, value)` with D3D9's numbers (`D3DRENDERSTATETYPE`; floats as
-    /// their bit patterns). `Ok(None)`: a state with no effect on this device's output
-    /// (dithering, clipping to the guard band, tessellation, ... at any value; lighting
-    /// details that matter only with lights, which this device cannot set).
+    /// their bit patterns). `Ok(None)`: no typed state (dithering, clipping to the guard
+    /// band, tessellation, ... have no effect at any value; the fixed-function states
+    /// the generated stages read raw).
     pub(crate) fn from_d3d(state: u32, value: u32) -> Result<Option<RenderState>, RawStateError> {
         use RenderState as R;
         let f = f32::from_bits(value);
@@ -899,13 +899,11 @@ impl RenderState {
             25 => R::AlphaFunc(cmp(value)?),
             27 => R::AlphaBlendEnable(b),
             28 => R::FogEnable(b),
-            29 => return only_default("D3DRS_SPECULARENABLE", value, 0),
             34 => R::FogColor(value),
             35 => R::FogTableMode(fog_mode(value)?),
             36 => R::FogStart(f),
             37 => R::FogEnd(f),
             38 => R::FogDensity(f),
-            48 => return only_default("D3DRS_RANGEFOGENABLE", value, 0),
             52 => R::StencilEnable(b),
             53 => R::StencilFail(stencil_op(value)?),
             54 => R::StencilZFail(stencil_op(value)?),
@@ -918,7 +916,6 @@ impl RenderState {
             128..=135 | 198..=205 => return only_default("D3DRS_WRAPn", value, 0),
             137 => R::Lighting(b),
             140 => R::FogVertexMode(fog_mode(value)?),
-            151 => return only_default("D3DRS_VERTEXBLEND", value, 0),
             152 => R::ClipPlaneEnable(value),
             154 => R::PointSize(f),
             155 => R::PointSizeMin(f),
@@ -930,7 +927,6 @@ impl RenderState {
                 ))
             }
             166 => R::PointSizeMax(f),
-            167 => return only_default("D3DRS_INDEXEDVERTEXBLENDENABLE", value, 0),
             168 => R::ColorWriteEnable(0, value),
             171 => R::BlendOp(blend_op(value)?),
             174 => R::ScissorTestEnable(b),
@@ -950,22 +946,14 @@ impl RenderState {
             207 => R::SrcBlendAlpha(blend(value)?),
             208 => R::DestBlendAlpha(blend(value)?),
             209 => R::BlendOpAlpha(blend_op(value)?),
-            // No effect here: LASTPIXEL, DITHERENABLE, CLIPPING, AMBIENT and the material
-            // sources, COLORVERTEX, LOCALVIEWER, NORMALIZENORMALS (they change lit colours,
-            // and no light can be set), MULTISAMPLE*, PATCHEDGESTYLE, DEBUGMONITORTOKEN,
-            // TWEENFACTOR, POSITION/NORMALDEGREE, ANTIALIASEDLINEENABLE, tessellation.
-            16
-            | 26
-            | 136
-            | 139
-            | 141..=143
-            | 145..=148
-            | 161..=165
-            | 170
-            | 172
-            | 173
-            | 176
-            | 178..=184 => return Ok(None),
+            // No typed state: the fixed-function stages read these raw (SPECULARENABLE,
+            // RANGEFOGENABLE, AMBIENT, COLORVERTEX, LOCALVIEWER, NORMALIZENORMALS, the
+            // material sources, VERTEXBLEND, INDEXEDVERTEXBLENDENABLE, TWEENFACTOR).
+            29 | 48 | 139 | 141..=143 | 145..=148 | 151 | 167 | 170 => return Ok(None),
+            // No effect here: LASTPIXEL, DITHERENABLE, CLIPPING, MULTISAMPLE*,
+            // PATCHEDGESTYLE, DEBUGMONITORTOKEN, POSITION/NORMALDEGREE,
+            // ANTIALIASEDLINEENABLE, tessellation.
+            16 | 26 | 136 | 161..=165 | 172 | 173 | 176 | 178..=184 => return Ok(None),
             s => return Err(RawStateError::Invalid(format!("D3DRENDERSTATETYPE {s}"))),
         }))
     }
@@ -1050,8 +1038,9 @@ mod raw_tests {
             Ok(Some(RenderState::ClipPlaneEnable(0x25)))
         );
         assert_eq!(RenderState::from_d3d(151, 0), Ok(None));
+        assert_eq!(RenderState::from_d3d(151, 1), Ok(None));
         assert!(matches!(
-            RenderState::from_d3d(151, 1),
+            RenderState::from_d3d(194, 1),
             Err(RawStateError::Unsupported(_))
         ));
         assert!(matches!(

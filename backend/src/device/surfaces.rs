@@ -131,7 +131,14 @@ impl Device {
         lockable: bool,
     ) -> Result<SurfaceId, DeviceError> {
         self.check_surface_size(call, width, height)?;
-        let mut wgpu_format = format.wgpu(true, self.depth32_stencil8());
+        let blocks = width % 4 == 0
+            && height % 4 == 0
+            && self
+                .gpu
+                .device
+                .features()
+                .contains(wgpu::Features::TEXTURE_COMPRESSION_BC);
+        let mut wgpu_format = format.texture_wgpu(true, self.depth32_stencil8(), blocks);
         let gpu_usage = wgpu::TextureUsages::RENDER_ATTACHMENT
             | wgpu::TextureUsages::COPY_SRC
             | wgpu::TextureUsages::COPY_DST
@@ -163,10 +170,25 @@ impl Device {
         } else {
             gpu_usage
         };
-        if !self.gpu.format_usages(wgpu_format).contains(gpu_usage) {
+        // An offscreen plain surface is drawn into only where the format allows it (a
+        // StretchRect into it copies); render targets and depth-stencil surfaces must be.
+        let drawn = usage.contains(Usage::RENDER_TARGET) || usage.contains(Usage::DEPTH_STENCIL);
+        let allowed = self.gpu.format_usages(wgpu_format);
+        let gpu_usage = if !drawn && !allowed.contains(gpu_usage) {
+            gpu_usage - wgpu::TextureUsages::RENDER_ATTACHMENT
+        } else {
+            gpu_usage
+        };
+        if !self
+            .gpu
+            .device
+            .features()
+            .contains(format.required_features())
+            || !allowed.contains(gpu_usage)
+        {
             return Err(unsupported(
                 call,
-                format!("{format:?} ({wgpu_format:?}) as a render target on this adapter"),
+                format!("{format:?} ({wgpu_format:?}) surfaces with {gpu_usage:?} on this adapter"),
             ));
         }
         let texture = self.gpu.device.create_texture(&wgpu::TextureDescriptor {
@@ -387,8 +409,10 @@ impl Device {
             .ok_or_else(|| invalid(call, format!("{id:?} is not a surface of this device")))?;
         let (width, height, format) = (surface.width, surface.height, surface.format);
         let region = rect.unwrap_or(TexelBox::whole(width, height, 1));
+        // Rows of texels (of 4 x 4 blocks for compressed formats, whose rects are whole
+        // blocks).
         let row = format.row_pitch(region.right - region.left) as usize;
-        let rows = (region.bottom - region.top) as usize;
+        let rows = format.rows(region.bottom - region.top) as usize;
         if data.len() < row * rows {
             return Err(invalid(call, "internal: short texel data"));
         }
@@ -430,7 +454,9 @@ impl Device {
         if format.is_depth() {
             return Err(unsupported(call, "writing depth texels from the CPU"));
         }
-        let converted = format.to_wgpu_bytes(gpu.wgpu_format, &data[..row * rows]);
+        let (bw, bh) = gpu.wgpu_format.block_dimensions();
+        let (w, h) = (region.right - region.left, region.bottom - region.top);
+        let converted = format.to_wgpu_bytes(gpu.wgpu_format, &data[..row * rows], w, h);
         self.gpu.queue.write_texture(
             wgpu::TexelCopyTextureInfo {
                 texture: &gpu.texture,
@@ -445,12 +471,12 @@ impl Device {
             &converted,
             wgpu::TexelCopyBufferLayout {
                 offset: 0,
-                bytes_per_row: Some(row as u32),
-                rows_per_image: Some(rows as u32),
+                bytes_per_row: Some(super::format::gpu_row_pitch(gpu.wgpu_format, w)),
+                rows_per_image: Some(super::format::gpu_rows(gpu.wgpu_format, h)),
             },
             wgpu::Extent3d {
-                width: region.right - region.left,
-                height: region.bottom - region.top,
+                width: w.next_multiple_of(bw),
+                height: h.next_multiple_of(bh),
                 depth_or_array_layers: 1,
             },
         );

@@ -6,7 +6,7 @@
 //! `LockRect` / `LockBox` shows), and an unlock uploads the subresource.
 
 use super::error::{invalid, unsupported, DeviceError};
-use super::format::Format;
+use super::format::{gpu_row_pitch, gpu_rows, Format};
 use super::objects::{
     ActiveLock, GpuImage, GpuTexture, LockFlags, Locked, Pool, SurfaceId, SurfaceObject, TexelBox,
     TextureId, TextureMemory, TextureObject, Usage,
@@ -183,10 +183,29 @@ impl Device {
             n => n,
         };
         let object_kind = kind;
-        // DEFAULT textures take part in GPU copies with render targets: the same formats.
-        let wgpu_format = format.wgpu(
-            render_target || pool == Pool::Default,
+        let features = self.gpu.device.features();
+        if !features.contains(format.required_features()) {
+            return Err(unsupported(
+                call,
+                format!(
+                    "{format:?} textures (the adapter lacks {:?})",
+                    format.required_features()
+                ),
+            ));
+        }
+        // DEFAULT textures take part in GPU copies with render targets: the same formats
+        // (float formats keep their expanded sampled layout unless drawn into).
+        // Block-compressed volumes are decoded where the adapter cannot hold them.
+        let bc = if kind == TextureKind::Volume {
+            wgpu::Features::TEXTURE_COMPRESSION_BC
+                | wgpu::Features::TEXTURE_COMPRESSION_BC_SLICED_3D
+        } else {
+            wgpu::Features::TEXTURE_COMPRESSION_BC
+        };
+        let wgpu_format = format.texture_wgpu(
+            render_target || (pool == Pool::Default && !format.is_float()),
             self.depth32_stencil8(),
+            width % 4 == 0 && height % 4 == 0 && features.contains(bc),
         );
         let gpu = if pool.on_gpu() {
             Some(self.create_gpu_texture(
@@ -605,7 +624,10 @@ pub(crate) fn write_subresource(
     let level = sub % texture.levels;
     let face = sub / texture.levels;
     let (width, height, depth) = texture.subresource_size(level);
-    let converted = texture.format.to_wgpu_bytes(texture.wgpu_format, data);
+    let converted = texture
+        .format
+        .to_wgpu_bytes(texture.wgpu_format, data, width, height);
+    let (block_width, block_height) = texture.wgpu_format.block_dimensions();
     queue.write_texture(
         wgpu::TexelCopyTextureInfo {
             texture: &gpu.texture,
@@ -620,12 +642,13 @@ pub(crate) fn write_subresource(
         &converted,
         wgpu::TexelCopyBufferLayout {
             offset: 0,
-            bytes_per_row: Some(texture.format.row_pitch(width)),
-            rows_per_image: Some(height),
+            bytes_per_row: Some(gpu_row_pitch(texture.wgpu_format, width)),
+            rows_per_image: Some(gpu_rows(texture.wgpu_format, height)),
         },
+        // Block-compressed levels smaller than a block copy their whole (physical) block.
         wgpu::Extent3d {
-            width,
-            height,
+            width: width.next_multiple_of(block_width),
+            height: height.next_multiple_of(block_height),
             depth_or_array_layers: depth,
         },
     );

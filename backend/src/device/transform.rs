@@ -5,15 +5,9 @@
 //! position `e = v · World · View` and the clip-space position `e · Projection`.
 //!
 //! The stage reads the matrices from float constants, not from its code, so changing a
-//! transform never translates a shader again ([`Transforms::vertex_constants`]):
-//! - `c0`–`c3`: the columns of `World · View` (`c`i = column i, so `dp4 e.x, v, c0` is
-//!   `(v · World · View).x`);
-//! - `c4`–`c7`: the columns of `Projection`.
-//!
-//! `D3DTS_WORLDMATRIX(1..255)` and `D3DTS_TEXTURE0..7` are stored and returned by
-//! `GetTransform`, but nothing on this device reads them: vertex blending
-//! (`D3DRS_VERTEXBLEND`, `D3DRS_INDEXEDVERTEXBLENDENABLE`) is refused where it is set, and
-//! texture coordinate transforms (`D3DTSS_TEXTURETRANSFORMFLAGS`) cannot be set.
+//! transform never translates a shader again (the layout is `fixed_function::constants`'s:
+//! `World · View`, `Projection`, their product, the normal matrix, the vertex-blending
+//! `D3DTS_WORLDMATRIX(n) · View` and `D3DTS_TEXTURE0..7`).
 
 /// A D3D9 matrix (`D3DMATRIX`): `m[row][column]`, `_11` = `m[0][0]`, `_41` = `m[3][0]`.
 pub type Matrix = [[f32; 4]; 4];
@@ -33,11 +27,11 @@ pub enum TransformState {
     View,
     /// `D3DTS_PROJECTION` (3).
     Projection,
-    /// `D3DTS_TEXTURE0..7` (16–23). Stored only (see the module documentation); a stage
-    /// past 7 is `D3DERR_INVALIDCALL`.
+    /// `D3DTS_TEXTURE0..7` (16–23): texture coordinate transforms
+    /// (`D3DTSS_TEXTURETRANSFORMFLAGS`); a stage past 7 is `D3DERR_INVALIDCALL`.
     Texture(u8),
-    /// `D3DTS_WORLDMATRIX(n)` (256 + n); `D3DTS_WORLD` is `World(0)`, the only one the
-    /// fixed-function stage reads (the others serve vertex blending, which is refused).
+    /// `D3DTS_WORLDMATRIX(n)` (256 + n); `D3DTS_WORLD` is `World(0)`, the others serve
+    /// vertex blending.
     World(u8),
 }
 
@@ -125,20 +119,6 @@ impl Transforms {
         let p = &self.projection;
         [p[0][3], p[1][3], p[2][3], p[3][3]] != [0.0, 0.0, 0.0, 1.0]
     }
-
-    /// The fixed-function vertex stage's float constants `c0`–`c7` (see the module
-    /// documentation): the columns of `World · View`, then of `Projection`.
-    pub(crate) fn vertex_constants(&self) -> [[f32; 4]; 8] {
-        let world_view = multiply(&self.world[0], &self.view);
-        let mut out = [[0.0; 4]; 8];
-        for column in 0..4 {
-            for row in 0..4 {
-                out[column][row] = world_view[row][column];
-                out[4 + column][row] = self.projection[row][column];
-            }
-        }
-        out
-    }
 }
 
 /// `a · b` (row vectors: transforming by the result is transforming by `a`, then by `b`).
@@ -166,28 +146,5 @@ mod tests {
             assert_eq!(TransformState::from_d3d(n), None, "{n}");
         }
         assert_eq!(TransformState::WORLD.to_d3d(), 256);
-    }
-
-    #[test]
-    fn constants_are_the_columns_of_world_view_then_projection() {
-        let mut t = Transforms::default();
-        // World: translate by (1, 2, 3); view: scale x by 2.
-        let mut world = IDENTITY;
-        world[3] = [1.0, 2.0, 3.0, 1.0];
-        let mut view = IDENTITY;
-        view[0][0] = 2.0;
-        let mut projection = IDENTITY;
-        projection[2][3] = 1.0; // w = z
-        assert!(t.set(TransformState::WORLD, world));
-        assert!(t.set(TransformState::View, view));
-        assert!(t.set(TransformState::Projection, projection));
-        assert!(!t.set(TransformState::Texture(8), IDENTITY));
-        assert_eq!(t.version, 3);
-        let c = t.vertex_constants();
-        // (x, y, z, 1) · W · V = (2(x + 1), y + 2, z + 3, 1): c0 = (2, 0, 0, 2).
-        assert_eq!(c[0], [2.0, 0.0, 0.0, 2.0]);
-        assert_eq!(c[2], [0.0, 0.0, 1.0, 3.0]);
-        // Projection column 3 = (0, 0, 1, 1): w' = z + w.
-        assert_eq!(c[7], [0.0, 0.0, 1.0, 1.0]);
     }
 }

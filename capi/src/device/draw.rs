@@ -108,6 +108,20 @@ fn primitive(value: u32) -> CallResult<PrimitiveType> {
     })
 }
 
+/// `D3DCAPS9::MaxPrimitiveCount` (`caps.rs`): the most primitives one draw takes.
+const MAX_PRIMITIVE_COUNT: u32 = 0xff_ffff;
+
+/// A draw of more primitives than the caps allow is refused (never tried: a fan of 2^32
+/// triangles is tens of gigabytes of indices).
+fn primitive_count(count: u32) -> CallResult {
+    if count > MAX_PRIMITIVE_COUNT {
+        return Err(invalid_call(format!(
+            "{count} primitives (MaxPrimitiveCount {MAX_PRIMITIVE_COUNT})"
+        )));
+    }
+    Ok(())
+}
+
 /// Draws are made inside a scene.
 fn in_scene(inner: &DeviceInner) -> CallResult {
     if inner.in_scene {
@@ -128,6 +142,7 @@ pub(super) unsafe extern "C" fn draw_primitive(
         if count == 0 {
             return Ok(());
         }
+        primitive_count(count)?;
         inner
             .device
             .draw_primitive(primitive(kind)?, start, count)
@@ -149,6 +164,7 @@ pub(super) unsafe extern "C" fn draw_indexed_primitive(
         if count == 0 {
             return Ok(());
         }
+        primitive_count(count)?;
         inner
             .device
             .draw_indexed_primitive(primitive(kind)?, base, min, vertices, start, count)
@@ -181,6 +197,7 @@ pub(super) unsafe extern "C" fn draw_primitive_up(
         if data.is_null() || stride == 0 {
             return Err(invalid_call("NULL vertex data or a zero stride"));
         }
+        primitive_count(count)?;
         unset_after_up(inner, false);
         if count == 0 {
             return Ok(());
@@ -214,6 +231,7 @@ pub(super) unsafe extern "C" fn draw_indexed_primitive_up(
         if data.is_null() || indices.is_null() || stride == 0 {
             return Err(invalid_call("NULL data or a zero stride"));
         }
+        primitive_count(count)?;
         unset_after_up(inner, true);
         if count == 0 {
             return Ok(());

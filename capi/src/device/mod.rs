@@ -12,7 +12,7 @@ mod object;
 mod resources;
 mod states;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::ffi::c_void;
 use std::sync::Arc;
 
@@ -56,9 +56,6 @@ pub struct DeviceInner {
     pub in_scene: bool,
     /// The state block being recorded (`BeginStateBlock`).
     pub recording: Option<Block>,
-    /// `SetLight` / `LightEnable` by index: the light and whether it is enabled.
-    pub lights: BTreeMap<u32, (D3DLIGHT9, bool)>,
-    pub material: D3DMATERIAL9,
     pub clip_status: D3DCLIPSTATUS9,
     pub npatch: f32,
     /// `SetSoftwareVertexProcessing` on a mixed device.

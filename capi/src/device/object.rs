@@ -1,7 +1,7 @@
 //! Creating the device (`IDirect3D9::CreateDevice`) with its implicit swap chain, back buffer
 //! and automatic depth-stencil surface; presenting; queries; the device-wide methods.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::ffi::c_void;
 
 use d3d9_backend::device::{Device, DeviceParams, Format};
@@ -130,8 +130,6 @@ pub fn create(
         fvf_declarations: HashMap::new(),
         in_scene: false,
         recording: None,
-        lights: BTreeMap::new(),
-        material: D3DMATERIAL9::default(),
         clip_status: D3DCLIPSTATUS9::default(),
         npatch: 0.0,
         software: processing == VertexProcessing::Software,

@@ -39,6 +39,47 @@ fn no_shared_handle(shared: *mut *mut c_void) -> CallResult {
     }
 }
 
+/// D3D9's size rules for a texture or surface of `size` texels (width, height, depth):
+/// within the caps (`MaxTextureWidth` / `MaxTextureHeight`, `MaxVolumeExtent`) except in
+/// `D3DPOOL_SCRATCH`, which they do not bind; and a resource whose memory would pass 4 GiB
+/// (D3D9 sizes are `UINT`s) is `E_OUTOFMEMORY`, the allocation failure Windows reports,
+/// never an allocation attempt.
+fn check_size(
+    inner: &super::DeviceInner,
+    kind: TextureKind,
+    size: [u32; 3],
+    format: Format,
+    pool: Pool,
+) -> CallResult {
+    let limits = inner.device.gpu().device().limits();
+    let (max, max_depth) = match kind {
+        TextureKind::Volume => (
+            limits.max_texture_dimension_3d,
+            limits.max_texture_dimension_3d,
+        ),
+        _ => (limits.max_texture_dimension_2d, 1),
+    };
+    let [width, height, depth] = size;
+    if pool != Pool::Scratch && (width > max || height > max || depth > max_depth) {
+        return Err(invalid_call(format!(
+            "a {width}x{height}x{depth} resource past the caps' {max}"
+        )));
+    }
+    // An upper bound of the bytes of every level and face.
+    let texel = u64::from(format.row_pitch(4).div_ceil(4));
+    let faces = if kind == TextureKind::Cube { 6 } else { 1 };
+    let bytes = [width, height, depth, faces, 2]
+        .into_iter()
+        .fold(texel, |n, f| n.saturating_mul(u64::from(f)));
+    if bytes > u64::from(u32::MAX) {
+        return Err(fail(
+            crate::hresult::E_OUTOFMEMORY,
+            format!("a {width}x{height}x{depth} {format:?} resource ({bytes} bytes)"),
+        ));
+    }
+    Ok(())
+}
+
 #[allow(clippy::too_many_arguments)]
 fn create_texture_kind(
     device: &Com<Device9>,
@@ -65,6 +106,7 @@ fn create_texture_kind(
         pool: pool(pool_value)?,
     };
     let (id, levels) = device.data.shared.with(|inner| {
+        check_size(inner, kind, size, desc.format, desc.pool)?;
         let id = inner
             .device
             .create_texture_with(&desc)
@@ -242,6 +284,13 @@ pub(super) unsafe extern "C" fn create_render_target(
         single_sample(samples)?;
         let format = format(format_value)?;
         let id = device.data.shared.with(|inner| {
+            check_size(
+                inner,
+                TextureKind::TwoD,
+                [width, height, 1],
+                format,
+                Pool::Default,
+            )?;
             inner
                 .device
                 .create_render_target_with(width, height, format, lockable != 0)
@@ -271,6 +320,13 @@ pub(super) unsafe extern "C" fn create_depth_stencil_surface(
         single_sample(samples)?;
         let format = format(format_value)?;
         let id = device.data.shared.with(|inner| {
+            check_size(
+                inner,
+                TextureKind::TwoD,
+                [width, height, 1],
+                format,
+                Pool::Default,
+            )?;
             inner
                 .device
                 .create_depth_stencil_surface(width, height, format)
@@ -298,6 +354,7 @@ pub(super) unsafe extern "C" fn create_offscreen_plain_surface(
         let format = format(format_value)?;
         let pool = pool(pool_value)?;
         let id = device.data.shared.with(|inner| {
+            check_size(inner, TextureKind::TwoD, [width, height, 1], format, pool)?;
             inner
                 .device
                 .create_offscreen_plain_surface(width, height, format, pool)

@@ -4,12 +4,12 @@
 
 use std::ffi::c_void;
 
-use d3d9_backend::device::Viewport;
+use d3d9_backend::device::{Light, LightType, Material, Viewport};
 
 use super::{object, with, with_device, with_value, DeviceInner, This};
 use crate::com::{read_in, write_out, Private};
 use crate::hresult::{invalid_call, CallResult, Refusal, HRESULT};
-use crate::state::{default_light, sampler_slot, Block, BlockType, Change};
+use crate::state::{sampler_slot, Block, BlockType, Change};
 use crate::stateblock::StateBlock9;
 use crate::surface::rect;
 use crate::texture::Texture9;
@@ -105,55 +105,116 @@ pub(super) unsafe extern "C" fn get_viewport(this: This, viewport: *mut D3DVIEWP
     })
 }
 
-pub(super) unsafe extern "C" fn set_material(this: This, material: *const D3DMATERIAL9) -> HRESULT {
+fn colour(c: D3DCOLORVALUE) -> [f32; 4] {
+    [c.r, c.g, c.b, c.a]
+}
+
+fn colour_value([r, g, b, a]: [f32; 4]) -> D3DCOLORVALUE {
+    D3DCOLORVALUE { r, g, b, a }
+}
+
+fn vector(v: D3DVECTOR) -> [f32; 3] {
+    [v.x, v.y, v.z]
+}
+
+fn d3d_vector([x, y, z]: [f32; 3]) -> D3DVECTOR {
+    D3DVECTOR { x, y, z }
+}
+
+/// A `D3DMATERIAL9` as the device takes it, and back.
+fn material(m: &D3DMATERIAL9) -> Material {
+    Material {
+        diffuse: colour(m.Diffuse),
+        ambient: colour(m.Ambient),
+        specular: colour(m.Specular),
+        emissive: colour(m.Emissive),
+        power: m.Power,
+    }
+}
+
+fn d3d_material(m: &Material) -> D3DMATERIAL9 {
+    D3DMATERIAL9 {
+        Diffuse: colour_value(m.diffuse),
+        Ambient: colour_value(m.ambient),
+        Specular: colour_value(m.specular),
+        Emissive: colour_value(m.emissive),
+        Power: m.power,
+    }
+}
+
+/// A `D3DLIGHT9` as the device takes it; a type other than POINT, SPOT and DIRECTIONAL is
+/// `D3DERR_INVALIDCALL`.
+fn light(l: &D3DLIGHT9) -> CallResult<Light> {
+    Ok(Light {
+        light_type: LightType::from_d3d(l.Type)
+            .ok_or_else(|| invalid_call(format!("D3DLIGHTTYPE {}", l.Type)))?,
+        diffuse: colour(l.Diffuse),
+        specular: colour(l.Specular),
+        ambient: colour(l.Ambient),
+        position: vector(l.Position),
+        direction: vector(l.Direction),
+        range: l.Range,
+        falloff: l.Falloff,
+        attenuation0: l.Attenuation0,
+        attenuation1: l.Attenuation1,
+        attenuation2: l.Attenuation2,
+        theta: l.Theta,
+        phi: l.Phi,
+    })
+}
+
+fn d3d_light(l: &Light) -> D3DLIGHT9 {
+    D3DLIGHT9 {
+        Type: l.light_type.to_d3d(),
+        Diffuse: colour_value(l.diffuse),
+        Specular: colour_value(l.specular),
+        Ambient: colour_value(l.ambient),
+        Position: d3d_vector(l.position),
+        Direction: d3d_vector(l.direction),
+        Range: l.range,
+        Falloff: l.falloff,
+        Attenuation0: l.attenuation0,
+        Attenuation1: l.attenuation1,
+        Attenuation2: l.attenuation2,
+        Theta: l.theta,
+        Phi: l.phi,
+    }
+}
+
+pub(super) unsafe extern "C" fn set_material(this: This, m: *const D3DMATERIAL9) -> HRESULT {
     with(this, "SetMaterial", |inner| {
         // SAFETY: per the caller.
-        let m = unsafe { read_in(material)? };
-        inner.set(Change::Material(m))
+        let m = unsafe { read_in(m)? };
+        inner.set(Change::Material(material(&m)))
     })
 }
 
-pub(super) unsafe extern "C" fn get_material(this: This, material: *mut D3DMATERIAL9) -> HRESULT {
+pub(super) unsafe extern "C" fn get_material(this: This, m: *mut D3DMATERIAL9) -> HRESULT {
     with(this, "GetMaterial", |inner| {
-        get(material, Ok(inner.material))
+        get(m, Ok(d3d_material(&inner.device.material())))
     })
 }
 
-pub(super) unsafe extern "C" fn set_light(
-    this: This,
-    index: u32,
-    light: *const D3DLIGHT9,
-) -> HRESULT {
+pub(super) unsafe extern "C" fn set_light(this: This, index: u32, l: *const D3DLIGHT9) -> HRESULT {
     with(this, "SetLight", |inner| {
         // SAFETY: per the caller.
-        let l = unsafe { read_in(light)? };
-        if !(1..=3).contains(&l.Type) {
-            return Err(invalid_call(format!("D3DLIGHTTYPE {}", l.Type)));
-        }
-        inner.set(Change::Light(index, l))
+        let l = unsafe { read_in(l)? };
+        inner.set(Change::Light(index, light(&l)?))
     })
 }
 
-pub(super) unsafe extern "C" fn get_light(
-    this: This,
-    index: u32,
-    light: *mut D3DLIGHT9,
-) -> HRESULT {
+pub(super) unsafe extern "C" fn get_light(this: This, index: u32, l: *mut D3DLIGHT9) -> HRESULT {
     with(this, "GetLight", |inner| {
-        let l = inner
-            .lights
-            .get(&index)
-            .map(|(l, _)| *l)
-            .ok_or_else(|| invalid_call(format!("light {index} was never set")));
-        get(light, l)
+        let value = inner.device.light(index).map(|l| d3d_light(&l));
+        get(l, value.map_err(Refusal::from))
     })
 }
 
 pub(super) unsafe extern "C" fn light_enable(this: This, index: u32, enable: i32) -> HRESULT {
     with(this, "LightEnable", |inner| {
-        if !inner.lights.contains_key(&index) && inner.recording.is_none() {
-            // Enabling a light never set makes the default one first.
-            inner.set(Change::Light(index, default_light()))?;
+        if inner.device.light(index).is_err() && inner.recording.is_none() {
+            // Enabling a light never set sets D3D9's default light there first.
+            inner.set(Change::Light(index, Light::default()))?;
         }
         inner.set(Change::LightEnable(index, enable != 0))
     })
@@ -165,13 +226,12 @@ pub(super) unsafe extern "C" fn get_light_enable(
     enable: *mut i32,
 ) -> HRESULT {
     with(this, "GetLightEnable", |inner| {
-        let e = inner
-            .lights
-            .get(&index)
-            // D3D9 reports an enabled light as 128 (its TRUE), a disabled one as 0.
-            .map(|(_, on)| if *on { 128 } else { 0 })
-            .ok_or_else(|| invalid_call(format!("light {index} was never set")));
-        get(enable, e)
+        // D3D9 reports an enabled light as 128 (its TRUE), a disabled one as 0.
+        let value = inner
+            .device
+            .light_enabled(index)
+            .map(|on| if on { 128 } else { 0 });
+        get(enable, value.map_err(Refusal::from))
     })
 }
 

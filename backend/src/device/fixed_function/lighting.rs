@@ -176,6 +176,11 @@ impl Device {
             .ok_or_else(|| invalid("GetLightEnable", format!("light {index} was never set")))
     }
 
+    /// The indices of the lights set or enabled so far (what a state block captures).
+    pub fn light_indices(&self) -> Vec<u32> {
+        self.state.lights.lights.keys().copied().collect()
+    }
+
     /// `SetMaterial(material)`.
     pub fn set_material(&mut self, material: &Material) -> Result<(), DeviceError> {
         self.state.lights.material = *material;

@@ -14,8 +14,8 @@ use d3d9_translator::bytecode::TextureType;
 use d3d9_translator::lift::interface::{sampler_binding, texture_binding, PS_TEXTURES_GROUP};
 use d3d9_translator::lift::CompareFunction;
 
-use super::stages::{Arg, Operation, StageArg, StageKey, StageOp};
 use super::super::state::FogMode;
+use super::stages::{Arg, Operation, StageArg, StageKey, StageOp};
 use crate::FIXED_FUNCTION_ENTRY_POINT;
 
 /// The locations of texture coordinate sets 0–7 in the fixed-function pixel stage (after
@@ -81,8 +81,10 @@ impl PixelUniform {
     pub(crate) const VEC4S: usize = 4 + 3 * 8;
 }
 
-/// The WGSL of the pixel stage for `key`.
-pub(crate) fn pixel_stage_wgsl(key: &PixelKey) -> String {
+/// The WGSL of the pixel stage for `key`. `fog_from_specular`: the vertex stage writes no
+/// FOG, so vertex fog takes the specular alpha (Windows, in Wine's test_fog with a vertex
+/// shader that writes no oFog).
+pub(crate) fn pixel_stage_wgsl(key: &PixelKey, fog_from_specular: bool) -> String {
     let shading = if key.flat { "@interpolate(flat) " } else { "" };
     let mut inputs = format!(
         "@location(0) {shading}diffuse: vec4<f32>, @location(1) {shading}specular: vec4<f32>"
@@ -110,6 +112,7 @@ pub(crate) fn pixel_stage_wgsl(key: &PixelKey) -> String {
     body += "    current = saturate(current);\n";
     if let Some(fog) = key.fog {
         let factor = match fog {
+            PixelFog::Vertex if fog_from_specular => "s.a".to_string(),
             PixelFog::Vertex => {
                 let _ = write!(inputs, ", @location({FF_FOG_LOCATION}) fog: f32");
                 "fog".to_string()
@@ -120,7 +123,9 @@ pub(crate) fn pixel_stage_wgsl(key: &PixelKey) -> String {
                 let _ = writeln!(body, "    let depth = {depth};");
                 match mode {
                     FogMode::None => "1.0".to_string(),
-                    FogMode::Linear => "(ff.fog.y - depth) * ff.fog.z".to_string(),
+                    // Divided at run time: with FOGSTART = FOGEND the factor is a step at
+                    // that depth (Wine's fog_special_test), as the translator's table fog.
+                    FogMode::Linear => "(ff.fog.y - depth) / (ff.fog.y - ff.fog.x)".to_string(),
                     FogMode::Exp => "exp(-depth * ff.fog.w)".to_string(),
                     FogMode::Exp2 => "exp(-(depth * ff.fog.w) * (depth * ff.fog.w))".to_string(),
                 }
@@ -202,6 +207,9 @@ fn stage_wgsl(n: usize, stage: &StageKey, premodulated: bool, body: &mut String)
     let color = operation(n, &stage.color, premodulated, "c", body);
     if stage.color.op == StageOp::DotProduct3 {
         let _ = writeln!(body, "        next = {color};");
+    } else if stage.color.op.is_bump() {
+        // A bump stage passes the current colour and alpha on; its alpha operation is not
+        // applied (wined3d; Windows in Wine's test_texture_blending).
     } else {
         let _ = writeln!(body, "        next = vec4<f32>(({color}).rgb, next.a);");
         if let Some(alpha) = &stage.alpha {
@@ -372,7 +380,7 @@ mod tests {
                     flat: test.is_some(),
                     alpha_test: test,
                 };
-                parses(&pixel_stage_wgsl(&key));
+                parses(&pixel_stage_wgsl(&key, test.is_some()));
             }
         }
         let wgsl = alpha_test_wgsl(CompareFunction::GreaterEqual, "a", "300u");

@@ -302,8 +302,9 @@ pub(crate) const D3DTTFF_PROJECTED: u32 = 256;
 /// set on samplers 0–7 (`None`: no texture), with D3D9's rules:
 /// - stages run up to the first whose colour operation is DISABLE;
 /// - a stage with no texture whose colour operation reads TEXTURE as an argument is off,
-///   with every later stage (what DXVK found Windows does; a TEXTURE read only by the alpha
-///   operation or by BLENDTEXTUREALPHA-style operations reads (0, 0, 0, 0) instead);
+///   with every later stage (what DXVK found Windows does); an alpha operation reading
+///   TEXTURE as an argument becomes SELECTARG1(CURRENT) (wined3d's rule; Windows in Wine's
+///   test_per_stage_constant); BLENDTEXTUREALPHA-style operations read (0, 0, 0, 0);
 /// - stage 0 writing TEMP with its alpha operation DISABLE takes the diffuse alpha;
 /// - the last active stage always writes CURRENT.
 ///
@@ -317,7 +318,11 @@ pub(crate) fn stage_keys(
         let op = |ty: u32| {
             let value = stage.get(ty);
             StageOp::from_d3d(value).ok_or_else(|| {
-                let name = if ty == D3DTSS_COLOROP { "COLOROP" } else { "ALPHAOP" };
+                let name = if ty == D3DTSS_COLOROP {
+                    "COLOROP"
+                } else {
+                    "ALPHAOP"
+                };
                 format!("D3DTSS_{name} {value} on stage {n}")
             })
         };
@@ -326,7 +331,9 @@ pub(crate) fn stage_keys(
             break;
         }
         let alpha_op = op(D3DTSS_ALPHAOP)?;
-        for ty in [COLORARG0, COLORARG1, COLORARG2, ALPHAARG0, ALPHAARG1, ALPHAARG2] {
+        for ty in [
+            COLORARG0, COLORARG1, COLORARG2, ALPHAARG0, ALPHAARG1, ALPHAARG2,
+        ] {
             let value = stage.get(ty);
             if StageArg::from_d3d(value).is_none() || value & !0x3f != 0 {
                 return Err(format!("texture argument {value:#x} on stage {n}"));
@@ -351,6 +358,9 @@ pub(crate) fn stage_keys(
                 [ALPHAARG0, ALPHAARG1, ALPHAARG2].map(|t| stage.get(t)),
             )
         });
+        if texture.is_none() && alpha.is_some_and(|a| a.names_texture()) {
+            alpha = Some(Operation::of(StageOp::SelectArg1, [1, 1, 1]));
+        }
         if n == 0 && result_temp && alpha.is_none() {
             alpha = Some(Operation::of(StageOp::SelectArg1, [0, 0, 0]));
         }

@@ -17,9 +17,9 @@ use std::fmt::Write as _;
 use d3d9_translator::bytecode::Usage;
 use d3d9_translator::decl::{DeclType, VertexDeclaration, VertexElement};
 
+use super::super::state::{FogMode, Viewport};
 use super::constants as c;
 use super::lighting::LightType;
-use super::super::state::{FogMode, Viewport};
 
 /// `D3DMATERIALCOLORSOURCE` after `D3DRS_COLORVERTEX`: where a lit colour's material term
 /// comes from.
@@ -231,7 +231,8 @@ impl Generator<'_> {
         Ok(o)
     }
 
-    /// POSITIONT (render-target pixel coordinates; the viewport only clips): w = 1/rhw,
+    /// POSITIONT (render-target pixel coordinates; the viewport only clips): w = 1/rhw (1
+    /// for an rhw of 0),
     /// clip ((x − vx)·2/vw − 1, 1 − (y − vy)·2/vh, z, 1) · w, so that interpolation is
     /// perspective-correct with 1/rhw as D3D9 does it.
     fn pretransformed(&mut self, p: usize, [x, y, width, height]: [u32; 4]) {
@@ -253,12 +254,16 @@ impl Generator<'_> {
             -1.0 - 2.0 * x0 / w,
             1.0 + 2.0 * y0 / h
         );
+        // An rhw of 0 counts as 1 (wined3d and DXVK; Wine's test_table_fog_zw draws it).
         self.line(format!(
-            "rcp r0.w, v{p}.w\nmad r1.xy, v{p}.xy, c252.xy, c252.zw\nmov r1.z, v{p}.z\nmov r1.w, r31.y\nmul o0, r1, r0.w"
+            "rcp r0.w, v{p}.w\nabs r5.x, v{p}.w\nslt r5.y, r31.x, r5.x\nadd r5.z, r31.y, -r5.y\n\
+             mul r0.w, r0.w, r5.y\nadd r0.w, r0.w, r5.z\n\
+             mad r1.xy, v{p}.xy, c252.xy, c252.zw\nmov r1.z, v{p}.z\nmov r1.w, r31.y\nmul o0, r1, r0.w"
         ));
     }
 
-    /// Object space to eye (`r2`) and clip space (`o0`), normals to eye space (`r3`):
+    /// Object space (w always 1) to eye (`r2`) and clip space (`o0`), normals to eye space
+    /// (`r3`):
     /// - no blending: clip = v · (World · View · Projection), e = v · World · View, n = n ·
     ///   N with N the upper 3×3 of the transposed inverse of World · View (`constants`);
     /// - blending with weights w0..wk−1 and wk = 1 − Σ: e = Σ wi · (v · World_i · View),
@@ -267,7 +272,8 @@ impl Generator<'_> {
     /// - `D3DRS_NORMALIZENORMALS`: n / |n| (a zero normal stays zero).
     fn transform(&mut self, p: usize, key: &VertexKey) -> Result<(), String> {
         let normal = self.find(Usage::Normal, 0);
-        self.line(format!("mov r0, v{p}"));
+        // The input w is ignored: 1 (Windows, in Wine's test_ffp_w).
+        self.line(format!("mov r0, v{p}\nmov r0.w, r31.y"));
         match normal {
             Some(n) => self.line(format!("mov r1, v{n}")),
             None => self.line("mov r1, r31.x"),
@@ -276,7 +282,7 @@ impl Generator<'_> {
             let tween = c::MISC;
             if let Some(p1) = self.find(Usage::Position, 1) {
                 self.line(format!(
-                    "mov r5, v{p1}\nadd r5, r5, -r0\nmad r0, r5, c{tween}.x, r0"
+                    "mov r5, v{p1}\nmov r5.w, r31.y\nadd r5, r5, -r0\nmad r0, r5, c{tween}.x, r0"
                 ));
             }
             if let (Some(_), Some(n1)) = (normal, self.find(Usage::Normal, 1)) {
@@ -499,7 +505,8 @@ impl Generator<'_> {
     /// word, generation in the high word) and `D3DTSS_TEXTURETRANSFORMFLAGS`:
     /// - the attribute: PASSTHRU the vertex's set, CAMERASPACENORMAL n, CAMERASPACEPOSITION
     ///   e, CAMERASPACEREFLECTIONVECTOR r = I − 2(n·I)n with I = normalize(e), SPHEREMAP
-    ///   (r.x/m + ½, r.y/m + ½, 0, 1) with m = 2·|r + (0, 0, 1)|;
+    ///   (r.x/m + ½, r.y/m + ½, 0, 1) with m = 2·|r − (0, 0, 1)| (Windows, in Wine's
+    ///   test_generated_texcoords; OpenGL's sphere map adds (0, 0, 1));
     /// - COUNT2–COUNT4: the attribute, with 1 in its first missing component and 0 after,
     ///   times `D3DTS_TEXTUREn`; components from COUNT on are 0; with PROJECTED (COUNT2,
     ///   COUNT3) w is the last counted component;
@@ -537,7 +544,11 @@ impl Generator<'_> {
                     .map_or(4, |i| usize::from(i.components));
                 self.line(format!("mov r22, v{v}"));
                 for c in components..4 {
-                    let value = if c == components { one_or_zero } else { "r31.x" };
+                    let value = if c == components {
+                        one_or_zero
+                    } else {
+                        "r31.x"
+                    };
                     self.line(format!("mov r22.{}, {value}", LANES[c]));
                 }
                 components
@@ -557,7 +568,7 @@ impl Generator<'_> {
                 );
                 if generation == TCI_SPHEREMAP {
                     self.line(
-                        "add r24.xyz, r22, r31.xxy\ndp3 r24.x, r24, r24\nrsq r24.x, r24.x\nmul r24.x, r24.x, r31.z\n\
+                        "add r24.xyz, r22, -r31.xxy\ndp3 r24.x, r24, r24\nrsq r24.x, r24.x\nmul r24.x, r24.x, r31.z\n\
                          mad r22.xy, r22, r24.x, r31.z\nmov r22.z, r31.x\nmov r22.w, r31.y",
                     );
                     4

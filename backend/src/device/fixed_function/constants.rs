@@ -1,0 +1,297 @@
+//! The numbers the fixed-function stages read at run time, computed from the device state
+//! at draw time: the vertex stage's float constants (the layout below, each matrix as its
+//! four columns so that `dp4 r.x, v, c[col]` is `(v · M).x`), the pixel stage's uniform
+//! (`pixel::PixelUniform`) and ps_1_x's bump-environment uniform.
+
+use super::super::raw_state::RawStageStates;
+use super::super::transform::{multiply, Matrix, TransformState};
+use super::super::DeviceState;
+use super::lighting::{Light, LightType, MAX_ACTIVE_LIGHTS};
+use super::pixel::PixelUniform;
+
+/// `World · View` (`D3DTS_WORLDMATRIX(0)`), columns.
+pub(crate) const WORLD_VIEW: usize = 0;
+/// `D3DTS_PROJECTION`, columns.
+pub(crate) const PROJECTION: usize = 4;
+/// The normal matrix (upper 3×3 of the transposed inverse of `World · View`), 3 columns.
+pub(crate) const NORMAL_MATRIX: usize = 8;
+/// x: `D3DRS_TWEENFACTOR`.
+pub(crate) const MISC: usize = 11;
+/// `D3DTS_WORLDMATRIX(i) · View` for non-indexed vertex blending, i = 0..=3.
+pub(crate) const BLEND_WORLD_VIEW: [usize; 4] = [WORLD_VIEW, 12, 16, 20];
+/// `D3DRS_AMBIENT` as (r, g, b, a).
+pub(crate) const AMBIENT: usize = 24;
+/// `D3DMATERIAL9`'s colours and (power, 0, 0, 0).
+pub(crate) const MATERIAL_DIFFUSE: usize = 25;
+pub(crate) const MATERIAL_AMBIENT: usize = 26;
+pub(crate) const MATERIAL_SPECULAR: usize = 27;
+pub(crate) const MATERIAL_EMISSIVE: usize = 28;
+pub(crate) const MATERIAL_POWER: usize = 29;
+/// (`FOGSTART`, `FOGEND`, 1/(end − start) or 0 when they are equal, `FOGDENSITY`).
+pub(crate) const FOG: usize = 30;
+/// `World · View · Projection`, columns.
+pub(crate) const WORLD_VIEW_PROJECTION: usize = 32;
+/// `D3DTS_TEXTURE0..7`, columns.
+const TEXTURE_MATRICES: usize = 36;
+/// The active lights, 7 registers each (see [`light`]).
+const LIGHTS: usize = TEXTURE_MATRICES + 32;
+/// Indexed vertex blending: `D3DTS_WORLDMATRIX(i) · View` at 256 + 4i (software vertex
+/// processing's constant range).
+pub(crate) const INDEXED_WORLD_VIEW: usize = 256;
+/// Registers of hardware and software vertex processing.
+const HARDWARE_REGISTERS: usize = 256;
+const SOFTWARE_REGISTERS: usize = 8192;
+
+/// Texture matrix n's first column.
+pub(crate) const fn texture_matrix(n: usize) -> usize {
+    TEXTURE_MATRICES + 4 * n
+}
+
+/// Light i's registers: diffuse, specular, ambient, eye-space position (w 1), eye-space
+/// direction (normalized), (range, att0, att1, att2), (cos(θ/2), cos(φ/2), falloff,
+/// 1/(cos(θ/2) − cos(φ/2))).
+pub(crate) const fn light(i: usize) -> usize {
+    LIGHTS + 7 * i
+}
+
+/// A D3DCOLOR as (r, g, b, a) in 0..1.
+pub(crate) fn colour(argb: u32) -> [f32; 4] {
+    let c = |shift: u32| ((argb >> shift) & 0xff) as f32 / 255.0;
+    [c(16), c(8), c(0), c(24)]
+}
+
+fn columns(m: &Matrix) -> [[f32; 4]; 4] {
+    std::array::from_fn(|col| std::array::from_fn(|row| m[row][col]))
+}
+
+/// The inverse of `m`, `None` when it is singular.
+fn inverse(m: &Matrix) -> Option<Matrix> {
+    // Gauss-Jordan elimination with partial pivoting, in f64.
+    let mut a = [[0f64; 8]; 4];
+    for (i, row) in a.iter_mut().enumerate() {
+        for j in 0..4 {
+            row[j] = f64::from(m[i][j]);
+        }
+        row[4 + i] = 1.0;
+    }
+    for col in 0..4 {
+        let pivot = (col..4).max_by(|&x, &y| a[x][col].abs().total_cmp(&a[y][col].abs()))?;
+        if a[pivot][col].abs() < 1e-12 {
+            return None;
+        }
+        a.swap(col, pivot);
+        let p = a[col][col];
+        for v in a[col].iter_mut() {
+            *v /= p;
+        }
+        for row in 0..4 {
+            if row != col {
+                let factor = a[row][col];
+                for k in 0..8 {
+                    a[row][k] -= factor * a[col][k];
+                }
+            }
+        }
+    }
+    Some(std::array::from_fn(|i| {
+        std::array::from_fn(|j| a[i][4 + j] as f32)
+    }))
+}
+
+/// The normal matrix of `world_view` for row vectors (n' = n · N): the transpose of its
+/// inverse (the full 4×4 inverse, whose upper 3×3 is what Windows uses: Wine's lighting_test
+/// draws black with a non-affine world matrix); a singular matrix is used transposed
+/// (wined3d's rule, matching Windows in Wine's lighting_test).
+pub(crate) fn normal_matrix(world_view: &Matrix) -> Matrix {
+    let m = inverse(world_view).unwrap_or(*world_view);
+    std::array::from_fn(|i| std::array::from_fn(|j| m[j][i]))
+}
+
+/// `(v, w) · m` for a row vector.
+fn transform_point(v: [f32; 3], w: f32, m: &Matrix) -> [f32; 3] {
+    std::array::from_fn(|j| v[0] * m[0][j] + v[1] * m[1][j] + v[2] * m[2][j] + w * m[3][j])
+}
+
+/// A light's 7 registers for a draw with view matrix `view`.
+fn light_registers(light: &Light, view: &Matrix) -> [[f32; 4]; 7] {
+    let p = transform_point(light.position, 1.0, view);
+    let d = transform_point(light.direction, 0.0, view);
+    let length = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt();
+    let d = if length > 0.0 {
+        d.map(|x| x / length)
+    } else {
+        d
+    };
+    let (cos_theta, cos_phi) = match light.light_type {
+        LightType::Spot => ((light.theta / 2.0).cos(), (light.phi / 2.0).cos()),
+        _ => (1.0, 0.0),
+    };
+    let scale = if cos_theta > cos_phi {
+        1.0 / (cos_theta - cos_phi)
+    } else {
+        f32::MAX
+    };
+    [
+        light.diffuse,
+        light.specular,
+        light.ambient,
+        [p[0], p[1], p[2], 1.0],
+        [d[0], d[1], d[2], 0.0],
+        [
+            light.range,
+            light.attenuation0,
+            light.attenuation1,
+            light.attenuation2,
+        ],
+        [cos_theta, cos_phi, light.falloff, scale],
+    ]
+}
+
+/// `D3DRS_FOGSTART`, `FOGEND`, their scale and `FOGDENSITY`.
+fn fog(state: &DeviceState) -> [f32; 4] {
+    let r = &state.render;
+    let scale = if r.fog_end != r.fog_start {
+        1.0 / (r.fog_end - r.fog_start)
+    } else {
+        0.0
+    };
+    [r.fog_start, r.fog_end, scale, r.fog_density]
+}
+
+/// `D3DRS_AMBIENT` and `D3DRS_TWEENFACTOR` (raw render states 139 and 170).
+const D3DRS_AMBIENT: u32 = 139;
+const D3DRS_TWEENFACTOR: u32 = 170;
+
+/// The vertex stage's float constants now (256 registers; 8192 with `software`, for indexed
+/// vertex blending).
+pub(crate) fn vertex_constants(state: &DeviceState, software: bool) -> Vec<[f32; 4]> {
+    let count = if software {
+        SOFTWARE_REGISTERS
+    } else {
+        HARDWARE_REGISTERS
+    };
+    let mut out = vec![[0.0; 4]; count];
+    let t = &state.transforms;
+    let get = |s| t.get(s).unwrap_or(super::super::IDENTITY);
+    let view = get(TransformState::View);
+    let projection = get(TransformState::Projection);
+    let world_view = |i: u8| multiply(&get(TransformState::World(i)), &view);
+    let mut put = |at: usize, m: &Matrix| {
+        for (k, col) in columns(m).into_iter().enumerate() {
+            if let Some(slot) = out.get_mut(at + k) {
+                *slot = col;
+            }
+        }
+    };
+    let wv = world_view(0);
+    put(WORLD_VIEW, &wv);
+    put(PROJECTION, &projection);
+    put(NORMAL_MATRIX, &normal_matrix(&wv));
+    for (i, at) in BLEND_WORLD_VIEW.iter().enumerate().skip(1) {
+        put(*at, &world_view(i as u8));
+    }
+    put(WORLD_VIEW_PROJECTION, &multiply(&wv, &projection));
+    for n in 0..8u8 {
+        put(
+            texture_matrix(usize::from(n)),
+            &get(TransformState::Texture(n)),
+        );
+    }
+    if software {
+        for i in 0..=255u8 {
+            put(INDEXED_WORLD_VIEW + 4 * usize::from(i), &world_view(i));
+        }
+    }
+    let raw = &state.raw.render;
+    out[MISC] = [f32::from_bits(raw.get(D3DRS_TWEENFACTOR)), 0.0, 0.0, 0.0];
+    out[AMBIENT] = colour(raw.get(D3DRS_AMBIENT));
+    let m = &state.lights.material;
+    out[MATERIAL_DIFFUSE] = m.diffuse;
+    out[MATERIAL_AMBIENT] = m.ambient;
+    out[MATERIAL_SPECULAR] = m.specular;
+    out[MATERIAL_EMISSIVE] = m.emissive;
+    out[MATERIAL_POWER] = [m.power, 0.0, 0.0, 0.0];
+    out[FOG] = fog(state);
+    for (i, l) in state
+        .lights
+        .active()
+        .iter()
+        .enumerate()
+        .take(MAX_ACTIVE_LIGHTS)
+    {
+        for (k, register) in light_registers(l, &view).into_iter().enumerate() {
+            out[light(i) + k] = register;
+        }
+    }
+    out
+}
+
+/// `D3DTSS_*` numbers of the bump-environment states and the per-stage constant.
+const BUMPENVMAT: [u32; 4] = [7, 8, 9, 10];
+const BUMPENVLSCALE: u32 = 22;
+const BUMPENVLOFFSET: u32 = 23;
+const CONSTANT: u32 = 32;
+
+/// Stage n's (M00, M01, M10, M11) and (LSCALE, LOFFSET, 0, 0).
+fn bump_env(stage: &RawStageStates) -> [[f32; 4]; 2] {
+    let f = |ty: u32| f32::from_bits(stage.get(ty));
+    [
+        BUMPENVMAT.map(f),
+        [f(BUMPENVLSCALE), f(BUMPENVLOFFSET), 0.0, 0.0],
+    ]
+}
+
+/// ps_1_x's bump-environment uniform (`lift::interface::BUMP_ENV_BINDING`): per stage the
+/// matrix, then the luminance scale and offset.
+pub(crate) fn bump_env_data(state: &DeviceState) -> Vec<[f32; 4]> {
+    state.raw.stages.iter().flat_map(bump_env).collect()
+}
+
+/// The fixed-function pixel stage's uniform now (`pixel::PixelUniform`'s layout).
+pub(crate) fn pixel_uniform(state: &DeviceState) -> Vec<[f32; 4]> {
+    let r = &state.render;
+    let mut out = Vec::with_capacity(PixelUniform::VEC4S);
+    out.push(colour(r.texture_factor));
+    out.push(colour(r.fog_color));
+    out.push(fog(state));
+    out.push([r.alpha_reference() as f32, 0.0, 0.0, 0.0]);
+    out.extend(state.raw.stages.iter().map(|s| colour(s.get(CONSTANT))));
+    let bump: Vec<[[f32; 4]; 2]> = state.raw.stages.iter().map(bump_env).collect();
+    out.extend(bump.iter().map(|b| b[0]));
+    out.extend(bump.iter().map(|b| b[1]));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_normal_matrix_is_the_transposed_inverse_or_the_transpose_when_singular() {
+        // A non-affine matrix (Wine's lighting_test): the normal (0, 0, -1) maps to 0.
+        let m: Matrix = [
+            [1.0, 0.0, 0.0, 0.0],
+            [0.0, 1.0, 0.0, 0.0],
+            [0.0, 0.0, 1.0, -1.0],
+            [10.0, 10.0, 10.0, 0.0],
+        ];
+        let n = normal_matrix(&m);
+        let out: Vec<f32> = (0..3).map(|j| -n[2][j]).collect();
+        assert!(out.iter().all(|v| v.abs() < 1e-6), "{out:?}");
+        // Scaling by 2 scales normals by 1/2.
+        let mut s = super::super::super::IDENTITY;
+        s[0][0] = 2.0;
+        assert!((normal_matrix(&s)[0][0] - 0.5).abs() < 1e-6);
+        // Singular: the transpose.
+        let mut z = super::super::super::IDENTITY;
+        z[0][1] = 3.0;
+        z[2][2] = 0.0;
+        assert_eq!(normal_matrix(&z)[1][0], 3.0);
+    }
+
+    #[test]
+    fn colours_are_argb() {
+        assert_eq!(colour(0xff00_8000)[3], 1.0);
+        assert_eq!(colour(0x0000_00ff), [0.0, 0.0, 1.0, 0.0]);
+    }
+}

@@ -1,0 +1,157 @@
+//! Decoding D3D9's block-compressed formats (DXT1–DXT5 = BC1–BC3, ATI1 = BC4, ATI2 = BC5) to
+//! RGBA8, for textures WebGPU cannot hold compressed: levels that are not whole 4 x 4 blocks
+//! (D3D9 allows a 2 x 2 DXT texture, WebGPU needs whole blocks) and adapters without
+//! `TEXTURE_COMPRESSION_BC`. The decoded texels are what the GPU would sample from the blocks.
+
+use super::Format;
+
+/// A 5:6:5 colour as RGB8.
+fn rgb565(c: u16) -> [u32; 3] {
+    let r = u32::from(c >> 11) & 31;
+    let g = u32::from(c >> 5) & 63;
+    let b = u32::from(c) & 31;
+    [
+        (r * 255 + 15) / 31,
+        (g * 255 + 31) / 63,
+        (b * 255 + 15) / 31,
+    ]
+}
+
+/// The 16 texels (RGBA8) of a BC1 colour block; `always_four`: BC2/BC3's colour blocks,
+/// which never use the three-colour-and-transparent mode.
+fn colour_block(block: &[u8], always_four: bool) -> [[u8; 4]; 16] {
+    let c0 = u16::from_le_bytes([block[0], block[1]]);
+    let c1 = u16::from_le_bytes([block[2], block[3]]);
+    let (a, b) = (rgb565(c0), rgb565(c1));
+    let mix =
+        |wa: u32, wb: u32, d: u32| -> [u32; 3] { [0, 1, 2].map(|i| (a[i] * wa + b[i] * wb) / d) };
+    let four = always_four || c0 > c1;
+    let palette: [[u32; 4]; 4] = if four {
+        let (c2, c3) = (mix(2, 1, 3), mix(1, 2, 3));
+        [
+            [a[0], a[1], a[2], 255],
+            [b[0], b[1], b[2], 255],
+            [c2[0], c2[1], c2[2], 255],
+            [c3[0], c3[1], c3[2], 255],
+        ]
+    } else {
+        let c2 = mix(1, 1, 2);
+        [
+            [a[0], a[1], a[2], 255],
+            [b[0], b[1], b[2], 255],
+            [c2[0], c2[1], c2[2], 255],
+            [0, 0, 0, 0],
+        ]
+    };
+    let indices = u32::from_le_bytes([block[4], block[5], block[6], block[7]]);
+    std::array::from_fn(|i| palette[((indices >> (2 * i)) & 3) as usize].map(|v| v as u8))
+}
+
+/// The 16 values of a BC4 block (BC3's alpha, BC4's red, each of BC5's channels).
+fn single_block(block: &[u8]) -> [u8; 16] {
+    let (a0, a1) = (u32::from(block[0]), u32::from(block[1]));
+    let palette: [u32; 8] = if a0 > a1 {
+        std::array::from_fn(|i| match i {
+            0 => a0,
+            1 => a1,
+            _ => (a0 * (8 - i as u32) + a1 * (i as u32 - 1)) / 7,
+        })
+    } else {
+        std::array::from_fn(|i| match i {
+            0 => a0,
+            1 => a1,
+            6 => 0,
+            7 => 255,
+            _ => (a0 * (6 - i as u32) + a1 * (i as u32 - 1)) / 5,
+        })
+    };
+    let mut bits = 0u64;
+    for (i, b) in block[2..8].iter().enumerate() {
+        bits |= u64::from(*b) << (8 * i);
+    }
+    std::array::from_fn(|i| palette[((bits >> (3 * i)) & 7) as usize] as u8)
+}
+
+/// The 16 texels (RGBA8, row by row) of one block of `format`.
+fn block_texels(format: Format, block: &[u8]) -> [[u8; 4]; 16] {
+    match format {
+        Format::Dxt1 => colour_block(block, false),
+        Format::Dxt2 | Format::Dxt3 => {
+            let mut t = colour_block(&block[8..16], true);
+            for (i, texel) in t.iter_mut().enumerate() {
+                let nibble = (block[i / 2] >> (4 * (i % 2))) & 15;
+                texel[3] = nibble * 17;
+            }
+            t
+        }
+        Format::Dxt4 | Format::Dxt5 => {
+            let mut t = colour_block(&block[8..16], true);
+            let alpha = single_block(&block[0..8]);
+            for (texel, a) in t.iter_mut().zip(alpha) {
+                texel[3] = a;
+            }
+            t
+        }
+        Format::Ati1 => single_block(&block[0..8]).map(|r| [r, 0, 0, 255]),
+        Format::Ati2 => {
+            let (r, g) = (single_block(&block[0..8]), single_block(&block[8..16]));
+            std::array::from_fn(|i| [r[i], g[i], 0, 255])
+        }
+        _ => [[0; 4]; 16],
+    }
+}
+
+/// A `width` x `height` image of `format`'s blocks (D3D9's layout) as RGBA8 texels.
+pub(super) fn decode_image(format: Format, data: &[u8], width: u32, height: u32) -> Vec<u8> {
+    let block_bytes = format.texel_size() as usize;
+    let blocks_wide = width.div_ceil(4).max(1) as usize;
+    let (width, height) = (width as usize, height as usize);
+    let mut out = vec![0u8; width * height * 4];
+    for (b, block) in data.chunks_exact(block_bytes).enumerate() {
+        let (bx, by) = (b % blocks_wide * 4, b / blocks_wide * 4);
+        if by >= height {
+            break;
+        }
+        for (i, texel) in block_texels(format, block).iter().enumerate() {
+            let (x, y) = (bx + i % 4, by + i / 4);
+            if x < width && y < height {
+                let at = (y * width + x) * 4;
+                out[at..at + 4].copy_from_slice(texel);
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dxt1_blocks_decode_both_modes() {
+        // c0 = white > c1 = black: four colours; index 0 everywhere but texel 1 (index 1).
+        let block = [0xff, 0xff, 0x00, 0x00, 0b0000_0100, 0, 0, 0];
+        let t = decode_image(Format::Dxt1, &block, 4, 4);
+        assert_eq!(&t[0..4], &[255, 255, 255, 255]);
+        assert_eq!(&t[4..8], &[0, 0, 0, 255]);
+        // c0 = black < c1 = white: index 3 is transparent black.
+        let block = [0x00, 0x00, 0xff, 0xff, 0b11, 0, 0, 0];
+        let t = decode_image(Format::Dxt1, &block, 2, 2);
+        assert_eq!(t.len(), 16, "a 2x2 level keeps its own size");
+        assert_eq!(&t[0..4], &[0, 0, 0, 0]);
+    }
+
+    #[test]
+    fn alpha_blocks_interpolate() {
+        // a0 = 255 > a1 = 0: index 2 is (6 * 255 + 1 * 0) / 7.
+        let mut block = [0u8; 16];
+        block[0] = 255;
+        block[2] = 2;
+        block[8..10].copy_from_slice(&0xffffu16.to_le_bytes());
+        let t = decode_image(Format::Dxt5, &block, 4, 4);
+        assert_eq!(t[3], (6 * 255 / 7) as u8);
+        assert_eq!(&t[0..3], &[255, 255, 255]);
+        let ati1 = decode_image(Format::Ati1, &block[0..8], 4, 4);
+        assert_eq!(&ati1[0..4], &[(6 * 255 / 7) as u8, 0, 0, 255]);
+    }
+}

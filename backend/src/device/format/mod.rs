@@ -1,0 +1,483 @@
+//! `D3DFORMAT`s of surfaces and textures: one table of every format the device creates (its
+//! `D3DFORMAT` number, how D3D9's memory lays its texels out, the wgpu format that holds it on
+//! the GPU), and the conversions between the two layouts (`texel`). Formats wgpu has no
+//! counterpart for are held in a wider wgpu format and converted on upload and read-back;
+//! channels D3D9 fills in when sampling (L8 reads (l, l, l, 1), R32F (r, 1, 1, 1), ...) are
+//! written into the GPU texels, so that shaders read what D3D9 reads.
+
+mod bc;
+mod texel;
+
+pub use texel::SurfaceData;
+
+/// The `D3DFORMAT`s the device creates textures, render targets and depth-stencil surfaces
+/// in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// `D3DFMT_A8R8G8B8`: bytes B, G, R, A in memory.
+    A8R8G8B8,
+    /// `D3DFMT_X8R8G8B8`: bytes B, G, R, X; sampled alpha is 1.
+    X8R8G8B8,
+    /// `D3DFMT_A8B8G8R8`: bytes R, G, B, A.
+    A8B8G8R8,
+    /// `D3DFMT_X8B8G8R8`: bytes R, G, B, X; sampled alpha is 1.
+    X8B8G8R8,
+    /// `D3DFMT_R5G6B5`.
+    R5G6B5,
+    /// `D3DFMT_X1R5G5B5`.
+    X1R5G5B5,
+    /// `D3DFMT_A1R5G5B5`.
+    A1R5G5B5,
+    /// `D3DFMT_A4R4G4B4`.
+    A4R4G4B4,
+    /// `D3DFMT_X4R4G4B4`.
+    X4R4G4B4,
+    /// `D3DFMT_R3G3B2`.
+    R3G3B2,
+    /// `D3DFMT_A8R3G3B2`.
+    A8R3G3B2,
+    /// `D3DFMT_A8`: sampled (0, 0, 0, a).
+    A8,
+    /// `D3DFMT_L8`: sampled (l, l, l, 1).
+    L8,
+    /// `D3DFMT_A8L8`: sampled (l, l, l, a).
+    A8L8,
+    /// `D3DFMT_A4L4`.
+    A4L4,
+    /// `D3DFMT_L16`.
+    L16,
+    /// `D3DFMT_V8U8`: signed; sampled (u, v, 1, 1).
+    V8U8,
+    /// `D3DFMT_L6V5U5`: signed u, v and unsigned l; sampled (u, v, l, 1).
+    L6V5U5,
+    /// `D3DFMT_X8L8V8U8`: signed u, v and unsigned l; sampled (u, v, l, 1).
+    X8L8V8U8,
+    /// `D3DFMT_Q8W8V8U8`: signed; sampled (u, v, w, q).
+    Q8W8V8U8,
+    /// `D3DFMT_V16U16`: signed; sampled (u, v, 1, 1).
+    V16U16,
+    /// `D3DFMT_A2W10V10U10`: signed u, v, w and unsigned a.
+    A2W10V10U10,
+    /// `D3DFMT_A2R10G10B10`.
+    A2R10G10B10,
+    /// `D3DFMT_A2B10G10R10`.
+    A2B10G10R10,
+    /// `D3DFMT_G16R16`: sampled (r, g, 1, 1).
+    G16R16,
+    /// `D3DFMT_A16B16G16R16`.
+    A16B16G16R16,
+    /// `D3DFMT_Q16W16V16U16`: signed.
+    Q16W16V16U16,
+    /// `D3DFMT_R16F`: one half float; sampled (r, 1, 1, 1).
+    R16F,
+    /// `D3DFMT_G16R16F`: half floats R, G; sampled (r, g, 1, 1).
+    G16R16F,
+    /// `D3DFMT_A16B16G16R16F`: half floats R, G, B, A.
+    A16B16G16R16F,
+    /// `D3DFMT_R32F`: one float; sampled (r, 1, 1, 1).
+    R32F,
+    /// `D3DFMT_G32R32F`: floats R, G; sampled (r, g, 1, 1).
+    G32R32F,
+    /// `D3DFMT_A32B32G32R32F`: floats R, G, B, A.
+    A32B32G32R32F,
+    /// `D3DFMT_DXT1` (BC1).
+    Dxt1,
+    /// `D3DFMT_DXT2` (BC2, premultiplied alpha).
+    Dxt2,
+    /// `D3DFMT_DXT3` (BC2).
+    Dxt3,
+    /// `D3DFMT_DXT4` (BC3, premultiplied alpha).
+    Dxt4,
+    /// `D3DFMT_DXT5` (BC3).
+    Dxt5,
+    /// `MAKEFOURCC('A','T','I','1')` (BC4).
+    Ati1,
+    /// `MAKEFOURCC('A','T','I','2')` (BC5).
+    Ati2,
+    /// `D3DFMT_D16`: 16-bit depth.
+    D16,
+    /// `D3DFMT_D24X8`: 24-bit depth (held as a 32-bit float depth, which reads back).
+    D24X8,
+    /// `D3DFMT_D24S8`: 24-bit depth and 8-bit stencil.
+    D24S8,
+    /// `D3DFMT_D32F_LOCKABLE`: 32-bit float depth.
+    D32FLockable,
+    /// `D3DFMT_D16_LOCKABLE`: 16-bit depth that can be locked.
+    D16Lockable,
+}
+
+/// How D3D9's memory stores a format's texels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layout {
+    /// One texel after the other, this many bytes each.
+    Texel(u32),
+    /// 4 x 4 blocks of this many bytes (the DXTn / ATIn formats).
+    Block(u32),
+}
+
+const fn fourcc(s: &[u8; 4]) -> u32 {
+    s[0] as u32 | (s[1] as u32) << 8 | (s[2] as u32) << 16 | (s[3] as u32) << 24
+}
+
+use wgpu::TextureFormat as W;
+use Format as F;
+use Layout::{Block, Texel};
+
+/// Every format: its `D3DFORMAT` number, its memory layout, and the wgpu format its texels
+/// are held in on the GPU (before the render-target and feature choices of [`Format::wgpu`]).
+const TABLE: &[(Format, u32, Layout, W)] = &[
+    (F::A8R8G8B8, 21, Texel(4), W::Bgra8Unorm),
+    (F::X8R8G8B8, 22, Texel(4), W::Bgra8Unorm),
+    (F::R5G6B5, 23, Texel(2), W::Rgba8Unorm),
+    (F::X1R5G5B5, 24, Texel(2), W::Rgba8Unorm),
+    (F::A1R5G5B5, 25, Texel(2), W::Rgba8Unorm),
+    (F::A4R4G4B4, 26, Texel(2), W::Rgba8Unorm),
+    (F::R3G3B2, 27, Texel(1), W::Rgba8Unorm),
+    (F::A8, 28, Texel(1), W::Rgba8Unorm),
+    (F::A8R3G3B2, 29, Texel(2), W::Rgba8Unorm),
+    (F::X4R4G4B4, 30, Texel(2), W::Rgba8Unorm),
+    (F::A2B10G10R10, 31, Texel(4), W::Rgb10a2Unorm),
+    (F::A8B8G8R8, 32, Texel(4), W::Rgba8Unorm),
+    (F::X8B8G8R8, 33, Texel(4), W::Rgba8Unorm),
+    (F::G16R16, 34, Texel(4), W::Rgba16Unorm),
+    (F::A2R10G10B10, 35, Texel(4), W::Rgb10a2Unorm),
+    (F::A16B16G16R16, 36, Texel(8), W::Rgba16Unorm),
+    (F::L8, 50, Texel(1), W::Rgba8Unorm),
+    (F::A8L8, 51, Texel(2), W::Rgba8Unorm),
+    (F::A4L4, 52, Texel(1), W::Rgba8Unorm),
+    (F::V8U8, 60, Texel(2), W::Rgba8Snorm),
+    (F::L6V5U5, 61, Texel(2), W::Rgba16Float),
+    (F::X8L8V8U8, 62, Texel(4), W::Rgba16Float),
+    (F::Q8W8V8U8, 63, Texel(4), W::Rgba8Snorm),
+    (F::V16U16, 64, Texel(4), W::Rgba16Snorm),
+    (F::A2W10V10U10, 67, Texel(4), W::Rgba16Float),
+    (F::D16Lockable, 70, Texel(2), W::Depth16Unorm),
+    (F::D24S8, 75, Texel(4), W::Depth24PlusStencil8),
+    (F::D24X8, 77, Texel(4), W::Depth32Float),
+    (F::D16, 80, Texel(2), W::Depth16Unorm),
+    (F::L16, 81, Texel(2), W::Rgba16Unorm),
+    (F::D32FLockable, 82, Texel(4), W::Depth32Float),
+    (F::Q16W16V16U16, 110, Texel(8), W::Rgba16Snorm),
+    (F::R16F, 111, Texel(2), W::Rgba16Float),
+    (F::G16R16F, 112, Texel(4), W::Rgba16Float),
+    (F::A16B16G16R16F, 113, Texel(8), W::Rgba16Float),
+    (F::R32F, 114, Texel(4), W::Rgba32Float),
+    (F::G32R32F, 115, Texel(8), W::Rgba32Float),
+    (F::A32B32G32R32F, 116, Texel(16), W::Rgba32Float),
+    (F::Dxt1, fourcc(b"DXT1"), Block(8), W::Bc1RgbaUnorm),
+    (F::Dxt2, fourcc(b"DXT2"), Block(16), W::Bc2RgbaUnorm),
+    (F::Dxt3, fourcc(b"DXT3"), Block(16), W::Bc2RgbaUnorm),
+    (F::Dxt4, fourcc(b"DXT4"), Block(16), W::Bc3RgbaUnorm),
+    (F::Dxt5, fourcc(b"DXT5"), Block(16), W::Bc3RgbaUnorm),
+    (F::Ati1, fourcc(b"ATI1"), Block(8), W::Bc4RUnorm),
+    (F::Ati2, fourcc(b"ATI2"), Block(16), W::Bc5RgUnorm),
+];
+
+fn entry(format: Format) -> &'static (Format, u32, Layout, W) {
+    // Every variant is in the table (a test checks it); A8R8G8B8's entry otherwise.
+    TABLE.iter().find(|e| e.0 == format).unwrap_or(&TABLE[0])
+}
+
+impl Format {
+    /// Every format with its `D3DFORMAT` number.
+    pub fn all() -> impl Iterator<Item = (Format, u32)> {
+        TABLE.iter().map(|e| (e.0, e.1))
+    }
+
+    /// The format of a `D3DFORMAT` number, where the device has it.
+    pub fn from_d3d(value: u32) -> Option<Format> {
+        TABLE.iter().find(|e| e.1 == value).map(|e| e.0)
+    }
+
+    /// The `D3DFORMAT` number.
+    pub fn to_d3d(self) -> u32 {
+        entry(self).1
+    }
+
+    /// How D3D9's memory stores the texels.
+    pub fn layout(self) -> Layout {
+        entry(self).2
+    }
+
+    /// Whether this is a floating-point colour format (16- or 32-bit floats).
+    pub fn is_float(self) -> bool {
+        matches!(
+            self,
+            F::R16F | F::G16R16F | F::A16B16G16R16F | F::R32F | F::G32R32F | F::A32B32G32R32F
+        )
+    }
+
+    /// Whether this is a depth (and stencil) format.
+    pub fn is_depth(self) -> bool {
+        matches!(
+            self,
+            F::D16 | F::D24X8 | F::D24S8 | F::D32FLockable | F::D16Lockable
+        )
+    }
+
+    /// Whether this is a block-compressed format.
+    pub fn is_compressed(self) -> bool {
+        matches!(self.layout(), Block(_))
+    }
+
+    /// Whether the format has a stencil channel.
+    pub fn has_stencil(self) -> bool {
+        self == F::D24S8
+    }
+
+    /// Bytes per texel in D3D9's memory layout (per 4 x 4 block for compressed formats).
+    pub fn texel_size(self) -> u32 {
+        match self.layout() {
+            Texel(n) | Block(n) => n,
+        }
+    }
+
+    /// Bytes from one row of texels (of blocks) to the next in D3D9's memory
+    /// (`D3DLOCKED_RECT::Pitch`) for an image `width` texels wide.
+    pub fn row_pitch(self, width: u32) -> u32 {
+        match self.layout() {
+            Texel(n) => width * n,
+            Block(n) => width.div_ceil(4).max(1) * n,
+        }
+    }
+
+    /// Rows of texels (of blocks) of an image `height` texels high.
+    pub fn rows(self, height: u32) -> u32 {
+        match self.layout() {
+            Texel(_) => height,
+            Block(_) => height.div_ceil(4).max(1),
+        }
+    }
+
+    /// Bytes of a `width` x `height` image in D3D9's memory.
+    pub fn image_size(self, width: u32, height: u32) -> usize {
+        self.row_pitch(width) as usize * self.rows(height) as usize
+    }
+
+    /// Where texel (x, y) starts (the block holding it) in an image `width` texels wide.
+    pub fn offset_of(self, x: u32, y: u32, width: u32) -> usize {
+        match self.layout() {
+            Texel(n) => y as usize * self.row_pitch(width) as usize + x as usize * n as usize,
+            Block(n) => {
+                (y / 4) as usize * self.row_pitch(width) as usize + (x / 4) as usize * n as usize
+            }
+        }
+    }
+
+    /// The wgpu format that holds the texels. `render_target`: the surface is drawn into.
+    /// A8R8G8B8 and X8R8G8B8 are `Bgra8Unorm` when only sampled (the bytes match D3D9's)
+    /// and `Rgba8Unorm` when drawn into (renderable on every wgpu backend, GL included; the
+    /// bytes are swizzled on upload and readback). Float render targets keep their own
+    /// channel count (what shaders write). `depth32_stencil8`: the adapter has
+    /// `DEPTH32FLOAT_STENCIL8`, whose depth can be copied out (D24S8 otherwise uses
+    /// `Depth24PlusStencil8`, whose depth cannot be read back).
+    pub(crate) fn wgpu(self, render_target: bool, depth32_stencil8: bool) -> W {
+        match self {
+            F::A8R8G8B8 | F::X8R8G8B8 if render_target => W::Rgba8Unorm,
+            F::R16F if render_target => W::R16Float,
+            F::G16R16F if render_target => W::Rg16Float,
+            F::R32F if render_target => W::R32Float,
+            F::G32R32F if render_target => W::Rg32Float,
+            F::D24S8 if depth32_stencil8 => W::Depth32FloatStencil8,
+            _ => entry(self).3,
+        }
+    }
+
+    /// D3D9 memory bytes of `width` x `height` images (one, or the slices of a volume
+    /// level) → the GPU texels of `wgpu` (what `Queue::write_texture` takes: rows of
+    /// [`gpu_row_pitch`] bytes). Block-compressed texels held uncompressed are decoded.
+    pub(crate) fn to_wgpu_bytes(self, wgpu: W, data: &[u8], width: u32, height: u32) -> Vec<u8> {
+        texel::to_gpu(self, wgpu, data, width, height)
+    }
+
+    /// The GPU format of a texture of this format: block-compressed formats are held as
+    /// RGBA8 (decoded on upload) where WebGPU cannot hold them compressed (`blocks`: the
+    /// level-0 size is whole 4 x 4 blocks and the adapter has the BC features it needs).
+    pub(crate) fn texture_wgpu(
+        self,
+        render_target: bool,
+        depth32_stencil8: bool,
+        blocks: bool,
+    ) -> W {
+        if self.is_compressed() && !blocks {
+            W::Rgba8Unorm
+        } else {
+            self.wgpu(render_target, depth32_stencil8)
+        }
+    }
+
+    /// GPU texels of `wgpu` (tightly packed rows) → D3D9 memory bytes.
+    pub(crate) fn wgpu_bytes_to_d3d(self, wgpu: W, data: &[u8]) -> Vec<u8> {
+        texel::from_gpu(self, wgpu, data)
+    }
+
+    /// The channels a shader reads that the GPU texels do not hold as D3D9 gives them:
+    /// render-target textures of R16F, R32F (two channels: G16R16F, G32R32F) hold only what
+    /// the shaders wrote, so sampling them would read 0 where D3D9 reads 1.
+    pub(crate) fn channels(self, wgpu: W) -> u32 {
+        match wgpu {
+            W::R16Float | W::R32Float => 1,
+            W::Rg16Float | W::Rg32Float => 2,
+            _ => 4,
+        }
+    }
+
+    /// The `wgpu::Features` the GPU format of this format needs (block-compressed formats
+    /// are decoded where the adapter lacks `TEXTURE_COMPRESSION_BC`).
+    pub(crate) fn required_features(self) -> wgpu::Features {
+        match self.layout() {
+            Block(_) => wgpu::Features::empty(),
+            Texel(_) => entry(self).3.required_features(),
+        }
+    }
+
+    /// One texel of a D3DCOLOR (0xAARRGGBB) in D3D9's memory layout (`ColorFill`); `None`
+    /// for depth and compressed formats.
+    pub fn texel_of_color(self, colour: u32) -> Option<Vec<u8>> {
+        if self.is_depth() || self.is_compressed() {
+            return None;
+        }
+        let [b, g, r, a] = colour.to_le_bytes();
+        let unit = |c: u8| f32::from(c) / 255.0;
+        Some(texel::encode(self, [unit(r), unit(g), unit(b), unit(a)]))
+    }
+}
+
+/// Bytes of one row of GPU texels of `format`, `width` texels wide (of blocks for
+/// compressed formats).
+pub(crate) fn gpu_row_pitch(format: W, width: u32) -> u32 {
+    let (bw, _) = format.block_dimensions();
+    let size = format.block_copy_size(None).unwrap_or(4);
+    width.div_ceil(bw) * size
+}
+
+/// Rows of GPU texels (of blocks) of `format`, `height` texels high.
+pub(crate) fn gpu_rows(format: W, height: u32) -> u32 {
+    let (_, bh) = format.block_dimensions();
+    height.div_ceil(bh)
+}
+
+/// What the device does with a format on its adapter: `CheckDeviceFormat`'s answers, from
+/// the same rules `Create*` applies.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FormatSupport {
+    /// A texture (2D, cube or volume) that shaders sample.
+    pub texture: bool,
+    /// A volume texture (block-compressed volumes need `TEXTURE_COMPRESSION_BC_SLICED_3D`).
+    pub volume: bool,
+    /// A render target (surface or texture).
+    pub render_target: bool,
+    /// A depth-stencil surface.
+    pub depth_stencil: bool,
+    /// Linear filtering when sampled (`D3DUSAGE_QUERY_FILTER`).
+    pub filter: bool,
+    /// Blending into it (`D3DUSAGE_QUERY_POSTPIXELSHADER_BLENDING`).
+    pub blend: bool,
+}
+
+/// The formats D3D9 hardware of its time draws into, and the device can read back.
+fn renderable_in_d3d9(format: Format) -> bool {
+    matches!(
+        format,
+        F::A8R8G8B8
+            | F::X8R8G8B8
+            | F::A8B8G8R8
+            | F::X8B8G8R8
+            | F::R5G6B5
+            | F::X1R5G5B5
+            | F::A1R5G5B5
+            | F::A4R4G4B4
+            | F::X4R4G4B4
+            | F::A8
+            | F::A2R10G10B10
+            | F::A2B10G10R10
+            | F::G16R16
+            | F::A16B16G16R16
+            | F::R16F
+            | F::G16R16F
+            | F::A16B16G16R16F
+            | F::R32F
+            | F::G32R32F
+            | F::A32B32G32R32F
+    )
+}
+
+impl Format {
+    /// What `gpu`'s device does with this format.
+    pub fn support(self, gpu: &crate::Gpu) -> FormatSupport {
+        use wgpu::TextureUsages as U;
+        let features = gpu.device().features();
+        if !features.contains(self.required_features()) {
+            return FormatSupport::default();
+        }
+        let depth32_stencil8 = features.contains(wgpu::Features::DEPTH32FLOAT_STENCIL8);
+        let sampled = self.wgpu(false, depth32_stencil8);
+        let target = self.wgpu(true, depth32_stencil8);
+        let filterable = matches!(
+            sampled.sample_type(None, Some(features)),
+            Some(wgpu::TextureSampleType::Float { filterable: true })
+        );
+        let rt_usages = gpu.format_usages(target);
+        let renderable = rt_usages.contains(U::RENDER_ATTACHMENT | U::COPY_SRC);
+        if self.is_depth() {
+            return FormatSupport {
+                depth_stencil: renderable,
+                ..FormatSupport::default()
+            };
+        }
+        let texture = gpu
+            .format_usages(sampled)
+            .contains(U::TEXTURE_BINDING | U::COPY_DST);
+        let blendable = target
+            .guaranteed_format_features(features)
+            .flags
+            .contains(wgpu::TextureFormatFeatureFlags::BLENDABLE)
+            || gpu
+                .adapter()
+                .get_texture_format_features(target)
+                .flags
+                .contains(wgpu::TextureFormatFeatureFlags::BLENDABLE);
+        let render_target = renderable && renderable_in_d3d9(self);
+        FormatSupport {
+            texture,
+            volume: texture
+                && (!self.is_compressed()
+                    || features.contains(wgpu::Features::TEXTURE_COMPRESSION_BC_SLICED_3D)),
+            render_target,
+            depth_stencil: false,
+            filter: texture && filterable,
+            blend: render_target && blendable,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_format_has_one_entry_and_a_number() {
+        let mut numbers: Vec<u32> = TABLE.iter().map(|e| e.1).collect();
+        numbers.sort();
+        numbers.dedup();
+        assert_eq!(numbers.len(), TABLE.len());
+        for (format, number) in Format::all() {
+            assert_eq!(Format::from_d3d(number), Some(format));
+            assert_eq!(format.to_d3d(), number);
+        }
+        assert_eq!(Format::from_d3d(0x5956_5955), None, "YUY2 is not offered");
+        assert_eq!(Format::from_d3d(fourcc(b"DXT1")), Some(F::Dxt1));
+    }
+
+    #[test]
+    fn block_layouts_pitch_by_four_by_four_blocks() {
+        assert_eq!(F::Dxt1.row_pitch(16), 32);
+        assert_eq!(F::Dxt5.row_pitch(16), 64);
+        assert_eq!(F::Dxt1.image_size(16, 8), 64);
+        assert_eq!(F::Dxt1.image_size(2, 2), 8, "one block");
+        assert_eq!(F::Dxt3.offset_of(8, 4, 16), 64 + 32);
+        assert_eq!(F::R5G6B5.row_pitch(3), 6);
+        assert_eq!(gpu_row_pitch(W::Bc1RgbaUnorm, 16), 32);
+        assert_eq!(gpu_rows(W::Bc1RgbaUnorm, 6), 2);
+    }
+}
