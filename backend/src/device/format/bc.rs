@@ -93,9 +93,10 @@ fn block_texels(format: Format, block: &[u8]) -> [[u8; 4]; 16] {
             t
         }
         Format::Ati1 => single_block(&block[0..8]).map(|r| [r, 0, 0, 255]),
+        // D3D9 reads ATI2 as (y, x, 1, 1) (Wine's test_3dc_formats, checked on Windows).
         Format::Ati2 => {
-            let (r, g) = (single_block(&block[0..8]), single_block(&block[8..16]));
-            std::array::from_fn(|i| [r[i], g[i], 0, 255])
+            let (x, y) = (single_block(&block[0..8]), single_block(&block[8..16]));
+            std::array::from_fn(|i| [y[i], x[i], 255, 255])
         }
         _ => [[0; 4]; 16],
     }

@@ -14,6 +14,8 @@ pub use texel::SurfaceData;
 /// in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Format {
+    /// `D3DFMT_R8G8B8`: bytes B, G, R.
+    R8G8B8,
     /// `D3DFMT_A8R8G8B8`: bytes B, G, R, A in memory.
     A8R8G8B8,
     /// `D3DFMT_X8R8G8B8`: bytes B, G, R, X; sampled alpha is 1.
@@ -92,7 +94,7 @@ pub enum Format {
     Dxt5,
     /// `MAKEFOURCC('A','T','I','1')` (BC4).
     Ati1,
-    /// `MAKEFOURCC('A','T','I','2')` (BC5).
+    /// `MAKEFOURCC('A','T','I','2')` (BC5; sampled (y, x, 1, 1)).
     Ati2,
     /// `D3DFMT_D16`: 16-bit depth.
     D16,
@@ -126,6 +128,7 @@ use Layout::{Block, Texel};
 /// Every format: its `D3DFORMAT` number, its memory layout, and the wgpu format its texels
 /// are held in on the GPU (before the render-target and feature choices of [`Format::wgpu`]).
 const TABLE: &[(Format, u32, Layout, W)] = &[
+    (F::R8G8B8, 20, Texel(3), W::Rgba8Unorm),
     (F::A8R8G8B8, 21, Texel(4), W::Bgra8Unorm),
     (F::X8R8G8B8, 22, Texel(4), W::Bgra8Unorm),
     (F::R5G6B5, 23, Texel(2), W::Rgba8Unorm),
@@ -170,7 +173,9 @@ const TABLE: &[(Format, u32, Layout, W)] = &[
     (F::Dxt4, fourcc(b"DXT4"), Block(16), W::Bc3RgbaUnorm),
     (F::Dxt5, fourcc(b"DXT5"), Block(16), W::Bc3RgbaUnorm),
     (F::Ati1, fourcc(b"ATI1"), Block(8), W::Bc4RUnorm),
-    (F::Ati2, fourcc(b"ATI2"), Block(16), W::Bc5RgUnorm),
+    // D3D9 samples ATI2 as (y, x, 1, 1): decoded into RGBA8 with that order (WebGPU views
+    // have no swizzle).
+    (F::Ati2, fourcc(b"ATI2"), Block(16), W::Rgba8Unorm),
 ];
 
 fn entry(format: Format) -> &'static (Format, u32, Layout, W) {

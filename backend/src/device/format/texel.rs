@@ -61,6 +61,7 @@ pub(crate) fn decode(format: Format, bytes: &[u8]) -> [f32; 4] {
     let f16 = |i: usize| half(u16::from_le_bytes([bytes[i * 2], bytes[i * 2 + 1]]));
     let f32_at = |i: usize| f32::from_le_bytes(le(&bytes[i * 4..i * 4 + 4]).to_le_bytes());
     match format {
+        F::R8G8B8 => [unorm(v, 16, 8), unorm(v, 8, 8), unorm(v, 0, 8), 1.0],
         F::A8R8G8B8 => [
             unorm(v, 16, 8),
             unorm(v, 8, 8),
@@ -183,6 +184,7 @@ pub(crate) fn encode(format: Format, [r, g, b, a]: [f32; 4]) -> Vec<u8> {
             to_unorm(b, 0, 8) | to_unorm(g, 8, 8) | to_unorm(r, 16, 8) | to_unorm(a, 24, 8),
             4,
         ),
+        F::R8G8B8 => bytes(to_unorm(b, 0, 8) | to_unorm(g, 8, 8) | to_unorm(r, 16, 8), 3),
         F::A8B8G8R8 | F::X8B8G8R8 => bytes(
             to_unorm(r, 0, 8) | to_unorm(g, 8, 8) | to_unorm(b, 16, 8) | to_unorm(a, 24, 8),
             4,
