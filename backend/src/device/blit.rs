@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 
 use super::error::{invalid, unsupported, DeviceError};
+use super::format::{Format, YUV_TO_RGB};
 use super::objects::{SurfaceId, TexelBox};
 use super::Device;
 
@@ -30,9 +31,30 @@ impl Filter {
     }
 }
 
-/// Blit pipelines by (destination format, linear).
+/// How the blit reads its source: the fragment entry point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Sampling {
+    Point,
+    Bilinear,
+    /// YUY2 / UYVY texels (held as bytes) converted to RGB, point-sampled.
+    Yuy2,
+    Uyvy,
+}
+
+impl Sampling {
+    fn entry_point(self) -> &'static str {
+        match self {
+            Sampling::Point => "point",
+            Sampling::Bilinear => "bilinear",
+            Sampling::Yuy2 => "yuy2",
+            Sampling::Uyvy => "uyvy",
+        }
+    }
+}
+
+/// Blit pipelines by (destination format, sampling).
 pub(crate) type BlitPipelines =
-    HashMap<(wgpu::TextureFormat, bool), (wgpu::RenderPipeline, wgpu::BindGroupLayout)>;
+    HashMap<(wgpu::TextureFormat, Sampling), (wgpu::RenderPipeline, wgpu::BindGroupLayout)>;
 
 const BLIT_WGSL: &str = "
 struct Blit { origin: vec2<f32>, scale: vec2<f32>, dest: vec2<f32>, size: vec2<f32> }
@@ -61,7 +83,50 @@ fn point(@builtin(position) pixel: vec4<f32>) -> @location(0) vec4<f32> {
 fn bilinear(@builtin(position) pixel: vec4<f32>) -> @location(0) vec4<f32> {
     return textureSampleLevel(source, linear, source_position(pixel.xy) / blit.size, 0.0);
 }
+
+// A YUV texel: its luma, and the chroma of its pair (U on the even texel, V on the odd).
+fn yuv(pixel: vec2<f32>, luma_first: bool) -> vec4<f32> {
+    let at = vec2<i32>(floor(source_position(pixel)));
+    let last = i32(textureDimensions(source).x) - 1;
+    let t = textureLoad(source, at, 0);
+    let even = textureLoad(source, vec2<i32>(at.x & ~1, at.y), 0);
+    let odd = textureLoad(source, vec2<i32>(min(at.x | 1, last), at.y), 0);
+    var bytes = vec3<f32>(t.g, even.r, odd.r);
+    if luma_first {
+        bytes = vec3<f32>(t.r, even.g, odd.g);
+    }
+    let c = bytes * 255.0 - vec3<f32>(16.0, 128.0, 128.0);
+    let rgb = vec3<f32>(dot(YUV_R, c), dot(YUV_G, c), dot(YUV_B, c)) / 255.0;
+    return vec4<f32>(clamp(rgb, vec3<f32>(0.0), vec3<f32>(1.0)), 1.0);
+}
+
+@fragment
+fn yuy2(@builtin(position) pixel: vec4<f32>) -> @location(0) vec4<f32> {
+    return yuv(pixel.xy, true);
+}
+
+@fragment
+fn uyvy(@builtin(position) pixel: vec4<f32>) -> @location(0) vec4<f32> {
+    return yuv(pixel.xy, false);
+}
 ";
+
+/// The blit shader with the YUV weights of the format table.
+fn blit_wgsl() -> String {
+    let row = |name: &str, w: [f32; 3]| {
+        format!(
+            "const {name} = vec3<f32>({:?}, {:?}, {:?});\n",
+            w[0], w[1], w[2]
+        )
+    };
+    let [r, g, b] = YUV_TO_RGB;
+    format!(
+        "{}{}{}{BLIT_WGSL}",
+        row("YUV_R", r),
+        row("YUV_G", g),
+        row("YUV_B", b)
+    )
+}
 
 impl Device {
     /// Draws box `s` of `source` stretched over box `d` of `destination`.
@@ -81,7 +146,7 @@ impl Device {
                 .ok_or_else(|| invalid(call, "a surface that is not on the GPU"))
         };
         let (src_surface, src) = image(source)?;
-        let (_, dst) = image(destination)?;
+        let (dst_surface, dst) = image(destination)?;
         if src.holds_bits() || dst.holds_bits() {
             return Err(unsupported(
                 call,
@@ -93,12 +158,21 @@ impl Device {
             src.wgpu_format.sample_type(None, Some(features)),
             Some(wgpu::TextureSampleType::Float { filterable: true })
         );
-        let linear = filter == Filter::Linear && filterable;
-        let key = (dst.wgpu_format, linear);
+        if dst_surface.format.is_yuv() {
+            return Err(unsupported(call, "converting into YUV surfaces"));
+        }
+        let sampling = match src_surface.format {
+            Format::Yuy2 => Sampling::Yuy2,
+            Format::Uyvy => Sampling::Uyvy,
+            _ if filter == Filter::Linear && filterable => Sampling::Bilinear,
+            _ => Sampling::Point,
+        };
+        let linear = sampling == Sampling::Bilinear;
+        let key = (dst.wgpu_format, sampling);
         let (src_view, src_size) = (src.view.clone(), (src_surface.width, src_surface.height));
         let (dst_view, dst_format) = (dst.view.clone(), dst.wgpu_format);
         if !self.blit_pipelines.contains_key(&key) {
-            let built = build_blit_pipeline(&self.gpu.device, dst_format, linear);
+            let built = build_blit_pipeline(&self.gpu.device, dst_format, sampling);
             self.blit_pipelines.insert(key, built);
         }
         let (pipeline, layout) = self
@@ -191,11 +265,12 @@ impl Device {
 fn build_blit_pipeline(
     device: &wgpu::Device,
     format: wgpu::TextureFormat,
-    linear: bool,
+    sampling: Sampling,
 ) -> (wgpu::RenderPipeline, wgpu::BindGroupLayout) {
+    let linear = sampling == Sampling::Bilinear;
     let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: Some("StretchRect"),
-        source: wgpu::ShaderSource::Wgsl(BLIT_WGSL.into()),
+        source: wgpu::ShaderSource::Wgsl(blit_wgsl().into()),
     });
     let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
         label: Some("StretchRect"),
@@ -251,7 +326,7 @@ fn build_blit_pipeline(
         multisample: Default::default(),
         fragment: Some(wgpu::FragmentState {
             module: &module,
-            entry_point: Some(if linear { "bilinear" } else { "point" }),
+            entry_point: Some(sampling.entry_point()),
             compilation_options: Default::default(),
             targets: &[Some(wgpu::ColorTargetState {
                 format,
@@ -270,8 +345,11 @@ fn build_blit_pipeline(
 mod tests {
     #[test]
     fn blit_shader_parses() {
-        if let Err(e) = naga::front::wgsl::parse_str(super::BLIT_WGSL) {
-            panic!("{}", e.emit_to_string(super::BLIT_WGSL));
-        }
+        let source = super::blit_wgsl();
+        let module = naga::front::wgsl::parse_str(&source)
+            .unwrap_or_else(|e| panic!("{}", e.emit_to_string(&source)));
+        naga::valid::Validator::new(Default::default(), naga::valid::Capabilities::all())
+            .validate(&module)
+            .unwrap_or_else(|e| panic!("{e:?}"));
     }
 }

@@ -7,6 +7,7 @@ use super::error::{invalid, unsupported, DeviceError};
 use super::format::Format;
 use super::objects::{GpuImage, Pool, SurfaceId, TexelBox, TextureId, Usage};
 use super::state::Rect;
+use super::upload::write_box;
 use super::Device;
 
 /// A rectangle of a `width` x `height` surface as a texel box (the whole surface when
@@ -107,13 +108,17 @@ impl Device {
         )
         .ok_or_else(|| invalid(call, "the copy does not fit the destination"))?;
         let texels = self.read_surface(call, source)?;
-        let data = crop(&texels, src.format, src.width, rect);
+        let data = super::upload::crop_rows(src.format, &texels, src.width, rect);
         self.write_surface(call, destination, Some(target), &data)
     }
 
     /// `UpdateTexture(source, destination)`: a SYSTEMMEM texture's levels into a DEFAULT
-    /// texture of the same type and format. The destination's first level takes the source
-    /// level of the same size; the source must have every level the destination has.
+    /// texture of the same type. The destination's first level takes the source level of
+    /// the same size and the levels after it follow; where the source has fewer, the
+    /// destination's last levels are left as they were. Texels are converted between
+    /// uncompressed formats (as Windows on AMD). Where no source level has the
+    /// destination's size, levels pair from the first and the overlapping texels are
+    /// copied into levels that are otherwise black.
     pub fn update_texture_from(
         &mut self,
         source: TextureId,
@@ -132,7 +137,8 @@ impl Device {
                 format!("from {:?} to {:?}", src.pool, dst.pool),
             ));
         }
-        if src.kind != dst.kind || src.format != dst.format {
+        let convertible = src.format == dst.format || src.format.convert(dst.format, &[]).is_some();
+        if src.kind != dst.kind || !convertible {
             return Err(invalid(
                 call,
                 format!(
@@ -141,25 +147,57 @@ impl Device {
                 ),
             ));
         }
-        let skip = (0..src.levels)
-            .find(|&l| {
-                (src.width >> l).max(1) == dst.width
-                    && (src.height >> l).max(1) == dst.height
-                    && (src.depth >> l).max(1) == dst.depth
-            })
-            .ok_or_else(|| invalid(call, "no source level has the destination's size"))?;
-        if src.levels - skip < dst.levels {
-            return Err(invalid(
-                call,
-                "the source has fewer levels than the destination",
-            ));
-        }
-        for level in 0..dst.levels {
-            let faces = if src.kind == crate::TextureKind::Cube {
-                6
-            } else {
-                1
-            };
+        let size = |info: &super::TextureInfo, l: u32| {
+            (
+                (info.width >> l).max(1),
+                (info.height >> l).max(1),
+                (info.depth >> l).max(1),
+            )
+        };
+        let matched = (0..src.levels).find(|&l| size(&src, l) == size(&dst, 0));
+        let skip = matched.unwrap_or(0);
+        let faces = if src.kind == crate::TextureKind::Cube {
+            6
+        } else {
+            1
+        };
+        // Only the source's dirty region is copied, and the source is clean after.
+        let dirty = match self.textures.get_mut(&source) {
+            Some(t) => std::mem::take(&mut t.dirty),
+            None => return Err(invalid(call, "the source was released")),
+        };
+        let in_place = matched.is_some()
+            && src.format == dst.format
+            && self
+                .textures
+                .get(&destination)
+                .is_some_and(|t| t.memory.is_empty());
+        for level in 0..dst.levels.min(src.levels - skip) {
+            let (from, to) = (size(&src, level + skip), size(&dst, level));
+            match dirty.at_level(level + skip, from) {
+                Some(boxes) if in_place => {
+                    self.flush()?;
+                    let queue = self.gpu.queue.clone();
+                    let (Some(s), Some(d)) =
+                        (self.textures.get(&source), self.textures.get(&destination))
+                    else {
+                        return Err(invalid(call, "a texture was released"));
+                    };
+                    for face in 0..faces {
+                        let texels = s.memory.get(s.subresource(call, face, level + skip)?);
+                        let sub = d.subresource(call, face, level)? as u32;
+                        for &b in &boxes {
+                            write_box(&queue, d, sub, texels.unwrap_or_default(), b);
+                        }
+                    }
+                    if let Some(d) = self.textures.get_mut(&destination) {
+                        d.version += 1;
+                    }
+                    continue;
+                }
+                Some(boxes) if boxes.is_empty() => continue,
+                _ => {}
+            }
             let mut data = Vec::new();
             for face in 0..faces {
                 let t = self
@@ -167,7 +205,15 @@ impl Device {
                     .get(&source)
                     .ok_or_else(|| invalid(call, "the source was released"))?;
                 let sub = t.subresource(call, face, level + skip)?;
-                data.extend_from_slice(t.memory.get(sub).unwrap_or_default());
+                let texels = t.memory.get(sub).unwrap_or_default();
+                let texels = if src.format == dst.format {
+                    texels.to_vec()
+                } else {
+                    src.format
+                        .convert(dst.format, texels)
+                        .ok_or_else(|| invalid(call, "formats without a conversion"))?
+                };
+                data.extend(overlap(dst.format, &texels, from, to));
             }
             self.update_texture(destination, level, &data)?;
         }
@@ -204,8 +250,10 @@ impl Device {
             .format
             .texel_of_color(colour)
             .ok_or_else(|| unsupported(call, format!("filling {:?} with a colour", info.format)))?;
+        // (A YUV pair of texels repeats along rows of whole pairs.)
         let count = ((target.right - target.left) * (target.bottom - target.top)) as usize;
-        let data = texel.repeat(count);
+        let size = info.format.texel_size() as usize;
+        let data: Vec<u8> = texel.iter().copied().cycle().take(count * size).collect();
         self.write_surface(call, surface, Some(target), &data)
     }
 
@@ -379,15 +427,24 @@ impl Device {
 
 /// The rows of box `b` of a `width`-texel-wide image, tightly packed (rows of 4 x 4 blocks
 /// for compressed formats, whose boxes are whole blocks).
-fn crop(texels: &[u8], format: Format, width: u32, b: TexelBox) -> Vec<u8> {
-    let pitch = format.row_pitch(width) as usize;
-    let row = format.row_pitch(b.right - b.left) as usize;
-    let first = format.offset_of(b.left, b.top, width);
-    let rows = format.rows(b.bottom - b.top) as usize;
-    let mut out = Vec::with_capacity(row * rows);
-    for y in 0..rows {
-        let at = first + y * pitch;
-        out.extend_from_slice(texels.get(at..at + row).unwrap_or(&[]));
+/// A `from`-sized image (width, height, depth) of `format` as a `to`-sized one: the
+/// texels both cover, zero elsewhere (the image itself when the sizes match).
+fn overlap(format: Format, texels: &[u8], from: (u32, u32, u32), to: (u32, u32, u32)) -> Vec<u8> {
+    if from == to {
+        return texels.to_vec();
+    }
+    let (from_pitch, to_pitch) = (format.row_pitch(from.0), format.row_pitch(to.0));
+    let (from_rows, to_rows) = (format.rows(from.1), format.rows(to.1));
+    let row = from_pitch.min(to_pitch) as usize;
+    let mut out = vec![0; format.image_size(to.0, to.1) * to.2 as usize];
+    for z in 0..from.2.min(to.2) {
+        for y in 0..from_rows.min(to_rows) {
+            let at = ((z * from_rows + y) * from_pitch) as usize;
+            let put = ((z * to_rows + y) * to_pitch) as usize;
+            if let (Some(s), Some(d)) = (texels.get(at..at + row), out.get_mut(put..put + row)) {
+                d.copy_from_slice(s);
+            }
+        }
     }
     out
 }

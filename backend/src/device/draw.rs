@@ -412,10 +412,8 @@ impl Device {
             },
             _ => PixelStage::FixedFunction(self.fixed_function_pixel_key(&fog)?),
         };
-        let alpha_test = render.alpha_test.then(|| {
-            // Both stages read D3DRS_ALPHAREF from a uniform.
-            (render.alpha_func, None)
-        });
+        // Both stages read D3DRS_ALPHAREF from a uniform.
+        let alpha_test = render.alpha_test.then_some((render.alpha_func, None));
         // A float32 target held as bits: the fragment stage writes the bits (render target 0
         // only, as `bitcast` rewrites location 0).
         let mut bitcast = false;
@@ -454,6 +452,7 @@ impl Device {
                     .and_then(|id| self.surfaces.get(&id))
                     .is_some_and(|s| s.format.is_float()),
             clip_planes: self.clips_user_planes(call, pretransformed)?,
+            processing: self.binding_processing(),
         };
         let streams = self.stream_sources(user.as_ref());
         let pair_id = self.next_pair_id();
@@ -555,6 +554,13 @@ impl Device {
                 targets.push(None);
                 continue;
             };
+            // One surface cannot be two attachments of a pass (D3D9 leaves it undefined).
+            if self.state.render_targets[..index].contains(rt) {
+                return Err(invalid(
+                    call,
+                    format!("render target {index} is also an earlier render target"),
+                ));
+            }
             let surface = self
                 .surfaces
                 .get(id)
@@ -905,7 +911,12 @@ impl Device {
             && !matches!(index_source, Some(IndexSource::Generated(_)));
         for t in &pair.textures {
             let id = self.state.textures[t.slot];
-            // A texture with no GPU side (SYSTEMMEM, SCRATCH) samples as none.
+            // What locks wrote to system memory reaches the GPU before sampling (a SYSTEMMEM
+            // texture gets a GPU copy).
+            if let Some(id) = id {
+                self.prepare_sampled(id)?;
+            }
+            // A texture with no GPU side (SCRATCH) samples as none.
             let object = id
                 .and_then(|id| self.textures.get(&id))
                 .filter(|o| o.gpu.is_some());
@@ -1036,10 +1047,6 @@ impl Device {
             for &i in &members {
                 let slot = pair.textures[i].slot;
                 let texture = bound_textures[i].0;
-                // A managed texture's lock wrote system memory: upload before sampling.
-                if let Some(id) = texture {
-                    self.upload_texture(id);
-                }
                 let lod = texture
                     .and_then(|id| self.textures.get(&id))
                     .map_or(0, |t| t.lod);
@@ -1247,7 +1254,7 @@ impl Device {
         match &recipe.index {
             None => {
                 let first = u32::try_from(recipe.base_vertex).unwrap_or(0);
-                pass.draw(first..first + range.end, instances);
+                pass.draw(first..first.saturating_add(range.end), instances);
             }
             Some(IndexSource::Bound(buffer, format)) => {
                 pass.set_index_buffer(buffer.slice(..), *format);

@@ -33,6 +33,7 @@ mod state;
 mod surfaces;
 mod textures;
 mod transform;
+mod upload;
 mod versioned;
 mod volume_slice;
 

@@ -236,6 +236,8 @@ impl TexelBox {
 /// An active lock of a subresource or surface.
 pub(crate) struct ActiveLock {
     pub(crate) flags: LockFlags,
+    /// The box locked, where not the whole subresource (a texture's dirty region).
+    pub(crate) region: Option<TexelBox>,
     /// Where the caller's bytes are, for locks that read the GPU back: the whole image in
     /// D3D9's layout (written back at unlock unless read-only).
     pub(crate) staging: Option<Vec<u8>>,
@@ -263,6 +265,11 @@ impl TextureMemory {
             bytes: vec![0; end],
             ranges,
         }
+    }
+
+    /// Whether the texture keeps no system-memory copy.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.ranges.is_empty()
     }
 
     /// Subresource `sub`'s bytes.
@@ -306,9 +313,11 @@ pub(crate) struct TextureObject {
     pub(crate) surfaces: Vec<Option<SurfaceId>>,
     /// `SetLOD`: the most detailed level sampled (managed textures).
     pub(crate) lod: u32,
-    /// System memory changed since the last upload (a lock's unlock): uploaded before the
-    /// GPU texture is next read.
-    pub(crate) dirty: bool,
+    /// D3D9's dirty region: what a MANAGED or dynamic texture uploads before it is next
+    /// read, what `UpdateTexture` copies of a SYSTEMMEM one.
+    pub(crate) dirty: super::upload::DirtyRegion,
+    /// A SYSTEMMEM texture drawn with: its memory changed since its GPU copy was made.
+    pub(crate) stale: bool,
     /// Bumped by every update, for the bind-group cache.
     pub(crate) version: u64,
 }

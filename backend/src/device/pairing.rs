@@ -9,7 +9,7 @@
 
 use std::sync::Arc;
 
-use d3d9_translator::bytecode::{Stage, TextureType, Usage};
+use d3d9_translator::bytecode::{Stage, TextureType, Usage, VertexProcessing};
 use d3d9_translator::check::{check, CheckedProgram};
 use d3d9_translator::decl::{bind_program, StreamSource, VertexBinding, VertexDeclaration};
 use d3d9_translator::lift::{
@@ -78,6 +78,9 @@ pub(crate) struct PairKey {
     pub(crate) alpha_test_float_target: bool,
     /// User clip planes enabled (see `clip`; the planes are a uniform).
     pub(crate) clip_planes: bool,
+    /// The vertex processing the declaration is paired under (a mixed device's current
+    /// mode: hardware reads zeros for inputs the declaration lacks, software refuses them).
+    pub(crate) processing: VertexProcessing,
 }
 
 impl PairKey {
@@ -202,7 +205,7 @@ pub(crate) fn build_pair(
         &declaration,
         program.program(),
         &inputs.streams,
-        params.processing,
+        key.processing,
     )
     .map_err(|source| DeviceError::Bind { call: CALL, source })?;
     let vs_options = |output_locations| VertexShaderOptions {

@@ -131,8 +131,8 @@ impl Device {
         lockable: bool,
     ) -> Result<SurfaceId, DeviceError> {
         self.check_surface_size(call, width, height)?;
-        let blocks = width % 4 == 0
-            && height % 4 == 0
+        let blocks = width.is_multiple_of(4)
+            && height.is_multiple_of(4)
             && self
                 .gpu
                 .device
@@ -273,20 +273,25 @@ impl Device {
             .get(&id)
             .ok_or_else(|| invalid(call, format!("{id:?} is not a surface of this device")))?;
         let (width, height, format) = (surface.width, surface.height, surface.format);
+        let to_box = |r: Rect| TexelBox {
+            left: r.left.max(0) as u32,
+            top: r.top.max(0) as u32,
+            right: r.right.max(0) as u32,
+            bottom: r.bottom.max(0) as u32,
+            front: 0,
+            back: 1,
+        };
+        if let Some((texture, face, level)) = surface.container {
+            // The texture checks the rectangle (Windows checks none of a 2D texture's).
+            return self.lock_texture(texture, face, level, rect.map(to_box), flags);
+        }
         let region = match rect {
             None => TexelBox::whole(width, height, 1),
             Some(r) => {
                 if r.left < 0 || r.top < 0 {
                     return Err(invalid(call, format!("{r:?}")));
                 }
-                TexelBox {
-                    left: r.left as u32,
-                    top: r.top as u32,
-                    right: r.right.max(0) as u32,
-                    bottom: r.bottom.max(0) as u32,
-                    front: 0,
-                    back: 1,
-                }
+                to_box(r)
             }
         };
         if !region.fits(width, height, 1) {
@@ -294,9 +299,6 @@ impl Device {
                 call,
                 format!("{region:?} of a {width}x{height} surface"),
             ));
-        }
-        if let Some((texture, face, level)) = surface.container {
-            return self.lock_texture(texture, face, level, Some(region), flags);
         }
         if !surface.lockable {
             return Err(invalid(call, "the surface is not lockable"));
@@ -313,7 +315,11 @@ impl Device {
             .surfaces
             .get_mut(&id)
             .ok_or_else(|| invalid(call, "internal: the surface went away"))?;
-        surface.lock = Some(ActiveLock { flags, staging });
+        surface.lock = Some(ActiveLock {
+            flags,
+            region: None,
+            staging,
+        });
         let offset = format.offset_of(region.left, region.top, width);
         let memory = match surface.lock.as_mut().and_then(|l| l.staging.as_mut()) {
             Some(staging) => staging,

@@ -6,11 +6,12 @@
 //! `LockRect` / `LockBox` shows), and an unlock uploads the subresource.
 
 use super::error::{invalid, unsupported, DeviceError};
-use super::format::{gpu_row_pitch, gpu_rows, Format};
+use super::format::Format;
 use super::objects::{
     ActiveLock, GpuImage, GpuTexture, LockFlags, Locked, Pool, SurfaceId, SurfaceObject, TexelBox,
     TextureId, TextureMemory, TextureObject, Usage,
 };
+use super::upload::{write_subresource, DirtyRegion};
 use super::Device;
 use crate::TextureKind;
 
@@ -160,6 +161,12 @@ impl Device {
         if render_target && kind == TextureKind::Volume {
             return Err(invalid(call, "a volume render target"));
         }
+        if format.is_yuv() {
+            return Err(invalid(
+                call,
+                format!("{format:?} textures (YUV formats are offscreen plain surfaces)"),
+            ));
+        }
         if format.is_depth() || usage.contains(Usage::DEPTH_STENCIL) {
             return Err(unsupported(
                 call,
@@ -205,7 +212,7 @@ impl Device {
         let wgpu_format = format.texture_wgpu(
             render_target || (pool == Pool::Default && !format.is_float()),
             self.depth32_stencil8(),
-            width % 4 == 0 && height % 4 == 0 && features.contains(bc),
+            width.is_multiple_of(4) && height.is_multiple_of(4) && features.contains(bc),
         );
         let gpu = if pool.on_gpu() {
             Some(self.create_gpu_texture(
@@ -237,7 +244,13 @@ impl Device {
             locks: (0..subresources).map(|_| None).collect(),
             surfaces: vec![None; subresources],
             lod: 0,
-            dirty: false,
+            // D3D9's MANAGED and SYSTEMMEM textures start wholly dirty.
+            dirty: if matches!(pool, Pool::Managed | Pool::SystemMem) {
+                DirtyRegion::Whole
+            } else {
+                DirtyRegion::Clean
+            },
+            stale: false,
             version: 0,
         };
         if object.lockable() {
@@ -247,7 +260,8 @@ impl Device {
             }));
         }
         // D3D9's textures start as whatever memory held; zero is the honest choice.
-        if object.gpu.is_some() && !render_target {
+        // (MANAGED textures upload their zeroed memory before first use.)
+        if object.gpu.is_some() && !render_target && pool != Pool::Managed {
             for sub in 0..subresources as u32 {
                 let (w, h, d) = object.subresource_size(sub % levels);
                 let zeros = vec![0; format.image_size(w, h) * d as usize];
@@ -317,6 +331,24 @@ impl Device {
         Ok(GpuTexture { texture, view })
     }
 
+    /// A GPU texture for SYSTEMMEM texture `id` (drawn with: Windows reads its memory).
+    pub(crate) fn create_gpu_texture_for(&self, id: TextureId) -> Result<GpuTexture, DeviceError> {
+        let call = "SetTexture";
+        let t = self
+            .textures
+            .get(&id)
+            .ok_or_else(|| invalid(call, format!("{id:?} is not a texture of this device")))?;
+        self.create_gpu_texture(
+            call,
+            t.kind,
+            [t.width, t.height, t.depth],
+            t.levels,
+            t.format,
+            t.wgpu_format,
+            false,
+        )
+    }
+
     fn texture_mut(
         &mut self,
         call: &'static str,
@@ -368,7 +400,14 @@ impl Device {
             if let Some(memory) = texture.memory.get_mut(sub as usize) {
                 memory.copy_from_slice(bytes);
             }
-            write_subresource(&queue, texture, sub, bytes);
+            // Textures with system memory record the write as a lock does (MANAGED ones
+            // upload before they are next drawn with).
+            if texture.memory.is_empty() || texture.pool == Pool::Default {
+                write_subresource(&queue, texture, sub, bytes);
+            }
+        }
+        if !texture.memory.is_empty() && texture.pool != Pool::Default {
+            texture.record_write(level, None, false);
         }
         texture.version += 1;
         Ok(())
@@ -410,10 +449,17 @@ impl Device {
             ));
         }
         let (w, h, d) = texture.subresource_size(level);
+        // Windows locks any rectangle of a 2D texture's level (Wine's add_dirty_rect_test):
+        // one outside the level locks (and dirties) the whole level.
+        let region = match region {
+            Some(b) if !b.fits(w, h, d) && texture.kind == TextureKind::TwoD => None,
+            Some(b) if !b.fits(w, h, d) => {
+                return Err(invalid(call, format!("{b:?} of a {w}x{h}x{d} level")));
+            }
+            region => region,
+        };
+        let dirty = region;
         let region = region.unwrap_or(TexelBox::whole(w, h, d));
-        if !region.fits(w, h, d) {
-            return Err(invalid(call, format!("{region:?} of a {w}x{h}x{d} level")));
-        }
         let format = texture.format;
         let row_pitch = format.row_pitch(w);
         let slice_pitch = format.image_size(w, h) as u32;
@@ -426,6 +472,7 @@ impl Device {
         let bits = memory.as_mut_ptr().wrapping_add(offset.min(memory.len()));
         texture.locks[sub] = Some(ActiveLock {
             flags,
+            region: dirty,
             staging: None,
         });
         Ok(Locked {
@@ -449,31 +496,17 @@ impl Device {
         let lock = texture.locks[sub]
             .take()
             .ok_or_else(|| invalid(call, format!("face {face} level {level} is not locked")))?;
-        if lock.flags.contains(LockFlags::READ_ONLY) || texture.gpu.is_none() {
-            return Ok(());
-        }
         // Uploaded when next used: programs write other levels through one lock (Windows'
         // levels share one allocation), and a texture's levels are often locked in turn.
-        texture.dirty = true;
-        texture.version += 1;
+        if lock.flags.contains(LockFlags::READ_ONLY) {
+            // A read-only lock records no dirty region; a SYSTEMMEM texture drawn with
+            // still reads what it wrote.
+            texture.stale |= texture.pool == Pool::SystemMem;
+        } else {
+            let no_dirty = lock.flags.contains(LockFlags::NO_DIRTY_UPDATE);
+            texture.record_write(level, lock.region, no_dirty);
+        }
         Ok(())
-    }
-
-    /// Uploads a texture whose system-memory texels changed since its last upload.
-    pub(crate) fn upload_texture(&mut self, id: TextureId) {
-        let queue = self.gpu.queue.clone();
-        let Some(texture) = self.textures.get(&id).filter(|t| t.dirty) else {
-            return;
-        };
-        let subresources = texture.faces() * texture.levels;
-        for sub in 0..subresources {
-            if let Some(memory) = texture.memory.get(sub as usize) {
-                write_subresource(&queue, texture, sub, memory);
-            }
-        }
-        if let Some(texture) = self.textures.get_mut(&id) {
-            texture.dirty = false;
-        }
     }
 
     /// `GetSurfaceLevel(level)` of a 2D texture.
@@ -609,47 +642,4 @@ impl TextureObject {
         }
         Ok((face * self.levels + level) as usize)
     }
-}
-
-/// Writes one whole subresource (`face * levels + level`), D3D9 bytes, to the GPU texture.
-pub(crate) fn write_subresource(
-    queue: &wgpu::Queue,
-    texture: &TextureObject,
-    sub: u32,
-    data: &[u8],
-) {
-    let Some(gpu) = &texture.gpu else {
-        return;
-    };
-    let level = sub % texture.levels;
-    let face = sub / texture.levels;
-    let (width, height, depth) = texture.subresource_size(level);
-    let converted = texture
-        .format
-        .to_wgpu_bytes(texture.wgpu_format, data, width, height);
-    let (block_width, block_height) = texture.wgpu_format.block_dimensions();
-    queue.write_texture(
-        wgpu::TexelCopyTextureInfo {
-            texture: &gpu.texture,
-            mip_level: level,
-            origin: wgpu::Origin3d {
-                x: 0,
-                y: 0,
-                z: face,
-            },
-            aspect: wgpu::TextureAspect::All,
-        },
-        &converted,
-        wgpu::TexelCopyBufferLayout {
-            offset: 0,
-            bytes_per_row: Some(gpu_row_pitch(texture.wgpu_format, width)),
-            rows_per_image: Some(gpu_rows(texture.wgpu_format, height)),
-        },
-        // Block-compressed levels smaller than a block copy their whole (physical) block.
-        wgpu::Extent3d {
-            width: width.next_multiple_of(block_width),
-            height: height.next_multiple_of(block_height),
-            depth_or_array_layers: depth,
-        },
-    );
 }

@@ -9,6 +9,7 @@ mod bc;
 mod texel;
 
 pub use texel::SurfaceData;
+pub(crate) use texel::YUV_TO_RGB;
 
 /// The `D3DFORMAT`s the device creates textures, render targets and depth-stencil surfaces
 /// in.
@@ -92,6 +93,10 @@ pub enum Format {
     Dxt4,
     /// `D3DFMT_DXT5` (BC3).
     Dxt5,
+    /// `D3DFMT_YUY2`: pairs of texels as bytes Y0, U, Y1, V (offscreen plain surfaces).
+    Yuy2,
+    /// `D3DFMT_UYVY`: pairs of texels as bytes U, Y0, V, Y1 (offscreen plain surfaces).
+    Uyvy,
     /// `MAKEFOURCC('A','T','I','1')` (BC4).
     Ati1,
     /// `MAKEFOURCC('A','T','I','2')` (BC5; sampled (y, x, 1, 1)).
@@ -172,6 +177,10 @@ const TABLE: &[(Format, u32, Layout, W)] = &[
     (F::Dxt3, fourcc(b"DXT3"), Block(16), W::Bc2RgbaUnorm),
     (F::Dxt4, fourcc(b"DXT4"), Block(16), W::Bc3RgbaUnorm),
     (F::Dxt5, fourcc(b"DXT5"), Block(16), W::Bc3RgbaUnorm),
+    // YUV texels stay as D3D9 lays them out (two bytes each, their chroma shared with the
+    // neighbour); StretchRect converts them to RGB.
+    (F::Yuy2, fourcc(b"YUY2"), Texel(2), W::Rg8Unorm),
+    (F::Uyvy, fourcc(b"UYVY"), Texel(2), W::Rg8Unorm),
     (F::Ati1, fourcc(b"ATI1"), Block(8), W::Bc4RUnorm),
     // D3D9 samples ATI2 as (y, x, 1, 1): decoded into RGBA8 with that order (WebGPU views
     // have no swizzle).
@@ -210,6 +219,12 @@ impl Format {
             self,
             F::R16F | F::G16R16F | F::A16B16G16R16F | F::R32F | F::G32R32F | F::A32B32G32R32F
         )
+    }
+
+    /// Whether this is a YUV format (`D3DFMT_YUY2`, `D3DFMT_UYVY`): texels in pairs sharing
+    /// their chroma.
+    pub fn is_yuv(self) -> bool {
+        matches!(self, F::Yuy2 | F::Uyvy)
     }
 
     /// Whether this is a depth (and stencil) format.
@@ -338,13 +353,38 @@ impl Format {
 
     /// One texel of a D3DCOLOR (0xAARRGGBB) in D3D9's memory layout (`ColorFill`); `None`
     /// for depth and compressed formats.
+    /// YUV formats take the colour as AYUV (Y in the red byte, U in green, V in blue) and
+    /// give a pair of texels.
     pub fn texel_of_color(self, colour: u32) -> Option<Vec<u8>> {
         if self.is_depth() || self.is_compressed() {
             return None;
         }
         let [b, g, r, a] = colour.to_le_bytes();
+        match self {
+            F::Yuy2 => return Some(vec![r, g, r, b]),
+            F::Uyvy => return Some(vec![g, r, b, r]),
+            _ => {}
+        }
         let unit = |c: u8| f32::from(c) / 255.0;
         Some(texel::encode(self, [unit(r), unit(g), unit(b), unit(a)]))
+    }
+
+    /// Texels of this format in D3D9's memory converted to `to` (as each texel reads, its
+    /// missing channels as D3D9 samples them); `None` for depth and compressed formats.
+    pub fn convert(self, to: Format, data: &[u8]) -> Option<Vec<u8>> {
+        let uncompressed = |f: Format| !f.is_depth() && !f.is_compressed() && !f.is_yuv();
+        if !uncompressed(self) || !uncompressed(to) {
+            return None;
+        }
+        if self == to {
+            return Some(data.to_vec());
+        }
+        let size = self.texel_size() as usize;
+        Some(
+            data.chunks_exact(size)
+                .flat_map(|t| texel::encode(to, texel::decode(self, t)))
+                .collect(),
+        )
     }
 }
 
@@ -372,6 +412,8 @@ pub struct FormatSupport {
     pub volume: bool,
     /// A render target (surface or texture).
     pub render_target: bool,
+    /// An offscreen plain surface.
+    pub surface: bool,
     /// A depth-stencil surface.
     pub depth_stencil: bool,
     /// Linear filtering when sampled (`D3DUSAGE_QUERY_FILTER`).
@@ -430,9 +472,11 @@ impl Format {
                 ..FormatSupport::default()
             };
         }
-        let texture = gpu
+        let sampleable = gpu
             .format_usages(sampled)
             .contains(U::TEXTURE_BINDING | U::COPY_DST);
+        // YUV texels are not sampled: only surfaces that StretchRect converts.
+        let texture = sampleable && !self.is_yuv();
         let blendable = target
             .guaranteed_format_features(features)
             .flags
@@ -449,6 +493,7 @@ impl Format {
                 && (!self.is_compressed()
                     || features.contains(wgpu::Features::TEXTURE_COMPRESSION_BC_SLICED_3D)),
             render_target,
+            surface: sampleable || render_target,
             depth_stencil: false,
             filter: texture && filterable,
             blend: render_target && blendable,
@@ -470,7 +515,8 @@ mod tests {
             assert_eq!(Format::from_d3d(number), Some(format));
             assert_eq!(format.to_d3d(), number);
         }
-        assert_eq!(Format::from_d3d(0x5956_5955), None, "YUY2 is not offered");
+        assert_eq!(Format::from_d3d(0x3259_5559), Some(F::Yuy2));
+        assert_eq!(Format::from_d3d(fourcc(b"NV12")), None, "planar YUV is not offered");
         assert_eq!(Format::from_d3d(fourcc(b"DXT1")), Some(F::Dxt1));
     }
 

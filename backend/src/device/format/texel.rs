@@ -170,6 +170,9 @@ pub(crate) fn decode(format: Format, bytes: &[u8]) -> [f32; 4] {
         F::A32B32G32R32F => [f32_at(0), f32_at(1), f32_at(2), f32_at(3)],
         F::D16 | F::D16Lockable => [unorm(v, 0, 16), 0.0, 0.0, 1.0],
         F::D24X8 | F::D24S8 | F::D32FLockable => [f32::from_bits(v), 0.0, 0.0, 1.0],
+        // A lone YUV texel holds its luma and half its chroma: read as grey.
+        F::Yuy2 => yuv_to_rgb(bytes[0], 128, 128),
+        F::Uyvy => yuv_to_rgb(bytes[1], 128, 128),
         F::Dxt1 | F::Dxt2 | F::Dxt3 | F::Dxt4 | F::Dxt5 | F::Ati1 | F::Ati2 => [0.0; 4],
     }
 }
@@ -184,7 +187,10 @@ pub(crate) fn encode(format: Format, [r, g, b, a]: [f32; 4]) -> Vec<u8> {
             to_unorm(b, 0, 8) | to_unorm(g, 8, 8) | to_unorm(r, 16, 8) | to_unorm(a, 24, 8),
             4,
         ),
-        F::R8G8B8 => bytes(to_unorm(b, 0, 8) | to_unorm(g, 8, 8) | to_unorm(r, 16, 8), 3),
+        F::R8G8B8 => bytes(
+            to_unorm(b, 0, 8) | to_unorm(g, 8, 8) | to_unorm(r, 16, 8),
+            3,
+        ),
         F::A8B8G8R8 | F::X8B8G8R8 => bytes(
             to_unorm(r, 0, 8) | to_unorm(g, 8, 8) | to_unorm(b, 16, 8) | to_unorm(a, 24, 8),
             4,
@@ -256,8 +262,44 @@ pub(crate) fn encode(format: Format, [r, g, b, a]: [f32; 4]) -> Vec<u8> {
         F::A32B32G32R32F => [r, g, b, a].iter().flat_map(|x| x.to_le_bytes()).collect(),
         F::D16 | F::D16Lockable => bytes(to_unorm(r, 0, 16), 2),
         F::D24X8 | F::D24S8 | F::D32FLockable => r.to_le_bytes().to_vec(),
+        F::Yuy2 => vec![luma([r, g, b]), 128],
+        F::Uyvy => vec![128, luma([r, g, b])],
         F::Dxt1 | F::Dxt2 | F::Dxt3 | F::Dxt4 | F::Dxt5 | F::Ati1 | F::Ati2 => Vec::new(),
     }
+}
+
+/// BT.601's YUV (Y in 16..=235, U and V centred on 128) to RGB: per output channel, the
+/// weights of Y - 16, U - 128 and V - 128 over 255. What Windows drivers give for YUY2 and UYVY
+/// surfaces (Wine's yuv_layout_test and yuv_color_test, checked on Windows); the StretchRect
+/// shader reads the same numbers.
+pub(crate) const YUV_TO_RGB: [[f32; 3]; 3] = [
+    [1.164_383, 0.0, 1.596_027],
+    [1.164_383, -0.391_762, -0.812_968],
+    [1.164_383, 2.017_232, 0.0],
+];
+
+/// One YUV texel as (r, g, b, 1).
+fn yuv_to_rgb(y: u8, u: u8, v: u8) -> [f32; 4] {
+    let yuv = [
+        f32::from(y) - 16.0,
+        f32::from(u) - 128.0,
+        f32::from(v) - 128.0,
+    ];
+    let channel =
+        |w: [f32; 3]| ((w[0] * yuv[0] + w[1] * yuv[1] + w[2] * yuv[2]) / 255.0).clamp(0.0, 1.0);
+    [
+        channel(YUV_TO_RGB[0]),
+        channel(YUV_TO_RGB[1]),
+        channel(YUV_TO_RGB[2]),
+        1.0,
+    ]
+}
+
+/// BT.601's Y of an RGB colour.
+fn luma([r, g, b]: [f32; 3]) -> u8 {
+    (16.0 + 65.481 * r + 128.553 * g + 24.966 * b)
+        .round()
+        .clamp(0.0, 255.0) as u8
 }
 
 /// Bytes per texel of the wider wgpu formats texels are converted into.
@@ -349,7 +391,8 @@ fn copy_layout(format: Format, wgpu: W) -> Option<(bool, bool)> {
         (F::X8R8G8B8, W::Bgra8Unorm) | (F::X8B8G8R8, W::Rgba8Unorm) => Some((false, true)),
         (F::A8R8G8B8, W::Rgba8Unorm) => Some((true, false)),
         (F::X8R8G8B8, W::Rgba8Unorm) => Some((true, true)),
-        (F::A2B10G10R10, W::Rgb10a2Unorm)
+        (F::Yuy2 | F::Uyvy, W::Rg8Unorm)
+        | (F::A2B10G10R10, W::Rgb10a2Unorm)
         | (F::A16B16G16R16, W::Rgba16Unorm)
         | (F::Q16W16V16U16, W::Rgba16Snorm)
         | (F::Q8W8V8U8, W::Rgba8Snorm)

@@ -1,0 +1,160 @@
+//! Textures in D3D9's pools: dirty regions (what MANAGED textures upload and what
+//! `UpdateTexture` copies of a SYSTEMMEM source), `UpdateTexture`'s level matching and format
+//! conversion, and SYSTEMMEM textures drawn with. GPU tests fail without an adapter.
+
+#![allow(clippy::panic)] // a failing test says why
+
+#[allow(dead_code)]
+mod device_common;
+use d3d9_backend::device::{
+    Device, Format, LockFlags, Pool, PrimitiveType, RenderState, TexelBox, TextureDesc, TextureId,
+    Usage,
+};
+use d3d9_backend::{CullMode, TextureKind};
+use device_common::{device, floats, ok, tokens};
+
+const RED: u32 = 0x00ff_0000;
+const GREEN: u32 = 0x0000_ff00;
+const BLUE: u32 = 0x0000_00ff;
+
+fn texture(dev: &mut Device, format: Format, pool: Pool, levels: u32) -> TextureId {
+    ok(dev.create_texture_with(&TextureDesc {
+        kind: TextureKind::TwoD,
+        width: 8,
+        height: 8,
+        depth: 1,
+        levels,
+        format,
+        usage: Usage::default(),
+        pool,
+    }))
+}
+
+/// Locks `region` of level 0 of an 8 x 8 A8R8G8B8/X8R8G8B8 texture with `flags` and fills
+/// it with `colour`.
+fn fill(dev: &mut Device, id: TextureId, region: Option<TexelBox>, colour: u32, flags: LockFlags) {
+    let b = region.unwrap_or(TexelBox::whole(8, 8, 1));
+    let locked = ok(dev.lock_texture(id, 0, 0, region, flags));
+    for y in 0..(b.bottom - b.top) as usize {
+        for x in 0..(b.right - b.left) as usize {
+            let at = y * locked.row_pitch as usize + x * 4;
+            // SAFETY: the lock holds the box's rows of `row_pitch` bytes until the unlock.
+            #[allow(unsafe_code)]
+            unsafe {
+                locked
+                    .bits
+                    .add(at)
+                    .cast::<[u8; 4]>()
+                    .write_unaligned(colour.to_le_bytes());
+            }
+        }
+    }
+    ok(dev.unlock_texture(id, 0, 0));
+}
+
+/// Draws `id` over the whole target and reads pixels (x, y) of the 640 x 480 target's
+/// left and right halves' centres (texels 2 and 6 of each row).
+fn draw(dev: &mut Device, id: TextureId) -> (u32, u32) {
+    let ps = ok(dev.create_pixel_shader(&tokens(
+        "ps_2_0\ndcl t0.xy\ndcl_2d s0\ntexld r0, t0, s0\nmov oC0, r0\n",
+    )));
+    // D3DFVF_XYZ | D3DFVF_TEX1
+    ok(dev.set_fvf(0x002 | 0x100));
+    ok(dev.set_pixel_shader(Some(ps)));
+    ok(dev.set_texture(0, Some(id)));
+    ok(dev.set_render_state(RenderState::CullMode(CullMode::None)));
+    let quad = floats(&[
+        -1.0, -1.0, 0.5, 0.0, 1.0, //
+        -1.0, 1.0, 0.5, 0.0, 0.0, //
+        1.0, -1.0, 0.5, 1.0, 1.0, //
+        1.0, 1.0, 0.5, 1.0, 0.0,
+    ]);
+    ok(dev.draw_primitive_up(PrimitiveType::TriangleStrip, 2, &quad, 20));
+    let px = |dev: &mut Device, x| ok(dev.pixel(x, 240)) & 0xff_ffff;
+    (px(dev, 200), px(dev, 520))
+}
+
+fn left_half() -> Option<TexelBox> {
+    Some(TexelBox {
+        right: 4,
+        ..TexelBox::whole(8, 8, 1)
+    })
+}
+
+#[test]
+fn gpu_update_texture_copies_the_sources_dirty_region() {
+    let mut dev = device();
+    let src = texture(&mut dev, Format::X8R8G8B8, Pool::SystemMem, 1);
+    let dst = texture(&mut dev, Format::X8R8G8B8, Pool::Default, 1);
+    fill(&mut dev, src, None, RED, LockFlags(0));
+    ok(dev.update_texture_from(src, dst));
+    assert_eq!(draw(&mut dev, dst), (RED, RED));
+    // A lock without a dirty update leaves the source clean: nothing is copied.
+    fill(&mut dev, src, None, GREEN, LockFlags::NO_DIRTY_UPDATE);
+    ok(dev.update_texture_from(src, dst));
+    assert_eq!(draw(&mut dev, dst), (RED, RED));
+    // Read-only locks record nothing either.
+    fill(&mut dev, src, None, GREEN, LockFlags::READ_ONLY);
+    ok(dev.update_texture_from(src, dst));
+    assert_eq!(draw(&mut dev, dst), (RED, RED));
+    // AddDirtyRect of the left half copies that half.
+    ok(dev.add_dirty_region(src, left_half()));
+    ok(dev.update_texture_from(src, dst));
+    assert_eq!(draw(&mut dev, dst), (GREEN, RED));
+    // A partial lock dirties what it locked.
+    fill(&mut dev, src, left_half(), BLUE, LockFlags(0));
+    ok(dev.update_texture_from(src, dst));
+    assert_eq!(draw(&mut dev, dst), (BLUE, RED));
+    // And the whole texture again.
+    ok(dev.add_dirty_region(src, None));
+    ok(dev.update_texture_from(src, dst));
+    assert_eq!(draw(&mut dev, dst), (BLUE, GREEN));
+    // A dirty rectangle outside level 0 is refused; a lock of one locks the whole level.
+    let outside = Some(TexelBox {
+        right: 9,
+        ..TexelBox::whole(8, 8, 1)
+    });
+    assert!(dev.add_dirty_region(src, outside).is_err());
+    ok(dev.lock_texture(src, 0, 0, outside, LockFlags(0)));
+    ok(dev.unlock_texture(src, 0, 0));
+}
+
+#[test]
+fn gpu_managed_textures_upload_their_dirty_region() {
+    let mut dev = device();
+    let managed = texture(&mut dev, Format::X8R8G8B8, Pool::Managed, 1);
+    // Textures start dirty: a read-only lock's writes are uploaded before the first draw.
+    fill(&mut dev, managed, None, RED, LockFlags::READ_ONLY);
+    assert_eq!(draw(&mut dev, managed), (RED, RED));
+    fill(&mut dev, managed, None, GREEN, LockFlags::NO_DIRTY_UPDATE);
+    assert_eq!(draw(&mut dev, managed), (RED, RED));
+    ok(dev.add_dirty_region(managed, left_half()));
+    assert_eq!(draw(&mut dev, managed), (GREEN, RED));
+    fill(&mut dev, managed, None, BLUE, LockFlags::NO_DIRTY_UPDATE);
+    dev.evict_managed_resources();
+    assert_eq!(draw(&mut dev, managed), (BLUE, BLUE));
+}
+
+#[test]
+fn gpu_system_memory_textures_draw_their_memory() {
+    let mut dev = device();
+    let sysmem = texture(&mut dev, Format::X8R8G8B8, Pool::SystemMem, 1);
+    fill(&mut dev, sysmem, None, RED, LockFlags::NO_DIRTY_UPDATE);
+    assert_eq!(draw(&mut dev, sysmem), (RED, RED));
+    fill(&mut dev, sysmem, left_half(), GREEN, LockFlags::READ_ONLY);
+    assert_eq!(draw(&mut dev, sysmem), (GREEN, RED));
+}
+
+#[test]
+fn gpu_update_texture_converts_formats_and_matches_levels() {
+    let mut dev = device();
+    // A one-level source into a four-level destination fills its first level.
+    let src = texture(&mut dev, Format::A8R8G8B8, Pool::SystemMem, 1);
+    let dst = texture(&mut dev, Format::R5G6B5, Pool::Default, 4);
+    fill(&mut dev, src, None, 0xff00_ff00, LockFlags(0));
+    ok(dev.update_texture_from(src, dst));
+    assert_eq!(draw(&mut dev, dst), (GREEN, GREEN));
+    // Depth and block-compressed formats do not convert.
+    let dxt = texture(&mut dev, Format::Dxt1, Pool::Default, 1);
+    assert!(dev.update_texture_from(src, dxt).is_err());
+}
