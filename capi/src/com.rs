@@ -134,8 +134,12 @@ impl<T: Class> Com<T> {
         }
         let after = object.refs.fetch_sub(1, Ordering::AcqRel) - 1;
         if after == 0 {
+            // `public_changed` may give up the device, whose destruction gives up its
+            // private references, this object's among them: hold the object meanwhile.
+            object.private.fetch_add(1, Ordering::AcqRel);
             object.data.public_changed(false);
-            if object.private.load(Ordering::Acquire) == 0 {
+            let private = object.private.fetch_sub(1, Ordering::AcqRel) - 1;
+            if private == 0 && object.refs.load(Ordering::Acquire) == 0 {
                 // SAFETY: no reference of either kind is left.
                 unsafe { Com::free(this) };
             }

@@ -307,7 +307,7 @@ pub fn format_supported(gpu: &Gpu, usage: u32, rtype: u32, format: u32) -> bool 
             } else if wants(USAGE_RENDERTARGET) {
                 support.render_target
             } else {
-                support.texture || support.render_target
+                support.surface
             }
         }
         _ if texture => {
@@ -440,11 +440,22 @@ unsafe extern "C" fn check_device_format_conversion(
         check_adapter(adapter)?;
         check_device_kind(device_type)?;
         let gpu = d3d.data.gpu()?;
-        // StretchRect converts between render-target colour formats by drawing.
+        // StretchRect converts between render-target colour formats by drawing; a format
+        // converts to itself whatever it is, and one float format not to another (Wine's
+        // test_format_conversion, checked on Windows). Alpha-only targets convert to nothing;
+        // YUV surfaces convert to RGB ones.
         let colour = |f: u32| {
-            Format::from_d3d(f).is_some_and(|f| !f.is_depth() && f.support(gpu).render_target)
+            Format::from_d3d(f)
+                .filter(|f| !f.is_depth() && *f != Format::A8 && f.support(gpu).render_target)
         };
-        if colour(source) && colour(target) {
+        let yuv = Format::from_d3d(source).is_some_and(|f| f.is_yuv() && f.support(gpu).surface);
+        let convertible = match (colour(source), colour(target)) {
+            _ if source == target => true,
+            (Some(s), Some(t)) => !(s.is_float() && t.is_float()),
+            (None, Some(t)) => yuv && !t.is_float(),
+            _ => false,
+        };
+        if convertible {
             Ok(())
         } else {
             Err(fail(
@@ -481,7 +492,7 @@ unsafe extern "C" fn get_adapter_monitor(this: This, adapter: u32) -> *mut c_voi
             unsafe { crate::com::this(this)? };
             check_adapter(adapter)?;
             // A headless monitor: a non-null handle that names it.
-            Ok(1usize as *mut c_void)
+            Ok(std::ptr::dangling_mut::<c_void>())
         },
     )
 }

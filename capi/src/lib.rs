@@ -64,8 +64,14 @@ pub extern "C" fn Direct3DCreate9(sdk_version: u32) -> *mut c_void {
 
 /// `Direct3DCreate9Ex`: D3D9Ex is not implemented; `D3DERR_NOTAVAILABLE`, as Windows answers
 /// where D3D9Ex does not exist.
+///
+/// # Safety
+/// `out` is null or writable.
 #[unsafe(no_mangle)]
-pub extern "C" fn Direct3DCreate9Ex(_sdk_version: u32, out: *mut *mut c_void) -> hresult::HRESULT {
+pub unsafe extern "C" fn Direct3DCreate9Ex(
+    _sdk_version: u32,
+    out: *mut *mut c_void,
+) -> hresult::HRESULT {
     init_logging();
     if !out.is_null() {
         // SAFETY: non-null, per the caller writable.

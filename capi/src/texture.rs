@@ -208,6 +208,17 @@ impl Texture9 {
         })
     }
 
+    /// `AddDirtyRect` / `AddDirtyBox`: `region` of level 0 (all of it when `None`).
+    pub fn add_dirty(this: &Com<Texture9>, region: Option<TexelBox>) -> CallResult {
+        let id = this.data.id;
+        this.data.child.shared.with(|inner| {
+            inner
+                .device
+                .add_dirty_region(id, region)
+                .map_err(Refusal::from)
+        })
+    }
+
     /// Unlocks (face, level).
     pub fn unlock(this: &Com<Texture9>, face: u32, level: u32) -> CallResult {
         let id = this.data.id;
@@ -402,12 +413,27 @@ unsafe extern "C" fn unlock_rect(this: This, level: u32) -> HRESULT {
     })
 }
 
-unsafe extern "C" fn add_dirty_rect(this: This, _rect: *const RECT) -> HRESULT {
+unsafe extern "C" fn add_dirty_rect(this: This, rect: *const RECT) -> HRESULT {
     entry("IDirect3DTexture9::AddDirtyRect", || {
-        // SAFETY: checked live. Every UpdateTexture copies whole levels: nothing to mark.
-        unsafe { crate::com::this(this)? };
-        Ok(())
+        // SAFETY: checked live; `rect` per the caller.
+        let object = unsafe { crate::com::this(this)? };
+        let region = unsafe { dirty_rect(rect)? };
+        Texture9::add_dirty(object, region)
     })
+}
+
+/// An `AddDirtyRect` rectangle as a texel box: negative corners are refused.
+///
+/// # Safety
+/// `rect` is null or readable.
+unsafe fn dirty_rect(rect: *const RECT) -> CallResult<Option<TexelBox>> {
+    // SAFETY: per the caller.
+    let r = unsafe { opt_rect(rect)? };
+    if r.is_some_and(|r| r.left < 0 || r.top < 0 || r.right < 0 || r.bottom < 0) {
+        return Err(invalid_call(format!("dirty rect {r:?}")));
+    }
+    // SAFETY: as above.
+    unsafe { rect_box(rect) }
 }
 
 unsafe extern "C" fn get_cube_map_surface(
@@ -451,14 +477,16 @@ unsafe extern "C" fn cube_unlock_rect(this: This, face: u32, level: u32) -> HRES
     })
 }
 
-unsafe extern "C" fn cube_add_dirty_rect(this: This, face: u32, _rect: *const RECT) -> HRESULT {
+unsafe extern "C" fn cube_add_dirty_rect(this: This, face: u32, rect: *const RECT) -> HRESULT {
     entry("IDirect3DCubeTexture9::AddDirtyRect", || {
-        // SAFETY: checked live.
-        unsafe { crate::com::this(this)? };
+        // SAFETY: checked live; `rect` per the caller.
+        let object = unsafe { crate::com::this(this)? };
         if face >= 6 {
             return Err(invalid_call(format!("face {face}")));
         }
-        Ok(())
+        // One dirty region serves all six faces (a face's rectangle dirties it on each).
+        let region = unsafe { dirty_rect(rect)? };
+        Texture9::add_dirty(object, region)
     })
 }
 
@@ -558,11 +586,12 @@ unsafe extern "C" fn unlock_box(this: This, level: u32) -> HRESULT {
     })
 }
 
-unsafe extern "C" fn add_dirty_box(this: This, _region: *const D3DBOX) -> HRESULT {
+unsafe extern "C" fn add_dirty_box(this: This, region: *const D3DBOX) -> HRESULT {
     entry("IDirect3DVolumeTexture9::AddDirtyBox", || {
-        // SAFETY: checked live.
-        unsafe { crate::com::this(this)? };
-        Ok(())
+        // SAFETY: checked live; `region` per the caller.
+        let object = unsafe { crate::com::this(this)? };
+        let region = unsafe { box_region(region)? };
+        Texture9::add_dirty(object, region)
     })
 }
 

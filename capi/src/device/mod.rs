@@ -66,6 +66,11 @@ pub struct DeviceInner {
     pub front_buffer: Option<Vec<u8>>,
 }
 
+// SAFETY: the C caller's threads reach the device through its COM objects; every access to
+// `DeviceInner` holds `Shared`'s lock, and the COM pointers it keeps (`Private`) are counted
+// atomically and freed only once no reference of either kind is left.
+unsafe impl Send for DeviceInner {}
+
 impl Class for Device9 {
     const KIND: Kind = Kind::Device;
     fn interfaces(&self) -> &'static [Guid] {

@@ -182,7 +182,10 @@ pub(super) unsafe extern "C" fn get_available_texture_mem(this: This) -> u32 {
 }
 
 pub(super) unsafe extern "C" fn evict_managed_resources(this: This) -> HRESULT {
-    with(this, "EvictManagedResources", |_| Ok(()))
+    with(this, "EvictManagedResources", |inner| {
+        inner.device.evict_managed_resources();
+        Ok(())
+    })
 }
 
 pub(super) unsafe extern "C" fn get_direct3d(this: This, out: *mut *mut c_void) -> HRESULT {

@@ -537,6 +537,21 @@ pub(super) unsafe extern "C" fn color_fill(
     })
 }
 
+/// A surface bound as a render target or depth-stencil surface must have been made for it
+/// (`usage`): D3D9 refuses others (wined3d's bind-flag checks, after Wine's tests).
+fn requires_usage(
+    inner: &super::DeviceInner,
+    surface: &Com<Surface9>,
+    usage: u32,
+    name: &str,
+) -> CallResult {
+    let desc = crate::surface::describe(inner, surface.data.id)?;
+    if desc.Usage & usage == 0 {
+        return Err(invalid_call(format!("a surface without {name}")));
+    }
+    Ok(())
+}
+
 pub(super) unsafe extern "C" fn set_render_target(
     this: This,
     index: u32,
@@ -550,6 +565,9 @@ pub(super) unsafe extern "C" fn set_render_target(
             let slot = index as usize;
             if slot >= inner.bound.render_targets.len() {
                 return Err(invalid_call(format!("render target {index}")));
+            }
+            if let Some(t) = target {
+                requires_usage(inner, t, 1, "D3DUSAGE_RENDERTARGET")?;
             }
             inner
                 .device
@@ -598,6 +616,9 @@ pub(super) unsafe extern "C" fn set_depth_stencil_surface(
         let shared = &device.data.shared;
         let target = object::<Surface9>(shared, target)?;
         shared.with(|inner| {
+            if let Some(t) = target {
+                requires_usage(inner, t, 2, "D3DUSAGE_DEPTHSTENCIL")?;
+            }
             inner
                 .device
                 .set_depth_stencil_surface(target.map(|s| s.data.id))

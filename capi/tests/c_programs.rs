@@ -1,0 +1,144 @@
+//! C (and one C++) programs written against `<d3d9.h>`, compiled with the project's compile
+//! line and run against libd3d9: each prints what it checked and exits non-zero naming the
+//! first check that failed (`tests/c/d3d9_check.h`). GPU tests: without an adapter they
+//! fail, or skip with `D3D9_ALLOW_NO_GPU=1`.
+#![cfg(unix)]
+
+mod support;
+
+use support::{build_and_run, gpu_available, Lang};
+
+/// Compiles and runs `tests/c/<file>`, which must end with its "all N checks passed" line.
+fn check_program(lang: Lang, file: &str) {
+    if !gpu_available() {
+        return;
+    }
+    let out = build_and_run(lang, file);
+    assert!(
+        out.contains("checks passed"),
+        "{file} did not report its checks:\n{out}"
+    );
+}
+
+/// `tests/c/draw.c`: an FVF (XYZRHW | DIFFUSE) triangle drawn with DrawPrimitiveUP, and a
+/// vs_2_0/ps_2_0 triangle from a locked vertex buffer and a vertex declaration drawn with
+/// DrawPrimitive, each read back through a SYSTEMMEM surface: exact colours inside, the
+/// clear colour outside.
+#[test]
+fn gpu_c_draws_fvf_and_shader_triangles() {
+    check_program(Lang::C, "draw.c");
+}
+
+/// `tests/c/declarations.c`: declaration and shader paired at draw time; SetFVF's converted
+/// declaration and GetFVF; GetFVF 0 after an application's declaration (D3DFVF_XYZ /
+/// D3DFVF_XYZRHW for a lone POSITION / POSITIONT, as Windows); unread elements ignored;
+/// pre-transformed vertices skipping the vertex shader; SetVertexDeclaration(NULL).
+#[test]
+fn gpu_c_declaration_and_fvf_rules() {
+    check_program(Lang::C, "declarations.c");
+}
+
+/// `tests/c/mixed_processing.c`: on a D3DCREATE_MIXED_VERTEXPROCESSING device
+/// SetSoftwareVertexProcessing switches modes keeping streams, declaration and shaders;
+/// a shader input missing from the declaration is D3DERR_INVALIDCALL under software
+/// processing and reads zeros under hardware processing. Hardware and software devices
+/// report their one mode.
+#[test]
+fn gpu_c_mixed_vertex_processing() {
+    check_program(Lang::C, "mixed_processing.c");
+}
+
+/// `tests/c/stateblocks.c`: CreateStateBlock(D3DSBT_ALL / PIXELSTATE / VERTEXSTATE)
+/// captures and Apply restores exactly the states of its kind (render, texture-stage and
+/// sampler states, shaders and their constants; textures and streams in ALL only); Capture
+/// refreshes them; BeginStateBlock/EndStateBlock record exactly what was set without
+/// changing the device; a block keeps a released texture alive and Apply brings it back.
+#[test]
+fn gpu_c_state_blocks() {
+    check_program(Lang::C, "stateblocks.c");
+}
+
+/// `tests/c/refcounts.c`: the reference counts Windows shows: Create* adds a device
+/// reference; Set* keeps an object alive without changing its public count (SetTexture then
+/// Release gives 0, GetTexture returns it with 1); every Get* adds one; a texture's levels
+/// count on the texture; the implicit swap chain and surfaces start at 0; QueryInterface
+/// answers IUnknown, the IID and its bases, E_NOINTERFACE otherwise; everything is freed
+/// with its last reference (D3D9NativeLiveObjects back to 0, final Releases return 0).
+#[test]
+fn gpu_c_reference_counts() {
+    check_program(Lang::C, "refcounts.c");
+}
+
+/// `tests/c/queries.c`: CreateQuery(D3DQUERYTYPE_EVENT, NULL) is S_OK; an event query's
+/// Issue(D3DISSUE_END) then GetData(D3DGETDATA_FLUSH) is S_OK with TRUE; every other query
+/// type answers D3DERR_NOTAVAILABLE and makes nothing.
+#[test]
+fn gpu_c_queries() {
+    check_program(Lang::C, "queries.c");
+}
+
+/// `tests/c/device_vtable.c`: all 119 slots of IDirect3DDevice9's vtable reached through
+/// the header's IDirect3DDevice9_* macros, each answering exactly as D3D9 answers (S_OK,
+/// D3DERR_INVALIDCALL, D3DERR_NOTFOUND, D3DERR_NOTAVAILABLE, E_NOINTERFACE, returned
+/// values) for valid and refused arguments.
+#[test]
+fn gpu_c_device_vtable_slots_answer() {
+    check_program(Lang::C, "device_vtable.c");
+}
+
+/// `tests/c/triangle.cpp` (g++): the FVF triangle through the header's C++ interfaces
+/// (`d3d->CreateDevice(...)`, `device->DrawPrimitiveUP(...)`), read back: exact colours
+/// inside, the clear colour outside, every object released.
+#[test]
+fn gpu_cpp_draws_fvf_triangle() {
+    check_program(Lang::Cpp, "triangle.cpp");
+}
+
+/// The C code of `README.md` between `<!-- c-tour: begin ... -->` and `<!-- c-tour: end -->`
+/// (inside its ```` ```c ```` fence).
+fn readme_c_tour() -> String {
+    let readme = std::fs::read_to_string(support::manifest_dir().join("../README.md"))
+        .expect("README.md beside capi/");
+    let begin = readme
+        .find("<!-- c-tour: begin")
+        .expect("README.md: no `<!-- c-tour: begin` marker");
+    let end = readme[begin..]
+        .find("<!-- c-tour: end -->")
+        .map(|e| begin + e)
+        .expect("README.md: no `<!-- c-tour: end -->` after the begin marker");
+    let block = &readme[begin..end];
+    let code = block
+        .split_once("```c\n")
+        .expect("a ```c fence after the begin marker")
+        .1;
+    let code = code
+        .rsplit_once("```")
+        .expect("the fence closed before the end marker")
+        .0;
+    code.to_string()
+}
+
+/// The README's C tour, compiled with the compile line it shows and run: it draws its
+/// triangle (exit status 0, the pixels it prints) and leaves no object alive
+/// (`tests/c/live_at_exit.c` checks after `main` returns).
+#[test]
+fn gpu_readme_c_tour_runs() {
+    if !gpu_available() {
+        return;
+    }
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("c_programs");
+    std::fs::create_dir_all(&dir).expect("output folder");
+    let source = dir.join("readme_tour.c");
+    std::fs::write(&source, readme_c_tour()).expect("write readme_tour.c");
+    let exe = support::compile(
+        Lang::C,
+        &[source, support::c_source("live_at_exit.c")],
+        "readme_tour",
+    );
+    let out = support::run(&exe);
+    assert!(
+        out.contains("inside ff0000, outside 0000ff"),
+        "the README's tour printed:\n{out}"
+    );
+    assert!(out.contains("live objects at exit: 0"), "{out}");
+}
