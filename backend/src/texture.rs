@@ -146,6 +146,16 @@ pub enum TextureFilter {
     Point,
     /// `D3DTEXF_LINEAR`: bilinear (trilinear for volumes) between texels.
     Linear,
+    /// `D3DTEXF_ANISOTROPIC`: linear, with up to `D3DSAMP_MAXANISOTROPY` samples along the
+    /// footprint where the mip filter is linear too (wgpu's condition for anisotropy).
+    Anisotropic,
+}
+
+impl TextureFilter {
+    /// Whether the filter blends texels (needs a filterable format).
+    pub fn blends(self) -> bool {
+        self != TextureFilter::Point
+    }
 }
 
 /// D3D9 `D3DSAMP_MIPFILTER` (`NONE` is the default).
@@ -213,9 +223,7 @@ impl SamplerBinding {
 
     /// Whether any filter blends texels (needs a filterable format).
     pub(crate) fn filters(&self) -> bool {
-        self.mag_filter == TextureFilter::Linear
-            || self.min_filter == TextureFilter::Linear
-            || self.mip_filter == MipFilter::Linear
+        self.mag_filter.blends() || self.min_filter.blends() || self.mip_filter == MipFilter::Linear
     }
 
     /// The wgpu sampler with the same effect. `MIPFILTER = NONE` becomes an
@@ -232,19 +240,23 @@ impl SamplerBinding {
             self.mip_filter,
             self.max_mip_level,
             border,
+            1,
         )
     }
 }
 
 /// The wgpu sampler for D3D9's sampler states: address modes (u, v, w), [mag, min] filters,
-/// mip filter, `D3DSAMP_MAXMIPLEVEL` and the border colour. `MIPFILTER = NONE` becomes an
-/// LOD clamped to exactly `MAXMIPLEVEL`; otherwise LODs below `MAXMIPLEVEL` are raised to it.
+/// mip filter, `D3DSAMP_MAXMIPLEVEL`, the border colour and `D3DSAMP_MAXANISOTROPY`.
+/// `MIPFILTER = NONE` becomes an LOD clamped to exactly `MAXMIPLEVEL`; otherwise LODs below
+/// `MAXMIPLEVEL` are raised to it. Anisotropy applies where the min or mag filter is
+/// ANISOTROPIC and the other filters linear (wgpu's rule; plain linear otherwise).
 pub(crate) fn sampler_descriptor(
     address: [TextureAddress; 3],
     [mag, min]: [TextureFilter; 2],
     mip: MipFilter,
     max_mip_level: u32,
     border: Option<wgpu::SamplerBorderColor>,
+    max_anisotropy: u32,
 ) -> wgpu::SamplerDescriptor<'static> {
     let address_mode = |a: TextureAddress| match a {
         TextureAddress::Wrap => wgpu::AddressMode::Repeat,
@@ -254,7 +266,17 @@ pub(crate) fn sampler_descriptor(
     };
     let filter = |f: TextureFilter| match f {
         TextureFilter::Point => wgpu::FilterMode::Nearest,
-        TextureFilter::Linear => wgpu::FilterMode::Linear,
+        TextureFilter::Linear | TextureFilter::Anisotropic => wgpu::FilterMode::Linear,
+    };
+    // wgpu filters anisotropically only with every filter linear.
+    let anisotropic = (mag == TextureFilter::Anisotropic || min == TextureFilter::Anisotropic)
+        && mag.blends()
+        && min.blends()
+        && mip == MipFilter::Linear;
+    let anisotropy_clamp = if anisotropic {
+        max_anisotropy.clamp(1, 16) as u16
+    } else {
+        1
     };
     let [u, v, w] = address;
     let base = max_mip_level as f32;
@@ -275,6 +297,7 @@ pub(crate) fn sampler_descriptor(
             MipFilter::Point | MipFilter::Linear => 32.0,
         },
         border_color: border,
+        anisotropy_clamp,
         ..Default::default()
     }
 }

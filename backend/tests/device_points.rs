@@ -613,7 +613,9 @@ fn gpu_wine_test_pointsize_setups() {
                 nonscaled
             };
             if decl == Decl::MissingPsize {
-                size = if accepted_fvf & D3DFVF_PSIZE != 0 {
+                // PSIZE on a stream with no buffer reads 0: a point of size 1 (the minimum)
+                // for the fixed-function stage and for a shader writing the point size.
+                size = if vs.is_none() || accepted_fvf & D3DFVF_PSIZE != 0 {
                     1
                 } else {
                     32
@@ -723,14 +725,14 @@ fn gpu_wine_test_pointsize_setups() {
             ok(dev.release_pixel_shader(ps));
         }
     }
-    // 13 setups: 10 of FVF XYZ, 3 of XYZ | PSIZE, 6 tests each (78 cases). Refused: the
-    // missing-PSIZE test of the 5 fixed-function vertex setups and of the 2 vertex shaders
-    // reading PSIZE.
-    assert_eq!((replayed, refused), (71, 7), "cases replayed, refused");
+    // 13 setups: 10 of FVF XYZ, 3 of XYZ | PSIZE, 6 tests each (78 cases), none refused: a
+    // PSIZE element on a stream with no buffer reads 0.
+    assert_eq!((replayed, refused), (78, 0), "cases replayed, refused");
     // Size 0 (5 checks each): test 3 of every XYZ setup, test 7 of every XYZ | PSIZE setup;
-    // the others squares (1 + 8 checks each).
+    // size 1 (5 checks each): the missing-PSIZE test of the 5 fixed-function vertex setups
+    // and of the 2 vertex shaders reading PSIZE; the others squares (1 + 8 checks each).
     assert_eq!((zero_cases, squares), (13, 58), "size-0 cases, squares");
-    assert_eq!(checks, 13 * 5 + 58 * 9);
+    assert_eq!(checks, 13 * 5 + 7 * 5 + 58 * 9);
 }
 
 /// Instanced point lists that need expansion are refused as unsupported (each expanded

@@ -653,13 +653,17 @@ fn gpu_ps1_4_texld_texcrd_projections_and_bem() -> TestResult {
 
 #[test]
 fn gpu_ps1_projected_tex_follows_the_texture_transform_flags() -> TestResult {
-    // D3DTTFF_PROJECTED (256) with COUNT3 divides by .z, with no count by .w; without
-    // PROJECTED the coordinate is used as it is.
+    // D3DTTFF_PROJECTED (256) divides by .w whatever the count (Windows, in Wine's
+    // test_texture_transform_flags), a w of 0 sampling at 0; without PROJECTED the
+    // coordinate is used as it is.
     let t0 = [0.75, 1.25, 2.0, 4.0];
-    for (flags, expected) in [
-        (0u32, (t0[0], t0[1])),
-        (256 | 3, (t0[0] / t0[2], t0[1] / t0[2])),
-        (256, (t0[0] / t0[3], t0[1] / t0[3])),
+    let w0 = [0.75, 1.25, 2.0, 0.0];
+    for (t0, flags, expected) in [
+        (t0, 0u32, (t0[0], t0[1])),
+        (t0, 256 | 3, (t0[0] / t0[3], t0[1] / t0[3])),
+        (t0, 256 | 1, (t0[0] / t0[3], t0[1] / t0[3])),
+        (t0, 256, (t0[0] / t0[3], t0[1] / t0[3])),
+        (w0, 256 | 2, (0.0, 0.0)),
     ] {
         let inputs = Inputs {
             registers: vec![(RegisterFile::Texture, 0, t0)],

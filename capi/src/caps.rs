@@ -1,8 +1,7 @@
 //! `D3DCAPS9`: what the device does on its adapter. Shader limits come from the
 //! translator's `DeviceCaps` (what `CreateVertexShader` / `CreatePixelShader` check against);
 //! texture sizes from the adapter's limits; every other bit states an implemented behaviour
-//! (a capability the device refuses, such as anisotropic filtering or lights, is not
-//! claimed).
+//! (a capability the device refuses is not claimed).
 
 use d3d9_backend::device::{MAX_RENDER_TARGETS, MAX_STREAMS};
 use d3d9_backend::Gpu;
@@ -14,8 +13,10 @@ const fn shader_version(pixel: bool, (major, minor): (u8, u8)) -> u32 {
     (if pixel { 0xffff_0000 } else { 0xfffe_0000 }) | (major as u32) << 8 | minor as u32
 }
 
-// D3DPTFILTERCAPS: point and linear minification, magnification and mip filters.
-const FILTER_CAPS: u32 = 0x100 | 0x200 | 0x1_0000 | 0x2_0000 | 0x100_0000 | 0x200_0000;
+// D3DPTFILTERCAPS: point, linear and anisotropic minification and magnification, point and
+// linear mip filters.
+const FILTER_CAPS: u32 =
+    0x100 | 0x200 | 0x400 | 0x1_0000 | 0x2_0000 | 0x100_0000 | 0x200_0000 | 0x400_0000;
 
 /// The caps of a device on `gpu` checking shaders against `caps`.
 pub fn device_caps(gpu: &Gpu, caps: &DeviceCaps) -> D3DCAPS9 {
@@ -98,7 +99,7 @@ pub fn device_caps(gpu: &Gpu, caps: &DeviceCaps) -> D3DCAPS9 {
         MaxVolumeExtent: limits.max_texture_dimension_3d,
         MaxTextureRepeat: 8192,
         MaxTextureAspectRatio: limits.max_texture_dimension_2d,
-        MaxAnisotropy: 1,
+        MaxAnisotropy: 16,
         MaxVertexW: 1e10,
         GuardBandLeft: -32768.0,
         GuardBandTop: -32768.0,

@@ -110,7 +110,13 @@ impl Surface9 {
     /// A surface the device makes for itself (back buffer, automatic depth-stencil surface),
     /// held by the device's private reference.
     pub fn implicit(device: &Com<Device9>, id: SurfaceId) -> Private<Surface9> {
-        let back_buffer = device.data.shared.lock().device.back_buffer() == id;
+        let back_buffer = device
+            .data
+            .shared
+            .lock()
+            .device
+            .back_buffers()
+            .contains(&id);
         let ptr = Com::new(
             vtbl(),
             Surface9 {

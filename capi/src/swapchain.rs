@@ -16,7 +16,7 @@ use crate::vtbl::IDirect3DSwapChain9Vtbl;
 /// The `IDirect3DSwapChain9` object.
 pub struct SwapChain9 {
     pub child: Child,
-    back_buffer: Option<Private<Surface9>>,
+    back_buffers: Vec<Private<Surface9>>,
     present: D3DPRESENT_PARAMETERS,
 }
 
@@ -29,7 +29,7 @@ impl Class for SwapChain9 {
         self.child.public_changed(alive);
     }
     fn destroy(&mut self) {
-        if let Some(back_buffer) = self.back_buffer.take() {
+        for back_buffer in std::mem::take(&mut self.back_buffers) {
             back_buffer.into_release()();
         }
     }
@@ -45,14 +45,14 @@ impl SwapChain9 {
     /// The implicit swap chain, held by the device's private reference.
     pub fn implicit(
         device: &Com<Device9>,
-        back_buffer: Private<Surface9>,
+        back_buffers: Vec<Private<Surface9>>,
         present: D3DPRESENT_PARAMETERS,
     ) -> Private<SwapChain9> {
         let ptr = Com::new(
             &VTBL as *const IDirect3DSwapChain9Vtbl as *const c_void,
             SwapChain9 {
                 child: Child::new(device),
-                back_buffer: Some(back_buffer),
+                back_buffers,
                 present,
             },
             false,
@@ -69,9 +69,8 @@ impl SwapChain9 {
                 self.present.BackBufferCount
             })));
         }
-        // Every back buffer of a headless chain is the one surface the device draws into.
-        self.back_buffer
-            .as_ref()
+        self.back_buffers
+            .get(index as usize)
             .map(Private::get)
             .ok_or_else(|| invalid_call("the swap chain was released"))
     }

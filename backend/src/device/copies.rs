@@ -364,7 +364,7 @@ impl Device {
     }
 
     /// A GPU copy of box `s` of `source` to `d`'s corner in `destination` (equal sizes).
-    fn copy_image(
+    pub(crate) fn copy_image(
         &mut self,
         call: &'static str,
         source: SurfaceId,
@@ -447,52 +447,4 @@ fn overlap(format: Format, texels: &[u8], from: (u32, u32, u32), to: (u32, u32, 
         }
     }
     out
-}
-
-impl Device {
-    /// `Present` (headless): the back buffer's texels become the front buffer (a GPU copy,
-    /// read by [`Device::front_buffer_data`]), and the draws recorded so far are submitted.
-    pub fn present(&mut self) -> Result<(), DeviceError> {
-        let call = "Present";
-        let back = self.back_buffer();
-        let (width, height, format) = self
-            .surface_desc(back)
-            .ok_or_else(|| invalid(call, "the back buffer was released"))?;
-        let current = self
-            .front_buffer
-            .and_then(|id| self.surface_desc(id))
-            .is_some_and(|d| d == (width, height, format));
-        if !current {
-            if let Some(old) = self.front_buffer.take() {
-                let _ = self.release_surface(old);
-            }
-            self.front_buffer = Some(self.create_render_target(width, height, format)?);
-        }
-        let front = self
-            .front_buffer
-            .ok_or_else(|| invalid(call, "internal: no front buffer"))?;
-        let whole = TexelBox::whole(width, height, 1);
-        self.copy_image(call, back, front, whole, whole)?;
-        self.flush()
-    }
-
-    /// `GetFrontBufferData`: what the last `Present` showed (the back buffer's texels then;
-    /// zero before any `Present`).
-    pub fn front_buffer_data(&mut self) -> Result<super::SurfaceData, DeviceError> {
-        match self.front_buffer {
-            Some(front) => self.get_render_target_data(front),
-            None => {
-                let back = self.back_buffer();
-                let (width, height, format) = self
-                    .surface_desc(back)
-                    .ok_or_else(|| invalid("GetFrontBufferData", "no back buffer"))?;
-                Ok(super::SurfaceData {
-                    format,
-                    width,
-                    height,
-                    data: vec![0; format.image_size(width, height)],
-                })
-            }
-        }
-    }
 }

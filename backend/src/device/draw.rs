@@ -90,6 +90,7 @@ pub(crate) struct SamplerKey {
     mip: MipFilter,
     max_mip_level: u32,
     filtering: bool,
+    max_anisotropy: u32,
 }
 
 /// One draw, resolved: what [`Device::encode`] records as its render pass.
@@ -971,7 +972,20 @@ impl Device {
             streams: layouts.clone(),
             primitive: primitive_state,
             targets: targets.clone(),
-            depth_stencil: render.depth_stencil(depth.as_ref().map(|(_, f)| *f)),
+            depth_stencil: render
+                .depth_stencil(depth.as_ref().map(|(_, f)| *f))
+                .map(|mut d| {
+                    // Depth bias applies to triangles only (as Vulkan and wined3d; wgpu
+                    // refuses it on points and lines).
+                    if !matches!(
+                        topology,
+                        wgpu::PrimitiveTopology::TriangleList
+                            | wgpu::PrimitiveTopology::TriangleStrip
+                    ) {
+                        d.bias = wgpu::DepthBiasState::default();
+                    }
+                    d
+                }),
             filterable: filterable.clone(),
         };
         let gpu = &self.gpu;
@@ -1391,9 +1405,8 @@ impl Device {
         } else {
             None
         };
-        let filtering = s.mag_filter == TextureFilter::Linear
-            || s.min_filter == TextureFilter::Linear
-            || s.mip_filter == MipFilter::Linear;
+        let filtering =
+            s.mag_filter.blends() || s.min_filter.blends() || s.mip_filter == MipFilter::Linear;
         if filtering && !filterable {
             return Err(unsupported(call, format!("linear filtering on sampler {slot} of a texture format this adapter cannot filter")));
         }
@@ -1411,6 +1424,7 @@ impl Device {
                 MipFilter::Point | MipFilter::Linear => s.max_mip_level.max(lod),
             },
             filtering: filterable,
+            max_anisotropy: s.max_anisotropy,
         })
     }
 
@@ -1425,6 +1439,7 @@ impl Device {
                     key.mip,
                     key.max_mip_level,
                     key.border,
+                    key.max_anisotropy,
                 ))
             })
             .clone()

@@ -24,6 +24,7 @@ mod objects;
 mod pairing;
 mod pass;
 mod points;
+mod present;
 mod process;
 mod range;
 mod raw_state;
@@ -110,6 +111,10 @@ pub struct DeviceParams {
     /// The implicit swap chain's back buffer: width, height and format (640 x 480
     /// X8R8G8B8 by default), render target 0 when the device is created.
     pub back_buffer: (u32, u32, Format),
+    /// `BackBufferCount`: 1 to 3 back buffers (`Present` flips between several).
+    pub back_buffer_count: u32,
+    /// `D3DPRESENTFLAG_LOCKABLE_BACKBUFFER`: the back buffers can be locked.
+    pub lockable_back_buffer: bool,
     /// `EnableAutoDepthStencil` with this format: a depth-stencil surface of the back
     /// buffer's size, set when the device is created (`None` by default).
     pub auto_depth_stencil: Option<Format>,
@@ -127,6 +132,8 @@ impl Default for DeviceParams {
             float_mode: FloatMode::Legacy,
             ps1_range: Ps1Range::Unclamped,
             back_buffer: (640, 480, Format::X8R8G8B8),
+            back_buffer_count: 1,
+            lockable_back_buffer: false,
             auto_depth_stencil: None,
             shader_cache_capacity: 1024,
             pipeline_cache_capacity: 1024,
@@ -264,7 +271,7 @@ pub struct Device {
     pub(crate) memo: Option<draw::DrawMemo>,
     /// Draws answered from `memo` (see [`Device::memo_hits`]).
     pub(crate) memo_hits: u64,
-    back_buffer: SurfaceId,
+    back_buffers: Vec<SurfaceId>,
     /// What the last `Present` showed (`present`).
     pub(crate) front_buffer: Option<SurfaceId>,
     /// The first wgpu error no scope captured, reported by the next [`Device::flush`].
@@ -376,14 +383,26 @@ impl Device {
             volume_slices: HashMap::new(),
             encoder: None,
             memo: None,
-            back_buffer: SurfaceId(0),
+            back_buffers: Vec::new(),
             front_buffer: None,
             uncaptured,
             params,
         };
-        let back_buffer = device.create_render_target(width, height, format)?;
-        device.back_buffer = back_buffer;
-        device.state.render_targets[0] = Some(back_buffer);
+        let (count, lockable) = (
+            device.params.back_buffer_count,
+            device.params.lockable_back_buffer,
+        );
+        if !(1..=3).contains(&count) {
+            return Err(invalid(
+                "CreateDevice",
+                format!("{count} back buffers (D3D9 allows 1 to 3)"),
+            ));
+        }
+        for _ in 0..count {
+            let surface = device.create_render_target_with(width, height, format, lockable)?;
+            device.back_buffers.push(surface);
+        }
+        device.state.render_targets[0] = Some(device.back_buffer());
         if let Some(format) = device.params.auto_depth_stencil {
             let ds = device.create_depth_stencil_surface(width, height, format)?;
             device.state.depth_stencil = Some(ds);
@@ -399,11 +418,6 @@ impl Device {
     /// The creation parameters.
     pub fn params(&self) -> &DeviceParams {
         &self.params
-    }
-
-    /// `GetBackBuffer(0, 0, ..)`: the implicit swap chain's back buffer.
-    pub fn back_buffer(&self) -> SurfaceId {
-        self.back_buffer
     }
 
     /// The pairing cache's and the pipeline cache's counters.

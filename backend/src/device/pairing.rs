@@ -172,34 +172,7 @@ pub(crate) fn build_pair(
                 .ok_or_else(|| invalid(CALL, "no vertex shader"))?;
             (program, inputs.declaration.clone())
         }
-        VertexStage::FixedFunction(vertex) => {
-            let outputs = VertexOutputs {
-                texcoords: match (&key.pixel, inputs.pixel_shader.as_deref()) {
-                    (PixelStage::FixedFunction(pixel), _) => pixel.texcoords_read(),
-                    (PixelStage::Shader { .. }, Some(ps)) => texcoords_read(ps),
-                    (PixelStage::Shader { .. }, None) => 0,
-                },
-                eye: key.points.is_some_and(|p| p.scale),
-            };
-            let generated = vertex_program(&inputs.declaration, vertex, outputs)
-                .map_err(|e| unsupported(CALL, format!("the fixed-function vertex stage: {e}")))?;
-            let program = d3d9_translator::asm::assemble(&generated.text).map_err(|e| {
-                unsupported(
-                    CALL,
-                    format!("the fixed-function vertex stage does not assemble: {e}"),
-                )
-            })?;
-            let caps = match generated.software_constants {
-                true => d3d9_translator::check::DeviceCaps::software(),
-                false => params.caps.clone(),
-            };
-            let checked =
-                check(&program, Stage::Vertex, &caps).map_err(|source| DeviceError::Check {
-                    call: "fixed-function vertex stage",
-                    source,
-                })?;
-            (Arc::new(checked), Arc::new(generated.declaration))
-        }
+        VertexStage::FixedFunction(vertex) => fixed_function_vertex(key, vertex, &inputs)?,
     };
     let binding: VertexBinding = bind_program(
         &declaration,
@@ -297,39 +270,12 @@ pub(crate) fn build_pair(
         }
         (PixelStage::Shader { .. }, None) => return Err(invalid(CALL, "no pixel shader")),
         (PixelStage::FixedFunction(pixel), _) => {
-            let writes_fog = d3d9_translator::signature::Signature::of(program.program())
-                .output(Semantic::new(Usage::Fog, 0))
-                .is_some();
-            let vs = translate_vertex_shader(
-                &program,
-                &vs_options(Some(fixed_function_varyings(pixel, key.flat, writes_fog))),
-            )
-            .map_err(translate_error("vertex shader"))?;
-            for (n, texture_type) in pixel.samplers() {
-                let sampler = n as u32;
-                textures.push(SampledTexture {
-                    slot: n,
-                    texture_type,
-                    group: d3d9_translator::lift::interface::PS_TEXTURES_GROUP,
-                    texture_binding: d3d9_translator::lift::interface::texture_binding(sampler),
-                    sampler_binding: d3d9_translator::lift::interface::sampler_binding(sampler),
-                });
-            }
-            let wgsl = pixel_stage_wgsl(pixel, !writes_fog);
-            let mut module = naga::front::wgsl::parse_str(&wgsl).map_err(|e| {
-                unsupported(
-                    CALL,
-                    format!(
-                        "the fixed-function pixel stage: {}",
-                        e.emit_to_string(&wgsl)
-                    ),
-                )
-            })?;
-            if key.bitcast {
-                crate::bitcast::bitcast_fragment_output(&mut module, None)
-                    .map_err(|source| DeviceError::Gpu { call: CALL, source })?;
-            }
-            (vs, None, naga_module(device, module))
+            let (vs, fragment) =
+                fixed_function_pixel(device, key, pixel, &program, &mut textures, |map| {
+                    translate_vertex_shader(&program, &vs_options(Some(map)))
+                        .map_err(translate_error("vertex shader"))
+                })?;
+            (vs, None, fragment)
         }
     };
     for s in &vertex.interface.samplers {
@@ -376,10 +322,97 @@ fn naga_module(device: &wgpu::Device, module: naga::Module) -> wgpu::ShaderModul
     })
 }
 
+/// The generated fixed-function vertex stage of `vertex` for the draw's declaration, with
+/// the outputs the pixel stage reads, assembled and checked (against software vertex
+/// processing's constants for indexed vertex blending), and the declaration it reads.
+fn fixed_function_vertex(
+    key: &PairKey,
+    vertex: &VertexKey,
+    inputs: &PairInputs<'_>,
+) -> Result<(Arc<CheckedProgram>, Arc<VertexDeclaration>), DeviceError> {
+    let read = match (&key.pixel, inputs.pixel_shader.as_deref()) {
+        (PixelStage::Shader { .. }, Some(ps)) => pixel_inputs(ps),
+        _ => Vec::new(),
+    };
+    let outputs = VertexOutputs {
+        texcoords: match &key.pixel {
+            PixelStage::FixedFunction(pixel) => pixel.texcoords_read(),
+            PixelStage::Shader { .. } => read
+                .iter()
+                .filter(|(usage, index)| *usage == Usage::TexCoord && *index < 8)
+                .fold(0, |mask, (_, index)| mask | 1 << index),
+        },
+        eye: key.points.is_some_and(|p| p.scale),
+        passthrough: read,
+    };
+    let generated = vertex_program(&inputs.declaration, vertex, outputs)
+        .map_err(|e| unsupported(CALL, format!("the fixed-function vertex stage: {e}")))?;
+    let program = d3d9_translator::asm::assemble(&generated.text).map_err(|e| {
+        unsupported(
+            CALL,
+            format!("the fixed-function vertex stage does not assemble: {e}"),
+        )
+    })?;
+    let caps = match generated.software_constants {
+        true => d3d9_translator::check::DeviceCaps::software(),
+        false => inputs.params.caps,
+    };
+    let checked = check(&program, Stage::Vertex, &caps).map_err(|source| DeviceError::Check {
+        call: "fixed-function vertex stage",
+        source,
+    })?;
+    Ok((Arc::new(checked), Arc::new(generated.declaration)))
+}
+
+/// The vertex stage translated for the fixed-function pixel stage `pixel` (`translate`
+/// translates the vertex program with an output map), and the pixel stage's module; the
+/// textures it samples are pushed on `textures`.
+fn fixed_function_pixel(
+    device: &wgpu::Device,
+    key: &PairKey,
+    pixel: &PixelKey,
+    program: &CheckedProgram,
+    textures: &mut Vec<SampledTexture>,
+    translate: impl Fn(Vec<Varying>) -> Result<d3d9_translator::lift::TranslatedShader, DeviceError>,
+) -> Result<(d3d9_translator::lift::TranslatedShader, wgpu::ShaderModule), DeviceError> {
+    // Vertex fog reads the specular alpha when the vertex stage writes COLOR1 and no FOG
+    // (Windows, in Wine's test_fog), else FOG (0 when unwritten: fully fogged, as
+    // fog_with_shader_test expects).
+    let signature = d3d9_translator::signature::Signature::of(program.program());
+    let fog_from_specular = signature.output(Semantic::new(Usage::Fog, 0)).is_none()
+        && signature.output(Semantic::new(Usage::Color, 1)).is_some();
+    let vs = translate(fixed_function_varyings(pixel, key.flat, fog_from_specular))?;
+    for (n, texture_type) in pixel.samplers() {
+        let sampler = n as u32;
+        textures.push(SampledTexture {
+            slot: n,
+            texture_type,
+            group: d3d9_translator::lift::interface::PS_TEXTURES_GROUP,
+            texture_binding: d3d9_translator::lift::interface::texture_binding(sampler),
+            sampler_binding: d3d9_translator::lift::interface::sampler_binding(sampler),
+        });
+    }
+    let wgsl = pixel_stage_wgsl(pixel, fog_from_specular);
+    let mut module = naga::front::wgsl::parse_str(&wgsl).map_err(|e| {
+        unsupported(
+            CALL,
+            format!(
+                "the fixed-function pixel stage: {}",
+                e.emit_to_string(&wgsl)
+            ),
+        )
+    })?;
+    if key.bitcast {
+        crate::bitcast::bitcast_fragment_output(&mut module, None)
+            .map_err(|source| DeviceError::Gpu { call: CALL, source })?;
+    }
+    Ok((vs, naga_module(device, module)))
+}
+
 /// Where the fixed-function pixel stage reads the vertex stage's outputs: COLOR0 at 0,
 /// COLOR1 at 1 (flat with `D3DSHADE_FLAT`), FOG at [`FF_FOG_LOCATION`] with vertex fog,
 /// TEXCOORDn at [`FF_TEXCOORD_LOCATIONS`]`[n]` for the sets the stages sample.
-fn fixed_function_varyings(pixel: &PixelKey, flat: bool, writes_fog: bool) -> Vec<Varying> {
+fn fixed_function_varyings(pixel: &PixelKey, flat: bool, fog_from_specular: bool) -> Vec<Varying> {
     let colour = |index, location| Varying {
         interpolation: if flat {
             VaryingInterpolation::Flat
@@ -389,7 +422,7 @@ fn fixed_function_varyings(pixel: &PixelKey, flat: bool, writes_fog: bool) -> Ve
         ..Varying::new(Semantic::new(Usage::Color, index), location, 4)
     };
     let mut map = vec![colour(0, 0), colour(1, 1)];
-    if writes_fog && pixel.fog == Some(super::fixed_function::PixelFog::Vertex) {
+    if !fog_from_specular && pixel.fog == Some(super::fixed_function::PixelFog::Vertex) {
         map.push(Varying::new(
             Semantic::new(Usage::Fog, 0),
             FF_FOG_LOCATION,
@@ -409,11 +442,11 @@ fn fixed_function_varyings(pixel: &PixelKey, flat: bool, writes_fog: bool) -> Ve
     map
 }
 
-/// The texture coordinate sets a pixel shader reads (bit n: TEXCOORDn).
-fn texcoords_read(ps: &CheckedProgram) -> u8 {
+/// The semantics a pixel shader reads.
+fn pixel_inputs(ps: &CheckedProgram) -> Vec<(Usage, u8)> {
     d3d9_translator::signature::Signature::of(ps.program())
         .inputs
         .iter()
-        .filter(|e| e.semantic.usage == Usage::TexCoord && e.semantic.index < 8)
-        .fold(0, |mask, e| mask | 1 << e.semantic.index)
+        .map(|e| (e.semantic.usage, e.semantic.index))
+        .collect()
 }

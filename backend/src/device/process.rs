@@ -10,7 +10,9 @@
 //!   tests.
 //!
 //! D3D9 allows `ProcessVertices` with a vertex shader only under software vertex processing;
-//! on a hardware device it is `D3DERR_INVALIDCALL`, as on Windows.
+//! on a hardware device it is `D3DERR_INVALIDCALL`, as on Windows. Without a vertex shader the
+//! interpreter runs the generated fixed-function vertex stage (the one the draws translate,
+//! `fixed_function`) with its constants.
 
 use d3d9_translator::bytecode::{Usage, VertexProcessing};
 use d3d9_translator::decl::DeclType;
@@ -47,15 +49,41 @@ impl Device {
                 "a vertex shader is processed only under software vertex processing",
             ));
         }
-        let shader_id = self
+        let decl_id = self
             .state
-            .vertex_shader
-            .ok_or_else(|| unsupported(call, "the fixed-function vertex pipeline"))?;
-        let shader = self
-            .vertex_shaders
-            .get(&shader_id)
+            .declaration
+            .ok_or_else(|| invalid(call, "no vertex declaration or FVF is set"))?;
+        let decl = self
+            .declarations
+            .get(&decl_id)
             .cloned()
-            .ok_or_else(|| invalid(call, "the vertex shader was released"))?;
+            .ok_or_else(|| invalid(call, "the vertex declaration was released"))?;
+        let out_decl = self.declarations.get(&dest_decl).cloned().ok_or_else(|| {
+            invalid(
+                call,
+                format!("{dest_decl:?} is not a declaration of this device"),
+            )
+        })?;
+        // Without a vertex shader: the generated fixed-function vertex stage, its constants
+        // and the declaration it reads (`fixed_function::keys`).
+        let (shader, decl, fixed_function) = match self.state.vertex_shader {
+            Some(id) => (
+                self.vertex_shaders
+                    .get(&id)
+                    .cloned()
+                    .ok_or_else(|| invalid(call, "the vertex shader was released"))?,
+                decl,
+                None,
+            ),
+            None => {
+                let p = self.fixed_function_processing(&decl, &out_decl)?;
+                (
+                    p.program,
+                    std::sync::Arc::new(p.declaration),
+                    Some(p.floats),
+                )
+            }
+        };
         // The interpreter samples textures from system memory; the device keeps none for its
         // textures (they live on the GPU), so a shader sampling a bound vertex texture is
         // refused rather than reading the unbound (0, 0, 0, 1).
@@ -74,21 +102,6 @@ impl Device {
                 "texldl of a bound vertex texture (the interpreter reads textures from system memory, which this device does not keep)",
             ));
         }
-        let decl_id = self
-            .state
-            .declaration
-            .ok_or_else(|| invalid(call, "no vertex declaration or FVF is set"))?;
-        let decl = self
-            .declarations
-            .get(&decl_id)
-            .cloned()
-            .ok_or_else(|| invalid(call, "the vertex declaration was released"))?;
-        let out_decl = self.declarations.get(&dest_decl).cloned().ok_or_else(|| {
-            invalid(
-                call,
-                format!("{dest_decl:?} is not a declaration of this device"),
-            )
-        })?;
         // The streams as the interpreter reads them, from the buffers' system-memory copies.
         let used = decl.streams();
         let max_stream = used.iter().copied().max().map_or(0, |s| s as usize + 1);
@@ -121,7 +134,7 @@ impl Device {
         }
         let c = &self.state.vs_constants;
         let constants = Constants {
-            floats: c.floats.clone(),
+            floats: fixed_function.unwrap_or_else(|| c.floats.clone()),
             ints: c.ints.clone(),
             bools: c.bools.clone(),
         };

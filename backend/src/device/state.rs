@@ -483,25 +483,23 @@ impl RenderStates {
             Blend::BothInvSrcAlpha => (Blend::InvSrcAlpha, Blend::SrcAlpha),
             _ => (src, dst),
         };
-        let (src, dst) = pair(self.src_blend, self.dest_blend);
-        let color = wgpu::BlendComponent {
-            src_factor: src.factor(),
-            dst_factor: dst.factor(),
-            operation: self.blend_op.wgpu(),
+        // D3DBLENDOP_MIN / MAX ignore the factors (wgpu takes only One with them).
+        let component = |src: wgpu::BlendFactor, dst: wgpu::BlendFactor, op: BlendOp| {
+            let ignores = matches!(op, BlendOp::Min | BlendOp::Max);
+            let one = wgpu::BlendFactor::One;
+            wgpu::BlendComponent {
+                src_factor: if ignores { one } else { src },
+                dst_factor: if ignores { one } else { dst },
+                operation: op.wgpu(),
+            }
         };
+        let (src, dst) = pair(self.src_blend, self.dest_blend);
+        let color = component(src.factor(), dst.factor(), self.blend_op);
         let alpha = if self.separate_alpha {
             let (src, dst) = pair(self.src_blend_alpha, self.dest_blend_alpha);
-            wgpu::BlendComponent {
-                src_factor: src.alpha_factor(),
-                dst_factor: dst.alpha_factor(),
-                operation: self.blend_op_alpha.wgpu(),
-            }
+            component(src.alpha_factor(), dst.alpha_factor(), self.blend_op_alpha)
         } else {
-            wgpu::BlendComponent {
-                src_factor: src.alpha_factor(),
-                dst_factor: dst.alpha_factor(),
-                operation: self.blend_op.wgpu(),
-            }
+            component(src.alpha_factor(), dst.alpha_factor(), self.blend_op)
         };
         Some(wgpu::BlendState { color, alpha })
     }
@@ -641,6 +639,8 @@ pub struct SamplerStates {
     /// `D3DSAMP_MIPMAPLODBIAS` (default 0). wgpu samplers have no LOD bias; a non-zero bias
     /// is refused at draw time.
     pub mip_lod_bias: f32,
+    /// `D3DSAMP_MAXANISOTROPY` (default 1), with an ANISOTROPIC filter.
+    pub max_anisotropy: u32,
 }
 
 impl Default for SamplerStates {
@@ -653,6 +653,7 @@ impl Default for SamplerStates {
             mip_filter: MipFilter::None,
             max_mip_level: 0,
             mip_lod_bias: 0.0,
+            max_anisotropy: 1,
         }
     }
 }
@@ -669,6 +670,7 @@ pub enum SamplerState {
     MipFilter(MipFilter),
     MaxMipLevel(u32),
     MipMapLodBias(f32),
+    MaxAnisotropy(u32),
 }
 
 impl SamplerStates {
@@ -684,6 +686,7 @@ impl SamplerStates {
             SamplerState::MipFilter(f) => self.mip_filter = f,
             SamplerState::MaxMipLevel(l) => self.max_mip_level = l,
             SamplerState::MipMapLodBias(b) => self.mip_lod_bias = b,
+            SamplerState::MaxAnisotropy(n) => self.max_anisotropy = n,
         }
     }
 }
@@ -865,10 +868,12 @@ impl RenderState {
         Ok(Some(match state {
             7 => match value {
                 0 | 1 => R::ZEnable(b),
+                // W-buffering has no wgpu counterpart: a z-buffer instead (DXVK does the
+                // same; D3DPRASTERCAPS_WBUFFER is not claimed).
                 2 => {
-                    return Err(RawStateError::Unsupported(
-                        "D3DZB_USEW (w-buffering)".into(),
-                    ))
+                    static ONCE: std::sync::Once = std::sync::Once::new();
+                    ONCE.call_once(|| log::warn!("D3DZB_USEW: z-buffering instead of w"));
+                    R::ZEnable(true)
                 }
                 v => return Err(RawStateError::Invalid(format!("D3DZBUFFERTYPE {v}"))),
             },
@@ -978,9 +983,9 @@ impl SamplerState {
             // D3DTEXF_NONE as a min/mag filter behaves as POINT on Windows drivers.
             0 | 1 => Ok(TextureFilter::Point),
             2 => Ok(TextureFilter::Linear),
-            3 | 6 | 7 => Err(RawStateError::Unsupported(format!(
-                "D3DTEXTUREFILTERTYPE {v} (anisotropic / pyramidal / gaussian)"
-            ))),
+            3 => Ok(TextureFilter::Anisotropic),
+            // PYRAMIDALQUAD and GAUSSIANQUAD act as linear (as wined3d and DXVK).
+            6 | 7 => Ok(TextureFilter::Linear),
             v => Err(RawStateError::Invalid(format!("D3DTEXTUREFILTERTYPE {v}"))),
         };
         Ok(Some(match ty {
@@ -993,12 +998,14 @@ impl SamplerState {
             7 => SamplerState::MipFilter(match value {
                 0 => MipFilter::None,
                 1 => MipFilter::Point,
-                2 => MipFilter::Linear,
-                v => return Err(RawStateError::Unsupported(format!("D3DSAMP_MIPFILTER {v}"))),
+                // ANISOTROPIC, PYRAMIDALQUAD and GAUSSIANQUAD as mip filters act as linear.
+                2 | 3 | 6 | 7 => MipFilter::Linear,
+                v => return Err(RawStateError::Invalid(format!("D3DSAMP_MIPFILTER {v}"))),
             }),
             8 => SamplerState::MipMapLodBias(f32::from_bits(value)),
             9 => SamplerState::MaxMipLevel(value),
-            10 | 12 | 13 => return Ok(None),
+            10 => SamplerState::MaxAnisotropy(value),
+            12 | 13 => return Ok(None),
             11 => {
                 if value != 0 {
                     return Err(RawStateError::Unsupported("D3DSAMP_SRGBTEXTURE".into()));

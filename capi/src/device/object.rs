@@ -108,11 +108,14 @@ pub fn create(
     let device = Device::new(DeviceParams {
         processing,
         back_buffer: (width, height, format),
+        back_buffer_count: present.BackBufferCount,
+        // D3DPRESENTFLAG_LOCKABLE_BACKBUFFER.
+        lockable_back_buffer: present.Flags & 1 != 0,
         auto_depth_stencil,
         ..DeviceParams::default()
     })
     .map_err(Refusal::from)?;
-    let back_buffer_id = device.back_buffer();
+    let back_buffer_ids = device.back_buffers().to_vec();
     let depth_id = device.depth_stencil_surface();
     let inner = DeviceInner {
         device,
@@ -148,8 +151,12 @@ pub fn create(
     );
     // SAFETY: just made, one public reference held here until returned.
     let device_ref = unsafe { &*device };
-    let back_buffer = Surface9::implicit(device_ref, back_buffer_id);
-    let swap_chain = SwapChain9::implicit(device_ref, back_buffer.share(), *present);
+    let back_buffers: Vec<_> = back_buffer_ids
+        .into_iter()
+        .map(|id| Surface9::implicit(device_ref, id))
+        .collect();
+    let back_buffer = back_buffers[0].share();
+    let swap_chain = SwapChain9::implicit(device_ref, back_buffers, *present);
     let depth = depth_id.map(|id| Surface9::implicit(device_ref, id));
     {
         let mut inner = device_ref.data.shared.lock();

@@ -11,7 +11,7 @@
 //!   [0, 1] (`pixel_entry`).
 //! - Bump mapping (`texbem`, `texbeml`, `bem`) reads stage m's `D3DTSS_BUMPENVMAT00..11`,
 //!   `BUMPENVLSCALE`/`LOFFSET` from the uniform at [`super::interface::BUMP_ENV_BINDING`].
-//! - ps_1_1–1_3 `tex`/`texbem` honour the stage's `D3DTTFF_PROJECTED`
+//! - ps_1_1–1_3 `tex`/`texbem` honour the stage's `D3DTTFF_PROJECTED` (divided by w)
 //!   ([`super::PixelShaderOptions::ps1_texture_transform_flags`], [`projection_divisor`]).
 //! - `_dz` / `_dw` (ps_1_4 `texld`/`texcrd` sources) divide `.xy` by `.z` / `.xyz` by `.w`:
 //!   `(x/z, y/z, 1, 1)` and `(x/w, y/w, z/w, 1)`.
@@ -44,19 +44,12 @@ pub(super) fn range_limit(range: Ps1Range, minor: u8) -> Option<f32> {
 pub const TTFF_PROJECTED: u32 = 256;
 
 /// The component a ps_1_1–1_3 projected coordinate is divided by, from the stage's
-/// `D3DTSS_TEXTURETRANSFORMFLAGS` (Wine's `shader_glsl_tex`: `COUNT2` → `.y`, `COUNT3` →
-/// `.z`, `COUNT4` or no count → `.w`; `COUNT1` has no divisor, and cube maps are never
-/// projected); `None`: not projected.
+/// `D3DTSS_TEXTURETRANSFORMFLAGS`: `.w` whenever `D3DTTFF_PROJECTED` is set, whatever the
+/// count (Windows, in Wine's test_texture_transform_flags: the fixed-function vertex stage
+/// puts the divisor of COUNT2/COUNT3 in w, and a vertex shader's oT.w is used as it is);
+/// cube maps are never projected; `None`: not projected.
 pub(super) fn projection_divisor(flags: u32, texture: TextureType) -> Option<u8> {
-    if flags & TTFF_PROJECTED == 0 || texture == TextureType::Cube {
-        return None;
-    }
-    match flags & !TTFF_PROJECTED {
-        2 => Some(1),
-        3 => Some(2),
-        0 | 4 => Some(3),
-        _ => None,
-    }
+    (flags & TTFF_PROJECTED != 0 && texture != TextureType::Cube).then_some(3)
 }
 
 /// The factor of a result shift: `_x2`, `_x4`, `_x8` (1–3) and `_d2`, `_d4`, `_d8` (-1 to
@@ -235,11 +228,15 @@ impl Lifter<'_> {
         let Some(by) = projection_divisor(flags, self.ps1_texture_type(n)) else {
             return Ok(coord);
         };
+        // A divisor of 0 samples at 0 (Windows, in Wine's test_texture_transform_flags).
         let d = self.comp(coord, u32::from(by));
+        let zero = self.lit_f32(0.0);
+        let at_zero = self.bin(Bo::Equal, d, zero);
         let mut parts = [d; 4];
         for (c, slot) in parts.iter_mut().enumerate() {
             let x = self.comp(coord, c as u32);
-            *slot = self.bin(Bo::Divide, x, d);
+            let q = self.bin(Bo::Divide, x, d);
+            *slot = self.select(at_zero, zero, q);
         }
         Ok(self.compose4(parts))
     }
@@ -519,16 +516,16 @@ mod tests {
     }
 
     #[test]
-    fn projection_divides_by_the_counted_component_except_on_cube_maps() {
+    fn projection_divides_by_w_except_on_cube_maps() {
         let p = TTFF_PROJECTED;
         let two_d = TextureType::TwoD;
         assert_eq!(projection_divisor(0, two_d), None);
         assert_eq!(projection_divisor(3, two_d), None);
         assert_eq!(projection_divisor(p, two_d), Some(3));
-        assert_eq!(projection_divisor(p | 1, two_d), None);
-        assert_eq!(projection_divisor(p | 2, two_d), Some(1));
-        assert_eq!(projection_divisor(p | 3, TextureType::Volume), Some(2));
-        assert_eq!(projection_divisor(p | 4, two_d), Some(3));
+        assert_eq!(projection_divisor(p | 1, two_d), Some(3));
+        assert_eq!(projection_divisor(p | 2, two_d), Some(3));
+        assert_eq!(projection_divisor(p | 3, TextureType::Volume), Some(3));
+        assert_eq!(projection_divisor(u32::MAX, two_d), Some(3));
         assert_eq!(projection_divisor(p | 4, TextureType::Cube), None);
     }
 

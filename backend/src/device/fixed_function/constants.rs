@@ -84,11 +84,12 @@ fn inverse(m: &Matrix) -> Option<Matrix> {
         for v in a[col].iter_mut() {
             *v /= p;
         }
-        for row in 0..4 {
+        let pivot_row = a[col];
+        for (row, values) in a.iter_mut().enumerate() {
             if row != col {
-                let factor = a[row][col];
-                for k in 0..8 {
-                    a[row][k] -= factor * a[col][k];
+                let factor = values[col];
+                for (v, p) in values.iter_mut().zip(pivot_row) {
+                    *v -= factor * p;
                 }
             }
         }

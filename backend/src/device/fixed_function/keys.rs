@@ -150,3 +150,56 @@ impl Device {
         })
     }
 }
+
+/// The fixed-function vertex stage as the reference interpreter runs it for
+/// `ProcessVertices` without a vertex shader: the program generated for `declaration` with
+/// the outputs `destination` has (texture coordinate sets), checked against the device's
+/// caps, the declaration it reads, and its float constants now.
+pub(crate) struct ProcessingProgram {
+    pub(crate) program: std::sync::Arc<d3d9_translator::check::CheckedProgram>,
+    pub(crate) declaration: VertexDeclaration,
+    pub(crate) floats: Vec<[f32; 4]>,
+}
+
+impl Device {
+    /// [`ProcessingProgram`] of the current fixed-function state.
+    pub(crate) fn fixed_function_processing(
+        &self,
+        declaration: &VertexDeclaration,
+        destination: &VertexDeclaration,
+    ) -> Result<ProcessingProgram, DeviceError> {
+        use d3d9_translator::bytecode::{Stage, Usage};
+        let call = "ProcessVertices";
+        let fog = FogState::of(&self.state.render, self.state.transforms.w_fog());
+        let key = self.fixed_function_vertex_key(declaration, &fog)?;
+        let texcoords = destination
+            .elements()
+            .iter()
+            .filter(|e| e.usage == Usage::TexCoord && e.usage_index < 8)
+            .fold(0u8, |mask, e| mask | 1 << e.usage_index);
+        let outputs = super::vertex::VertexOutputs {
+            texcoords,
+            eye: false,
+            passthrough: Vec::new(),
+        };
+        let generated = super::vertex::vertex_program(declaration, &key, outputs)
+            .map_err(|e| unsupported(call, format!("the fixed-function vertex stage: {e}")))?;
+        let program = d3d9_translator::asm::assemble(&generated.text)
+            .map_err(|e| unsupported(call, format!("the fixed-function vertex stage: {e}")))?;
+        let caps = match generated.software_constants {
+            true => d3d9_translator::check::DeviceCaps::software(),
+            false => self.params.caps,
+        };
+        let checked = d3d9_translator::check::check(&program, Stage::Vertex, &caps)
+            .map_err(|e| unsupported(call, format!("the fixed-function vertex stage: {e}")))?;
+        let software = d3d9_translator::bytecode::software_limits(
+            checked.program().version,
+            checked.caps().vertex_processing,
+        );
+        Ok(ProcessingProgram {
+            program: std::sync::Arc::new(checked),
+            declaration: generated.declaration,
+            floats: super::constants::vertex_constants(&self.state, software),
+        })
+    }
+}

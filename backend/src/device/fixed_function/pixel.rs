@@ -81,9 +81,9 @@ impl PixelUniform {
     pub(crate) const VEC4S: usize = 4 + 3 * 8;
 }
 
-/// The WGSL of the pixel stage for `key`. `fog_from_specular`: the vertex stage writes no
-/// FOG, so vertex fog takes the specular alpha (Windows, in Wine's test_fog with a vertex
-/// shader that writes no oFog).
+/// The WGSL of the pixel stage for `key`. `fog_from_specular`: the vertex stage writes
+/// COLOR1 and no FOG, so vertex fog takes the specular alpha (Windows, in Wine's test_fog
+/// with a vertex shader that writes oD1 and no oFog).
 pub(crate) fn pixel_stage_wgsl(key: &PixelKey, fog_from_specular: bool) -> String {
     let shading = if key.flat { "@interpolate(flat) " } else { "" };
     let mut inputs = format!(

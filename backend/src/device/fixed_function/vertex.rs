@@ -88,12 +88,16 @@ pub(crate) struct VertexKey {
 }
 
 /// The outputs the pixel stage needs besides position and colours.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct VertexOutputs {
     /// Texture coordinate sets (bit n: TEXCOORDn).
     pub(crate) texcoords: u8,
     /// The eye-space position as POSITION1 (fixed-function point scaling).
     pub(crate) eye: bool,
+    /// Other semantics a pixel shader reads (ps_3_0 `dcl_normal`, `dcl_fog`, ...): the
+    /// declaration's element of that semantic passes through unchanged, as D3D9 hands
+    /// vertex data to the pixel shader by semantic (Wine's pretransformed_varying_test).
+    pub(crate) passthrough: Vec<(Usage, u8)>,
 }
 
 /// The generated program (vs_3_0 assembly), the declaration it reads (POSITIONT read as
@@ -179,6 +183,18 @@ pub(crate) fn vertex_program(
     }
     if let Some(fog) = key.fog {
         g.fog(fog, key.viewport.is_some())?;
+    }
+    for &(usage, index) in &outputs.passthrough {
+        let computed = match usage {
+            Usage::Color | Usage::Position | Usage::PSize => true,
+            Usage::TexCoord => index < 8,
+            Usage::Fog => key.fog.is_some(),
+            _ => false,
+        };
+        if let Some(v) = g.find(usage, index).filter(|_| !computed) {
+            let o = g.output(&format!("{}{index}", usage.name()))?;
+            g.line(format!("mov o{o}, v{v}"));
+        }
     }
     if let Some(v) = g.find(Usage::PSize, 0) {
         let o = g.output("psize0")?;
@@ -338,9 +354,9 @@ impl Generator<'_> {
             }
         }
         self.line("mov r2, r31.x\nmov r3, r31.x");
-        for i in 0..=k {
+        for (i, lane) in LANES.iter().enumerate().take(k + 1) {
             let weight = if i < k {
-                format!("r5.{}", LANES[i])
+                format!("r5.{lane}")
             } else {
                 "r6.x".to_string()
             };
@@ -352,7 +368,7 @@ impl Generator<'_> {
                 }
             };
             if indexed {
-                self.line(format!("mova a0.x, r9.{}", LANES[i]));
+                self.line(format!("mova a0.x, r9.{lane}"));
             }
             for (col, lane) in LANES.iter().enumerate() {
                 self.line(format!("dp4 r7.{lane}, r0, {}", column(col)));
@@ -543,13 +559,13 @@ impl Generator<'_> {
                     .and_then(|e| e.ty.info())
                     .map_or(4, |i| usize::from(i.components));
                 self.line(format!("mov r22, v{v}"));
-                for c in components..4 {
+                for (c, lane) in LANES.iter().enumerate().skip(components) {
                     let value = if c == components {
                         one_or_zero
                     } else {
                         "r31.x"
                     };
-                    self.line(format!("mov r22.{}, {value}", LANES[c]));
+                    self.line(format!("mov r22.{lane}, {value}"));
                 }
                 components
             }

@@ -516,7 +516,11 @@ mod tests {
             assert_eq!(format.to_d3d(), number);
         }
         assert_eq!(Format::from_d3d(0x3259_5559), Some(F::Yuy2));
-        assert_eq!(Format::from_d3d(fourcc(b"NV12")), None, "planar YUV is not offered");
+        assert_eq!(
+            Format::from_d3d(fourcc(b"NV12")),
+            None,
+            "planar YUV is not offered"
+        );
         assert_eq!(Format::from_d3d(fourcc(b"DXT1")), Some(F::Dxt1));
     }
 
