@@ -158,3 +158,49 @@ fn gpu_update_texture_converts_formats_and_matches_levels() {
     let dxt = texture(&mut dev, Format::Dxt1, Pool::Default, 1);
     assert!(dev.update_texture_from(src, dxt).is_err());
 }
+
+#[test]
+fn gpu_autogen_textures_show_one_level_and_make_the_others() {
+    use d3d9_backend::device::SamplerState;
+    use d3d9_backend::MipFilter;
+    let mut dev = device();
+    let desc = TextureDesc {
+        kind: TextureKind::TwoD,
+        width: 8,
+        height: 8,
+        depth: 1,
+        levels: 0,
+        format: Format::X8R8G8B8,
+        usage: Usage::AUTOGEN_MIPMAP,
+        pool: Pool::Managed,
+    };
+    let texture = ok(dev.create_texture_with(&desc));
+    assert_eq!(dev.texture_info(texture).map(|i| i.levels), Some(1));
+    assert!(dev.texture_surface(texture, 0, 1).is_err());
+    assert!(dev.lock_texture(texture, 0, 1, None, LockFlags(0)).is_err());
+    // Left half red, right half green: the 1 x 1 level is their mean.
+    fill(&mut dev, texture, None, GREEN, LockFlags(0));
+    fill(&mut dev, texture, left_half(), RED, LockFlags(0));
+    ok(dev.set_sampler_state(0, SamplerState::MipFilter(MipFilter::Point)));
+    ok(dev.set_sampler_state(0, SamplerState::MaxMipLevel(3)));
+    let (left, right) = draw(&mut dev, texture);
+    assert_eq!(left, right);
+    for (shift, expected) in [(16, 0x80), (8, 0x80), (0, 0)] {
+        let c = (left >> shift) & 0xff;
+        assert!(c.abs_diff(expected) <= 1, "{left:#08x}");
+    }
+    // Level 0 changed: the levels are made again before the next draw.
+    fill(&mut dev, texture, None, BLUE, LockFlags(0));
+    assert_eq!(draw(&mut dev, texture), (BLUE, BLUE));
+    // More than one level, or a volume, is refused.
+    for bad in [
+        TextureDesc { levels: 2, ..desc },
+        TextureDesc {
+            kind: TextureKind::Volume,
+            depth: 8,
+            ..desc
+        },
+    ] {
+        assert!(dev.create_texture_with(&bad).is_err());
+    }
+}

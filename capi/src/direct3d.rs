@@ -258,10 +258,13 @@ unsafe extern "C" fn check_device_type(
     })
 }
 
-/// `D3DUSAGE_*` bits of `CheckDeviceFormat` that the device honours. (AUTOGENMIPMAP 0x400,
-/// DMAP 0x4000, QUERY_LEGACYBUMPMAP 0x8000, QUERY_SRGBREAD 0x10000 and QUERY_SRGBWRITE
-/// 0x40000 are not done: a query with any other bit answers NOTAVAILABLE.)
+/// `D3DUSAGE_*` bits of `CheckDeviceFormat` that the device honours. (DMAP 0x4000,
+/// QUERY_LEGACYBUMPMAP 0x8000, QUERY_SRGBREAD 0x10000 and QUERY_SRGBWRITE 0x40000 are not
+/// done: a query with any other bit answers NOTAVAILABLE.)
 const USAGE_RENDERTARGET: u32 = 0x1;
+const USAGE_AUTOGENMIPMAP: u32 = 0x400;
+/// `D3DOK_NOAUTOGEN`: a success code, the format is fine but its levels are not generated.
+const D3DOK_NOAUTOGEN: HRESULT = 0x0876_086f;
 const USAGE_DEPTHSTENCIL: u32 = 0x2;
 const USAGE_DYNAMIC: u32 = 0x200;
 const QUERY_FILTER: u32 = 0x20000;
@@ -346,8 +349,22 @@ unsafe extern "C" fn check_device_format(
                 format!("adapter format {adapter_format}"),
             ));
         }
-        if format_supported(d3d.data.gpu()?, usage, rtype, format) {
-            Ok(())
+        let gpu = d3d.data.gpu()?;
+        if format_supported(gpu, usage & !USAGE_AUTOGENMIPMAP, rtype, format) {
+            let autogen = usage & USAGE_AUTOGENMIPMAP != 0;
+            let generated = Format::from_d3d(format).is_some_and(|f| f.support(gpu).render_target);
+            match rtype {
+                _ if !autogen => Ok(()),
+                RTYPE_TEXTURE | RTYPE_CUBETEXTURE if generated => Ok(()),
+                RTYPE_TEXTURE | RTYPE_CUBETEXTURE => Err(fail(
+                    D3DOK_NOAUTOGEN,
+                    format!("format {format}: its levels are not generated"),
+                )),
+                _ => Err(fail(
+                    D3DERR_NOTAVAILABLE,
+                    format!("D3DUSAGE_AUTOGENMIPMAP on resource type {rtype}"),
+                )),
+            }
         } else {
             Err(fail(
                 D3DERR_NOTAVAILABLE,

@@ -6,14 +6,14 @@ use std::ffi::c_void;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Mutex;
 
-use d3d9_backend::device::{LockFlags, TexelBox, TextureId};
+use d3d9_backend::device::{Filter, LockFlags, TexelBox, TextureId};
 use d3d9_backend::TextureKind;
 
 use crate::child::Child;
 use crate::com::{entry, entry_value, read_in, write_out, Class, Com, Kind};
 use crate::device::Device9;
 use crate::guid::*;
-use crate::hresult::{invalid_call, unsupported, CallResult, Refusal, D3DERR_INVALIDCALL, HRESULT};
+use crate::hresult::{invalid_call, CallResult, Refusal, HRESULT};
 use crate::methods::{child_methods, resource_methods, unknown_methods};
 use crate::surface::{opt_rect, Surface9};
 use crate::types::*;
@@ -343,6 +343,19 @@ unsafe extern "C" fn set_autogen_filter_type(this: This, filter: u32) -> HRESULT
         if filter == 0 || filter > 7 {
             return Err(invalid_call(format!("filter {filter}")));
         }
+        // POINT or LINEAR; the anisotropic, pyramidal and gaussian filters act as LINEAR.
+        let generated = if filter == 1 {
+            Filter::Point
+        } else {
+            Filter::Linear
+        };
+        let id = object.data.id;
+        object.data.child.shared.with(|inner| {
+            inner
+                .device
+                .set_autogen_filter(id, generated)
+                .map_err(Refusal::from)
+        })?;
         object.data.autogen_filter.store(filter, Ordering::Release);
         Ok(())
     })
@@ -361,11 +374,14 @@ unsafe extern "C" fn get_autogen_filter_type(this: This) -> u32 {
 unsafe extern "C" fn generate_mip_sub_levels(this: This) {
     entry_value("IDirect3DBaseTexture9::GenerateMipSubLevels", (), || {
         // SAFETY: checked live.
-        unsafe { crate::com::this(this)? };
-        Err(unsupported(
-            D3DERR_INVALIDCALL,
-            "GenerateMipSubLevels (D3DUSAGE_AUTOGENMIPMAP)",
-        ))
+        let object = unsafe { crate::com::this(this)? };
+        let id = object.data.id;
+        object.data.child.shared.with(|inner| {
+            inner
+                .device
+                .generate_mip_sub_levels(id)
+                .map_err(Refusal::from)
+        })
     })
 }
 

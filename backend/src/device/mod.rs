@@ -11,6 +11,7 @@
 //! What follows D3D9 (and where this device stops) is documented on each call;
 //! `docs/decisions.md` ("The device") gathers the choices.
 
+mod autogen;
 mod blit;
 mod buffer;
 mod cache;

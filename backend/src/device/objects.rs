@@ -320,6 +320,8 @@ pub(crate) struct TextureObject {
     pub(crate) stale: bool,
     /// Bumped by every update, for the bind-group cache.
     pub(crate) version: u64,
+    /// `D3DUSAGE_AUTOGENMIPMAP`: the levels past 0 are made from it (`autogen`).
+    pub(crate) autogen: Option<super::autogen::AutoGen>,
 }
 
 impl TextureObject {

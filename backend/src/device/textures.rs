@@ -173,6 +173,9 @@ impl Device {
                 format!("{format:?} textures (shadow maps)"),
             ));
         }
+        let asks_autogen = usage.contains(Usage::AUTOGEN_MIPMAP);
+        let autogen =
+            asks_autogen && super::autogen::check_desc(call, desc, format.support(&self.gpu))?;
         let largest = width.max(height).max(if kind == TextureKind::Volume {
             depth
         } else {
@@ -180,7 +183,11 @@ impl Device {
         });
         let full_chain = 32 - largest.leading_zeros();
         let levels = match desc.levels {
+            // An AUTOGENMIPMAP texture shows one level and keeps the whole chain (one level
+            // where the format cannot have its levels generated).
+            0 | 1 if asks_autogen && !autogen => 1,
             0 => full_chain,
+            1 if autogen => full_chain,
             n if n > full_chain => {
                 return Err(invalid(
                     call,
@@ -209,8 +216,10 @@ impl Device {
         } else {
             wgpu::Features::TEXTURE_COMPRESSION_BC
         };
+        // AUTOGENMIPMAP levels are drawn from level 0 (`autogen`).
+        let drawn = render_target || autogen;
         let wgpu_format = format.texture_wgpu(
-            render_target || (pool == Pool::Default && !format.is_float()),
+            drawn || (pool == Pool::Default && !format.is_float()),
             self.depth32_stencil8(),
             width.is_multiple_of(4) && height.is_multiple_of(4) && features.contains(bc),
         );
@@ -222,7 +231,7 @@ impl Device {
                 levels,
                 format,
                 wgpu_format,
-                render_target,
+                drawn,
             )?)
         } else {
             None
@@ -252,6 +261,7 @@ impl Device {
             },
             stale: false,
             version: 0,
+            autogen: autogen.then(super::autogen::AutoGen::default),
         };
         if object.lockable() {
             object.memory = TextureMemory::new((0..subresources).map(|i| {
@@ -432,6 +442,7 @@ impl Device {
             self.flush()?;
         }
         let texture = self.texture_mut(call, id)?;
+        texture.check_shown(call, level)?;
         let sub = texture.subresource(call, face, level)?;
         if !texture.lockable() {
             return Err(invalid(
@@ -529,6 +540,18 @@ impl Device {
         level: u32,
     ) -> Result<SurfaceId, DeviceError> {
         let call = "GetSurfaceLevel";
+        self.texture_mut(call, id)?.check_shown(call, level)?;
+        self.level_surface(id, face, level)
+    }
+
+    /// The surface of subresource (face, level), made once (AUTOGENMIPMAP levels too).
+    pub(crate) fn level_surface(
+        &mut self,
+        id: TextureId,
+        face: u32,
+        level: u32,
+    ) -> Result<SurfaceId, DeviceError> {
+        let call = "GetSurfaceLevel";
         let texture = self
             .textures
             .get(&id)
@@ -585,7 +608,8 @@ impl Device {
             width: t.width,
             height: t.height,
             depth: t.depth,
-            levels: t.levels,
+            // An AUTOGENMIPMAP texture shows one level.
+            levels: if t.autogen.is_some() { 1 } else { t.levels },
             lod: t.lod,
         })
     }
@@ -623,6 +647,17 @@ impl Device {
 }
 
 impl TextureObject {
+    /// An AUTOGENMIPMAP texture shows only level 0 to the application.
+    pub(crate) fn check_shown(&self, call: &'static str, level: u32) -> Result<(), DeviceError> {
+        if self.autogen.is_some() && level > 0 {
+            return Err(invalid(
+                call,
+                format!("level {level} of an AUTOGENMIPMAP texture (it shows one)"),
+            ));
+        }
+        Ok(())
+    }
+
     /// The index of subresource (face, level), checked.
     pub(crate) fn subresource(
         &self,

@@ -178,7 +178,7 @@ impl Device {
             }
         }
         self.upload_texture(id);
-        Ok(())
+        self.refresh_levels(id)
     }
 
     /// Uploads what of a texture's system memory the GPU does not have yet.
@@ -208,6 +208,10 @@ impl Device {
         texture.version += 1;
         for sub in 0..texture.faces() * texture.levels {
             let level = sub % texture.levels;
+            // An AUTOGENMIPMAP texture's other levels are made from level 0 on the GPU.
+            if level > 0 && texture.autogen.is_some() {
+                continue;
+            }
             let Some(memory) = texture.memory.get(sub as usize) else {
                 continue;
             };

@@ -402,6 +402,10 @@ fn copy_layout(format: Format, wgpu: W) -> Option<(bool, bool)> {
         | (F::G16R16F, W::Rg16Float)
         | (F::R32F, W::R32Float)
         | (F::G32R32F, W::Rg32Float) => Some((false, false)),
+        // Float32 targets held as their bits where the adapter cannot render floats (GL).
+        (F::R32F, W::R32Uint) | (F::G32R32F, W::Rg32Uint) | (F::A32B32G32R32F, W::Rgba32Uint) => {
+            Some((false, false))
+        }
         _ if format.is_depth() || format.is_compressed() => Some((false, false)),
         _ => None,
     }
