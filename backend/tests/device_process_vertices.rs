@@ -79,6 +79,13 @@ fn gpu_process_vertices_is_an_invalid_call_under_hardware_processing() {
     let out = ok(dev.create_vertex_buffer(64));
     match dev.process_vertices(0, 0, 1, out, decl) {
         Err(e) => assert!(e.is_invalid_call(), "{e}"),
-        Ok(()) => panic!("ProcessVertices ran on a hardware device"),
+        Ok(()) => panic!("ProcessVertices ran a shader on a hardware device"),
     }
+    // Without a vertex shader the fixed-function stage processes there too (Windows, in
+    // Wine's test_sysmem_draw).
+    ok(dev.set_vertex_shader(None));
+    let vb = ok(dev.create_vertex_buffer(12));
+    ok(dev.update_vertex_buffer(vb, 0, &floats(&[0.5, -0.5, 0.0])));
+    ok(dev.set_stream_source(0, Some(vb), 0, 12));
+    ok(dev.process_vertices(0, 0, 1, out, decl));
 }

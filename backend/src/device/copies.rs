@@ -10,6 +10,17 @@ use super::state::Rect;
 use super::upload::write_box;
 use super::Device;
 
+/// Whether box `b` of a `width` x `height` image of `format` is whole blocks where the
+/// format is block-compressed: D3D9 copies and fills compressed surfaces by whole 4 x 4
+/// blocks, or up to the surface's edge.
+fn whole_blocks(format: Format, b: &TexelBox, width: u32, height: u32) -> bool {
+    !format.is_compressed()
+        || (b.left.is_multiple_of(4)
+            && b.top.is_multiple_of(4)
+            && (b.right.is_multiple_of(4) || b.right == width)
+            && (b.bottom.is_multiple_of(4) || b.bottom == height))
+}
+
 /// A rectangle of a `width` x `height` surface as a texel box (the whole surface when
 /// `None`); `None` when it does not fit.
 fn texel_rect(rect: Option<Rect>, width: u32, height: u32) -> Option<TexelBox> {
@@ -107,6 +118,13 @@ impl Device {
             dst.height,
         )
         .ok_or_else(|| invalid(call, "the copy does not fit the destination"))?;
+        // (Wine's update_surface_test: a 2 x 2 level into the corner of a 4 x 4 one is
+        // refused.)
+        if !whole_blocks(src.format, &rect, src.width, src.height)
+            || !whole_blocks(dst.format, &target, dst.width, dst.height)
+        {
+            return Err(invalid(call, "a copy of part of a compressed block"));
+        }
         let texels = self.read_surface(call, source)?;
         let data = super::upload::crop_rows(src.format, &texels, src.width, rect);
         self.write_surface(call, destination, Some(target), &data)
@@ -250,10 +268,15 @@ impl Device {
             .format
             .texel_of_color(colour)
             .ok_or_else(|| unsupported(call, format!("filling {:?} with a colour", info.format)))?;
-        // (A YUV pair of texels repeats along rows of whole pairs.)
-        let count = ((target.right - target.left) * (target.bottom - target.top)) as usize;
-        let size = info.format.texel_size() as usize;
-        let data: Vec<u8> = texel.iter().copied().cycle().take(count * size).collect();
+        // (Wine's color_fill_test: a DXT1 rect that is not whole blocks is refused.)
+        if !whole_blocks(info.format, &target, info.width, info.height) {
+            return Err(invalid(call, format!("rect {rect:?} of compressed blocks")));
+        }
+        // (A YUV pair of texels repeats along rows of whole pairs; a block, block by block.)
+        let size = info
+            .format
+            .image_size(target.right - target.left, target.bottom - target.top);
+        let data: Vec<u8> = texel.iter().copied().cycle().take(size).collect();
         self.write_surface(call, surface, Some(target), &data)
     }
 

@@ -10,9 +10,9 @@
 //!   tests.
 //!
 //! D3D9 allows `ProcessVertices` with a vertex shader only under software vertex processing;
-//! on a hardware device it is `D3DERR_INVALIDCALL`, as on Windows. Without a vertex shader the
-//! interpreter runs the generated fixed-function vertex stage (the one the draws translate,
-//! `fixed_function`) with its constants.
+//! on a hardware device it is `D3DERR_INVALIDCALL`, as on Windows. Without a vertex shader,
+//! on any device, the interpreter runs the generated fixed-function vertex stage (the one the
+//! draws translate, `fixed_function`) with its constants.
 
 use d3d9_translator::bytecode::{Usage, VertexProcessing};
 use d3d9_translator::decl::DeclType;
@@ -43,7 +43,11 @@ impl Device {
         dest_decl: DeclarationId,
     ) -> Result<(), DeviceError> {
         let call = "ProcessVertices";
-        if self.params.processing == VertexProcessing::Hardware {
+        // Without a vertex shader a hardware device processes too (Wine's test_sysmem_draw,
+        // checked on Windows).
+        if self.params.processing == VertexProcessing::Hardware
+            && self.state.vertex_shader.is_some()
+        {
             return Err(invalid(
                 call,
                 "a vertex shader is processed only under software vertex processing",

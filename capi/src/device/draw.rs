@@ -272,15 +272,25 @@ pub(super) unsafe extern "C" fn process_vertices(
         // SAFETY: C calls through our vtable; checked live.
         let device = unsafe { crate::com::this(this)? };
         let shared = &device.data.shared;
-        let dst = object::<VertexBuffer9>(shared, dst)?
-            .ok_or_else(|| invalid_call("a NULL destination buffer"))?
-            .data
-            .id;
-        let declaration = object::<VertexDeclaration9>(shared, declaration)?
-            .ok_or_else(|| invalid_call("a NULL destination declaration"))?
-            .data
-            .id;
+        let buffer = object::<VertexBuffer9>(shared, dst)?
+            .ok_or_else(|| invalid_call("a NULL destination buffer"))?;
+        let (dst, fvf) = (buffer.data.id, buffer.data.fvf);
+        let declaration = object::<VertexDeclaration9>(shared, declaration)?.map(|d| d.data.id);
         shared.with(|inner| {
+            // A NULL declaration: the destination buffer's FVF describes the output (Wine's
+            // test_sysmem_draw, checked on Windows).
+            let declaration = match declaration {
+                Some(id) => id,
+                None if fvf != 0 => inner
+                    .device
+                    .create_vertex_declaration_fvf(fvf)
+                    .map_err(Refusal::from)?,
+                None => {
+                    return Err(invalid_call(
+                        "a NULL destination declaration and a buffer without an FVF",
+                    ))
+                }
+            };
             inner
                 .device
                 .process_vertices(src_start, dst_index, count, dst, declaration)

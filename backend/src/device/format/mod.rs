@@ -352,14 +352,18 @@ impl Format {
     }
 
     /// One texel of a D3DCOLOR (0xAARRGGBB) in D3D9's memory layout (`ColorFill`); `None`
-    /// for depth and compressed formats.
+    /// for depth formats.
     /// YUV formats take the colour as AYUV (Y in the red byte, U in green, V in blue) and
     /// give a pair of texels.
+    /// Compressed formats give one block of the colour.
     pub fn texel_of_color(self, colour: u32) -> Option<Vec<u8>> {
-        if self.is_depth() || self.is_compressed() {
+        if self.is_depth() {
             return None;
         }
         let [b, g, r, a] = colour.to_le_bytes();
+        if self.is_compressed() {
+            return Some(bc::solid_block(self, [r, g, b, a]));
+        }
         match self {
             F::Yuy2 => return Some(vec![r, g, r, b]),
             F::Uyvy => return Some(vec![g, r, b, r]),
