@@ -125,6 +125,25 @@ pub(super) fn decode_image(format: Format, data: &[u8], width: u32, height: u32)
     out
 }
 
+/// A block every texel of which is the colour (RGBA8): both end points the colour, every
+/// index 0 (`ColorFill`).
+pub(super) fn solid_block(format: Format, [r, g, b, a]: [u8; 4]) -> Vec<u8> {
+    let c = (u16::from(r) >> 3) << 11 | (u16::from(g) >> 2) << 5 | u16::from(b) >> 3;
+    let colour = [c.to_le_bytes(), c.to_le_bytes(), [0, 0], [0, 0]].concat();
+    let single = |v: u8| vec![v, v, 0, 0, 0, 0, 0, 0];
+    match format {
+        Format::Dxt1 => colour,
+        Format::Dxt2 | Format::Dxt3 => {
+            let nibble = a >> 4;
+            [vec![nibble << 4 | nibble; 8], colour].concat()
+        }
+        Format::Dxt4 | Format::Dxt5 => [single(a), colour].concat(),
+        Format::Ati1 => single(r),
+        Format::Ati2 => [single(r), single(g)].concat(),
+        _ => Vec::new(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -155,24 +174,5 @@ mod tests {
         assert_eq!(&t[0..3], &[255, 255, 255]);
         let ati1 = decode_image(Format::Ati1, &block[0..8], 4, 4);
         assert_eq!(&ati1[0..4], &[(6 * 255 / 7) as u8, 0, 0, 255]);
-    }
-}
-
-/// A block every texel of which is the colour (RGBA8): both end points the colour, every
-/// index 0 (`ColorFill`).
-pub(super) fn solid_block(format: Format, [r, g, b, a]: [u8; 4]) -> Vec<u8> {
-    let c = (u16::from(r) >> 3) << 11 | (u16::from(g) >> 2) << 5 | u16::from(b) >> 3;
-    let colour = [c.to_le_bytes(), c.to_le_bytes(), [0, 0], [0, 0]].concat();
-    let single = |v: u8| vec![v, v, 0, 0, 0, 0, 0, 0];
-    match format {
-        Format::Dxt1 => colour,
-        Format::Dxt2 | Format::Dxt3 => {
-            let nibble = a >> 4;
-            [vec![nibble << 4 | nibble; 8], colour].concat()
-        }
-        Format::Dxt4 | Format::Dxt5 => [single(a), colour].concat(),
-        Format::Ati1 => single(r),
-        Format::Ati2 => [single(r), single(g)].concat(),
-        _ => Vec::new(),
     }
 }

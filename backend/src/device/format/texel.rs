@@ -15,8 +15,9 @@ fn unorm(v: u32, shift: u32, bits: u32) -> f32 {
     ((v >> shift) & max) as f32 / max as f32
 }
 
-/// `bits` wide two's-complement field at `shift` as -1..1 (the most negative value is -1,
-/// as D3D9's signed formats read it).
+/// `bits` wide two's-complement field at `shift` as -1..1, as D3D9's signed formats read it:
+/// positive values over 2^(bits-1) - 1, negative ones over 2^(bits-1), so the most negative
+/// is -1 and the next one is not (Wine's test_signed_formats: L6V5U5's -15 reads -15/16).
 fn snorm(v: u32, shift: u32, bits: u32) -> f32 {
     let mask = (1u32 << bits) - 1;
     let raw = (v >> shift) & mask;
@@ -25,8 +26,12 @@ fn snorm(v: u32, shift: u32, bits: u32) -> f32 {
     } else {
         raw as i32
     };
-    let max = ((1u32 << (bits - 1)) - 1) as f32;
-    (signed as f32 / max).max(-1.0)
+    let half = (1u32 << (bits - 1)) as f32;
+    if signed < 0 {
+        signed as f32 / half
+    } else {
+        signed as f32 / (half - 1.0)
+    }
 }
 
 /// 0..1 as a `bits` wide unsigned field at `shift`.
@@ -35,10 +40,11 @@ fn to_unorm(x: f32, shift: u32, bits: u32) -> u32 {
     ((x.clamp(0.0, 1.0) * max as f32).round() as u32 & max) << shift
 }
 
-/// -1..1 as a `bits` wide two's-complement field at `shift`.
+/// -1..1 as a `bits` wide two's-complement field at `shift` (`snorm`'s inverse).
 fn to_snorm(x: f32, shift: u32, bits: u32) -> u32 {
-    let max = ((1u32 << (bits - 1)) - 1) as f32;
-    let v = (x.clamp(-1.0, 1.0) * max).round() as i32;
+    let half = (1u32 << (bits - 1)) as f32;
+    let x = x.clamp(-1.0, 1.0);
+    let v = if x < 0.0 { x * half } else { x * (half - 1.0) }.round() as i32;
     (v as u32 & ((1u32 << bits) - 1)) << shift
 }
 
@@ -565,7 +571,8 @@ mod tests {
             [128.0 / 255.0, 128.0 / 255.0, 128.0 / 255.0, 1.0]
         );
         assert_eq!(decode(F::A8, &[0xff]), [0.0, 0.0, 0.0, 1.0]);
-        assert_eq!(decode(F::V8U8, &[0x7f, 0x81]), [1.0, -1.0, 1.0, 1.0]);
+        // -127 reads -127/128: negative values over 128 (see `snorm`).
+        assert_eq!(decode(F::V8U8, &[0x7f, 0x81]), [1.0, -0.9921875, 1.0, 1.0]);
         assert_eq!(decode(F::V8U8, &[0x80, 0]), [-1.0, 0.0, 1.0, 1.0]);
         assert_eq!(
             decode(F::G16R16F, &[0, 0x3c, 0, 0xc0]),

@@ -1,0 +1,531 @@
+//! What a draw's pipeline binds: the textures the pair samples (checked against its
+//! declarations), the vertex and pixel constants (bind groups rebuilt only when they
+//! changed), the samplers from D3D9's sampler states, and the texture bind groups.
+
+use d3d9_translator::bytecode::TextureType;
+use d3d9_translator::lift::interface::alpha_ref_data;
+use d3d9_translator::lift::interface::{BUMP_ENV_STAGES, HW_FLOAT_CONSTANTS};
+use d3d9_translator::lift::FogConstants;
+
+use super::super::clip::{clip_plane_buffer, clip_planes_key};
+use super::super::error::{invalid, unsupported, DeviceError};
+use super::super::fixed_function::FogState;
+use super::super::objects::TextureId;
+use super::super::pairing::ShaderPair;
+use super::super::points::{point_constant_buffer, point_constants_key};
+use super::super::{Device, DeviceState};
+use super::{BindGroupKey, PipelineEntry, SamplerKey};
+use crate::{ConstantBuffer, MipFilter, TextureAddress, TextureKind};
+
+/// The textures on the slots a pair samples.
+pub(super) struct SampledTextures {
+    /// Per sampled texture of the pair: the texture (`None` where none with a GPU side is
+    /// set) and its format.
+    bound: Vec<(Option<TextureId>, Option<wgpu::TextureFormat>)>,
+    /// Per sampled texture: whether its format filters.
+    pub(super) filterable: Vec<bool>,
+    /// A 2D texture is read as a one-slice volume (`volume_slice`).
+    pub(super) volume_slice: bool,
+}
+
+impl Device {
+    /// Textures: what is bound on each slot the pair samples, refusing what WebGPU cannot bind.
+    pub(super) fn sampled_textures(
+        &mut self,
+        call: &'static str,
+        pair: &ShaderPair,
+    ) -> Result<SampledTextures, DeviceError> {
+        let mut bound_textures = Vec::new();
+        let mut volume_slice = false;
+        for t in &pair.textures {
+            let id = self.state.textures[t.slot];
+            // What locks wrote to system memory reaches the GPU before sampling (a SYSTEMMEM
+            // texture gets a GPU copy).
+            if let Some(id) = id {
+                self.prepare_sampled(id)?;
+            }
+            // A texture with no GPU side (SCRATCH) samples as none.
+            let object = id
+                .and_then(|id| self.textures.get(&id))
+                .filter(|o| o.gpu.is_some());
+            if let Some(object) = object {
+                let expected = match t.texture_type {
+                    TextureType::Cube => TextureKind::Cube,
+                    TextureType::Volume => TextureKind::Volume,
+                    _ => TextureKind::TwoD,
+                };
+                // A 2D texture on a `dcl_volume` sampler reads as a one-slice volume
+                // (`volume_slice`); other mismatches are refused.
+                let slice = object.kind == TextureKind::TwoD && expected == TextureKind::Volume;
+                // The slice is copied again at every bind that needs it: never memoised.
+                volume_slice |= slice;
+                if object.kind != expected && !slice {
+                    return Err(unsupported(
+                        call,
+                        format!(
+                            "sampler {} is declared {:?} and a {:?} texture is set (D3D9 leaves the result undefined; WebGPU binds only the declared type)",
+                            t.slot, expected, object.kind
+                        ),
+                    ));
+                }
+                if object.format.channels(object.wgpu_format) < 4 {
+                    return Err(unsupported(
+                        call,
+                        format!(
+                            "sampling a {:?} texture (D3D9 reads the missing channels as 1, wgpu as 0)",
+                            object.format
+                        ),
+                    ));
+                }
+            }
+            bound_textures.push((
+                id.filter(|_| object.is_some()),
+                object.map(|o| o.wgpu_format),
+            ));
+        }
+        let features = self.gpu.device.features();
+        let filterable: Vec<bool> = bound_textures
+            .iter()
+            .map(|(_, format)| match format {
+                Some(f) => matches!(
+                    f.sample_type(None, Some(features)),
+                    Some(wgpu::TextureSampleType::Float { filterable: true })
+                ),
+                None => true,
+            })
+            .collect();
+        Ok(SampledTextures {
+            bound: bound_textures,
+            filterable,
+            volume_slice,
+        })
+    }
+
+    /// Bind groups: constants (rebuilt only when they changed) and textures.
+    pub(super) fn bind_groups(
+        &mut self,
+        call: &'static str,
+        pair: &ShaderPair,
+        entry: &PipelineEntry,
+        textures: &SampledTextures,
+    ) -> Result<Vec<Option<wgpu::BindGroup>>, DeviceError> {
+        let render = self.state.render;
+        let viewport = self.state.viewport;
+        let mut groups: Vec<Option<wgpu::BindGroup>> = entry.empty_groups.clone();
+        if let Some(group_index) = entry.vs_constants {
+            let key = BindGroupKey::VertexConstants {
+                pair: pair.id,
+                // The fixed-function constants come from many states (transforms, lights,
+                // material, render and stage states): any state change makes new ones.
+                version: if pair.fixed_function_vertex {
+                    self.state.version()
+                } else {
+                    self.state.vs_constants_version
+                },
+                viewport: (viewport.width, viewport.height),
+                points: point_constants_key(&self.state, &pair.vertex_interface),
+                clip: clip_planes_key(&self.state, pair)?,
+            };
+            let group = self.constants_group(entry, &key, group_index, |state| {
+                vertex_constant_buffers(state, pair)
+            })?;
+            set_group(&mut groups, group_index, group);
+        }
+        if let Some(group_index) = entry.ps_constants {
+            let fog = FogState::of(&render, self.state.transforms.w_fog());
+            let key = BindGroupKey::PixelConstants {
+                pair: pair.id,
+                // The fixed-function uniform and ps_1_x's bump-environment matrices come from
+                // render and texture-stage states: any state change makes new ones.
+                version: if pair.fixed_function_pixel
+                    || pair
+                        .pixel_interface
+                        .as_ref()
+                        .is_some_and(|i| i.bump_env.is_some())
+                {
+                    self.state.version()
+                } else {
+                    self.state.ps_constants_version
+                },
+                fog: fog.key(),
+                alpha_ref: render.alpha_reference(),
+            };
+            let group = self.constants_group(entry, &key, group_index, |state| {
+                Ok(pixel_constant_buffers(state, pair))
+            })?;
+            set_group(&mut groups, group_index, group);
+        }
+        for group in [1u32, 3] {
+            let members: Vec<usize> = (0..pair.textures.len())
+                .filter(|&i| pair.textures[i].group == group)
+                .collect();
+            if members.is_empty() {
+                continue;
+            }
+            let mut bound = Vec::new();
+            for &i in &members {
+                let slot = pair.textures[i].slot;
+                let texture = textures.bound[i].0;
+                let lod = texture
+                    .and_then(|id| self.textures.get(&id))
+                    .map_or(0, |t| t.lod);
+                let sampler = self.sampler_key(call, slot, textures.filterable[i], lod)?;
+                bound.push((texture, sampler));
+            }
+            let key = BindGroupKey::Textures {
+                pair: pair.id,
+                group,
+                bound: bound.clone(),
+            };
+            let layout = entry
+                .layouts
+                .get(group as usize)
+                .ok_or_else(|| invalid(call, "internal: no texture layout"))?
+                .clone();
+            let textures_group = self.texture_group(call, &key, &layout, pair, &members, &bound)?;
+            set_group(&mut groups, group, textures_group);
+        }
+        Ok(groups)
+    }
+
+    /// The bind group of the constants `buffers` gives, under `key`, made on a miss.
+    fn constants_group(
+        &mut self,
+        entry: &PipelineEntry,
+        key: &BindGroupKey,
+        group: u32,
+        buffers: impl FnOnce(&DeviceState) -> Result<Vec<ConstantBuffer>, DeviceError>,
+    ) -> Result<wgpu::BindGroup, DeviceError> {
+        let layout = entry
+            .layouts
+            .get(group as usize)
+            .ok_or_else(|| invalid("draw", "internal: no constants layout"))?;
+        let gpu = &self.gpu;
+        let state = &self.state;
+        self.bind_groups.get_or_try_insert(key, || {
+            let buffers = buffers(state)?;
+            let created: Vec<(u32, wgpu::Buffer)> = buffers
+                .iter()
+                .map(|b| {
+                    let usage = match b.storage {
+                        true => wgpu::BufferUsages::STORAGE,
+                        false => wgpu::BufferUsages::UNIFORM,
+                    };
+                    (b.binding, gpu.init_buffer(&b.data, usage))
+                })
+                .collect();
+            let entries: Vec<wgpu::BindGroupEntry<'_>> = created
+                .iter()
+                .map(|(binding, buffer)| wgpu::BindGroupEntry {
+                    binding: *binding,
+                    resource: buffer.as_entire_binding(),
+                })
+                .collect();
+            gpu.capture("constants bind group", || {
+                Ok(gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                    label: Some("constants"),
+                    layout,
+                    entries: &entries,
+                }))
+            })
+            .map_err(Device::gpu_error("draw"))
+        })
+    }
+
+    /// The sampler of slot `slot`'s states.
+    /// `lod`: the bound texture's `SetLOD`.
+    fn sampler_key(
+        &self,
+        call: &'static str,
+        slot: usize,
+        filterable: bool,
+        lod: u32,
+    ) -> Result<SamplerKey, DeviceError> {
+        let s = self.state.samplers[slot];
+        if s.mip_lod_bias != 0.0 {
+            return Err(unsupported(
+                call,
+                format!(
+                    "D3DSAMP_MIPMAPLODBIAS {} on sampler {slot} (wgpu samplers have no LOD bias)",
+                    s.mip_lod_bias
+                ),
+            ));
+        }
+        let border = if s.address.contains(&TextureAddress::Border) {
+            let colour = match s.border_color {
+                0x0000_0000 => wgpu::SamplerBorderColor::TransparentBlack,
+                0xff00_0000 => wgpu::SamplerBorderColor::OpaqueBlack,
+                0xffff_ffff => wgpu::SamplerBorderColor::OpaqueWhite,
+                other => {
+                    return Err(unsupported(
+                        call,
+                        format!("D3DSAMP_BORDERCOLOR {other:#010x} (wgpu has transparent black, opaque black and opaque white)"),
+                    ))
+                }
+            };
+            self.require_feature(
+                call,
+                wgpu::Features::ADDRESS_MODE_CLAMP_TO_BORDER,
+                "D3DTADDRESS_BORDER",
+            )?;
+            Some(colour)
+        } else {
+            None
+        };
+        let filtering =
+            s.mag_filter.blends() || s.min_filter.blends() || s.mip_filter == MipFilter::Linear;
+        if filtering && !filterable {
+            return Err(unsupported(call, format!("linear filtering on sampler {slot} of a texture format this adapter cannot filter")));
+        }
+        Ok(SamplerKey {
+            address: s.address,
+            border,
+            mag: s.mag_filter,
+            min: s.min_filter,
+            mip: s.mip_filter,
+            // The most detailed level sampled (Wine's maxmip_test, checked on Windows): the
+            // texture's LOD, and with mipmapping on also no finer than D3DSAMP_MAXMIPLEVEL
+            // (MAXMIPLEVEL is ignored under MIPFILTER NONE).
+            max_mip_level: match s.mip_filter {
+                MipFilter::None => lod,
+                MipFilter::Point | MipFilter::Linear => s.max_mip_level.max(lod),
+            },
+            filtering: filterable,
+            max_anisotropy: s.max_anisotropy,
+        })
+    }
+
+    fn sampler(&mut self, key: SamplerKey) -> wgpu::Sampler {
+        let device = &self.gpu.device;
+        self.samplers
+            .entry(key)
+            .or_insert_with(|| {
+                device.create_sampler(&crate::texture::sampler_descriptor(
+                    key.address,
+                    [key.mag, key.min],
+                    key.mip,
+                    key.max_mip_level,
+                    key.border,
+                    key.max_anisotropy,
+                ))
+            })
+            .clone()
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn texture_group(
+        &mut self,
+        call: &'static str,
+        key: &BindGroupKey,
+        layout: &wgpu::BindGroupLayout,
+        pair: &ShaderPair,
+        members: &[usize],
+        bound: &[(Option<TextureId>, SamplerKey)],
+    ) -> Result<wgpu::BindGroup, DeviceError> {
+        let mut views = Vec::new();
+        let mut samplers = Vec::new();
+        for (&i, (id, sampler)) in members.iter().zip(bound) {
+            let t = &pair.textures[i];
+            let view = match id.and_then(|id| {
+                self.textures
+                    .get(&id)
+                    .and_then(|o| Some((id, o, o.gpu.as_ref()?)))
+            }) {
+                Some((id, object, _))
+                    if object.kind == TextureKind::TwoD
+                        && t.texture_type == TextureType::Volume =>
+                {
+                    self.volume_slice_view(call, id)?
+                }
+                Some((_, _, gpu)) => gpu.view.clone(),
+                None => self.unbound_texture(t.texture_type),
+            };
+            views.push((t.texture_binding, view));
+            samplers.push((t.sampler_binding, self.sampler(*sampler)));
+        }
+        let gpu = &self.gpu;
+        self.bind_groups.get_or_try_insert(key, || {
+            let mut entries = Vec::new();
+            for (binding, view) in &views {
+                entries.push(wgpu::BindGroupEntry {
+                    binding: *binding,
+                    resource: wgpu::BindingResource::TextureView(view),
+                });
+            }
+            for (binding, sampler) in &samplers {
+                entries.push(wgpu::BindGroupEntry {
+                    binding: *binding,
+                    resource: wgpu::BindingResource::Sampler(sampler),
+                });
+            }
+            gpu.capture("textures bind group", || {
+                Ok(gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                    label: Some("textures"),
+                    layout,
+                    entries: &entries,
+                }))
+            })
+            .map_err(Device::gpu_error(call))
+        })
+    }
+
+    /// What a sampler with no texture set reads: a 1x1 texture of (0, 0, 0, 1), as Windows
+    /// drivers and Wine give for an unbound sampler.
+    fn unbound_texture(&mut self, texture_type: TextureType) -> wgpu::TextureView {
+        let (dimension, view_dimension, layers) = match texture_type {
+            TextureType::Cube => (
+                wgpu::TextureDimension::D2,
+                wgpu::TextureViewDimension::Cube,
+                6,
+            ),
+            TextureType::Volume => (
+                wgpu::TextureDimension::D3,
+                wgpu::TextureViewDimension::D3,
+                1,
+            ),
+            _ => (
+                wgpu::TextureDimension::D2,
+                wgpu::TextureViewDimension::D2,
+                1,
+            ),
+        };
+        let texture = self.gpu.device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("unbound sampler"),
+            size: wgpu::Extent3d {
+                width: 1,
+                height: 1,
+                depth_or_array_layers: layers,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension,
+            format: wgpu::TextureFormat::Rgba8Unorm,
+            usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+            view_formats: &[],
+        });
+        let texel: Vec<u8> = [0u8, 0, 0, 0xff].repeat(layers as usize);
+        self.gpu.queue.write_texture(
+            texture.as_image_copy(),
+            &texel,
+            wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(4),
+                rows_per_image: Some(1),
+            },
+            wgpu::Extent3d {
+                width: 1,
+                height: 1,
+                depth_or_array_layers: layers,
+            },
+        );
+        texture.create_view(&wgpu::TextureViewDescriptor {
+            dimension: Some(view_dimension),
+            ..Default::default()
+        })
+    }
+}
+
+/// The vertex stage's constant buffers now (the device's `c#`/`i#`/`b#` with the shader's
+/// `def`s, and the half-pixel fix-up of the viewport). The fixed-function stage's `c0`–`c7`
+/// are the transforms (`transform`'s layout) instead of the application's constants.
+pub(super) fn vertex_constant_buffers(
+    state: &DeviceState,
+    pair: &ShaderPair,
+) -> Result<Vec<ConstantBuffer>, DeviceError> {
+    let viewport = (state.viewport.width, state.viewport.height);
+    let fixed_function;
+    let constants = if pair.fixed_function_vertex {
+        // The generated stage's constants: hardware vertex processing's 256 registers, or
+        // software's 8192 (indexed vertex blending, or a software device).
+        let software = pair
+            .vertex_interface
+            .float_constants
+            .is_some_and(|f| f.registers > HW_FLOAT_CONSTANTS);
+        let processing = match software {
+            true => d3d9_translator::decl::VertexProcessing::Software,
+            false => d3d9_translator::decl::VertexProcessing::Hardware,
+        };
+        let mut c = crate::VertexConstants::new(processing);
+        c.set_f(
+            0,
+            &super::super::fixed_function::vertex_constants(state, software),
+        );
+        fixed_function = c;
+        &fixed_function
+    } else {
+        &state.vs_constants
+    };
+    let mut buffers = constants
+        .buffers(&pair.vertex_interface, viewport)
+        .map_err(|e| unsupported("draw", format!("vertex shader constants: {e}")))?;
+    buffers.extend(point_constant_buffer(state, &pair.vertex_interface));
+    buffers.extend(clip_plane_buffer(state, pair)?);
+    Ok(buffers)
+}
+
+/// The pixel stage's constant buffers now: `c#`/`i#`/`b#` with the shader's `def`s, fog
+/// states, bump-environment and alpha reference uniforms, as the interface names them.
+pub(super) fn pixel_constant_buffers(
+    state: &DeviceState,
+    pair: &ShaderPair,
+) -> Vec<ConstantBuffer> {
+    if pair.fixed_function_pixel {
+        let data = super::super::fixed_function::pixel_uniform(state);
+        return vec![ConstantBuffer {
+            group: super::super::fixed_function::PIXEL_UNIFORM_GROUP,
+            binding: super::super::fixed_function::PIXEL_UNIFORM_BINDING,
+            storage: false,
+            data: bytemuck::cast_slice(&data).to_vec(),
+        }];
+    }
+    let Some(interface) = &pair.pixel_interface else {
+        return Vec::new();
+    };
+    let render = &state.render;
+    let mut out = state.ps_constants.buffers(interface);
+    if let Some(b) = interface.fog {
+        let c = |shift: u32| ((render.fog_color >> shift) & 0xff) as f32 / 255.0;
+        let data = FogConstants {
+            color: [c(16), c(8), c(0), c(24)],
+            start: render.fog_start,
+            end: render.fog_end,
+            density: render.fog_density,
+        }
+        .data();
+        out.push(ConstantBuffer {
+            group: b.group,
+            binding: b.binding,
+            storage: false,
+            data: bytemuck::cast_slice(&data).to_vec(),
+        });
+    }
+    if let Some(b) = interface.bump_env {
+        // D3DTSS_BUMPENVMAT*, LSCALE, LOFFSET of every stage.
+        let mut data = super::super::fixed_function::bump_env_data(state);
+        data.resize(2 * BUMP_ENV_STAGES as usize, [0.0; 4]);
+        out.push(ConstantBuffer {
+            group: b.group,
+            binding: b.binding,
+            storage: false,
+            data: bytemuck::cast_slice(&data).to_vec(),
+        });
+    }
+    if let Some(b) = interface.alpha_ref {
+        let data = alpha_ref_data(render.alpha_reference());
+        out.push(ConstantBuffer {
+            group: b.group,
+            binding: b.binding,
+            storage: false,
+            data: bytemuck::cast_slice(&data).to_vec(),
+        });
+    }
+    out
+}
+
+fn set_group(groups: &mut Vec<Option<wgpu::BindGroup>>, group: u32, bind_group: wgpu::BindGroup) {
+    let index = group as usize;
+    if groups.len() <= index {
+        groups.resize(index + 1, None);
+    }
+    groups[index] = Some(bind_group);
+}

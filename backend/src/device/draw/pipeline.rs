@@ -1,0 +1,245 @@
+//! The draw's render pipeline: its key (pair, vertex layouts, primitive, targets,
+//! depth-stencil state, filterable textures), the bounded cache, and the pipeline and bind
+//! group layouts built on a miss.
+
+use std::sync::Arc;
+
+use d3d9_translator::bytecode::TextureType;
+use d3d9_translator::decl::{StreamLayout, VertexBinding};
+
+use super::super::error::{invalid, DeviceError};
+use super::super::pairing::ShaderPair;
+use super::super::Device;
+use super::bindings::{pixel_constant_buffers, vertex_constant_buffers};
+use super::{PipelineEntry, PipelineKey};
+use crate::ConstantBuffer;
+
+impl Device {
+    /// The pipeline of `pair` reading the streams of `binding` with `primitive` into
+    /// `targets` and a depth-stencil surface of `depth`, with per sampled texture whether its
+    /// format filters; built on a miss.
+    pub(super) fn pipeline(
+        &mut self,
+        pair: &ShaderPair,
+        binding: &VertexBinding,
+        primitive: wgpu::PrimitiveState,
+        targets: &[Option<wgpu::ColorTargetState>],
+        depth: Option<wgpu::TextureFormat>,
+        filterable: &[bool],
+    ) -> Result<Arc<PipelineEntry>, DeviceError> {
+        let render = self.state.render;
+        let topology = primitive.topology;
+        let pipeline_key = PipelineKey {
+            pair: pair.id,
+            streams: binding
+                .streams
+                .iter()
+                .map(|s| (s.stream, s.array_stride, s.step_mode))
+                .collect(),
+            primitive,
+            targets: targets.to_vec(),
+            depth_stencil: render.depth_stencil(depth).map(|mut d| {
+                // Depth bias applies to triangles only (as Vulkan and wined3d; wgpu
+                // refuses it on points and lines).
+                if !matches!(
+                    topology,
+                    wgpu::PrimitiveTopology::TriangleList | wgpu::PrimitiveTopology::TriangleStrip
+                ) {
+                    d.bias = wgpu::DepthBiasState::default();
+                }
+                d
+            }),
+            filterable: filterable.to_vec(),
+        };
+        let gpu = &self.gpu;
+        let state = &self.state;
+        // Constants are computed only where a pipeline or a bind group is made.
+        self.pipelines.get_or_try_insert(&pipeline_key, || {
+            let vs_shapes = vertex_constant_buffers(state, pair)?;
+            let ps_shapes = pixel_constant_buffers(state, pair);
+            build_pipeline(
+                gpu,
+                pair,
+                &pipeline_key,
+                &binding.streams,
+                &vs_shapes,
+                &ps_shapes,
+            )
+            .map(Arc::new)
+        })
+    }
+}
+
+/// Whether wgpu blends into the format (float32 formats only with `FLOAT32_BLENDABLE`).
+/// Whether blending applies to a target of `format`: not to float32 bits held in u32 formats
+/// (GL), and to float32 formats where the adapter has `FLOAT32_BLENDABLE`.
+pub(super) fn blendable(format: wgpu::TextureFormat, features: wgpu::Features) -> bool {
+    match format {
+        wgpu::TextureFormat::R32Float
+        | wgpu::TextureFormat::Rg32Float
+        | wgpu::TextureFormat::Rgba32Float => features.contains(wgpu::Features::FLOAT32_BLENDABLE),
+        wgpu::TextureFormat::R32Uint
+        | wgpu::TextureFormat::Rg32Uint
+        | wgpu::TextureFormat::Rgba32Uint => false,
+        _ => true,
+    }
+}
+
+/// The bind group layout entries of constant buffers.
+fn buffer_entries(buffers: &[ConstantBuffer]) -> Vec<wgpu::BindGroupLayoutEntry> {
+    buffers
+        .iter()
+        .map(|b| wgpu::BindGroupLayoutEntry {
+            binding: b.binding,
+            visibility: match b.storage {
+                true => wgpu::ShaderStages::VERTEX,
+                false => wgpu::ShaderStages::VERTEX_FRAGMENT,
+            },
+            ty: wgpu::BindingType::Buffer {
+                ty: match b.storage {
+                    true => wgpu::BufferBindingType::Storage { read_only: true },
+                    false => wgpu::BufferBindingType::Uniform,
+                },
+                has_dynamic_offset: false,
+                min_binding_size: None,
+            },
+            count: None,
+        })
+        .collect()
+}
+
+fn build_pipeline(
+    gpu: &crate::Gpu,
+    pair: &ShaderPair,
+    key: &PipelineKey,
+    streams: &[StreamLayout],
+    vs_buffers: &[ConstantBuffer],
+    ps_buffers: &[ConstantBuffer],
+) -> Result<PipelineEntry, DeviceError> {
+    let device = &gpu.device;
+    // Layout entries per group: 0 vertex constants, 1 vertex textures, 2 pixel constants,
+    // 3 pixel textures.
+    let mut groups: Vec<Vec<wgpu::BindGroupLayoutEntry>> = vec![Vec::new(); 4];
+    for b in buffer_entries(vs_buffers).into_iter().zip(vs_buffers) {
+        if let Some(g) = groups.get_mut(b.1.group as usize) {
+            g.push(b.0);
+        }
+    }
+    for b in buffer_entries(ps_buffers).into_iter().zip(ps_buffers) {
+        if let Some(g) = groups.get_mut(b.1.group as usize) {
+            g.push(b.0);
+        }
+    }
+    for (t, &filterable) in pair.textures.iter().zip(&key.filterable) {
+        let view_dimension = match t.texture_type {
+            TextureType::Cube => wgpu::TextureViewDimension::Cube,
+            TextureType::Volume => wgpu::TextureViewDimension::D3,
+            _ => wgpu::TextureViewDimension::D2,
+        };
+        let Some(g) = groups.get_mut(t.group as usize) else {
+            return Err(invalid(
+                "draw",
+                format!("internal: texture group {}", t.group),
+            ));
+        };
+        g.push(wgpu::BindGroupLayoutEntry {
+            binding: t.texture_binding,
+            visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
+            ty: wgpu::BindingType::Texture {
+                sample_type: wgpu::TextureSampleType::Float { filterable },
+                view_dimension,
+                multisampled: false,
+            },
+            count: None,
+        });
+        g.push(wgpu::BindGroupLayoutEntry {
+            binding: t.sampler_binding,
+            visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
+            ty: wgpu::BindingType::Sampler(if filterable {
+                wgpu::SamplerBindingType::Filtering
+            } else {
+                wgpu::SamplerBindingType::NonFiltering
+            }),
+            count: None,
+        });
+    }
+    while groups.last().is_some_and(Vec::is_empty) {
+        groups.pop();
+    }
+    let layouts: Vec<wgpu::BindGroupLayout> = groups
+        .iter()
+        .map(|entries| {
+            device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                label: None,
+                entries,
+            })
+        })
+        .collect();
+    let empty_groups = groups
+        .iter()
+        .zip(&layouts)
+        .map(|(entries, layout)| {
+            entries.is_empty().then(|| {
+                device.create_bind_group(&wgpu::BindGroupDescriptor {
+                    label: Some("empty"),
+                    layout,
+                    entries: &[],
+                })
+            })
+        })
+        .collect();
+    let layout_refs: Vec<Option<&wgpu::BindGroupLayout>> = layouts.iter().map(Some).collect();
+    let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: None,
+        bind_group_layouts: &layout_refs,
+        immediate_size: 0,
+    });
+    let buffers: Vec<Option<wgpu::VertexBufferLayout<'_>>> = streams
+        .iter()
+        .map(|s| {
+            Some(wgpu::VertexBufferLayout {
+                array_stride: s.array_stride,
+                step_mode: s.step_mode,
+                attributes: &s.attributes,
+            })
+        })
+        .collect();
+    let pipeline = gpu
+        .capture("pipeline", || {
+            Ok(
+                device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                    label: Some("draw"),
+                    layout: Some(&pipeline_layout),
+                    vertex: wgpu::VertexState {
+                        module: &pair.vertex_module,
+                        entry_point: Some(d3d9_translator::lift::ENTRY_POINT),
+                        compilation_options: Default::default(),
+                        buffers: &buffers,
+                    },
+                    primitive: key.primitive,
+                    depth_stencil: key.depth_stencil.clone(),
+                    multisample: Default::default(),
+                    fragment: Some(wgpu::FragmentState {
+                        module: &pair.fragment_module,
+                        entry_point: None,
+                        compilation_options: Default::default(),
+                        targets: &key.targets,
+                    }),
+                    multiview_mask: None,
+                    cache: None,
+                }),
+            )
+        })
+        .map_err(Device::gpu_error("draw"))?;
+    Ok(PipelineEntry {
+        pipeline,
+        layouts,
+        empty_groups,
+        vs_constants: vs_buffers.first().map(|b| b.group),
+        ps_constants: ps_buffers.first().map(|b| b.group),
+        uses_blend_constant: key.targets.iter().flatten().any(|t| {
+            t.blend
+                .is_some_and(|b| b.color.uses_constant() || b.alpha.uses_constant())
+        }),
+    })
+}

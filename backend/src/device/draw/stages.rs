@@ -1,0 +1,221 @@
+//! The shader stages a draw runs and their pair: the vertex stage (the shader, or the
+//! fixed-function stage where there is none or the declaration is pre-transformed), the pixel
+//! stage, the states baked into the code (alpha test, flat shading, point expansion, user clip
+//! planes, float32 targets held as bits), and the pair from the bounded cache.
+
+use std::sync::Arc;
+
+use d3d9_translator::bytecode::TextureType;
+use d3d9_translator::decl::{StreamSource, VertexDeclaration};
+use d3d9_translator::lift::CompareFunction;
+
+use super::super::error::{invalid, unsupported, DeviceError};
+use super::super::fixed_function::FogState;
+use super::super::objects::ShaderObject;
+use super::super::pairing::{build_pair, PairInputs, PairKey, PixelStage, ShaderPair, VertexStage};
+use super::super::range::DrawRange;
+use super::super::state::{FillMode, ShadeMode};
+use super::super::{Device, PrimitiveType};
+use crate::TextureKind;
+
+/// The draw's shader pair, with the declaration it was paired for.
+pub(super) struct DrawPair {
+    pub(super) declaration: Arc<VertexDeclaration>,
+    pub(super) pair: Arc<ShaderPair>,
+    /// Point lists drawn as quads (see `points`).
+    pub(super) expands_points: bool,
+}
+
+/// The vertex and pixel stages of a draw, and the shaders they run.
+struct ShaderStages {
+    /// The vertex stage skips the shader (a pre-transformed declaration).
+    pretransformed: bool,
+    vertex_shader: Option<ShaderObject>,
+    vertex: VertexStage,
+    pixel_shader: Option<ShaderObject>,
+    pixel: PixelStage,
+}
+
+impl Device {
+    /// The shader pair of a draw of `primitive` over `range` reading `streams`, from the cache
+    /// or built.
+    pub(super) fn shader_pair(
+        &mut self,
+        call: &'static str,
+        primitive: PrimitiveType,
+        range: &DrawRange,
+        streams: &[StreamSource],
+    ) -> Result<DrawPair, DeviceError> {
+        let declaration_id = self
+            .state
+            .declaration
+            .ok_or_else(|| invalid(call, "no vertex declaration or FVF is set"))?;
+        let declaration = self
+            .declarations
+            .get(&declaration_id)
+            .cloned()
+            .ok_or_else(|| invalid(call, "the vertex declaration was released"))?;
+        let render = self.state.render;
+        if render.fill == FillMode::Point {
+            return Err(unsupported(
+                call,
+                "D3DFILL_POINT (wgpu has no point fill mode)",
+            ));
+        }
+        let point_list = primitive == PrimitiveType::PointList;
+        let stages = self.shader_stages(call, &declaration)?;
+        // Both stages read D3DRS_ALPHAREF from a uniform.
+        let alpha_test = render.alpha_test.then_some((render.alpha_func, None));
+        let key = PairKey {
+            bitcast: self.bitcast_target(call)?,
+            declaration: declaration_id,
+            vertex: stages.vertex,
+            pixel: stages.pixel,
+            flat: render.shade == ShadeMode::Flat,
+            point_list,
+            points: self.point_expansion(
+                call,
+                primitive,
+                stages.vertex_shader.as_deref(),
+                &declaration,
+                range,
+            )?,
+            alpha_test: alpha_test.filter(|(f, _)| *f != CompareFunction::Always),
+            alpha_test_float_target: alpha_test.is_some()
+                && self.state.pixel_shader.is_some()
+                && self.state.render_targets[0]
+                    .and_then(|id| self.surfaces.get(&id))
+                    .is_some_and(|s| s.format.is_float()),
+            clip_planes: self.clips_user_planes(call, stages.pretransformed)?,
+            processing: self.binding_processing(),
+        };
+        let pair_id = self.next_pair_id();
+        let device = self.gpu.device.clone();
+        let params = &self.params;
+        let position_fixup = !self.half_pixel_in_viewport;
+        let (vertex_shader, pixel_shader) = (stages.vertex_shader, stages.pixel_shader);
+        let pair = self.pairs.get_or_try_insert(&key, || {
+            build_pair(
+                &device,
+                pair_id,
+                &key,
+                PairInputs {
+                    params,
+                    declaration: declaration.clone(),
+                    vertex_shader: vertex_shader.clone(),
+                    pixel_shader: pixel_shader.clone(),
+                    streams: streams.to_vec(),
+                    position_fixup,
+                },
+            )
+            .map(Arc::new)
+        })?;
+        Ok(DrawPair {
+            declaration,
+            pair,
+            expands_points: key.points.is_some(),
+        })
+    }
+
+    /// The vertex and pixel stages the state selects for a draw with `declaration`.
+    fn shader_stages(
+        &self,
+        call: &'static str,
+        declaration: &VertexDeclaration,
+    ) -> Result<ShaderStages, DeviceError> {
+        let render = self.state.render;
+        let fog = FogState::of(&render, self.state.transforms.w_fog());
+        // The vertex stage: the shader, unless the declaration is pre-transformed (D3D9 then
+        // skips it, as Wine's `use_vs` does) or there is none.
+        let pretransformed = declaration.is_pretransformed();
+        let vertex_shader = match (self.state.vertex_shader, pretransformed) {
+            (Some(id), false) => Some(
+                self.vertex_shaders
+                    .get(&id)
+                    .cloned()
+                    .ok_or_else(|| invalid(call, "the vertex shader was released"))?,
+            ),
+            _ => None,
+        };
+        let vertex = match (self.state.vertex_shader, pretransformed) {
+            (Some(id), false) => VertexStage::Shader(id),
+            _ => VertexStage::FixedFunction(self.fixed_function_vertex_key(declaration, &fog)?),
+        };
+        let pixel_shader = match self.state.pixel_shader {
+            Some(id) => Some(
+                self.pixel_shaders
+                    .get(&id)
+                    .cloned()
+                    .ok_or_else(|| invalid(call, "the pixel shader was released"))?,
+            ),
+            None => None,
+        };
+        let pixel = match (self.state.pixel_shader, &pixel_shader) {
+            (Some(id), Some(ps)) => PixelStage::Shader {
+                id,
+                fog: render
+                    .fog_enable
+                    .then_some((render.fog_table_mode, fog.from_w)),
+                ps1_texture_types: if ps.program().version.major < 2 {
+                    (0..6).map(|slot| self.texture_type_at(slot)).collect()
+                } else {
+                    Vec::new()
+                },
+                ps1_texture_transform_flags: if ps.program().version.major < 2 {
+                    (0..4u32)
+                        .map(|stage| self.texture_stage_state_raw(stage, 24).unwrap_or(0))
+                        .collect()
+                } else {
+                    Vec::new()
+                },
+            },
+            _ => PixelStage::FixedFunction(self.fixed_function_pixel_key(&fog)?),
+        };
+        Ok(ShaderStages {
+            pretransformed,
+            vertex_shader,
+            vertex,
+            pixel_shader,
+            pixel,
+        })
+    }
+
+    /// Whether the fragment stage writes the bits of a float32 target held in a u32 format.
+    fn bitcast_target(&self, call: &'static str) -> Result<bool, DeviceError> {
+        // A float32 target held as bits: the fragment stage writes the bits (render target 0
+        // only, as `bitcast` rewrites location 0).
+        let mut bitcast = false;
+        for (index, id) in self.state.render_targets.iter().enumerate() {
+            if id
+                .and_then(|id| self.surfaces.get(&id))
+                .is_some_and(|s| s.holds_bits())
+            {
+                if index != 0 {
+                    return Err(unsupported(
+                        call,
+                        "a float32 render target other than 0 on an adapter that cannot render float32",
+                    ));
+                }
+                bitcast = true;
+            }
+        }
+        Ok(bitcast)
+    }
+
+    /// Pair ids share the handle counter, so they never repeat.
+    fn next_pair_id(&mut self) -> u64 {
+        self.next_id()
+    }
+
+    /// The texture type of the texture on sampler slot `slot` (2D when none).
+    fn texture_type_at(&self, slot: usize) -> TextureType {
+        match self.state.textures[slot].and_then(|id| self.textures.get(&id)) {
+            Some(t) => match t.kind {
+                TextureKind::TwoD => TextureType::TwoD,
+                TextureKind::Cube => TextureType::Cube,
+                TextureKind::Volume => TextureType::Volume,
+            },
+            None => TextureType::TwoD,
+        }
+    }
+}

@@ -1,0 +1,215 @@
+//! What a draw's pass draws into: the render targets and their formats, the depth-stencil
+//! attachment (or stand-ins of its size), and the viewport and scissor rectangles of the pass.
+
+use super::super::error::{invalid, DeviceError};
+use super::super::pairing::ShaderPair;
+use super::super::standin::StandIn;
+use super::super::state::{Rect, RenderStates};
+use super::super::Device;
+use super::pipeline::blendable;
+
+/// The attachments of a draw's pass.
+pub(super) struct PassTargets {
+    pub(super) color_views: Vec<Option<wgpu::TextureView>>,
+    /// The pipeline's colour targets, one per view.
+    pub(super) targets: Vec<Option<wgpu::ColorTargetState>>,
+    /// The render targets' width and height.
+    pub(super) size: (u32, u32),
+    pub(super) depth: Option<(wgpu::TextureView, wgpu::TextureFormat)>,
+    /// Targets drawn through stand-ins of a larger depth-stencil surface's size.
+    pub(super) standins: Vec<StandIn>,
+}
+
+/// The rectangles a pass draws within.
+pub(super) struct PassArea {
+    /// x, y, width, height, MinZ, MaxZ.
+    pub(super) viewport: [f32; 6],
+    /// x, y, width, height.
+    pub(super) scissor: (u32, u32, u32, u32),
+}
+
+impl Device {
+    /// The render targets and the depth-stencil surface, on the GPU, as attachments.
+    pub(super) fn pass_targets(
+        &mut self,
+        call: &'static str,
+        pair: &ShaderPair,
+        render: &RenderStates,
+    ) -> Result<PassTargets, DeviceError> {
+        for target in self.state.render_targets.into_iter().flatten() {
+            self.upload_container(target);
+        }
+        let mut targets = self.color_targets(call, pair, render)?;
+        self.depth_attachment(call, render, &mut targets)?;
+        Ok(targets)
+    }
+
+    /// Render targets and their formats (no depth-stencil attachment yet).
+    fn color_targets(
+        &self,
+        call: &'static str,
+        pair: &ShaderPair,
+        render: &RenderStates,
+    ) -> Result<PassTargets, DeviceError> {
+        let mut color_views = Vec::new();
+        let mut targets = Vec::new();
+        let mut size = None;
+        for (index, rt) in self.state.render_targets.iter().enumerate() {
+            let Some(id) = rt else {
+                color_views.push(None);
+                targets.push(None);
+                continue;
+            };
+            // One surface cannot be two attachments of a pass (D3D9 leaves it undefined).
+            if self.state.render_targets[..index].contains(rt) {
+                return Err(invalid(
+                    call,
+                    format!("render target {index} is also an earlier render target"),
+                ));
+            }
+            let surface = self
+                .surfaces
+                .get(id)
+                .ok_or_else(|| invalid(call, format!("render target {index} was released")))?;
+            match size {
+                None => size = Some((surface.width, surface.height)),
+                Some(s) if s != (surface.width, surface.height) => {
+                    return Err(invalid(
+                        call,
+                        format!("render target {index} is not the size of render target 0"),
+                    ))
+                }
+                Some(_) => {}
+            }
+            let surface = surface
+                .gpu
+                .as_ref()
+                .ok_or_else(|| invalid(call, format!("render target {index} is not on the GPU")))?;
+            let writes = pair.color_outputs.contains(&(index as u32));
+            color_views.push(Some(surface.view.clone()));
+            targets.push(Some(wgpu::ColorTargetState {
+                format: surface.wgpu_format,
+                blend: render
+                    .blend()
+                    .filter(|_| blendable(surface.wgpu_format, self.gpu.device.features())),
+                write_mask: if writes {
+                    render.write_mask(index)
+                } else {
+                    wgpu::ColorWrites::empty()
+                },
+            }));
+        }
+        while targets.last().is_some_and(Option::is_none) {
+            targets.pop();
+            color_views.pop();
+        }
+        let size = size.ok_or_else(|| invalid(call, "no render target"))?;
+        Ok(PassTargets {
+            color_views,
+            targets,
+            size,
+            depth: None,
+            standins: Vec::new(),
+        })
+    }
+
+    /// The depth-stencil attachment of `targets`, and the stand-ins that replace its colour
+    /// views where the surface is larger.
+    fn depth_attachment(
+        &mut self,
+        call: &'static str,
+        render: &RenderStates,
+        targets: &mut PassTargets,
+    ) -> Result<(), DeviceError> {
+        let (width, height) = targets.size;
+        targets.depth = match self.state.depth_stencil {
+            Some(id) => {
+                let s = self
+                    .surfaces
+                    .get(&id)
+                    .ok_or_else(|| invalid(call, "the depth-stencil surface was released"))?;
+                let smaller = s.width < width || s.height < height;
+                if smaller && (render.z_enable || render.stencil_enable) {
+                    return Err(invalid(
+                        call,
+                        "the depth-stencil surface is smaller than the render target",
+                    ));
+                }
+                let larger = (s.width, s.height) != (width, height);
+                let ds_size = (s.width, s.height);
+                let s = s
+                    .gpu
+                    .as_ref()
+                    .ok_or_else(|| invalid(call, "the depth-stencil surface is not on the GPU"))?;
+                let depth = (s.view.clone(), s.wgpu_format);
+                if smaller {
+                    // Windows draws with a smaller depth-stencil surface while the depth
+                    // and stencil tests are off (Wine's ds_size_test): without it.
+                    None
+                } else if larger {
+                    // D3D9 uses the part of a larger depth-stencil surface under the
+                    // targets; WebGPU's attachments must match: the pass draws into stand-ins
+                    // of the depth-stencil surface's size (`standin`).
+                    targets.standins =
+                        self.standins(call, ds_size, (width, height), &mut targets.color_views)?;
+                    Some(depth)
+                } else {
+                    Some(depth)
+                }
+            }
+            None => None,
+        };
+        Ok(())
+    }
+
+    /// The viewport and the scissor rectangle of a pass into targets of `(width, height)`;
+    /// `None` where the scissor rectangle is empty.
+    pub(super) fn pass_area(
+        &self,
+        render: &RenderStates,
+        (width, height): (u32, u32),
+    ) -> Option<PassArea> {
+        let viewport = self.state.viewport;
+        // D3D9 draws nothing outside the viewport, which may reach past the target (Wine's
+        // test_viewport, checked on Windows, sets 2000 x 1600 on a 640 x 480 target): the
+        // scissor rectangle is the viewport's part of the target (and of the scissor test's).
+        let limit = self.gpu.device.limits().max_texture_dimension_2d;
+        let (vx, vy) = (viewport.x.min(limit), viewport.y.min(limit));
+        let (vw, vh) = (
+            viewport.width.clamp(1, limit),
+            viewport.height.clamp(1, limit),
+        );
+        let mut area = Rect {
+            left: vx as i32,
+            top: vy as i32,
+            right: (vx + vw) as i32,
+            bottom: (vy + vh) as i32,
+        };
+        if render.scissor_test {
+            area = area.intersect(&self.state.scissor);
+        }
+        let scissor = area.clip(width, height)?;
+        // D3D9's half-pixel offset, where the viewport carries it (`half_pixel_in_viewport`;
+        // elsewhere the vertex shader's position fix-up does).
+        let half = if self.half_pixel_in_viewport {
+            0.5
+        } else {
+            0.0
+        };
+        Some(PassArea {
+            viewport: [
+                vx as f32 + half,
+                vy as f32 + half,
+                vw as f32,
+                vh as f32,
+                // D3D9 takes depth ranges past 0..1 (Wine's depth_clamp_test, which passes on
+                // Windows, sets MaxZ 7.5); WebGPU's viewport stays within 0..1. A MaxZ not
+                // above MinZ maps z = 1 to MinZ + 0.001 on Windows (Wine's test_viewport
+                // expects 0.001 for 0..0 and 0.501 for 0.5..0).
+                viewport.min_z.clamp(0.0, 1.0),
+                viewport.max_z.max(viewport.min_z + 0.001).clamp(0.0, 1.0),
+            ],
+            scissor,
+        })
+    }
+}

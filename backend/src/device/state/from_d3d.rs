@@ -1,0 +1,319 @@
+//! D3D9's raw numbers as typed states: `SetRenderState(state, value)` and
+//! `SetSamplerState(sampler, type, value)` values (`D3DRENDERSTATETYPE`,
+//! `D3DSAMPLERSTATETYPE`, and the enumerations their values are), refused as D3D9 refuses them
+//! or as this device cannot honour them.
+
+use d3d9_translator::lift::CompareFunction;
+
+use super::{
+    Blend, BlendOp, CullMode, FillMode, FogMode, MipFilter, RenderState, SamplerState, ShadeMode,
+    StencilOp, TextureAddress, TextureFilter,
+};
+
+/// Why a raw `SetRenderState` / `SetSamplerState` value cannot be taken.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum RawStateError {
+    /// Not a D3D9 state, or not a value of its type (`D3DERR_INVALIDCALL`).
+    Invalid(String),
+    /// A D3D9 state whose non-default value this device cannot honour.
+    Unsupported(String),
+}
+
+fn cmp(value: u32) -> Result<CompareFunction, RawStateError> {
+    CompareFunction::from_d3d(value)
+        .ok_or_else(|| RawStateError::Invalid(format!("D3DCMPFUNC {value}")))
+}
+
+fn blend(value: u32) -> Result<Blend, RawStateError> {
+    Ok(match value {
+        1 => Blend::Zero,
+        2 => Blend::One,
+        3 => Blend::SrcColor,
+        4 => Blend::InvSrcColor,
+        5 => Blend::SrcAlpha,
+        6 => Blend::InvSrcAlpha,
+        7 => Blend::DestAlpha,
+        8 => Blend::InvDestAlpha,
+        9 => Blend::DestColor,
+        10 => Blend::InvDestColor,
+        11 => Blend::SrcAlphaSat,
+        12 => Blend::BothSrcAlpha,
+        13 => Blend::BothInvSrcAlpha,
+        14 => Blend::BlendFactor,
+        15 => Blend::InvBlendFactor,
+        16 | 17 => {
+            return Err(RawStateError::Unsupported(
+                "D3DBLEND_SRCCOLOR2 / INVSRCCOLOR2 (dual-source blending)".into(),
+            ))
+        }
+        v => return Err(RawStateError::Invalid(format!("D3DBLEND {v}"))),
+    })
+}
+
+fn blend_op(value: u32) -> Result<BlendOp, RawStateError> {
+    Ok(match value {
+        1 => BlendOp::Add,
+        2 => BlendOp::Subtract,
+        3 => BlendOp::RevSubtract,
+        4 => BlendOp::Min,
+        5 => BlendOp::Max,
+        v => return Err(RawStateError::Invalid(format!("D3DBLENDOP {v}"))),
+    })
+}
+
+fn stencil_op(value: u32) -> Result<StencilOp, RawStateError> {
+    Ok(match value {
+        1 => StencilOp::Keep,
+        2 => StencilOp::Zero,
+        3 => StencilOp::Replace,
+        4 => StencilOp::IncrSat,
+        5 => StencilOp::DecrSat,
+        6 => StencilOp::Invert,
+        7 => StencilOp::Incr,
+        8 => StencilOp::Decr,
+        v => return Err(RawStateError::Invalid(format!("D3DSTENCILOP {v}"))),
+    })
+}
+
+fn fog_mode(value: u32) -> Result<FogMode, RawStateError> {
+    Ok(match value {
+        0 => FogMode::None,
+        1 => FogMode::Exp,
+        2 => FogMode::Exp2,
+        3 => FogMode::Linear,
+        v => return Err(RawStateError::Invalid(format!("D3DFOGMODE {v}"))),
+    })
+}
+
+/// A state this device keeps at its default: any value is taken and has no effect
+/// (`Ok(None)`), or only the default is (anything else is unsupported).
+fn only_default(
+    name: &str,
+    value: u32,
+    default: u32,
+) -> Result<Option<RenderState>, RawStateError> {
+    if value == default {
+        Ok(None)
+    } else {
+        Err(RawStateError::Unsupported(format!(
+            "{name} = {value:#x} (only the default {default:#x} is emulated)"
+        )))
+    }
+}
+
+impl RenderState {
+    /// `SetRenderState(state, value)` with D3D9's numbers (`D3DRENDERSTATETYPE`; floats as
+    /// their bit patterns). `Ok(None)`: no typed state (dithering, clipping to the guard
+    /// band, tessellation, ... have no effect at any value; the fixed-function states
+    /// the generated stages read raw).
+    pub(crate) fn from_d3d(state: u32, value: u32) -> Result<Option<RenderState>, RawStateError> {
+        use RenderState as R;
+        let f = f32::from_bits(value);
+        let b = value != 0;
+        Ok(Some(match state {
+            7 => match value {
+                0 | 1 => R::ZEnable(b),
+                // W-buffering has no wgpu counterpart: a z-buffer instead (DXVK does the
+                // same; D3DPRASTERCAPS_WBUFFER is not claimed).
+                2 => {
+                    static ONCE: std::sync::Once = std::sync::Once::new();
+                    ONCE.call_once(|| log::warn!("D3DZB_USEW: z-buffering instead of w"));
+                    R::ZEnable(true)
+                }
+                v => return Err(RawStateError::Invalid(format!("D3DZBUFFERTYPE {v}"))),
+            },
+            8 => R::FillMode(match value {
+                1 => FillMode::Point,
+                2 => FillMode::Wireframe,
+                3 => FillMode::Solid,
+                v => return Err(RawStateError::Invalid(format!("D3DFILLMODE {v}"))),
+            }),
+            9 => R::ShadeMode(match value {
+                1 => ShadeMode::Flat,
+                // D3DSHADE_PHONG is not implemented by any D3D9 driver: Gouraud.
+                2 | 3 => ShadeMode::Gouraud,
+                v => return Err(RawStateError::Invalid(format!("D3DSHADEMODE {v}"))),
+            }),
+            14 => R::ZWriteEnable(b),
+            15 => R::AlphaTestEnable(b),
+            19 => R::SrcBlend(blend(value)?),
+            20 => R::DestBlend(blend(value)?),
+            22 => R::CullMode(match value {
+                1 => CullMode::None,
+                2 => CullMode::Cw,
+                3 => CullMode::Ccw,
+                v => return Err(RawStateError::Invalid(format!("D3DCULL {v}"))),
+            }),
+            23 => R::ZFunc(cmp(value)?),
+            24 => R::AlphaRef(value),
+            25 => R::AlphaFunc(cmp(value)?),
+            27 => R::AlphaBlendEnable(b),
+            28 => R::FogEnable(b),
+            34 => R::FogColor(value),
+            35 => R::FogTableMode(fog_mode(value)?),
+            36 => R::FogStart(f),
+            37 => R::FogEnd(f),
+            38 => R::FogDensity(f),
+            52 => R::StencilEnable(b),
+            53 => R::StencilFail(stencil_op(value)?),
+            54 => R::StencilZFail(stencil_op(value)?),
+            55 => R::StencilPass(stencil_op(value)?),
+            56 => R::StencilFunc(cmp(value)?),
+            57 => R::StencilRef(value),
+            58 => R::StencilMask(value),
+            59 => R::StencilWriteMask(value),
+            60 => R::TextureFactor(value),
+            128..=135 | 198..=205 => return only_default("D3DRS_WRAPn", value, 0),
+            137 => R::Lighting(b),
+            140 => R::FogVertexMode(fog_mode(value)?),
+            152 => R::ClipPlaneEnable(value),
+            154 => R::PointSize(f),
+            155 => R::PointSizeMin(f),
+            156 => R::PointSpriteEnable(b),
+            157 => R::PointScaleEnable(b),
+            158..=160 => {
+                return Err(RawStateError::Unsupported(
+                    "D3DRS_POINTSCALE_A/B/C one at a time (use RenderState::PointScale)".into(),
+                ))
+            }
+            166 => R::PointSizeMax(f),
+            168 => R::ColorWriteEnable(0, value),
+            171 => R::BlendOp(blend_op(value)?),
+            174 => R::ScissorTestEnable(b),
+            175 => R::SlopeScaleDepthBias(f),
+            185 => R::TwoSidedStencilMode(b),
+            186 => R::CcwStencilFail(stencil_op(value)?),
+            187 => R::CcwStencilZFail(stencil_op(value)?),
+            188 => R::CcwStencilPass(stencil_op(value)?),
+            189 => R::CcwStencilFunc(cmp(value)?),
+            190 => R::ColorWriteEnable(1, value),
+            191 => R::ColorWriteEnable(2, value),
+            192 => R::ColorWriteEnable(3, value),
+            193 => R::BlendFactor(value),
+            194 => return only_default("D3DRS_SRGBWRITEENABLE", value, 0),
+            195 => R::DepthBias(f),
+            206 => R::SeparateAlphaBlendEnable(b),
+            207 => R::SrcBlendAlpha(blend(value)?),
+            208 => R::DestBlendAlpha(blend(value)?),
+            209 => R::BlendOpAlpha(blend_op(value)?),
+            // No typed state: the fixed-function stages read these raw (SPECULARENABLE,
+            // RANGEFOGENABLE, AMBIENT, COLORVERTEX, LOCALVIEWER, NORMALIZENORMALS, the
+            // material sources, VERTEXBLEND, INDEXEDVERTEXBLENDENABLE, TWEENFACTOR).
+            29 | 48 | 139 | 141..=143 | 145..=148 | 151 | 167 | 170 => return Ok(None),
+            // No effect here: LASTPIXEL, DITHERENABLE, CLIPPING, MULTISAMPLE*,
+            // PATCHEDGESTYLE, DEBUGMONITORTOKEN, POSITION/NORMALDEGREE,
+            // ANTIALIASEDLINEENABLE, tessellation.
+            16 | 26 | 136 | 161..=165 | 172 | 173 | 176 | 178..=184 => return Ok(None),
+            s => return Err(RawStateError::Invalid(format!("D3DRENDERSTATETYPE {s}"))),
+        }))
+    }
+}
+
+impl SamplerState {
+    /// `SetSamplerState(sampler, type, value)` with D3D9's numbers (`D3DSAMPLERSTATETYPE`).
+    /// `Ok(None)`: no effect here (`D3DSAMP_ELEMENTINDEX`, `DMAPOFFSET`, `MAXANISOTROPY`
+    /// with a filter other than ANISOTROPIC).
+    pub(crate) fn from_d3d(ty: u32, value: u32) -> Result<Option<SamplerState>, RawStateError> {
+        let address = |v: u32| match v {
+            1 => Ok(TextureAddress::Wrap),
+            2 => Ok(TextureAddress::Mirror),
+            3 => Ok(TextureAddress::Clamp),
+            4 => Ok(TextureAddress::Border),
+            5 => Err(RawStateError::Unsupported(
+                "D3DTADDRESS_MIRRORONCE (no wgpu counterpart)".into(),
+            )),
+            v => Err(RawStateError::Invalid(format!("D3DTEXTUREADDRESS {v}"))),
+        };
+        let filter = |v: u32| match v {
+            // D3DTEXF_NONE as a min/mag filter behaves as POINT on Windows drivers.
+            0 | 1 => Ok(TextureFilter::Point),
+            2 => Ok(TextureFilter::Linear),
+            3 => Ok(TextureFilter::Anisotropic),
+            // PYRAMIDALQUAD and GAUSSIANQUAD act as linear (as wined3d and DXVK).
+            6 | 7 => Ok(TextureFilter::Linear),
+            v => Err(RawStateError::Invalid(format!("D3DTEXTUREFILTERTYPE {v}"))),
+        };
+        Ok(Some(match ty {
+            1 => SamplerState::AddressU(address(value)?),
+            2 => SamplerState::AddressV(address(value)?),
+            3 => SamplerState::AddressW(address(value)?),
+            4 => SamplerState::BorderColor(value),
+            5 => SamplerState::MagFilter(filter(value)?),
+            6 => SamplerState::MinFilter(filter(value)?),
+            7 => SamplerState::MipFilter(match value {
+                0 => MipFilter::None,
+                1 => MipFilter::Point,
+                // ANISOTROPIC, PYRAMIDALQUAD and GAUSSIANQUAD as mip filters act as linear.
+                2 | 3 | 6 | 7 => MipFilter::Linear,
+                v => return Err(RawStateError::Invalid(format!("D3DSAMP_MIPFILTER {v}"))),
+            }),
+            8 => SamplerState::MipMapLodBias(f32::from_bits(value)),
+            9 => SamplerState::MaxMipLevel(value),
+            10 => SamplerState::MaxAnisotropy(value),
+            12 | 13 => return Ok(None),
+            11 => {
+                if value != 0 {
+                    return Err(RawStateError::Unsupported("D3DSAMP_SRGBTEXTURE".into()));
+                }
+                return Ok(None);
+            }
+            t => return Err(RawStateError::Invalid(format!("D3DSAMPLERSTATETYPE {t}"))),
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn d3d9_numbers_map_to_typed_states() {
+        assert_eq!(
+            RenderState::from_d3d(22, 1),
+            Ok(Some(RenderState::CullMode(CullMode::None)))
+        );
+        assert_eq!(
+            RenderState::from_d3d(36, 0.5f32.to_bits()),
+            Ok(Some(RenderState::FogStart(0.5)))
+        );
+        assert_eq!(
+            RenderState::from_d3d(207, 6),
+            Ok(Some(RenderState::SrcBlendAlpha(Blend::InvSrcAlpha)))
+        );
+        assert_eq!(
+            RenderState::from_d3d(25, 7),
+            Ok(Some(RenderState::AlphaFunc(CompareFunction::GreaterEqual)))
+        );
+        assert_eq!(RenderState::from_d3d(26, 1), Ok(None));
+        assert_eq!(
+            RenderState::from_d3d(152, 0x25),
+            Ok(Some(RenderState::ClipPlaneEnable(0x25)))
+        );
+        assert_eq!(RenderState::from_d3d(151, 0), Ok(None));
+        assert_eq!(RenderState::from_d3d(151, 1), Ok(None));
+        assert!(matches!(
+            RenderState::from_d3d(194, 1),
+            Err(RawStateError::Unsupported(_))
+        ));
+        assert!(matches!(
+            RenderState::from_d3d(22, 4),
+            Err(RawStateError::Invalid(_))
+        ));
+        assert!(matches!(
+            RenderState::from_d3d(1, 0),
+            Err(RawStateError::Invalid(_))
+        ));
+        assert_eq!(
+            SamplerState::from_d3d(1, 3),
+            Ok(Some(SamplerState::AddressU(TextureAddress::Clamp)))
+        );
+        assert!(matches!(
+            SamplerState::from_d3d(1, 5),
+            Err(RawStateError::Unsupported(_))
+        ));
+        assert_eq!(
+            SamplerState::from_d3d(5, 0),
+            Ok(Some(SamplerState::MagFilter(TextureFilter::Point)))
+        );
+    }
+}
