@@ -145,6 +145,20 @@ impl VertexConstants {
         interface: &ShaderInterface,
         target: (u32, u32),
     ) -> Result<Vec<ConstantBuffer>, ProcessingMismatch> {
+        let (width, height) = target;
+        self.buffers_with_fixup(
+            interface,
+            [1.0 / width as f32, -1.0 / height as f32, 0.0, 0.0],
+        )
+    }
+
+    /// [`VertexConstants::buffers`] with the position fix-up given: the shader adds
+    /// `fixup * position.w` to its position (x, y: the half-pixel offset; z: the depth bias).
+    pub fn buffers_with_fixup(
+        &self,
+        interface: &ShaderInterface,
+        fixup: [f32; 4],
+    ) -> Result<Vec<ConstantBuffer>, ProcessingMismatch> {
         let (float_count, int_count, bool_count) = Self::counts(self.processing);
         if let Some(fc) = interface.float_constants {
             if fc.registers as usize != float_count {
@@ -158,8 +172,6 @@ impl VertexConstants {
         let counts = (float_count, int_count, bool_count);
         let mut out = register_buffers(&self.floats, &self.ints, &self.bools, counts, interface);
         if let Some(b) = interface.position_fixup {
-            let (width, height) = target;
-            let fixup = [1.0 / width as f32, -1.0 / height as f32, 0.0, 0.0];
             out.push(ConstantBuffer {
                 group: b.group,
                 binding: b.binding,

@@ -8,8 +8,9 @@
 //!   vertex processing where 8192 registers exceed the 64 KiB uniform limit), integer constants
 //!   `i#` at [`INT_CONSTANTS_BINDING`] (`array<vec4<i32>, 16>`), boolean constants `b#` at
 //!   [`BOOL_CONSTANTS_BINDING`] (one `u32`, bit n = `b#n`), and the position fix-up at
-//!   [`POSITION_FIXUP_BINDING`] (`vec4<f32>`; the shader adds `fixup.xy * position.w` to the
-//!   position, which is how the backend applies D3D9's half-pixel offset), and with point
+//!   [`POSITION_FIXUP_BINDING`] (`vec4<f32>`; the shader adds `fixup.xyz * position.w` to the
+//!   position, which is how the backend applies D3D9's half-pixel offset and depth bias), and
+//!   with point
 //!   expansion the point render states at [`POINT_BINDING`].
 //! - group [`VS_TEXTURES_GROUP`]: for vertex sampler `s#n`, the texture at
 //!   [`texture_binding`]`(n)` and the sampler at [`sampler_binding`]`(n)`.

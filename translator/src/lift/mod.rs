@@ -69,8 +69,8 @@ pub struct VertexShaderOptions {
     /// named outputs the shader never writes carry their defaults.
     pub output_locations: Option<Vec<Varying>>,
     pub float_mode: FloatMode,
-    /// Add the position fix-up uniform (`position.xy += fixup.xy * position.w`), through
-    /// which the backend applies D3D9's half-pixel offset.
+    /// Add the position fix-up uniform (`position.xyz += fixup.xyz * position.w`), through
+    /// which the backend applies D3D9's half-pixel offset (x, y) and depth bias (z).
     pub position_fixup: bool,
     /// Draw a point list's points as quads (see `points`): each instance of a 4-vertex
     /// strip is one point, the corner chosen by `@builtin(vertex_index)`; the point render

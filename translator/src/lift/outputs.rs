@@ -365,7 +365,7 @@ impl Lifter<'_> {
             let moved = self.bin(Bo::Add, pos, off);
             let x = self.comp(moved, 0);
             let y = self.comp(moved, 1);
-            let z = self.comp(pos, 2);
+            let z = self.comp(moved, 2);
             pos = self.compose4([x, y, z, w]);
         }
         // Point expansion: this vertex is a corner of the point's quad.

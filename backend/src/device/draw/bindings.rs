@@ -108,9 +108,21 @@ impl Device {
         pair: &ShaderPair,
         entry: &PipelineEntry,
         textures: &SampledTextures,
+        depth_bias: f32,
     ) -> Result<Vec<Option<wgpu::BindGroup>>, DeviceError> {
         let render = self.state.render;
         let viewport = self.state.viewport;
+        // The position fix-up: D3D9's half-pixel offset where the viewport does not carry it,
+        // and the depth bias in z.
+        let fixup = match self.half_pixel_in_viewport {
+            true => [0.0, 0.0, depth_bias, 0.0],
+            false => [
+                1.0 / viewport.width.max(1) as f32,
+                -1.0 / viewport.height.max(1) as f32,
+                depth_bias,
+                0.0,
+            ],
+        };
         let mut groups: Vec<Option<wgpu::BindGroup>> = entry.empty_groups.clone();
         if let Some(group_index) = entry.vs_constants {
             let key = BindGroupKey::VertexConstants {
@@ -123,11 +135,12 @@ impl Device {
                     self.state.vs_constants_version
                 },
                 viewport: (viewport.width, viewport.height),
+                fixup: fixup.map(f32::to_bits),
                 points: point_constants_key(&self.state, &pair.vertex_interface),
                 clip: clip_planes_key(&self.state, pair)?,
             };
             let group = self.constants_group(entry, &key, group_index, |state| {
-                vertex_constant_buffers(state, pair)
+                vertex_constant_buffers(state, pair, fixup)
             })?;
             set_group(&mut groups, group_index, group);
         }
@@ -431,8 +444,8 @@ impl Device {
 pub(super) fn vertex_constant_buffers(
     state: &DeviceState,
     pair: &ShaderPair,
+    fixup: [f32; 4],
 ) -> Result<Vec<ConstantBuffer>, DeviceError> {
-    let viewport = (state.viewport.width, state.viewport.height);
     let fixed_function;
     let constants = if pair.fixed_function_vertex {
         // The generated stage's constants: hardware vertex processing's 256 registers, or
@@ -456,7 +469,7 @@ pub(super) fn vertex_constant_buffers(
         &state.vs_constants
     };
     let mut buffers = constants
-        .buffers(&pair.vertex_interface, viewport)
+        .buffers_with_fixup(&pair.vertex_interface, fixup)
         .map_err(|e| unsupported("draw", format!("vertex shader constants: {e}")))?;
     buffers.extend(point_constant_buffer(state, &pair.vertex_interface));
     buffers.extend(clip_plane_buffer(state, pair)?);

@@ -64,6 +64,8 @@ pub(crate) enum BindGroupKey {
         pair: u64,
         version: u64,
         viewport: (u32, u32),
+        /// The position fix-up: half-pixel offset and depth bias (bits).
+        fixup: [u32; 4],
         /// The point render states, with point expansion (bits).
         points: Option<[u32; 12]>,
         /// The clip-space user clip planes, where the vertex stage clips (bits).
@@ -400,7 +402,8 @@ impl Device {
             targets.depth.as_ref().map(|(_, f)| *f),
             &textures.filterable,
         )?;
-        let groups = self.bind_groups(call, pair, &entry, &textures)?;
+        let depth_bias = self.depth_bias_offset(draw.primitive, targets.depth.is_some());
+        let groups = self.bind_groups(call, pair, &entry, &textures, depth_bias)?;
         let (width, height) = targets.size;
         let Some(area) = self.pass_area(&render, targets.size) else {
             // An empty scissor rectangle: nothing is drawn.

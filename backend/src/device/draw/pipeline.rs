@@ -55,7 +55,7 @@ impl Device {
         let state = &self.state;
         // Constants are computed only where a pipeline or a bind group is made.
         self.pipelines.get_or_try_insert(&pipeline_key, || {
-            let vs_shapes = vertex_constant_buffers(state, pair)?;
+            let vs_shapes = vertex_constant_buffers(state, pair, [0.0; 4])?;
             let ps_shapes = pixel_constant_buffers(state, pair);
             build_pipeline(
                 gpu,

@@ -72,8 +72,28 @@ impl Device {
                     Some(_) => None,
                     None => Some(self.bound_indices(call, start_index, n)?),
                 };
-                let needs_cpu =
-                    primitive == PrimitiveType::TriangleFan || gl_flat || source.is_some();
+                // WebGPU restarts 16-bit strips at index 0xffff; D3D9 has no restart and
+                // draws vertex 0xffff (Wine's test_max_index16): such strips go through
+                // 32-bit indices.
+                let strip = matches!(
+                    primitive,
+                    PrimitiveType::TriangleStrip | PrimitiveType::LineStrip
+                );
+                let restarts = strip
+                    && bound.as_ref().is_some_and(|(b, format)| {
+                        *format == IndexFormat::Index16 && {
+                            let at = start_index as usize * 2;
+                            b.shadow
+                                .get(at..at.saturating_add(n as usize * 2))
+                                .is_some_and(|bytes| {
+                                    bytes.chunks_exact(2).any(|i| i == [0xff, 0xff])
+                                })
+                        }
+                    });
+                let needs_cpu = primitive == PrimitiveType::TriangleFan
+                    || gl_flat
+                    || source.is_some()
+                    || restarts;
                 if needs_cpu {
                     let list = match (source, bound) {
                         (Some(list), _) => list,
@@ -160,13 +180,16 @@ impl Device {
             polygon_mode,
             // Without a depth test Windows does not clip pre-transformed vertices at the near
             // and far planes (Wine's zenable_test draws their z from -0.5 to 1.5 and sees all
-            // of it; other vertices are clipped).
-            unclipped_depth: self
+            // of it; other vertices are clipped). D3D9 biases depth after clipping and clamps
+            // the result: with a depth bias (added by the vertex stage, `depth_bias_offset`)
+            // nothing is clipped at those planes and depth is clamped (Wine's test_fog).
+            unclipped_depth: (self
                 .state
                 .declaration
                 .and_then(|id| self.declarations.get(&id))
                 .is_some_and(|d| d.is_pretransformed())
                 && (self.state.depth_stencil.is_none() || !render.z_enable)
+                || render.depth_bias != 0.0 && self.state.depth_stencil.is_some())
                 && self
                     .gpu
                     .device

@@ -92,7 +92,9 @@ impl Device {
         let pair_id = self.next_pair_id();
         let device = self.gpu.device.clone();
         let params = &self.params;
-        let position_fixup = !self.half_pixel_in_viewport;
+        // Every vertex stage has the position fix-up: the half-pixel offset where the viewport
+        // cannot carry it (GL), and the depth bias (`depth_bias_offset`).
+        let position_fixup = true;
         let (vertex_shader, pixel_shader) = (stages.vertex_shader, stages.pixel_shader);
         let pair = self.pairs.get_or_try_insert(&key, || {
             build_pair(

@@ -5,7 +5,7 @@ use super::super::error::{invalid, DeviceError};
 use super::super::pairing::ShaderPair;
 use super::super::standin::StandIn;
 use super::super::state::{Rect, RenderStates};
-use super::super::Device;
+use super::super::{Device, PrimitiveType};
 use super::pipeline::blendable;
 
 /// The attachments of a draw's pass.
@@ -81,17 +81,21 @@ impl Device {
                 }
                 Some(_) => {}
             }
+            let format = surface.format;
             let surface = surface
                 .gpu
                 .as_ref()
                 .ok_or_else(|| invalid(call, format!("render target {index} is not on the GPU")))?;
             let writes = pair.color_outputs.contains(&(index as u32));
             color_views.push(Some(surface.view.clone()));
+            // A target without alpha (X8R8G8B8, R5G6B5, ...) reads its alpha as 1.
+            let has_alpha = format.has_alpha();
             targets.push(Some(wgpu::ColorTargetState {
                 format: surface.wgpu_format,
                 blend: render
                     .blend()
-                    .filter(|_| blendable(surface.wgpu_format, self.gpu.device.features())),
+                    .filter(|_| blendable(surface.wgpu_format, self.gpu.device.features()))
+                    .map(|b| if has_alpha { b } else { opaque_destination(b) }),
                 write_mask: if writes {
                     render.write_mask(index)
                 } else {
@@ -211,5 +215,53 @@ impl Device {
             ],
             scissor,
         })
+    }
+}
+
+/// Blending into a target without alpha: D3D9 reads the destination alpha as 1 there
+/// (`D3DBLEND_DESTALPHA` is one, `INVDESTALPHA` zero, `SRCALPHASAT` zero; Wine's test_blend,
+/// checked on Windows), whatever the GPU format keeps in its alpha.
+fn opaque_destination(blend: wgpu::BlendState) -> wgpu::BlendState {
+    use wgpu::BlendFactor as F;
+    let factor = |f: F| match f {
+        F::DstAlpha => F::One,
+        F::OneMinusDstAlpha | F::SrcAlphaSaturated => F::Zero,
+        other => other,
+    };
+    let component = |c: wgpu::BlendComponent| wgpu::BlendComponent {
+        src_factor: factor(c.src_factor),
+        dst_factor: factor(c.dst_factor),
+        operation: c.operation,
+    };
+    wgpu::BlendState {
+        color: component(blend.color),
+        alpha: component(blend.alpha),
+    }
+}
+
+impl Device {
+    /// `D3DRS_DEPTHBIAS` as an offset of the clip-space depth (z / w), which the vertex
+    /// stage's position fix-up adds: D3D9's bias is a fraction of the depth range whatever the
+    /// depth format (wgpu's constant bias counts format steps, which on float depth, how
+    /// D24S8 is held here, vary with the depth: Wine's test_fog and test_depthbias, checked
+    /// on Windows). Triangles only, as the slope-scaled part (Vulkan's and wined3d's rule),
+    /// and only with a depth-stencil surface.
+    pub(super) fn depth_bias_offset(&self, primitive: PrimitiveType, depth: bool) -> f32 {
+        let triangles = matches!(
+            primitive,
+            PrimitiveType::TriangleList | PrimitiveType::TriangleStrip | PrimitiveType::TriangleFan
+        );
+        let bias = self.state.render.depth_bias;
+        if !triangles || !depth || bias == 0.0 || !bias.is_finite() {
+            return 0.0;
+        }
+        // The viewport maps 0..1 onto MinZ..MaxZ (as `pass_area` clamps them).
+        let v = self.state.viewport;
+        let (min, max) = (
+            v.min_z.clamp(0.0, 1.0),
+            v.max_z.max(v.min_z + 0.001).clamp(0.0, 1.0),
+        );
+        let range = if max > min { max - min } else { 1.0 };
+        bias / range
     }
 }

@@ -181,7 +181,24 @@ impl Device {
                 .map(|a| a.offset + a.format.size())
                 .max()
                 .unwrap_or(0);
+            // An indexed draw's NumVertices is a hint the indices need not keep to: Windows
+            // draws (Wine's test_sysmem_draw passes 5 with 4 vertices left), and the GPU
+            // fetches only what the indices name, bounds-checked; the range is cut to what the
+            // buffer holds (points, de-indexed on the CPU, check each index instead).
+            let indexed = matches!(draw.range, DrawRange::Indexed { .. })
+                && user.is_none()
+                && points.is_none();
             let (first, count) = match stream.step_mode {
+                wgpu::VertexStepMode::Vertex if indexed && stream.array_stride > 0 => {
+                    let fit = size
+                        .checked_sub(offset.saturating_add(element_end))
+                        .map_or(0, |room| room / stream.array_stride + 1);
+                    let skip = u64::try_from(first_vertex).unwrap_or(0);
+                    (
+                        first_vertex,
+                        vertex_count.min(fit.saturating_sub(skip)).max(1),
+                    )
+                }
                 wgpu::VertexStepMode::Vertex => (first_vertex, vertex_count),
                 wgpu::VertexStepMode::Instance if points.is_some() => (first_vertex, vertex_count),
                 wgpu::VertexStepMode::Instance => (0, u64::from(instances)),

@@ -221,6 +221,34 @@ impl Format {
         )
     }
 
+    /// Whether the format keeps an alpha channel (a render target without one reads its
+    /// alpha as 1 when blending).
+    pub fn has_alpha(self) -> bool {
+        matches!(
+            self,
+            F::A8R8G8B8
+                | F::A8B8G8R8
+                | F::A1R5G5B5
+                | F::A4R4G4B4
+                | F::A8
+                | F::A8R3G3B2
+                | F::A2R10G10B10
+                | F::A2B10G10R10
+                | F::A16B16G16R16
+                | F::A16B16G16R16F
+                | F::A32B32G32R32F
+                | F::A8L8
+                | F::A4L4
+                | F::Q8W8V8U8
+                | F::A2W10V10U10
+                | F::Q16W16V16U16
+                | F::Dxt2
+                | F::Dxt3
+                | F::Dxt4
+                | F::Dxt5
+        )
+    }
+
     /// Whether this is a YUV format (`D3DFMT_YUY2`, `D3DFMT_UYVY`): texels in pairs sharing
     /// their chroma.
     pub fn is_yuv(self) -> bool {

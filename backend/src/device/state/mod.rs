@@ -566,16 +566,12 @@ impl RenderStates {
         })
     }
 
-    /// `D3DRS_DEPTHBIAS` is a fraction of the depth range; wgpu's constant bias is in units
-    /// of the format's smallest step, so it is scaled by 2^24 (24-bit and float formats) or
-    /// 2^16 (D16).
-    fn depth_bias_state(&self, format: wgpu::TextureFormat) -> wgpu::DepthBiasState {
-        let scale = match format {
-            wgpu::TextureFormat::Depth16Unorm => 65535.0,
-            _ => 16_777_215.0,
-        };
+    /// `D3DRS_SLOPESCALEDEPTHBIAS`; `D3DRS_DEPTHBIAS`, a fraction of the depth range, is
+    /// added by the vertex stage instead (`draw::targets`' `depth_bias_offset`): wgpu's
+    /// constant bias counts the format's steps, which vary with the depth on float formats.
+    fn depth_bias_state(&self, _format: wgpu::TextureFormat) -> wgpu::DepthBiasState {
         wgpu::DepthBiasState {
-            constant: (self.depth_bias * scale).round() as i32,
+            constant: 0,
             slope_scale: self.slope_scale_depth_bias,
             clamp: 0.0,
         }
