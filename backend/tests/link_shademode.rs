@@ -25,8 +25,8 @@ use d3d9_translator::lift::{
     link, translate_pixel_shader, translate_vertex_shader, LinkOptions, PixelShaderOptions,
     VertexShaderOptions,
 };
+use wine_visual::corpus::color_match;
 use wine_visual::corpus::{tokenize, CToken, Corpus};
-use wine_visual::device::color_match;
 
 type TestResult = Result<(), Box<dyn Error>>;
 

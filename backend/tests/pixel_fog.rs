@@ -33,8 +33,8 @@ use d3d9_translator::lift::{
     link, translate_pixel_shader, translate_vertex_shader, FogConstants, FogMode, FogOptions,
     FogSource, LinkOptions, PixelShaderOptions, VertexShaderOptions,
 };
+use wine_visual::corpus::color_match;
 use wine_visual::corpus::{CToken, Corpus};
-use wine_visual::device::color_match;
 
 type TestResult = Result<(), Box<dyn Error>>;
 

@@ -333,6 +333,15 @@ fn t_ident(t: &CToken) -> Result<&str, String> {
         .ok_or_else(|| format!("{t:?} is not an identifier"))
 }
 
+/// Wine's `color_match`: every 8-bit channel within `d`.
+pub fn color_match(c1: u32, c2: u32, d: u8) -> bool {
+    (0..4).all(|i| {
+        let a = (c1 >> (8 * i)) & 0xff;
+        let b = (c2 >> (8 * i)) & 0xff;
+        a.abs_diff(b) <= u32::from(d)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
