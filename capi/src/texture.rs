@@ -261,14 +261,7 @@ impl Texture9 {
 /// `r` is null or readable.
 unsafe fn rect_box(r: *const RECT) -> CallResult<Option<TexelBox>> {
     // SAFETY: per the caller.
-    Ok(unsafe { opt_rect(r)? }.map(|r| TexelBox {
-        left: r.left.max(0) as u32,
-        top: r.top.max(0) as u32,
-        right: r.right.max(0) as u32,
-        bottom: r.bottom.max(0) as u32,
-        front: 0,
-        back: 1,
-    }))
+    Ok(unsafe { opt_rect(r)? }.map(TexelBox::of_rect))
 }
 
 /// Writes a lock's result into a `D3DLOCKED_RECT` (cleared on failure).

@@ -10,6 +10,7 @@
 //! ```
 #![cfg(unix)]
 
+mod support;
 mod wine;
 
 use std::collections::BTreeMap;

@@ -222,6 +222,34 @@ impl TexelBox {
         }
     }
 
+    /// A `RECT` as a box of one slice (negative corners at 0).
+    pub fn of_rect(r: super::state::Rect) -> TexelBox {
+        let at = |v: i32| v.max(0) as u32;
+        TexelBox {
+            left: at(r.left),
+            top: at(r.top),
+            right: at(r.right),
+            bottom: at(r.bottom),
+            front: 0,
+            back: 1,
+        }
+    }
+
+    /// The box with each axis's (low, high) mapped by `f` (axis 0: x, 1: y, 2: z).
+    pub(crate) fn map_axes(self, mut f: impl FnMut(usize, u32, u32) -> (u32, u32)) -> TexelBox {
+        let (left, right) = f(0, self.left, self.right);
+        let (top, bottom) = f(1, self.top, self.bottom);
+        let (front, back) = f(2, self.front, self.back);
+        TexelBox {
+            left,
+            top,
+            right,
+            bottom,
+            front,
+            back,
+        }
+    }
+
     /// Whether the box is non-empty and lies inside a `width` x `height` x `depth` image.
     pub fn fits(&self, width: u32, height: u32, depth: u32) -> bool {
         self.left < self.right

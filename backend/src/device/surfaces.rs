@@ -273,17 +273,9 @@ impl Device {
             .get(&id)
             .ok_or_else(|| invalid(call, format!("{id:?} is not a surface of this device")))?;
         let (width, height, format) = (surface.width, surface.height, surface.format);
-        let to_box = |r: Rect| TexelBox {
-            left: r.left.max(0) as u32,
-            top: r.top.max(0) as u32,
-            right: r.right.max(0) as u32,
-            bottom: r.bottom.max(0) as u32,
-            front: 0,
-            back: 1,
-        };
         if let Some((texture, face, level)) = surface.container {
             // The texture checks the rectangle (Windows checks none of a 2D texture's).
-            return self.lock_texture(texture, face, level, rect.map(to_box), flags);
+            return self.lock_texture(texture, face, level, rect.map(TexelBox::of_rect), flags);
         }
         let region = match rect {
             None => TexelBox::whole(width, height, 1),
@@ -291,7 +283,7 @@ impl Device {
                 if r.left < 0 || r.top < 0 {
                     return Err(invalid(call, format!("{r:?}")));
                 }
-                to_box(r)
+                TexelBox::of_rect(r)
             }
         };
         if !region.fits(width, height, 1) {

@@ -68,19 +68,7 @@ impl DirtyRegion {
         Some(
             boxes
                 .iter()
-                .map(|b| {
-                    let (left, right) = down(b.left, b.right, w);
-                    let (top, bottom) = down(b.top, b.bottom, h);
-                    let (front, back) = down(b.front, b.back, d);
-                    TexelBox {
-                        left,
-                        top,
-                        right,
-                        bottom,
-                        front,
-                        back,
-                    }
-                })
+                .map(|b| b.map_axes(|axis, lo, hi| down(lo, hi, [w, h, d][axis])))
                 .collect(),
         )
     }
@@ -99,17 +87,7 @@ impl TextureObject {
             };
             ((lo << level).min(hi.saturating_sub(1)), hi)
         };
-        let (left, right) = up(b.left, b.right, w, w0);
-        let (top, bottom) = up(b.top, b.bottom, h, h0);
-        let (front, back) = up(b.front, b.back, d, d0);
-        TexelBox {
-            left,
-            top,
-            right,
-            bottom,
-            front,
-            back,
-        }
+        b.map_axes(|axis, lo, hi| up(lo, hi, [w, h, d][axis], [w0, h0, d0][axis]))
     }
 
     /// What an unlock of `region` of `level` (not read-only) leaves to upload, by pool and

@@ -27,16 +27,29 @@ pub fn c_source(name: &str) -> PathBuf {
     manifest_dir().join("tests/c").join(name)
 }
 
-/// The folder holding libd3d9.so: beside this test executable (`target/<profile>/deps/`),
-/// or one folder up.
+/// A folder holding this run's libd3d9.so: cargo builds the cdylib beside this test
+/// executable (`target/<profile>/deps/`, or uplifted one folder up); it is copied once into
+/// a folder of this process, so that another build replacing it meanwhile (a concurrent
+/// `cargo` run) cannot change or remove the library the tests load.
 pub fn libd3d9_dir() -> PathBuf {
-    let exe = std::env::current_exe().expect("current_exe");
-    let deps = exe.parent().expect("test executable folder").to_path_buf();
-    let up = deps.parent().unwrap_or(&deps).to_path_buf();
-    [deps.clone(), up]
-        .into_iter()
-        .find(|dir| dir.join("libd3d9.so").is_file())
-        .unwrap_or_else(|| panic!("libd3d9.so not found in {}", deps.display()))
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let exe = std::env::current_exe().expect("current_exe");
+        let deps = exe.parent().expect("test executable folder").to_path_buf();
+        let candidates = [deps.clone(), deps.parent().unwrap_or(&deps).to_path_buf()];
+        let built = candidates
+            .iter()
+            .map(|dir| dir.join("libd3d9.so"))
+            .find(|lib| lib.is_file())
+            .unwrap_or_else(|| panic!("libd3d9.so not found in {}", deps.display()));
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+            .join(format!("libd3d9-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("library folder");
+        std::fs::copy(&built, dir.join("libd3d9.so"))
+            .unwrap_or_else(|e| panic!("{}: {e}", built.display()));
+        dir
+    })
+    .clone()
 }
 
 /// The language a program is written in: its compiler (environment variable, default) and

@@ -12,8 +12,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use crate::support::MINGW_INCLUDE;
+pub use crate::support::{libd3d9_dir, manifest_dir};
+
 /// The D3D9 API headers (Debian's mingw-w64-common), after libc's own headers.
-const MINGW_INCLUDE: &str = "/usr/share/mingw-w64/include";
 /// Flags that keep every `static` test function a separate symbol of its own name (no
 /// inlining, cloning or merging; no noreturn inference, which would drop the calls after a
 /// function that always aborts), so the runner can find each in the symbol table.
@@ -29,11 +31,6 @@ const KEEP_FUNCTIONS: [&str; 9] = [
     "-fno-ipa-pure-const",
 ];
 
-/// The `d3d9-capi` package folder.
-pub fn manifest_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
 /// `<workspace>/../shared/corpus/wine-tests/d3d9/<file>`, or a panic naming the path looked
 /// for.
 pub fn wine_test_source(file: &str) -> PathBuf {
@@ -47,31 +44,6 @@ pub fn wine_test_source(file: &str) -> PathBuf {
         path.display()
     );
     path
-}
-
-/// A folder holding this run's libd3d9.so: cargo builds the cdylib beside this test
-/// executable (`target/<profile>/deps/`, or uplifted one folder up); it is copied once into
-/// a folder of this process, so that another build replacing it meanwhile (a concurrent
-/// `cargo` run) cannot change or remove the library the tests load.
-pub fn libd3d9_dir() -> PathBuf {
-    static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
-    DIR.get_or_init(|| {
-        let exe = std::env::current_exe().expect("current_exe");
-        let deps = exe.parent().expect("test executable folder").to_path_buf();
-        let candidates = [deps.clone(), deps.parent().unwrap_or(&deps).to_path_buf()];
-        let built = candidates
-            .iter()
-            .map(|dir| dir.join("libd3d9.so"))
-            .find(|lib| lib.is_file())
-            .unwrap_or_else(|| panic!("libd3d9.so not found in {}", deps.display()));
-        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-            .join(format!("libd3d9-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("library folder");
-        std::fs::copy(&built, dir.join("libd3d9.so"))
-            .unwrap_or_else(|e| panic!("{}: {e}", built.display()));
-        dir
-    })
-    .clone()
 }
 
 /// The number in environment variable `name`, `default` when unset; panics on anything else.

@@ -43,15 +43,11 @@ impl Device {
                 match generated {
                     None => (None, 0..n as u32, i32::try_from(start).unwrap_or(i32::MAX)),
                     Some(list) => {
-                        let (t, list) = self.arrange(primitive, &list, gl_flat);
+                        let (t, source, range) = self.generated_indices(primitive, &list, gl_flat);
                         topology = t;
-                        let len = list.len() as u32;
-                        let buffer = self
-                            .gpu
-                            .init_buffer(bytemuck::cast_slice(&list), wgpu::BufferUsages::INDEX);
                         (
-                            Some(IndexSource::Generated(buffer)),
-                            0..len,
+                            Some(source),
+                            range,
                             i32::try_from(start).unwrap_or(i32::MAX),
                         )
                     }
@@ -102,13 +98,9 @@ impl Device {
                         }
                         (None, None) => Vec::new(),
                     };
-                    let (t, list) = self.arrange(primitive, &list, gl_flat);
+                    let (t, source, range) = self.generated_indices(primitive, &list, gl_flat);
                     topology = t;
-                    let len = list.len() as u32;
-                    let buffer = self
-                        .gpu
-                        .init_buffer(bytemuck::cast_slice(&list), wgpu::BufferUsages::INDEX);
-                    (Some(IndexSource::Generated(buffer)), 0..len, base_vertex)
+                    (Some(source), range, base_vertex)
                 } else {
                     let (b, format) =
                         bound.ok_or_else(|| invalid(call, "no index buffer is set"))?;
@@ -229,6 +221,25 @@ impl Device {
             ));
         }
         Ok((b, format))
+    }
+
+    /// `list` (vertex or index numbers) arranged as wgpu draws `primitive` (`arrange`), in a
+    /// 32-bit index buffer: the topology, the index source and its range.
+    fn generated_indices(
+        &self,
+        primitive: PrimitiveType,
+        list: &[u32],
+        gl_flat: bool,
+    ) -> (wgpu::PrimitiveTopology, IndexSource, std::ops::Range<u32>) {
+        let (topology, list) = self.arrange(primitive, list, gl_flat);
+        let buffer = self
+            .gpu
+            .init_buffer(bytemuck::cast_slice(&list), wgpu::BufferUsages::INDEX);
+        (
+            topology,
+            IndexSource::Generated(buffer),
+            0..list.len() as u32,
+        )
     }
 
     /// The primitive as wgpu draws it, for the list of vertex or index numbers `list`: fans
