@@ -68,7 +68,8 @@ impl Gpu {
                 // (`CLIP_DISTANCES`), and no depth clipping without a depth test
                 // (`DEPTH_CLIP_CONTROL`), D3D9's block-compressed and 16-bit formats
                 // (`TEXTURE_COMPRESSION_BC*`, `TEXTURE_FORMAT_16BIT_NORM`), blending into
-                // float32 targets (`FLOAT32_BLENDABLE`), where the adapter has them.
+                // float32 targets (`FLOAT32_BLENDABLE`), D3D9's timestamp queries
+                // (`TIMESTAMP_QUERY`), where the adapter has them.
                 required_features: adapter.features()
                     & (wgpu::Features::FLOAT32_FILTERABLE
                         | wgpu::Features::DEPTH32FLOAT_STENCIL8
@@ -79,7 +80,8 @@ impl Gpu {
                         | wgpu::Features::TEXTURE_COMPRESSION_BC
                         | wgpu::Features::TEXTURE_COMPRESSION_BC_SLICED_3D
                         | wgpu::Features::TEXTURE_FORMAT_16BIT_NORM
-                        | wgpu::Features::FLOAT32_BLENDABLE),
+                        | wgpu::Features::FLOAT32_BLENDABLE
+                        | wgpu::Features::TIMESTAMP_QUERY),
                 ..Default::default()
             })
             .await

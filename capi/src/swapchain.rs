@@ -1,23 +1,62 @@
-//! `IDirect3DSwapChain9`: the implicit swap chain of a headless device (its back buffer is
-//! the device's; `Present` makes it the front buffer).
+//! `IDirect3DSwapChain9`: the implicit swap chain of a headless device (`GetSwapChain(0)`)
+//! and additional ones (`CreateAdditionalSwapChain`), each with back buffers of its own;
+//! `Present` makes the back buffer the chain's front buffer, which `GetFrontBufferData`
+//! reads.
+//!
+//! What a chain holds (its back buffers and present parameters) lives with the device's
+//! state, behind its lock ([`Chain`] in `DeviceInner`), so `Reset` can replace the implicit
+//! chain's back buffers while the application keeps the same `IDirect3DSwapChain9`, as
+//! Windows does.
 
 use std::ffi::c_void;
 
+use d3d9_backend::device::SwapChainId;
+
 use crate::child::Child;
 use crate::com::{entry, write_out, Class, Com, Kind, Private};
-use crate::device::Device9;
+use crate::device::{Device9, DeviceInner};
 use crate::guid::{Guid, IID_IDIRECT3DSWAPCHAIN9};
-use crate::hresult::{invalid_call, CallResult, Refusal, HRESULT};
+use crate::hresult::{fail, invalid_call, CallResult, Refusal, D3DERR_DEVICELOST, HRESULT};
 use crate::methods::unknown_methods;
-use crate::surface::Surface9;
+use crate::surface::{Container, Surface9};
 use crate::types::*;
 use crate::vtbl::IDirect3DSwapChain9Vtbl;
 
 /// The `IDirect3DSwapChain9` object.
 pub struct SwapChain9 {
     pub child: Child,
-    back_buffers: Vec<Private<Surface9>>,
-    present: D3DPRESENT_PARAMETERS,
+    /// Which chain: the implicit one (`None`) or an additional one.
+    pub chain: Option<SwapChainId>,
+}
+
+/// A swap chain's back buffers (each held by a private reference) and its present
+/// parameters as `GetPresentParameters` reports them.
+pub struct Chain {
+    pub back_buffers: Vec<Private<Surface9>>,
+    pub present: D3DPRESENT_PARAMETERS,
+}
+
+impl Chain {
+    /// Back buffer `index`. The `D3DBACKBUFFER_TYPE` is ignored, as Windows ignores it
+    /// (Wine's d3d9, after its tests).
+    pub fn back_buffer(&self, index: u32, _kind: u32) -> CallResult<&Com<Surface9>> {
+        self.back_buffers
+            .get(index as usize)
+            .map(Private::get)
+            .ok_or_else(|| {
+                invalid_call(format!(
+                    "back buffer {index} of {}",
+                    self.back_buffers.len()
+                ))
+            })
+    }
+
+    /// Gives up the back buffers (after the device is unlocked).
+    pub fn release(self, deferred: &mut crate::com::Deferred) {
+        for back_buffer in self.back_buffers {
+            deferred.push(back_buffer);
+        }
+    }
 }
 
 impl Class for SwapChain9 {
@@ -28,9 +67,15 @@ impl Class for SwapChain9 {
     fn public_changed(&self, alive: bool) {
         self.child.public_changed(alive);
     }
+    /// An additional chain goes with its surfaces; the implicit chain's are the device's.
     fn destroy(&mut self) {
-        for back_buffer in std::mem::take(&mut self.back_buffers) {
-            back_buffer.into_release()();
+        if let Some(id) = self.chain {
+            let _ = self.child.shared.with(|inner| {
+                if let Some(chain) = inner.additional.remove(&id) {
+                    chain.release(&mut inner.deferred);
+                }
+                inner.device.release_swap_chain(id).map_err(Refusal::from)
+            });
         }
     }
 }
@@ -43,17 +88,12 @@ impl crate::DeviceChild for SwapChain9 {
 
 impl SwapChain9 {
     /// The implicit swap chain, held by the device's private reference.
-    pub fn implicit(
-        device: &Com<Device9>,
-        back_buffers: Vec<Private<Surface9>>,
-        present: D3DPRESENT_PARAMETERS,
-    ) -> Private<SwapChain9> {
+    pub fn implicit(device: &Com<Device9>) -> Private<SwapChain9> {
         let ptr = Com::new(
             &VTBL as *const IDirect3DSwapChain9Vtbl as *const c_void,
             SwapChain9 {
                 child: Child::new(device),
-                back_buffers,
-                present,
+                chain: None,
             },
             false,
         );
@@ -61,18 +101,16 @@ impl SwapChain9 {
         unsafe { Private::adopt(ptr) }
     }
 
-    /// Back buffer `index`. The `D3DBACKBUFFER_TYPE` is ignored, as Windows ignores it
-    /// (Wine's d3d9, after its tests).
-    pub fn back_buffer(&self, index: u32, _kind: u32) -> CallResult<&Com<Surface9>> {
-        if index >= self.present.BackBufferCount.max(1) {
-            return Err(invalid_call(format!("back buffer {index} of {}", {
-                self.present.BackBufferCount
-            })));
-        }
-        self.back_buffers
-            .get(index as usize)
-            .map(Private::get)
-            .ok_or_else(|| invalid_call("the swap chain was released"))
+    /// An additional swap chain, with the application's one reference.
+    pub fn additional(device: &Com<Device9>, id: SwapChainId) -> *mut Com<SwapChain9> {
+        Com::new(
+            &VTBL as *const IDirect3DSwapChain9Vtbl as *const c_void,
+            SwapChain9 {
+                child: Child::new(device),
+                chain: Some(id),
+            },
+            true,
+        )
     }
 
     /// A headless display is never in its vertical blank.
@@ -84,9 +122,54 @@ impl SwapChain9 {
     }
 }
 
+/// A surface the device makes for itself (a swap chain's back buffer, the automatic
+/// depth-stencil surface), held by the returned private reference and counted apart from
+/// its container (Wine's test_refcount: it starts at 0 and holds a device reference while
+/// counted). Unlike `Surface9::implicit`, made while the device is locked.
+pub fn implicit_surface(
+    device: &Com<Device9>,
+    id: d3d9_backend::device::SurfaceId,
+    container: Container,
+) -> Private<Surface9> {
+    let ptr = Surface9::created(device, id);
+    // SAFETY: just made and not yet handed out: nothing else reads it.
+    unsafe { (*ptr).data.container = container };
+    // SAFETY: live, just made.
+    let private = Private::new(unsafe { &*ptr });
+    // The creation's public reference (and with it its device reference) goes: the private
+    // one keeps the surface.
+    // SAFETY: the reference `created` gave.
+    unsafe { Com::release(ptr) };
+    private
+}
+
+impl DeviceInner {
+    /// The chain of a swap chain object.
+    pub fn chain(&self, id: Option<SwapChainId>) -> CallResult<&Chain> {
+        match id {
+            None => Ok(&self.implicit),
+            Some(id) => self
+                .additional
+                .get(&id)
+                .ok_or_else(|| invalid_call("the swap chain was released")),
+        }
+    }
+}
+
 type This = *mut Com<SwapChain9>;
 
 unknown_methods!(SwapChain9, "IDirect3DSwapChain9");
+
+/// Runs a swap chain method with the device locked.
+fn with_chain<R>(
+    this: This,
+    f: impl FnOnce(&mut DeviceInner, Option<SwapChainId>) -> CallResult<R>,
+) -> CallResult<R> {
+    // SAFETY: C calls through our vtable; `this` is checked live.
+    let object = unsafe { crate::com::this(this)? };
+    let chain = object.data.chain;
+    object.data.child.shared.with(|inner| f(inner, chain))
+}
 
 unsafe extern "C" fn present(
     this: This,
@@ -97,9 +180,15 @@ unsafe extern "C" fn present(
     _flags: u32,
 ) -> HRESULT {
     entry("IDirect3DSwapChain9::Present", || {
-        // SAFETY: checked live.
-        let object = unsafe { crate::com::this(this)? };
-        object.data.child.shared.with(crate::device::present_inner)
+        with_chain(this, |inner, chain| match chain {
+            None => crate::device::present_inner(inner),
+            Some(id) => {
+                if inner.lost {
+                    return Err(fail(D3DERR_DEVICELOST, "the device is lost until a Reset"));
+                }
+                inner.device.present_swap_chain(id).map_err(Refusal::from)
+            }
+        })
     })
 }
 
@@ -107,7 +196,20 @@ unsafe extern "C" fn get_front_buffer_data(this: This, dst: *mut c_void) -> HRES
     entry("IDirect3DSwapChain9::GetFrontBufferData", || {
         // SAFETY: checked live.
         let object = unsafe { crate::com::this(this)? };
-        crate::device::front_buffer_data(&object.data.child.shared, dst)
+        let shared = &object.data.child.shared;
+        let dst = crate::device::object::<Surface9>(shared, dst)?
+            .ok_or_else(|| invalid_call("a NULL destination surface"))?
+            .data
+            .id;
+        with_chain(this, |inner, chain| {
+            if inner.lost {
+                return Err(fail(D3DERR_DEVICELOST, "the device is lost until a Reset"));
+            }
+            inner
+                .device
+                .copy_front_buffer_data(chain, dst)
+                .map_err(Refusal::from)
+        })
     })
 }
 
@@ -118,15 +220,17 @@ unsafe extern "C" fn get_back_buffer(
     out: *mut *mut c_void,
 ) -> HRESULT {
     entry("IDirect3DSwapChain9::GetBackBuffer", || {
-        // SAFETY: checked live; `out` per the caller.
-        let object = unsafe { crate::com::this(this)? };
         if out.is_null() {
             return Err(invalid_call("a NULL out pointer"));
         }
         // A refused call leaves `*out` untouched (Wine's test_swapchain, passing on Windows).
-        let surface = object.data.back_buffer(index, kind)?;
-        surface.add_ref();
-        unsafe { write_out(out, surface.as_ptr()) }
+        let surface = with_chain(this, |inner, chain| {
+            let surface = inner.chain(chain)?.back_buffer(index, kind)?;
+            surface.add_ref();
+            Ok(surface.as_ptr())
+        })?;
+        // SAFETY: checked non-null; writable per the caller.
+        unsafe { write_out(out, surface) }
     })
 }
 
@@ -159,10 +263,9 @@ unsafe extern "C" fn get_present_parameters(
     params: *mut D3DPRESENT_PARAMETERS,
 ) -> HRESULT {
     entry("IDirect3DSwapChain9::GetPresentParameters", || {
-        // SAFETY: checked live; `params` per the caller.
-        let object = unsafe { crate::com::this(this)? };
-        let _: Option<Refusal> = None;
-        unsafe { write_out(params, object.data.present) }
+        let present = with_chain(this, |inner, chain| Ok(inner.chain(chain)?.present))?;
+        // SAFETY: `params` per the caller.
+        unsafe { write_out(params, present) }
     })
 }
 

@@ -69,12 +69,26 @@ fn gpu_c_reference_counts() {
     check_program(Lang::C, "refcounts.c");
 }
 
-/// `tests/c/queries.c`: CreateQuery(D3DQUERYTYPE_EVENT, NULL) is S_OK; an event query's
-/// Issue(D3DISSUE_END) then GetData(D3DGETDATA_FLUSH) is S_OK with TRUE; every other query
-/// type answers D3DERR_NOTAVAILABLE and makes nothing.
+/// `tests/c/queries.c`: CreateQuery(type, NULL) answers as CreateQuery(type, &query) does
+/// (Wine's test_query_support): EVENT and OCCLUSION are S_OK, the three timestamp types
+/// all S_OK or all D3DERR_NOTAVAILABLE with the adapter's timestamps, every other type
+/// D3DERR_NOTAVAILABLE making nothing; an event query's Issue(D3DISSUE_END) then
+/// GetData(D3DGETDATA_FLUSH) is S_OK with TRUE; timestamps as Wine's test_timestamp_query
+/// (0xdd before any Issue, the low DWORD of a UINT64, increasing values, never disjoint).
 #[test]
 fn gpu_c_queries() {
     check_program(Lang::C, "queries.c");
+}
+
+/// `tests/c/occlusion.c`: occlusion queries as Wine's test_occlusion_query shows Windows:
+/// 0xdd before any Issue, any BEGIN/END order D3D_OK, S_FALSE while open, then the samples
+/// that passed the depth test (4096 for a 64 x 64 quad on Vulkan, 1 per visible draw where
+/// wgpu's queries are boolean), 0 behind the depth buffer, sums over draws and overlapping
+/// queries, nothing for a Clear; at most the size given written; GetData(NULL, 4) and
+/// unknown flags D3DERR_INVALIDCALL; the query holds a device reference.
+#[test]
+fn gpu_c_occlusion_queries() {
+    check_program(Lang::C, "occlusion.c");
 }
 
 /// `tests/c/device_vtable.c`: all 119 slots of IDirect3DDevice9's vtable reached through
@@ -84,6 +98,20 @@ fn gpu_c_queries() {
 #[test]
 fn gpu_c_device_vtable_slots_answer() {
     check_program(Lang::C, "device_vtable.c");
+}
+
+/// `tests/c/reset.c`: Reset as Windows does it (Wine's test_reset, test_backbuffer_resize,
+/// test_managed_reset): the same implicit swap chain with new back buffers of the new size,
+/// count and format, a new automatic depth-stencil surface, every state and binding back to
+/// its default, MANAGED contents kept, the parameters written back; refused while a
+/// D3DPOOL_DEFAULT resource or additional swap chain is alive or a back buffer is held,
+/// leaving the device lost (TestCooperativeLevel D3DERR_DEVICENOTRESET, Present
+/// D3DERR_DEVICELOST, silent draws) until a Reset succeeds. Additional swap chains (own back
+/// buffers, Present to their own front buffer, not counted by GetSwapChain), palettes kept
+/// per number, ShowCursor's previous visibility.
+#[test]
+fn gpu_c_reset_swap_chains_palettes_cursor() {
+    check_program(Lang::C, "reset.c");
 }
 
 /// `tests/c/triangle.cpp` (g++): the FVF triangle through the header's C++ interfaces

@@ -27,9 +27,11 @@ mod pass;
 mod points;
 mod present;
 mod process;
+pub mod query;
 mod range;
 mod raw_state;
 mod readback;
+mod reset;
 mod standin;
 mod state;
 mod surfaces;
@@ -64,6 +66,7 @@ pub use objects::{
     DeclarationId, IndexBufferId, IndexFormat, LockFlags, Locked, PixelShaderId, Pool, SurfaceId,
     TexelBox, TextureId, Usage, VertexBufferId, VertexShaderId,
 };
+pub use present::{PresentParams, SwapChainId};
 pub use raw_state::{
     StateInfo, RENDER_STATES, SAMPLER_STATES, TEXTURE_STAGES, TEXTURE_STAGE_STATES,
 };
@@ -272,9 +275,12 @@ pub struct Device {
     pub(crate) memo: Option<draw::DrawMemo>,
     /// Draws answered from `memo` (see [`Device::memo_hits`]).
     pub(crate) memo_hits: u64,
-    back_buffers: Vec<SurfaceId>,
-    /// What the last `Present` showed (`present`).
-    pub(crate) front_buffer: Option<SurfaceId>,
+    /// `CreateQuery`'s queries and their GPU query sets (`query`).
+    pub(crate) queries: query::Queries,
+    /// The implicit swap chain (`present`; made again by `reset`).
+    pub(crate) implicit: present::SwapChain,
+    /// `CreateAdditionalSwapChain`'s chains.
+    pub(crate) additional: HashMap<SwapChainId, present::SwapChain>,
     /// The first wgpu error no scope captured, reported by the next [`Device::flush`].
     uncaptured: Arc<std::sync::Mutex<Option<String>>>,
     /// Where D3D9's half-pixel offset goes: into the viewport (moved by +0.5, +0.5) where
@@ -319,7 +325,6 @@ impl Device {
                 slot.get_or_insert_with(|| e.to_string());
             }));
         params.caps.vertex_processing = params.processing;
-        let (width, height, format) = params.back_buffer;
         let pairs = Lru::new(params.shader_cache_capacity);
         let pipelines = Lru::new(params.pipeline_cache_capacity);
         let half_pixel_in_viewport = gpu.adapter_info().backend != wgpu::Backend::Gl;
@@ -336,43 +341,7 @@ impl Device {
             index_buffers: Versioned::new(HashMap::new()),
             textures: Versioned::new(HashMap::new()),
             surfaces: Versioned::new(HashMap::new()),
-            state: Versioned::new(DeviceState {
-                declaration: None,
-                vertex_shader: None,
-                pixel_shader: None,
-                streams: [Stream::default(); MAX_STREAMS],
-                indices: None,
-                vs_constants: VertexConstants::new(params.processing),
-                ps_constants: PixelConstants::default(),
-                vs_constants_version: 0,
-                ps_constants_version: 0,
-                textures: [None; SAMPLER_STAGES],
-                samplers: [SamplerStates::default(); SAMPLER_STAGES],
-                lights: fixed_function::Lights::default(),
-                raw: raw_state::DeviceRawStates::new(params.auto_depth_stencil.is_some()),
-                transforms: transform::Transforms::default(),
-                clip_planes: [[0.0; 4]; 6],
-                render: RenderStates::from_raw(&raw_state::RawRenderStates::defaults(
-                    params.auto_depth_stencil.is_some(),
-                )),
-                viewport: Viewport {
-                    x: 0,
-                    y: 0,
-                    width,
-                    height,
-                    min_z: 0.0,
-                    max_z: 1.0,
-                },
-                scissor: Rect {
-                    left: 0,
-                    top: 0,
-                    right: width as i32,
-                    bottom: height as i32,
-                },
-                render_targets: [None; MAX_RENDER_TARGETS],
-                depth_stencil: None,
-                software_processing: params.processing == VertexProcessing::Software,
-            }),
+            state: Versioned::new(DeviceState::defaults(&params, &Default::default())),
             pairs,
             pipelines,
             bind_groups: Lru::new(256),
@@ -384,30 +353,15 @@ impl Device {
             volume_slices: HashMap::new(),
             encoder: None,
             memo: None,
-            back_buffers: Vec::new(),
-            front_buffer: None,
+            queries: Default::default(),
+            implicit: present::SwapChain::default(),
+            additional: HashMap::new(),
             uncaptured,
             params,
         };
-        let (count, lockable) = (
-            device.params.back_buffer_count,
-            device.params.lockable_back_buffer,
-        );
-        if !(1..=3).contains(&count) {
-            return Err(invalid(
-                "CreateDevice",
-                format!("{count} back buffers (D3D9 allows 1 to 3)"),
-            ));
-        }
-        for _ in 0..count {
-            let surface = device.create_render_target_with(width, height, format, lockable)?;
-            device.back_buffers.push(surface);
-        }
-        device.state.render_targets[0] = Some(device.back_buffer());
-        if let Some(format) = device.params.auto_depth_stencil {
-            let ds = device.create_depth_stencil_surface(width, height, format)?;
-            device.state.depth_stencil = Some(ds);
-        }
+        let present = device.params.present();
+        device.implicit = device.make_swap_chain("CreateDevice", &present, true)?;
+        *device.state = DeviceState::defaults(&device.params, &device.implicit);
         Ok(device)
     }
 

@@ -4,11 +4,13 @@
 //! `D3DCREATE_MULTITHREADED` holds whatever the flags say. Objects bound with `Set*` are held
 //! by private references in [`Bound`]; state-setting calls go through [`Change`] so a state
 //! block can record them. The methods are split by concern: `object` (creation and the
-//! implicit swap chain), `resources` (`Create*`, copies, render targets), `states` (setters
-//! and getters), `draw` (scenes, clears, draws, shaders and declarations).
+//! implicit swap chain), `reset` (`Reset` and the lost state), `resources` (`Create*`,
+//! copies, render targets), `states` (setters and getters), `draw` (scenes, clears, draws,
+//! shaders and declarations).
 
 mod draw;
 mod object;
+mod reset;
 mod resources;
 mod states;
 
@@ -16,7 +18,7 @@ use std::collections::HashMap;
 use std::ffi::c_void;
 use std::sync::Arc;
 
-use d3d9_backend::device::Device;
+use d3d9_backend::device::{Device, SwapChainId};
 
 use crate::child::Shared;
 use crate::com::{entry, entry_value, lookup, Class, Com, Deferred, Kind, Private};
@@ -26,11 +28,10 @@ use crate::hresult::{invalid_call, CallResult, HRESULT};
 use crate::shader::VertexDeclaration9;
 use crate::state::{Block, Bound};
 use crate::surface::Surface9;
-use crate::swapchain::SwapChain9;
+use crate::swapchain::{Chain, SwapChain9};
 use crate::types::*;
 
 pub use object::{create, present_inner};
-pub use resources::front_buffer_data;
 
 /// The `IDirect3DDevice9` object.
 pub struct Device9 {
@@ -46,8 +47,11 @@ pub struct DeviceInner {
     /// Private references to give up once the lock is released.
     pub deferred: Deferred,
     pub creation: D3DDEVICE_CREATION_PARAMETERS,
-    pub present: D3DPRESENT_PARAMETERS,
-    /// The implicit swap chain (and through it the back buffer).
+    /// The implicit swap chain's back buffers and present parameters (`Reset` replaces them).
+    pub implicit: Chain,
+    /// The additional swap chains' (`CreateAdditionalSwapChain`).
+    pub additional: HashMap<SwapChainId, Chain>,
+    /// The implicit swap chain object (`GetSwapChain(0)`).
     pub swap_chain: Option<Private<SwapChain9>>,
     /// The automatic depth-stencil surface.
     pub auto_depth_stencil: Option<Private<Surface9>>,
@@ -64,6 +68,19 @@ pub struct DeviceInner {
     pub gamma: D3DGAMMARAMP,
     /// What `GetFrontBufferData` reads: the back buffer's texels at the last `Present`.
     pub front_buffer: Option<Vec<u8>>,
+    /// A `Reset` failed: the device is lost until one succeeds (`reset`).
+    pub lost: bool,
+    /// `SetPaletteEntries`' palettes, by number.
+    pub palettes: HashMap<u32, [PALETTEENTRY; 256]>,
+    pub cursor: Cursor,
+}
+
+/// The cursor `SetCursorProperties` and `ShowCursor` keep (a headless device draws none).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Cursor {
+    /// `SetCursorProperties` set one.
+    pub set: bool,
+    pub visible: bool,
 }
 
 // SAFETY: the C caller's threads reach the device through its COM objects; every access to
@@ -83,6 +100,12 @@ impl Class for Device9 {
             let mut deferred = inner.deferred.take();
             inner.bound.release(&mut deferred);
             deferred.push_opt(inner.swap_chain.take());
+            std::mem::take(&mut inner.implicit.back_buffers)
+                .into_iter()
+                .for_each(|b| deferred.push(b));
+            for (_, chain) in std::mem::take(&mut inner.additional) {
+                chain.release(&mut deferred);
+            }
             deferred.push_opt(inner.auto_depth_stencil.take());
             for (_, declaration) in std::mem::take(&mut inner.fvf_declarations) {
                 deferred.push(declaration);
@@ -110,12 +133,20 @@ pub unsafe fn release_device(device: *mut Com<Device9>) {
 
 type This = *mut Com<Device9>;
 
-/// Runs a device method: `this` checked, the state locked, refusals reported.
+/// Runs a device method: `this` checked, the state locked, refusals reported; while the
+/// device is lost, what `reset::while_lost` says instead for the methods it names.
 fn with(this: This, call: &str, f: impl FnOnce(&mut DeviceInner) -> CallResult) -> HRESULT {
     entry(call, || {
         // SAFETY: C calls through our vtable; `this` is checked live.
         let device = unsafe { crate::com::this(this)? };
-        device.data.shared.with(f)
+        device.data.shared.with(|inner| {
+            if inner.lost {
+                if let Some(answer) = reset::while_lost(call) {
+                    return answer;
+                }
+            }
+            f(inner)
+        })
     })
 }
 
@@ -203,7 +234,7 @@ pub(crate) static VTBL: crate::vtbl::IDirect3DDevice9Vtbl = crate::vtbl::IDirect
     CreateAdditionalSwapChain: object::create_additional_swap_chain,
     GetSwapChain: object::get_swap_chain,
     GetNumberOfSwapChains: object::get_number_of_swap_chains,
-    Reset: object::reset,
+    Reset: reset::reset,
     Present: object::present,
     GetBackBuffer: object::get_back_buffer,
     GetRasterStatus: object::get_raster_status,

@@ -1,24 +1,26 @@
 //! Creating the device (`IDirect3D9::CreateDevice`) with its implicit swap chain, back buffer
-//! and automatic depth-stencil surface; presenting; queries; the device-wide methods.
+//! and automatic depth-stencil surface; additional swap chains; presenting; the cursor;
+//! queries; the device-wide methods. (`Reset` is in `reset`.)
 
 use std::collections::HashMap;
 use std::ffi::c_void;
 
-use d3d9_backend::device::{Device, DeviceParams, Format};
+use d3d9_backend::device::{Device, DeviceParams, Format, PresentParams};
 use d3d9_translator::decl::VertexProcessing;
 
-use super::{with, with_device, with_value, Device9, DeviceInner, This, VTBL};
+use super::{with, with_device, with_value, Cursor, Device9, DeviceInner, This, VTBL};
 use crate::child::Shared;
 use crate::com::{write_out, Com, Deferred, Private};
 use crate::direct3d::Direct3D9;
 use crate::hresult::{
-    fail, invalid_call, unsupported, CallResult, Refusal, D3DERR_INVALIDCALL, D3DERR_NOTAVAILABLE,
-    HRESULT,
+    fail, invalid_call, unsupported, CallResult, Refusal, D3DERR_DEVICELOST, D3DERR_DEVICENOTRESET,
+    D3DERR_NOTAVAILABLE, HRESULT,
 };
 use crate::query::Query9;
 use crate::state::Bound;
+use crate::surface::Container;
 use crate::surface::Surface9;
-use crate::swapchain::SwapChain9;
+use crate::swapchain::{implicit_surface, Chain, SwapChain9};
 use crate::types::*;
 
 /// `D3DCREATE_SOFTWARE_VERTEXPROCESSING`, `_HARDWARE_`, `_MIXED_`.
@@ -26,10 +28,10 @@ const SOFTWARE: u32 = 0x20;
 const HARDWARE: u32 = 0x40;
 const MIXED: u32 = 0x80;
 
-/// The present parameters D3D9 fills in for a windowed, headless swap chain: a size of 0
-/// is 640 x 480 (the window is not real), `D3DFMT_UNKNOWN` is the display format, a count of
-/// 0 is 1.
-fn complete_present_parameters(p: &mut D3DPRESENT_PARAMETERS) -> CallResult<(u32, u32, Format)> {
+/// What D3D9 refuses in present parameters before it looks at anything else (DXVK's
+/// `ValidatePresentationParameters`): a swap effect out of range, more than 3 back buffers.
+/// `Reset` refused for these keeps the device as it was.
+pub(super) fn check_present_parameters(p: &D3DPRESENT_PARAMETERS) -> CallResult {
     if p.SwapEffect == 0 || p.SwapEffect > 5 {
         return Err(invalid_call(format!("D3DSWAPEFFECT {}", { p.SwapEffect })));
     }
@@ -38,6 +40,14 @@ fn complete_present_parameters(p: &mut D3DPRESENT_PARAMETERS) -> CallResult<(u32
             p.BackBufferCount
         })));
     }
+    Ok(())
+}
+
+/// The present parameters D3D9 fills in for a windowed, headless swap chain: a size of 0
+/// is 640 x 480 (the window is not real), `D3DFMT_UNKNOWN` is the display format, a count of
+/// 0 is 1.
+fn complete_present_parameters(p: &mut D3DPRESENT_PARAMETERS) -> CallResult<(u32, u32, Format)> {
+    check_present_parameters(p)?;
     if p.Windowed == 0 && (p.BackBufferWidth == 0 || p.BackBufferHeight == 0) {
         return Err(invalid_call("a full-screen back buffer of size 0"));
     }
@@ -70,6 +80,42 @@ fn complete_present_parameters(p: &mut D3DPRESENT_PARAMETERS) -> CallResult<(u32
     Ok((p.BackBufferWidth, p.BackBufferHeight, format))
 }
 
+/// The swap chain `p` describes, `p` completed as D3D9 completes it (see
+/// [`complete_present_parameters`]); the automatic depth-stencil format must be a depth
+/// format when `EnableAutoDepthStencil` is set.
+pub(super) fn present_params(p: &mut D3DPRESENT_PARAMETERS) -> CallResult<PresentParams> {
+    let back_buffer = complete_present_parameters(p)?;
+    let auto_depth_stencil = if p.EnableAutoDepthStencil != 0 {
+        Some(
+            Format::from_d3d(p.AutoDepthStencilFormat)
+                .filter(|f| f.is_depth())
+                .ok_or_else(|| {
+                    invalid_call(format!("AutoDepthStencilFormat {}", {
+                        p.AutoDepthStencilFormat
+                    }))
+                })?,
+        )
+    } else {
+        None
+    };
+    Ok(PresentParams {
+        back_buffer,
+        back_buffer_count: p.BackBufferCount,
+        // D3DPRESENTFLAG_LOCKABLE_BACKBUFFER.
+        lockable_back_buffer: p.Flags & 1 != 0,
+        auto_depth_stencil,
+    })
+}
+
+/// The present parameters a swap chain reports (`GetPresentParameters`): `p` with the
+/// device's window where it names none (Wine's test_swapchain and test_reset).
+pub(super) fn reported(mut p: D3DPRESENT_PARAMETERS, focus: *mut c_void) -> D3DPRESENT_PARAMETERS {
+    if p.hDeviceWindow.is_null() {
+        p.hDeviceWindow = focus;
+    }
+    p
+}
+
 /// `IDirect3D9::CreateDevice`: a device with one reference, its `D3DPRESENT_PARAMETERS`
 /// completed as D3D9 completes them.
 pub fn create(
@@ -89,29 +135,15 @@ pub fn create(
     if focus.is_null() && present.hDeviceWindow.is_null() && present.Windowed == 0 {
         return Err(invalid_call("a full-screen device without a window"));
     }
-    let (width, height, format) = complete_present_parameters(present)?;
-    let auto_depth_stencil = if present.EnableAutoDepthStencil != 0 {
-        Some(
-            Format::from_d3d(present.AutoDepthStencilFormat)
-                .filter(|f| f.is_depth())
-                .ok_or_else(|| {
-                    invalid_call(format!("AutoDepthStencilFormat {}", {
-                        present.AutoDepthStencilFormat
-                    }))
-                })?,
-        )
-    } else {
-        None
-    };
+    let chain = present_params(present)?;
     // The adapter must exist before a device is made on it.
     d3d.data.gpu()?;
     let device = Device::new(DeviceParams {
         processing,
-        back_buffer: (width, height, format),
-        back_buffer_count: present.BackBufferCount,
-        // D3DPRESENTFLAG_LOCKABLE_BACKBUFFER.
-        lockable_back_buffer: present.Flags & 1 != 0,
-        auto_depth_stencil,
+        back_buffer: chain.back_buffer,
+        back_buffer_count: chain.back_buffer_count,
+        lockable_back_buffer: chain.lockable_back_buffer,
+        auto_depth_stencil: chain.auto_depth_stencil,
         ..DeviceParams::default()
     })
     .map_err(Refusal::from)?;
@@ -127,7 +159,11 @@ pub fn create(
             hFocusWindow: focus,
             BehaviorFlags: flags,
         },
-        present: *present,
+        implicit: Chain {
+            back_buffers: Vec::new(),
+            present: reported(*present, focus),
+        },
+        additional: HashMap::new(),
         swap_chain: None,
         auto_depth_stencil: None,
         fvf_declarations: HashMap::new(),
@@ -139,6 +175,9 @@ pub fn create(
         texture_palette: 0,
         gamma: identity_gamma(),
         front_buffer: None,
+        lost: false,
+        palettes: HashMap::new(),
+        cursor: Cursor::default(),
     };
     d3d.add_ref();
     let device = Com::new(
@@ -156,10 +195,11 @@ pub fn create(
         .map(|id| Surface9::implicit(device_ref, id))
         .collect();
     let back_buffer = back_buffers[0].share();
-    let swap_chain = SwapChain9::implicit(device_ref, back_buffers, *present);
+    let swap_chain = SwapChain9::implicit(device_ref);
     let depth = depth_id.map(|id| Surface9::implicit(device_ref, id));
     {
         let mut inner = device_ref.data.shared.lock();
+        inner.implicit.back_buffers = back_buffers;
         inner.bound.render_targets[0] = Some(back_buffer);
         inner.bound.depth_stencil = depth.as_ref().map(Private::share);
         inner.auto_depth_stencil = depth;
@@ -178,8 +218,18 @@ fn identity_gamma() -> D3DGAMMARAMP {
     }
 }
 
+/// `TestCooperativeLevel`: `D3DERR_DEVICENOTRESET` after a failed `Reset` until one
+/// succeeds (Wine's test_reset on Windows); a headless device never loses its focus.
 pub(super) unsafe extern "C" fn test_cooperative_level(this: This) -> HRESULT {
-    with(this, "TestCooperativeLevel", |_| Ok(()))
+    with(this, "TestCooperativeLevel", |inner| {
+        if inner.lost {
+            return Err(fail(
+                D3DERR_DEVICENOTRESET,
+                "a Reset failed; the device needs one",
+            ));
+        }
+        Ok(())
+    })
 }
 
 pub(super) unsafe extern "C" fn get_available_texture_mem(this: This) -> u32 {
@@ -239,18 +289,42 @@ pub(super) unsafe extern "C" fn get_creation_parameters(
     })
 }
 
+/// `SetCursorProperties`: an A8R8G8B8 surface whose sides are powers of two no larger than
+/// the display mode (Wine's test_cursor on Windows; DXVK checks the same), the hot spot
+/// inside it. A headless device draws no cursor, but `ShowCursor` then shows one.
 pub(super) unsafe extern "C" fn set_cursor_properties(
     this: This,
-    _x: u32,
-    _y: u32,
+    x: u32,
+    y: u32,
     bitmap: *mut c_void,
 ) -> HRESULT {
-    with(this, "SetCursorProperties", |_| {
-        if bitmap.is_null() {
-            return Err(invalid_call("a NULL cursor surface"));
-        }
-        // A headless device shows no cursor.
-        Ok(())
+    with_device(this, "SetCursorProperties", |device| {
+        let shared = &device.data.shared;
+        let surface = super::object::<Surface9>(shared, bitmap)?
+            .ok_or_else(|| invalid_call("a NULL cursor surface"))?
+            .data
+            .id;
+        shared.with(|inner| {
+            let (width, height, format) = inner
+                .device
+                .surface_desc(surface)
+                .ok_or_else(|| invalid_call("the cursor surface was released"))?;
+            let mode = crate::direct3d::DISPLAY_MODE;
+            if format != Format::A8R8G8B8
+                || !width.is_power_of_two()
+                || !height.is_power_of_two()
+                || width > mode.Width
+                || height > mode.Height
+                || x >= width
+                || y >= height
+            {
+                return Err(invalid_call(format!(
+                    "a {width} x {height} {format:?} cursor with its hot spot at ({x}, {y})"
+                )));
+            }
+            inner.cursor.set = true;
+            Ok(())
+        })
     })
 }
 
@@ -258,28 +332,71 @@ pub(super) unsafe extern "C" fn set_cursor_position(this: This, _x: i32, _y: i32
     with(this, "SetCursorPosition", |_| Ok(()));
 }
 
-pub(super) unsafe extern "C" fn show_cursor(this: This, _show: i32) -> i32 {
-    // The previous visibility: no cursor is ever shown on a headless device.
-    with_value(this, "ShowCursor", 0, |_| Ok(0))
+/// `ShowCursor(show)`: the previous visibility. The cursor starts hidden and stays hidden
+/// until `SetCursorProperties` set one (Wine's test_cursor on Windows; wined3d and DXVK
+/// keep the same flag).
+pub(super) unsafe extern "C" fn show_cursor(this: This, show: i32) -> i32 {
+    with_value(this, "ShowCursor", 0, |inner| {
+        let before = inner.cursor.visible;
+        if inner.cursor.set {
+            inner.cursor.visible = show != 0;
+        }
+        Ok(i32::from(before))
+    })
 }
 
+/// `CreateAdditionalSwapChain`: a headless swap chain with back buffers of its own (any
+/// window is headless) and no depth-stencil surface; `params` is completed as for
+/// `CreateDevice` and written back. Refused for a full-screen chain, and on a full-screen
+/// device (Wine's test_swapchain on Windows).
 pub(super) unsafe extern "C" fn create_additional_swap_chain(
     this: This,
     params: *mut D3DPRESENT_PARAMETERS,
     out: *mut *mut c_void,
 ) -> HRESULT {
-    with(this, "CreateAdditionalSwapChain", |_| {
+    with_device(this, "CreateAdditionalSwapChain", |device| {
         // SAFETY: per the caller.
         unsafe { write_out(out, std::ptr::null_mut())? };
-        // What D3D9 refuses is refused first, as it would be (Wine's d3d9): full-screen
-        // additional swap chains, invalid present parameters.
         // SAFETY: per the caller.
-        let mut params = unsafe { crate::com::read_in(params)? };
-        if params.Windowed == 0 {
-            return Err(invalid_call("a full-screen additional swap chain"));
+        let mut present = unsafe { crate::com::read_in(params)? };
+        let id = device.data.shared.with(|inner| {
+            if present.Windowed == 0 {
+                return Err(invalid_call("a full-screen additional swap chain"));
+            }
+            if inner.implicit.present.Windowed == 0 {
+                return Err(invalid_call(
+                    "an additional swap chain on a full-screen device",
+                ));
+            }
+            let mut chain = present_params(&mut present)?;
+            chain.auto_depth_stencil = None;
+            let id = inner
+                .device
+                .create_swap_chain(chain)
+                .map_err(Refusal::from)?;
+            let back_buffers = inner
+                .device
+                .swap_chain_back_buffers(id)
+                .unwrap_or_default()
+                .iter()
+                .map(|&surface| implicit_surface(device, surface, Container::SwapChain))
+                .collect();
+            let reported = reported(present, inner.creation.hFocusWindow);
+            inner.additional.insert(
+                id,
+                Chain {
+                    back_buffers,
+                    present: reported,
+                },
+            );
+            Ok(id)
+        })?;
+        let chain = SwapChain9::additional(device, id);
+        // SAFETY: `params` was readable and is the caller's to fill; `out` checked writable.
+        unsafe {
+            params.write_unaligned(present);
+            write_out(out, chain as *mut c_void)
         }
-        complete_present_parameters(&mut params)?;
-        Err(unsupported(D3DERR_NOTAVAILABLE, "additional swap chains"))
     })
 }
 
@@ -302,17 +419,10 @@ pub(super) unsafe extern "C" fn get_swap_chain(
     })
 }
 
+/// `GetNumberOfSwapChains`: the implicit chain only, as `GetSwapChain` (Wine's
+/// test_swapchain: `GetSwapChain(1)` fails with additional chains made; DXVK counts 1).
 pub(super) unsafe extern "C" fn get_number_of_swap_chains(this: This) -> u32 {
     with_value(this, "GetNumberOfSwapChains", 0, |_| Ok(1))
-}
-
-pub(super) unsafe extern "C" fn reset(this: This, params: *mut D3DPRESENT_PARAMETERS) -> HRESULT {
-    with(this, "Reset", |_| {
-        if params.is_null() {
-            return Err(invalid_call("NULL present parameters"));
-        }
-        Err(unsupported(D3DERR_INVALIDCALL, "Reset"))
-    })
 }
 
 pub(super) unsafe extern "C" fn present(
@@ -326,8 +436,11 @@ pub(super) unsafe extern "C" fn present(
 }
 
 /// `Present` of the implicit swap chain: headless, the back buffer becomes the front
-/// buffer.
+/// buffer. `D3DERR_DEVICELOST` while a failed `Reset` left the device lost.
 pub fn present_inner(inner: &mut DeviceInner) -> CallResult {
+    if inner.lost {
+        return Err(fail(D3DERR_DEVICELOST, "the device is lost until a Reset"));
+    }
     inner.device.present().map_err(Refusal::from)
 }
 
@@ -344,11 +457,7 @@ pub(super) unsafe extern "C" fn get_back_buffer(
         if swap_chain != 0 {
             return Err(invalid_call(format!("swap chain {swap_chain}")));
         }
-        let chain = inner
-            .swap_chain
-            .as_ref()
-            .ok_or_else(|| invalid_call("no swap chain"))?;
-        let surface = chain.get().data.back_buffer(index, kind)?;
+        let surface = inner.implicit.back_buffer(index, kind)?;
         surface.add_ref();
         // SAFETY: checked writable.
         unsafe { write_out(out, surface.as_ptr()) }
@@ -420,7 +529,6 @@ pub(super) unsafe extern "C" fn create_query(
 impl Device9 {
     /// The implicit swap chain's back buffer (for the device's own use).
     pub fn back_buffer(inner: &DeviceInner) -> Option<&Com<Surface9>> {
-        let chain = inner.swap_chain.as_ref()?;
-        chain.get().data.back_buffer(0, 0).ok()
+        inner.implicit.back_buffer(0, 0).ok()
     }
 }

@@ -459,27 +459,39 @@ pub(super) unsafe extern "C" fn set_sampler_state(
     })
 }
 
+/// `SetPaletteEntries(n, entries)`: the 256 entries of palette `n` (0 to 0xffff, the SDK's
+/// 65536 palettes) kept as given, as wined3d kept them. Palettised formats (P8, A8P8) are
+/// not offered, so no texture reads a palette.
 pub(super) unsafe extern "C" fn set_palette_entries(
     this: This,
     palette: u32,
     entries: *const PALETTEENTRY,
 ) -> HRESULT {
-    with(this, "SetPaletteEntries", |_| {
+    with(this, "SetPaletteEntries", |inner| {
         if entries.is_null() || palette > 0xffff {
-            return Err(invalid_call("palette entries"));
+            return Err(invalid_call(format!("palette {palette} from {entries:p}")));
         }
-        // Palettised formats (P8, A8P8) are not offered, so no texture reads a palette.
+        // SAFETY: non-null; a palette is 256 entries, per the caller readable.
+        let given = unsafe { entries.cast::<[PALETTEENTRY; 256]>().read_unaligned() };
+        inner.palettes.insert(palette, given);
         Ok(())
     })
 }
 
+/// `GetPaletteEntries(n, entries)`: palette `n` as last set; `D3DERR_INVALIDCALL` for one
+/// never set (wined3d: "native seems to silently abort").
 pub(super) unsafe extern "C" fn get_palette_entries(
     this: This,
-    _palette: u32,
-    _entries: *mut PALETTEENTRY,
+    palette: u32,
+    entries: *mut PALETTEENTRY,
 ) -> HRESULT {
-    with(this, "GetPaletteEntries", |_| {
-        Err(invalid_call("no palette was set"))
+    with(this, "GetPaletteEntries", |inner| {
+        let stored = inner
+            .palettes
+            .get(&palette)
+            .ok_or_else(|| invalid_call(format!("palette {palette} was never set")))?;
+        // SAFETY: a palette is 256 entries, per the caller writable (NULL refused).
+        unsafe { write_out(entries.cast::<[PALETTEENTRY; 256]>(), *stored) }
     })
 }
 

@@ -1,5 +1,6 @@
 //! The draw's render pass on the pending command encoder: a recipe recorded as one pass
-//! (through stand-ins where the depth-stencil surface is larger), and the versions a memo of
+//! (through stand-ins where the depth-stencil surface is larger), counting its samples in an
+//! occlusion slot while a D3D9 occlusion query is open (`query`), and the versions a memo of
 //! it is kept at.
 
 use super::super::Device;
@@ -37,6 +38,8 @@ impl Device {
     }
 
     fn encode_pass(&mut self, recipe: &PassRecipe) {
+        // Taken at record time, not kept in the recipe: a memo's repeat counts too.
+        let occlusion = self.occlusion_slot();
         let attachments = super::super::pass::color_attachments(&recipe.color_views, &[]);
         let depth_attachment = recipe.depth.as_ref().map(|d| {
             super::super::pass::depth_attachment(d, wgpu::LoadOp::Load, wgpu::LoadOp::Load)
@@ -49,9 +52,12 @@ impl Device {
             color_attachments: &attachments,
             depth_stencil_attachment: depth_attachment,
             timestamp_writes: None,
-            occlusion_query_set: None,
+            occlusion_query_set: occlusion.as_ref().map(|(set, _)| set),
             multiview_mask: None,
         });
+        if let Some((_, slot)) = occlusion {
+            pass.begin_occlusion_query(slot);
+        }
         pass.set_pipeline(&recipe.pipeline.pipeline);
         for (index, group) in (0u32..).zip(&recipe.groups) {
             if let Some(group) = group {
@@ -88,6 +94,9 @@ impl Device {
                 pass.set_index_buffer(buffer.slice(..), wgpu::IndexFormat::Uint32);
                 pass.draw_indexed(range, recipe.base_vertex, instances);
             }
+        }
+        if occlusion.is_some() {
+            pass.end_occlusion_query();
         }
     }
 }
