@@ -128,3 +128,12 @@ pub(super) fn while_lost(call: &str) -> Option<CallResult> {
         _ => None,
     }
 }
+
+/// `D3DERR_DEVICELOST` while the device is lost: read-backs of what it drew (DXVK answers so
+/// for `GetRenderTargetData`; the SDK's "Lost Devices" lets them fail).
+pub(super) fn refuse_while_lost(inner: &DeviceInner) -> CallResult {
+    if inner.lost {
+        return Err(fail(D3DERR_DEVICELOST, "the device is lost until a Reset"));
+    }
+    Ok(())
+}

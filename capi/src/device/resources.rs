@@ -441,6 +441,7 @@ pub(super) unsafe extern "C" fn get_render_target_data(
             surface(shared, dst)?.data.id,
         );
         shared.with(|inner| {
+            super::reset::refuse_while_lost(inner)?;
             inner
                 .device
                 .get_render_target_data_into(src, dst)
@@ -453,6 +454,7 @@ pub(super) unsafe extern "C" fn get_render_target_data(
 pub fn front_buffer_data(shared: &Arc<Shared>, dst: *mut c_void) -> CallResult {
     let dst = surface(shared, dst)?.data.id;
     shared.with(|inner| {
+        super::reset::refuse_while_lost(inner)?;
         let data = inner.device.front_buffer_data().map_err(Refusal::from)?;
         let info = inner
             .device

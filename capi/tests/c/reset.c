@@ -207,11 +207,17 @@ static void reset_succeeds(void)
 static void check_lost(void)
 {
     static const struct vertex_tex point = {1.0f, 1.0f, 0.5f, 1.0f, 0.0f, 0.0f};
+    IDirect3DSurface9 *copy = NULL;
     DWORD passes = 0;
 
     CHECK_HR(IDirect3DDevice9_TestCooperativeLevel(device), D3DERR_DEVICENOTRESET);
     CHECK_HR(IDirect3DDevice9_Present(device, NULL, NULL, NULL, NULL), D3DERR_DEVICELOST);
     CHECK_HR(IDirect3DDevice9_ValidateDevice(device, &passes), D3DERR_DEVICELOST);
+    /* Read-backs of what the device drew fail too. */
+    CHECK_HR(IDirect3DDevice9_CreateOffscreenPlainSurface(device, 8, 8, D3DFMT_A8R8G8B8,
+            D3DPOOL_SYSTEMMEM, &copy, NULL), D3D_OK);
+    CHECK_HR(IDirect3DDevice9_GetFrontBufferData(device, 0, copy), D3DERR_DEVICELOST);
+    CHECK_EQ(IDirect3DSurface9_Release(copy), 0);
     /* Rendering fails silently. */
     CHECK_HR(IDirect3DDevice9_Clear(device, 0, NULL, D3DCLEAR_TARGET, 0, 1.0f, 0), D3D_OK);
     CHECK_HR(IDirect3DDevice9_DrawPrimitiveUP(device, D3DPT_POINTLIST, 1, &point,
