@@ -16,6 +16,8 @@ use device_common::{ok, tokens};
 
 /// The error of `r`, which must be `D3DERR_INVALIDCALL` whose reason mentions `about`.
 fn invalid_call<T: std::fmt::Debug>(r: Result<T, DeviceError>, about: &str) {
+    // Every refusal names its rule: an empty `about` would accept any message.
+    assert!(!about.is_empty(), "invalid_call needs the rule's words");
     match r {
         Ok(v) => panic!("expected D3DERR_INVALIDCALL about {about:?}, got Ok({v:?})"),
         Err(e) => {
@@ -166,10 +168,19 @@ fn gpu_index_buffer_too_small() {
 fn gpu_shader_of_the_wrong_stage() {
     let mut dev = device();
     let ps = tokens("ps_2_0\nmov oC0, c0\n");
-    invalid_call(dev.create_vertex_shader(&ps), "");
+    invalid_call(
+        dev.create_vertex_shader(&ps),
+        "ps_2_0 is a pixel shader, given to the vertex shader creation call",
+    );
     let vs = tokens("vs_2_0\ndcl_position v0\nmov oPos, v0\n");
-    invalid_call(dev.create_pixel_shader(&vs), "");
-    invalid_call(dev.create_vertex_shader(&[0xdead_beef, 1, 2]), "");
+    invalid_call(
+        dev.create_pixel_shader(&vs),
+        "vs_2_0 is a vertex shader, given to the pixel shader creation call",
+    );
+    invalid_call(
+        dev.create_vertex_shader(&[0xdead_beef, 1, 2]),
+        "0xdeadbeef is not a D3D9 version token",
+    );
     still_draws(&mut dev);
 }
 

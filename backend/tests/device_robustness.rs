@@ -1,8 +1,11 @@
 //! Bad input never panics the device: random sequences of device calls (objects of random
 //! sizes and formats, streams with random strides, offsets and frequencies, random
 //! declarations and FVF codes, raw render and sampler states, constants, viewports, clears,
-//! and draws of every type with random ranges) return `Ok` or a typed error, and reading the
-//! back buffer afterwards works. A deterministic generator, so a failure reproduces.
+//! and draws of every type with random ranges) return `Ok` or one of the two refusals D3D9
+//! has for them: `D3DERR_INVALIDCALL` (`DeviceError::is_invalid_call`) or unsupported (legal
+//! D3D9 this device does not do); a translation, link or GPU error is a device bug and fails
+//! the test. Reading the back buffer afterwards works. A deterministic generator, so a
+//! failure reproduces.
 
 #![allow(clippy::panic)] // a failing test says why
 
@@ -10,7 +13,7 @@ use d3d9_backend::device::{
     ClearFlags, Device, DeviceParams, Format, IndexBufferId, IndexFormat, PixelShaderId,
     PrimitiveType, Rect, TextureId, VertexBufferId, VertexShaderId, Viewport,
 };
-use d3d9_backend::Indices;
+use d3d9_backend::{DeviceError, Indices};
 use d3d9_translator::asm::assemble_tokens;
 use d3d9_translator::bytecode::Usage;
 use d3d9_translator::decl::{DeclType, VertexElement};
@@ -153,6 +156,21 @@ struct World {
     drawn: usize,
     calls: usize,
     ok: usize,
+    /// Calls refused as `D3DERR_INVALIDCALL` and as unsupported.
+    invalid: usize,
+    unsupported: usize,
+    /// Errors of any other kind (device bugs), with the call.
+    other: Vec<String>,
+}
+
+/// Whether `e` is legal D3D9 the device does not do (as opposed to the application's mistake).
+fn is_unsupported(e: &DeviceError) -> bool {
+    match e {
+        DeviceError::Unsupported { .. } => true,
+        DeviceError::Check { source, .. } => !source.is_invalid(),
+        DeviceError::Bind { source, .. } => source.is_unsupported(),
+        _ => false,
+    }
 }
 
 fn apply(w: &mut World, op: &Op) {
@@ -274,9 +292,14 @@ fn apply(w: &mut World, op: &Op) {
         }
     };
     w.calls += 1;
-    if result.is_ok() {
-        w.ok += 1;
-        w.drawn += usize::from(is_draw);
+    match result {
+        Ok(()) => {
+            w.ok += 1;
+            w.drawn += usize::from(is_draw);
+        }
+        Err(e) if e.is_invalid_call() => w.invalid += 1,
+        Err(e) if is_unsupported(&e) => w.unsupported += 1,
+        Err(e) => w.other.push(format!("{op:?}: {e}")),
     }
 }
 
@@ -309,6 +332,9 @@ fn gpu_random_call_sequences_never_panic() {
         drawn: 0,
         calls: 0,
         ok: 0,
+        invalid: 0,
+        unsupported: 0,
+        other: Vec::new(),
     };
     let config = Config {
         cases: 200,
@@ -339,9 +365,16 @@ fn gpu_random_call_sequences_never_panic() {
     // The sequences reach deep: many calls succeed, draws among them.
     let w = world.borrow();
     eprintln!(
-        "{} calls, {} succeeded, {} draws made",
-        w.calls, w.ok, w.drawn
+        "{} calls, {} succeeded, {} draws made, {} D3DERR_INVALIDCALL, {} unsupported",
+        w.calls, w.ok, w.drawn, w.invalid, w.unsupported
     );
+    assert!(
+        w.other.is_empty(),
+        "{} calls failed with neither D3DERR_INVALIDCALL nor unsupported:\n{}",
+        w.other.len(),
+        w.other.join("\n")
+    );
+    assert_eq!(w.ok + w.invalid + w.unsupported, w.calls);
     assert!(
         w.calls > 2000 && w.ok > w.calls / 3 && w.drawn >= 50,
         "{} / {} / {}",

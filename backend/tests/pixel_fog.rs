@@ -256,3 +256,197 @@ fn gpu_fog_with_shader_test() -> TestResult {
     assert_eq!((replayed, substituted), (42, 34));
     Ok(())
 }
+
+/// vkd3d's `tests/hlsl/fog.shader_test` (vkd3d 1.17, read from
+/// `../shared/corpus/vkd3d/vkd3d_sm23.json`), pass `sm3`: every probe of its three fog test
+/// blocks, drawn with the corpus' vs_3_0 / ps_3_0 bytecode through a link and the fog stage.
+/// vkd3d's tests are checked on Windows' d3d9 (its d3d9 runner, `shader_runner_d3d9.c`): the
+/// ps_3_0 shader writes (0, 0, 1, 1) and reads no fog, and Windows fogs its colour, from the
+/// vertex shader's `oFog` (lines 69-72), from the specular alpha of a vertex shader without
+/// `oFog` (108-111), from the depth (LINEAR, EXP, EXP2 with an orthographic projection, lines
+/// 76-93 and 115-118) and from w (146-149); with fog disabled the colour stays (62-65).
+/// `PixelShaderOptions::fog` applies after ps_3_0 as after the earlier versions
+/// (`docs/decisions.md`, "Fixed-function fog after ps_3_0"). The vertex shader's position is
+/// used as it is (no half-pixel move): probes are compared within 2e-3, which a half-pixel
+/// step of the interpolated depth (3e-4) fits and an unfogged colour (0.6 away) does not.
+#[test]
+fn gpu_fog_after_ps_3_0_as_vkd3d_on_windows() -> TestResult {
+    let Some(gpu) = Gpu::for_tests()? else {
+        return Ok(());
+    };
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../shared/corpus/vkd3d/vkd3d_sm23.json");
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let corpus: serde_json::Value = serde_json::from_str(&text)?;
+    let file = corpus["files"]
+        .as_array()
+        .and_then(|files| files.iter().find(|f| f["name"] == "fog.shader_test"))
+        .ok_or("fog.shader_test is not in the corpus")?;
+    let shader = |id: &serde_json::Value, stage: Stage| -> Result<CheckedProgram, Box<dyn Error>> {
+        let s = file["shaders"]
+            .as_array()
+            .and_then(|all| all.iter().find(|s| &s["id"] == id))
+            .ok_or(format!("no shader {id}"))?;
+        let tokens: Vec<u32> = s["tokens"]
+            .as_array()
+            .ok_or("no tokens")?
+            .iter()
+            .map(|t| {
+                t.as_u64()
+                    .map(|t| t as u32)
+                    .ok_or("a token is not a number")
+            })
+            .collect::<Result<_, _>>()?;
+        let program = decode(&tokens).map_err(|e| format!("shader {id}: {e}"))?;
+        Ok(check(&program, stage, &DeviceCaps::default())
+            .map_err(|e| format!("shader {id}: {e}"))?)
+    };
+    let (mut probes, mut fogged, mut failures) = (0, 0, Vec::new());
+    let mut image = None;
+    let blocks = file["passes"]["sm3"]["test_blocks"]
+        .as_array()
+        .ok_or("no sm3 blocks")?;
+    for block in blocks
+        .iter()
+        .filter(|b| b["section_line"].as_u64() != Some(27))
+    {
+        for command in block["commands"].as_array().ok_or("no commands")? {
+            match command["op"].as_str() {
+                Some("draw") => {
+                    let draw = &command["draw"];
+                    let vs = shader(&draw["vs"]["shader_id"], Stage::Vertex)?;
+                    let ps = shader(&draw["ps"]["shader_id"], Stage::Pixel)?;
+                    assert_eq!(vs.program().version.major, 3);
+                    assert_eq!(ps.program().version.major, 3);
+                    let state = &draw["render_state"]["fog"];
+                    // No fog state: `fog disable`.
+                    let mode = state["mode"].as_str().unwrap_or("disable");
+                    let fog = match mode {
+                        "disable" => None,
+                        "none" => Some(FogSource::Vertex),
+                        "linear" => Some(FogSource::Table(FogMode::Linear)),
+                        "exp" => Some(FogSource::Table(FogMode::Exp)),
+                        "exp2" => Some(FogSource::Table(FogMode::Exp2)),
+                        other => return Err(format!("fog mode {other}").into()),
+                    };
+                    let number = |v: &serde_json::Value| v.as_f64().map(|x| x as f32);
+                    let colour: Vec<f32> = match state["colour"].as_array() {
+                        Some(c) => c
+                            .iter()
+                            .map(|c| number(c).ok_or("colour"))
+                            .collect::<Result<_, _>>()?,
+                        None => vec![0.0; 4],
+                    };
+                    let constants = FogConstants {
+                        color: [colour[0], colour[1], colour[2], colour[3]],
+                        start: number(&state["start"]).unwrap_or(0.0),
+                        end: number(&state["end"]).unwrap_or(1.0),
+                        density: number(&state["density"]).unwrap_or(1.0),
+                    };
+                    let from_w = !state["ortho"].as_bool().unwrap_or(true);
+                    let vs_alone = translate_vertex_shader(&vs, &VertexShaderOptions::default())?;
+                    let ps_alone = translate_pixel_shader(&ps, &PixelShaderOptions::default())?;
+                    let link = link(
+                        &vs_alone.interface,
+                        &ps_alone.interface,
+                        &LinkOptions {
+                            vertex_fog: fog == Some(FogSource::Vertex),
+                            ..LinkOptions::default()
+                        },
+                    )?;
+                    let vs_linked = translate_vertex_shader(
+                        &vs,
+                        &VertexShaderOptions {
+                            output_locations: Some(link.vertex.clone()),
+                            ..VertexShaderOptions::default()
+                        },
+                    )?;
+                    let ps_linked = translate_pixel_shader(
+                        &ps,
+                        &PixelShaderOptions {
+                            input_locations: Some(link.pixel.clone()),
+                            fog: fog.map(|source| FogOptions { source, from_w }),
+                            ..PixelShaderOptions::default()
+                        },
+                    )?;
+                    let data: Vec<u32> = draw["vertex_buffers"][0]["data"]
+                        .as_array()
+                        .ok_or("no vertex data")?
+                        .iter()
+                        .map(|t| t.as_u64().map(|t| t as u32).ok_or("vertex data"))
+                        .collect::<Result<_, _>>()?;
+                    let attributes = [wgpu::VertexAttribute {
+                        format: wgpu::VertexFormat::Float32x4,
+                        offset: 0,
+                        shader_location: vs_linked
+                            .interface
+                            .input(0)
+                            .and_then(|i| i.location)
+                            .ok_or("v0 is not fetched")?,
+                    }];
+                    let buffers = [VertexBuffer {
+                        layout: wgpu::VertexBufferLayout {
+                            array_stride: 16,
+                            step_mode: wgpu::VertexStepMode::Vertex,
+                            attributes: &attributes,
+                        },
+                        data: bytemuck::cast_slice(&data),
+                    }];
+                    let fog_data = constants.data();
+                    let uniforms: Vec<Uniform<'_>> = ps_linked
+                        .interface
+                        .fog
+                        .map(|b| Uniform::new(b.group, b.binding, bytemuck::cast_slice(&fog_data)))
+                        .into_iter()
+                        .collect();
+                    assert_eq!(ps_linked.interface.fog.is_some(), fog.is_some());
+                    fogged += usize::from(fog.is_some());
+                    let topology = match draw["topology"].as_str() {
+                        Some("triangle strip") => wgpu::PrimitiveTopology::TriangleStrip,
+                        Some("triangle list") => wgpu::PrimitiveTopology::TriangleList,
+                        other => return Err(format!("topology {other:?}").into()),
+                    };
+                    image = Some(gpu.render(&Draw {
+                        vertex_buffers: &buffers,
+                        uniforms: &uniforms,
+                        topology,
+                        ..Draw::new(
+                            ShaderStage::naga(&vs_linked.module),
+                            ShaderStage::naga(&ps_linked.module),
+                            draw["vertex_count"].as_u64().ok_or("count")? as u32,
+                            Target::rgba32f(640, 480),
+                        )
+                    })?);
+                }
+                Some("probe") => {
+                    let rect = &command["rect"];
+                    let at = |k: usize| rect[k].as_u64().map(|v| v as u32).ok_or("rect");
+                    let got = image
+                        .as_ref()
+                        .ok_or("a probe before a draw")?
+                        .rgba32f(at(0)?, at(1)?)
+                        .ok_or("pixel outside the target")?;
+                    let want: Vec<f32> = command["expected"]
+                        .as_array()
+                        .ok_or("expected")?
+                        .iter()
+                        .map(|v| v.as_f64().map(|x| x as f32).ok_or("expected"))
+                        .collect::<Result<_, _>>()?;
+                    if got.iter().zip(&want).any(|(g, w)| (g - w).abs() > 2e-3) {
+                        failures.push(format!(
+                            "line {}: got {got:?}, want {want:?}",
+                            command["line"]
+                        ));
+                    }
+                    probes += 1;
+                }
+                _ => {}
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // 4 probes with fog disabled and the 28 the device lists in vkd3d_expectations.txt; 8
+    // draws, 7 of them fogged.
+    assert_eq!((probes, fogged), (32, 7));
+    Ok(())
+}

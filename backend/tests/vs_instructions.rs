@@ -208,12 +208,16 @@ mod reference {
         s.map(|v| mul(mode, v, q))
     }
 
-    /// vs_2_0+ mova: round to nearest (SDK `RoundToNearest`), halves away from zero as
-    /// wined3d does (`floor(abs(x) + 0.5) * sign(x)`; Wine's Windows-verified `test_mova`
-    /// uses ±0.4, ±1.6 and ±2.4, which every rounding agrees on). Rust's `f32::round` is
-    /// exactly that rule, independently of the lifter's formula.
+    /// vs_2_0+ mova: round to nearest (SDK `RoundToNearest`), halves to even, as Windows
+    /// does (vkd3d's `non-const-indexing.shader_test`, checked on Windows: `mova` of 0.5 reads
+    /// register 0 and of 1.5 register 2; DXVK's dxbc-spirv `handleMov` rounds to nearest
+    /// even). Written out from the definition, independently of `rules::address_value` and
+    /// the lifter's WGSL `round`.
     pub fn mova(x: f32) -> i32 {
-        x.round() as i32
+        let below = x.floor();
+        let fraction = x - below;
+        let up = fraction > 0.5 || (fraction == 0.5 && (below as i64).rem_euclid(2) == 1);
+        (if up { below + 1.0 } else { below }) as i32
     }
 
     /// vs_1_1 `mov a0.x` floors (Wine `test_mova`, verified on Windows, contradicting the
@@ -1233,6 +1237,51 @@ fn gpu_mova_rounds_to_nearest() -> TestResult {
             &want,
             Tol::Exact,
         );
+    }
+    report.finish();
+    Ok(())
+}
+
+/// Windows' answers for `mova` of halves: vkd3d's `tests/hlsl/non-const-indexing.shader_test`
+/// (vkd3d 1.17, lines 364-411; vkd3d's tests pass against Windows' d3d9), whose vertex shader
+/// `tex = f[i.x + i.y]` (float `f[3]` at c0..c2, `i` at c3) vkd3d-compiler writes as below
+/// (the corpus' vs_2_0 and vs_3_0 bytecode, disassembled). Expected: i = (0, 0) f[0],
+/// (1, 0) and (0, 1) f[1], (1, 1) f[2], (0.5, 0) f[0] (line 403), (0, 1.4) f[1], (1.5, 0)
+/// f[2] (line 411): halves go to the even neighbour.
+#[test]
+fn gpu_mova_rounds_halves_to_even_as_windows() -> TestResult {
+    let Some(gpu) = gpu()? else { return Ok(()) };
+    let mut report = Report::default();
+    let f = [
+        [1.0, 2.0, 3.0, 4.0],
+        [5.0, 6.0, 7.0, 8.0],
+        [9.0, 10.0, 11.0, 12.0],
+    ];
+    let cases: [([f32; 2], usize); 7] = [
+        ([0.0, 0.0], 0),
+        ([1.0, 0.0], 1),
+        ([0.0, 1.0], 1),
+        ([1.0, 1.0], 2),
+        ([0.5, 0.0], 0),
+        ([0.0, 1.4], 1),
+        ([1.5, 0.0], 2),
+    ];
+    let body = "mov r1.xy, c3.xyx\nmov r1.yz, c3.xxyx\nmov r1.y, r1.xzx\nadd r1.x, r1.x, r1.y\n\
+                mova a0.x, r1.x\nmov r1, c[a0.x]";
+    for (header, out) in [(VS2, "oT0"), (VS3, "o1")] {
+        for (i, want) in cases {
+            let mut env = Env::default();
+            env.floats[..3].copy_from_slice(&f);
+            env.floats[3] = [i[0], i[1], 0.0, 0.0];
+            let text = shader(header, &format!("{body}\nmov {out}, r1"));
+            let got = run(&gpu, &text, FloatMode::Legacy, &env, &[])?;
+            report.check(
+                &format!("{} i = {i:?}", &header[..6]),
+                &got[0][0],
+                &f[want],
+                Tol::Exact,
+            );
+        }
     }
     report.finish();
     Ok(())

@@ -258,9 +258,9 @@ unsafe extern "C" fn check_device_type(
     })
 }
 
-/// `D3DUSAGE_*` bits of `CheckDeviceFormat` that the device honours. (DMAP 0x4000,
-/// QUERY_LEGACYBUMPMAP 0x8000, QUERY_SRGBREAD 0x10000 and QUERY_SRGBWRITE 0x40000 are not
-/// done: a query with any other bit answers NOTAVAILABLE.)
+/// `D3DUSAGE_*` bits of `CheckDeviceFormat` that the device honours. (DMAP 0x4000 and
+/// QUERY_LEGACYBUMPMAP 0x8000 are not done: a query with any other bit answers
+/// NOTAVAILABLE.)
 const USAGE_RENDERTARGET: u32 = 0x1;
 const USAGE_AUTOGENMIPMAP: u32 = 0x400;
 /// `D3DOK_NOAUTOGEN`: a success code, the format is fine but its levels are not generated.
@@ -271,6 +271,8 @@ const QUERY_FILTER: u32 = 0x20000;
 const QUERY_POSTPIXELSHADER_BLENDING: u32 = 0x80000;
 const QUERY_VERTEXTEXTURE: u32 = 0x100000;
 const QUERY_WRAPANDMIP: u32 = 0x200000;
+const QUERY_SRGBREAD: u32 = 0x10000;
+const QUERY_SRGBWRITE: u32 = 0x40000;
 
 /// `D3DRESOURCETYPE`.
 const RTYPE_SURFACE: u32 = 1;
@@ -297,13 +299,29 @@ pub fn format_supported(gpu: &Gpu, usage: u32, rtype: u32, format: u32) -> bool 
         | QUERY_FILTER
         | QUERY_POSTPIXELSHADER_BLENDING
         | QUERY_VERTEXTEXTURE
-        | QUERY_WRAPANDMIP;
+        | QUERY_WRAPANDMIP
+        | QUERY_SRGBREAD
+        | QUERY_SRGBWRITE;
     if usage & !known != 0 {
-        // AUTOGENMIPMAP, DMAP, legacy bump maps, sRGB reads and writes: not done.
+        // AUTOGENMIPMAP, DMAP, legacy bump maps: not done.
         return false;
     }
     let wants = |bit: u32| usage & bit != 0;
+    // sRGB reads and writes of the formats that have them (`Format::srgb_capable`, where
+    // the adapter has sRGB views).
+    if (wants(QUERY_SRGBREAD) && !support.srgb_read)
+        || (wants(QUERY_SRGBWRITE) && !support.srgb_write)
+    {
+        return false;
+    }
     match rtype {
+        // Depth textures (shadow maps, INTZ, DF16, DF24): 2D, drawn into as depth-stencil
+        // surfaces and sampled, filtered too (a shadow map's comparisons, raw depth in the
+        // shader).
+        RTYPE_TEXTURE if wants(USAGE_DEPTHSTENCIL) => {
+            support.depth_texture
+                && !wants(USAGE_RENDERTARGET | USAGE_DYNAMIC | QUERY_POSTPIXELSHADER_BLENDING)
+        }
         RTYPE_SURFACE => {
             if wants(USAGE_DEPTHSTENCIL) {
                 support.depth_stencil && !wants(USAGE_RENDERTARGET)
@@ -462,8 +480,11 @@ unsafe extern "C" fn check_device_format_conversion(
         // test_format_conversion, checked on Windows). Alpha-only targets convert to nothing;
         // YUV surfaces convert to RGB ones.
         let colour = |f: u32| {
-            Format::from_d3d(f)
-                .filter(|f| !f.is_depth() && *f != Format::A8 && f.support(gpu).render_target)
+            Format::from_d3d(f).filter(|f| {
+                !f.is_depth()
+                    && !matches!(*f, Format::A8 | Format::Null)
+                    && f.support(gpu).render_target
+            })
         };
         let yuv = Format::from_d3d(source).is_some_and(|f| f.is_yuv() && f.support(gpu).surface);
         let convertible = match (colour(source), colour(target)) {

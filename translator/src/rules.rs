@@ -32,6 +32,10 @@ pub const LOG_OF_ZERO: f32 = -f32::MAX;
 pub const LIT_POWER_LIMIT: f32 = 127.9961;
 /// The most iterations a `loop` or `rep` runs (`i#.x` is clamped to it).
 pub const MAX_LOOP_ITERATIONS: i32 = 255;
+/// The most iterations of a `loop` or `rep` in the software profiles (`vs_2_sw`, `vs_3_sw`,
+/// `ps_2_sw`, `ps_3_sw`): "Iteration count can be up to MAX_INT/64" (the SDK's "Software
+/// Shaders" page), whose start and step are 32-bit signed integers.
+pub const MAX_SOFTWARE_LOOP_ITERATIONS: i32 = i32::MAX / 64;
 /// The range a0 is clamped to before conversion to an integer (it only indexes clamped
 /// arrays, so any value past every register file is the same).
 pub const ADDRESS_RANGE: f32 = 65536.0;
@@ -117,20 +121,16 @@ pub fn pow(mode: FloatMode, a: f32, b: f32) -> f32 {
 }
 
 /// The value an address register (a0) takes from a float: vs_1_1 `mov a0` floors, `mova`
-/// (vs_2_0 and later) rounds to nearest with halves away from zero (Wine:
-/// `floor(|x| + 0.5) * sign(x)`); then clamped to ±[`ADDRESS_RANGE`].
+/// (vs_2_0 and later) rounds to nearest with halves to even; then clamped to
+/// ±[`ADDRESS_RANGE`]. Windows: vkd3d's `non-const-indexing.shader_test` (checked on Windows)
+/// indexes `c[a0.x]` after `mova a0.x` of 0.5 and 1.5 and expects registers 0 and 2; DXVK's
+/// dxbc-spirv (`sm3_converter.cpp`, `handleMov`) rounds to nearest even from vs_2_0 on and
+/// floors vs_1_1's `mov a0`; Wine's `test_mova` (Windows) shows vs_1_1's floor.
 pub fn address_value(x: f32, vs_1_1: bool) -> i32 {
     let rounded = if vs_1_1 {
         x.floor()
     } else {
-        let sign = if x > 0.0 {
-            1.0
-        } else if x < 0.0 {
-            -1.0
-        } else {
-            0.0
-        };
-        (x.abs() + 0.5).floor() * sign
+        x.round_ties_even()
     };
     // NaN: the clamp leaves NaN, and WGSL's float-to-int conversion of NaN is 0 on the
     // drivers we run (Rust's `as` gives 0 too).
@@ -158,9 +158,15 @@ pub fn saturate(x: f32) -> f32 {
     }
 }
 
-/// The iterations of `loop`/`rep` for an `i#.x` count: `min(count, 255)` (0 for negative).
-pub fn loop_iterations(count: i32) -> i32 {
-    count.min(MAX_LOOP_ITERATIONS)
+/// The iterations of `loop`/`rep` for an `i#.x` count: `min(count, 255)`, or
+/// `min(count, MAX_INT/64)` in a software profile (none for a negative count).
+pub fn loop_iterations(count: i32, software_profile: bool) -> i32 {
+    let limit = if software_profile {
+        MAX_SOFTWARE_LOOP_ITERATIONS
+    } else {
+        MAX_LOOP_ITERATIONS
+    };
+    count.min(limit)
 }
 
 #[cfg(test)]
@@ -198,21 +204,60 @@ mod tests {
 
     #[test]
     fn address_rounding() {
-        assert_eq!(address_value(1.5, false), 2);
-        assert_eq!(address_value(-1.5, false), -2);
         assert_eq!(address_value(2.49, false), 2);
-        assert_eq!(address_value(-0.5, false), -1);
+        assert_eq!(address_value(2.51, false), 3);
+        assert_eq!(address_value(-2.5, false), -2);
+        assert_eq!(address_value(-1.5, false), -2);
+        assert_eq!(address_value(-0.5, false), 0);
         assert_eq!(address_value(1.9, true), 1);
         assert_eq!(address_value(-1.1, true), -2);
         assert_eq!(address_value(1e30, false), 65536);
         assert_eq!(address_value(f32::NAN, false), 0);
-        assert_eq!(loop_iterations(1000), 255);
-        assert_eq!(loop_iterations(-3), -3);
+        assert_eq!(loop_iterations(1000, false), 255);
+        assert_eq!(loop_iterations(-3, false), -3);
+        assert_eq!(loop_iterations(1000, true), 1000);
+        assert_eq!(loop_iterations(i32::MAX, true), 33_554_431);
         assert_eq!(saturate(f32::NAN), 0.0);
         assert_eq!(saturate(-0.5), 0.0);
         assert_eq!(saturate(7.0), 1.0);
         assert_eq!(flush_denormal(1e-40), 0.0);
         assert!(flush_denormal(-1e-40).is_sign_negative());
         assert_eq!(flush_denormal(1e-30), 1e-30);
+    }
+
+    /// Windows' answers: vkd3d's `tests/hlsl/non-const-indexing.shader_test` (vkd3d 1.17, the
+    /// `f[i.x + i.y]` vertex shader of lines 364-411, compiled to `add r1.x, ...; mova a0.x,
+    /// r1.x; mov r1, c[a0.x]`; vkd3d's tests pass on Windows' d3d9): i = (0.5, 0) reads f[0]
+    /// (line 403), (1.5, 0) reads f[2] (line 411), (0, 1.4) reads f[1] (line 407), (1, 1)
+    /// f[2] (line 399). Only halves to even fit 0.5 -> 0 and 1.5 -> 2 together (away from
+    /// zero gives 1 and 2, floor and truncation 0 and 1). Wine's `test_mova` (visual.c,
+    /// checked on Windows): vs_2_0 `mova` of ±0.4, ±1.6, ±2.4 gives 0, ±2, ±2; vs_1_1
+    /// `mov a0.x` of the same values floors (-3, -2, -1, 0, 1, 2).
+    #[test]
+    fn address_rounding_matches_windows() {
+        assert_eq!(address_value(0.5 + 0.0, false), 0);
+        assert_eq!(address_value(1.5 + 0.0, false), 2);
+        assert_eq!(address_value(0.0 + 1.4, false), 1);
+        assert_eq!(address_value(1.0 + 1.0, false), 2);
+        for (x, want) in [
+            (-2.4, -2),
+            (-1.6, -2),
+            (-0.4, 0),
+            (0.4, 0),
+            (1.6, 2),
+            (2.4, 2),
+        ] {
+            assert_eq!(address_value(x, false), want, "mova {x}");
+        }
+        for (x, want) in [
+            (-2.4, -3),
+            (-1.6, -2),
+            (-0.4, -1),
+            (0.4, 0),
+            (1.6, 1),
+            (2.4, 2),
+        ] {
+            assert_eq!(address_value(x, true), want, "vs_1_1 mov a0.x, {x}");
+        }
     }
 }

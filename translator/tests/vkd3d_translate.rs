@@ -4,9 +4,12 @@
 //! (vertex shader, pixel shader) pair a runnable draw of either pass uses links and both
 //! stages translate with the link's maps. The counts are asserted.
 //!
-//! What does not translate is listed in `vkd3d_translate_expectations.txt` (`NAME reason`,
-//! one per line): the test fails on a failure the list does not name, and on a listed entry
-//! that now translates, so the list only shrinks.
+//! What does not translate is listed in `vkd3d_translate_expectations.txt` (`NAME KIND
+//! `FRAGMENT` reason`, one per line: the step that fails, see [`failure_kind`], and a part of
+//! its message): the test fails on a failure the list does not name, on a listed entry that
+//! now translates, so the list only shrinks, and on a listed entry that fails in another way
+//! (another step, or a message without the fragment). `D3D9_VKD3D_TRANSLATE_OUTCOMES=FILE`
+//! writes every failure as `NAME\tKIND\tMESSAGE` to fill the file.
 
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
 
@@ -78,17 +81,55 @@ fn translate_linked(vs: &[u32], ps: &[u32], point_list: bool) -> Result<(), Stri
     Ok(())
 }
 
-/// The expectations: name → reason.
-fn expectations() -> BTreeMap<String, String> {
-    include_str!("vkd3d_translate_expectations.txt")
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(|l| match l.split_once(' ') {
-            Some((name, reason)) => (name.to_string(), reason.trim().to_string()),
-            None => panic!("expectation without a reason: {l}"),
-        })
-        .collect()
+/// The step a failure message comes from: the message's prefix (`decode`, `check`,
+/// `translate`, `link`, `translate vs`, …) with a space as `-`, and for `check` whether the
+/// shader is `invalid` or `unsupported` (`check-invalid`).
+fn failure_kind(message: &str) -> String {
+    let (step, rest) = message.split_once(": ").unwrap_or((message, ""));
+    let mut kind = step.replace(' ', "-");
+    if step == "check" {
+        if let Some((class, _)) = rest.split_once(": ") {
+            kind = format!("check-{class}");
+        }
+    }
+    kind
+}
+
+/// One listed failure: its kind ([`failure_kind`]), a part of its message, and why.
+#[derive(Debug)]
+struct Expectation {
+    kind: String,
+    fragment: String,
+    reason: String,
+}
+
+/// The expectations by name, from `NAME KIND `FRAGMENT` reason` lines.
+fn expectations(text: &str) -> Result<BTreeMap<String, Expectation>, String> {
+    let mut out = BTreeMap::new();
+    for line in text.lines().map(str::trim) {
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let want = || format!("want `NAME KIND `FRAGMENT` reason`: {line}");
+        let (name, rest) = line.split_once(' ').ok_or_else(want)?;
+        let (kind, rest) = rest.split_once(' ').ok_or_else(want)?;
+        let (fragment, reason) = rest
+            .strip_prefix('`')
+            .and_then(|r| r.split_once('`'))
+            .ok_or_else(want)?;
+        if fragment.is_empty() || reason.trim().is_empty() || kind.starts_with('`') {
+            return Err(want());
+        }
+        let listed = Expectation {
+            kind: kind.to_string(),
+            fragment: fragment.to_string(),
+            reason: reason.trim().to_string(),
+        };
+        if out.insert(name.to_string(), listed).is_some() {
+            return Err(format!("{name} listed twice"));
+        }
+    }
+    Ok(out)
 }
 
 /// The bytecode of a draw's vertex shader: a shader entry of the file, or the runner's
@@ -123,7 +164,16 @@ fn shader(file: &Value, id: u64) -> Option<&Value> {
 #[test]
 fn vkd3d_shaders_and_draw_pairs_translate() {
     let data = corpus("vkd3d/vkd3d_sm23.json");
-    let expected = expectations();
+    let dump = std::env::var("D3D9_VKD3D_TRANSLATE_OUTCOMES").ok();
+    let expected = match expectations(include_str!("vkd3d_translate_expectations.txt")) {
+        Ok(e) => e,
+        // While the file is being filled from a dump, its lines may not parse yet.
+        Err(e) if dump.is_some() => {
+            eprintln!("vkd3d_translate_expectations.txt: {e}");
+            BTreeMap::new()
+        }
+        Err(e) => panic!("vkd3d_translate_expectations.txt: {e}"),
+    };
     let mut results: BTreeMap<String, Result<(), String>> = BTreeMap::new();
     let mut shaders = 0;
     let mut pairs = BTreeSet::new();
@@ -181,14 +231,31 @@ fn vkd3d_shaders_and_draw_pairs_translate() {
     }
     let mut unexpected = Vec::new();
     let mut fixed = Vec::new();
+    let mut changed = Vec::new();
     let mut failed = 0;
+    let mut outcomes = Vec::new();
     for (key, result) in &results {
+        if let Err(e) = result {
+            outcomes.push(format!("{key}\t{}\t{e}", failure_kind(e)));
+        }
         match (result, expected.get(key)) {
             (Err(e), None) => unexpected.push(format!("{key} {e}")),
-            (Err(_), Some(_)) => failed += 1,
-            (Ok(()), Some(reason)) => fixed.push(format!("{key} (listed: {reason})")),
+            (Err(e), Some(listed)) => {
+                failed += 1;
+                let kind = failure_kind(e);
+                if kind != listed.kind || !e.contains(&listed.fragment) {
+                    changed.push(format!(
+                        "{key}: fails as {kind} ({e}), listed as {} `{}`",
+                        listed.kind, listed.fragment
+                    ));
+                }
+            }
+            (Ok(()), Some(listed)) => fixed.push(format!("{key} (listed: {})", listed.reason)),
             (Ok(()), None) => {}
         }
+    }
+    if let Some(path) = dump {
+        std::fs::write(&path, outcomes.join("\n") + "\n").expect("outcomes written");
     }
     let stale: Vec<&String> = expected
         .keys()
@@ -210,9 +277,47 @@ fn vkd3d_shaders_and_draw_pairs_translate() {
         fixed.join("\n")
     );
     assert!(
+        changed.is_empty(),
+        "listed entries that fail in another way than listed (update the kind and fragment):\n{}",
+        changed.join("\n")
+    );
+    assert!(
         stale.is_empty(),
         "listed entries that name nothing: {stale:?}"
     );
     assert_eq!(shaders, SHADERS);
     assert_eq!(pairs.len(), PAIRS);
+}
+
+/// The expectations' format states the outcome: a kind and a fragment are required, and the
+/// kind is the failing step (with `check`'s class).
+#[test]
+fn expectation_lines_state_the_kind_and_a_part_of_the_message() {
+    let listed = expectations("a.shader_test#2 check-invalid `arithmetic slots` why").unwrap();
+    let a = &listed["a.shader_test#2"];
+    assert_eq!(
+        (a.kind.as_str(), a.fragment.as_str(), a.reason.as_str()),
+        ("check-invalid", "arithmetic slots", "why")
+    );
+    for bad in [
+        "a.shader_test#2 why",
+        "a.shader_test#2 check why",
+        "a.shader_test#2 check `` why",
+        "a.shader_test#2 check `x`",
+    ] {
+        assert!(expectations(bad).is_err(), "{bad}");
+    }
+    assert_eq!(
+        failure_kind("check: invalid: instruction 3 (add) ..."),
+        "check-invalid"
+    );
+    assert_eq!(
+        failure_kind("check: unsupported: ps_2_sw"),
+        "check-unsupported"
+    );
+    assert_eq!(
+        failure_kind("translate linked ps: unsupported: x"),
+        "translate-linked-ps"
+    );
+    assert_eq!(failure_kind("decode: token 3: ..."), "decode");
 }

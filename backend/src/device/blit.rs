@@ -1,6 +1,10 @@
 //! `StretchRect` between surfaces of different sizes or formats: a draw that covers the
 //! destination rectangle and reads the source rectangle with D3D9's filter (`D3DTEXF_POINT`:
-//! the texel under each destination pixel's centre; `D3DTEXF_LINEAR`: bilinear).
+//! the texel under each destination pixel's centre; `D3DTEXF_LINEAR`: bilinear). Float32
+//! images held as bits (`float_bits`) are read with `textureLoad` + `bitcast<f32>` (filtered
+//! in the shader where the float format filters on the adapter) and written as
+//! `bitcast<u32>` of the colour. A source's channels its format lacks read 1, as D3D9 samples
+//! them (R32F: (r, 1, 1, 1)).
 
 use std::collections::HashMap;
 
@@ -39,6 +43,10 @@ pub(crate) enum Sampling {
     /// YUY2 / UYVY texels (held as bytes) converted to RGB, point-sampled.
     Yuy2,
     Uyvy,
+    /// Float32 texels held as bits, point-sampled or (`linear`) filtered in the shader.
+    Bits {
+        linear: bool,
+    },
 }
 
 impl Sampling {
@@ -48,6 +56,16 @@ impl Sampling {
             Sampling::Bilinear => "bilinear",
             Sampling::Yuy2 => "yuy2",
             Sampling::Uyvy => "uyvy",
+            Sampling::Bits { linear: false } => "bits",
+            Sampling::Bits { linear: true } => "bits_bilinear",
+        }
+    }
+
+    /// The source's binding: 1 for float texels, 3 for bits.
+    fn source_binding(self) -> u32 {
+        match self {
+            Sampling::Bits { .. } => 3,
+            _ => 1,
         }
     }
 }
@@ -56,11 +74,21 @@ impl Sampling {
 pub(crate) type BlitPipelines =
     HashMap<(wgpu::TextureFormat, Sampling), (wgpu::RenderPipeline, wgpu::BindGroupLayout)>;
 
+/// The blit shader; `Out`, `output` (the destination's texels) and the YUV weights are put
+/// before it.
 const BLIT_WGSL: &str = "
-struct Blit { origin: vec2<f32>, scale: vec2<f32>, dest: vec2<f32>, size: vec2<f32> }
+struct Blit {
+    origin: vec2<f32>,
+    scale: vec2<f32>,
+    dest: vec2<f32>,
+    size: vec2<f32>,
+    // 1 in each channel the source's format lacks.
+    missing: vec4<f32>,
+}
 @group(0) @binding(0) var<uniform> blit: Blit;
 @group(0) @binding(1) var source: texture_2d<f32>;
 @group(0) @binding(2) var linear: sampler;
+@group(0) @binding(3) var source_bits: texture_2d<u32>;
 
 @vertex
 fn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4<f32> {
@@ -73,15 +101,43 @@ fn source_position(pixel: vec2<f32>) -> vec2<f32> {
     return blit.origin + (pixel - blit.dest) * blit.scale;
 }
 
-@fragment
-fn point(@builtin(position) pixel: vec4<f32>) -> @location(0) vec4<f32> {
-    let at = vec2<i32>(floor(source_position(pixel.xy)));
-    return textureLoad(source, at, 0);
+// D3D9 reads the channels a format lacks as 1.
+fn filled(c: vec4<f32>) -> vec4<f32> {
+    return select(c, vec4<f32>(1.0), blit.missing > vec4<f32>(0.5));
 }
 
 @fragment
-fn bilinear(@builtin(position) pixel: vec4<f32>) -> @location(0) vec4<f32> {
-    return textureSampleLevel(source, linear, source_position(pixel.xy) / blit.size, 0.0);
+fn point(@builtin(position) pixel: vec4<f32>) -> @location(0) Out {
+    let at = vec2<i32>(floor(source_position(pixel.xy)));
+    return output(filled(textureLoad(source, at, 0)));
+}
+
+@fragment
+fn bilinear(@builtin(position) pixel: vec4<f32>) -> @location(0) Out {
+    let c = textureSampleLevel(source, linear, source_position(pixel.xy) / blit.size, 0.0);
+    return output(filled(c));
+}
+
+// A texel of float32 bits, its position clamped to the source (as the sampler's edges).
+fn bits_at(at: vec2<i32>) -> vec4<f32> {
+    let last = vec2<i32>(textureDimensions(source_bits)) - vec2<i32>(1);
+    return bitcast<vec4<f32>>(textureLoad(source_bits, clamp(at, vec2<i32>(0), last), 0));
+}
+
+@fragment
+fn bits(@builtin(position) pixel: vec4<f32>) -> @location(0) Out {
+    return output(filled(bits_at(vec2<i32>(floor(source_position(pixel.xy))))));
+}
+
+// Bilinear filtering of bits, as a sampler filters: the four texels around the position.
+@fragment
+fn bits_bilinear(@builtin(position) pixel: vec4<f32>) -> @location(0) Out {
+    let t = source_position(pixel.xy) - vec2<f32>(0.5);
+    let at = vec2<i32>(floor(t));
+    let f = t - floor(t);
+    let top = mix(bits_at(at), bits_at(at + vec2<i32>(1, 0)), f.x);
+    let bottom = mix(bits_at(at + vec2<i32>(0, 1)), bits_at(at + vec2<i32>(1, 1)), f.x);
+    return output(filled(mix(top, bottom, f.y)));
 }
 
 // A YUV texel: its luma, and the chroma of its pair (U on the even texel, V on the odd).
@@ -101,18 +157,19 @@ fn yuv(pixel: vec2<f32>, luma_first: bool) -> vec4<f32> {
 }
 
 @fragment
-fn yuy2(@builtin(position) pixel: vec4<f32>) -> @location(0) vec4<f32> {
-    return yuv(pixel.xy, true);
+fn yuy2(@builtin(position) pixel: vec4<f32>) -> @location(0) Out {
+    return output(yuv(pixel.xy, true));
 }
 
 @fragment
-fn uyvy(@builtin(position) pixel: vec4<f32>) -> @location(0) vec4<f32> {
-    return yuv(pixel.xy, false);
+fn uyvy(@builtin(position) pixel: vec4<f32>) -> @location(0) Out {
+    return output(yuv(pixel.xy, false));
 }
 ";
 
-/// The blit shader with the YUV weights of the format table.
-fn blit_wgsl() -> String {
+/// The blit shader with the YUV weights of the format table, writing floats or (`bits`)
+/// the bits of floats.
+fn blit_wgsl(bits: bool) -> String {
     let row = |name: &str, w: [f32; 3]| {
         format!(
             "const {name} = vec3<f32>({:?}, {:?}, {:?});\n",
@@ -120,8 +177,12 @@ fn blit_wgsl() -> String {
         )
     };
     let [r, g, b] = YUV_TO_RGB;
+    let output = match bits {
+        true => "alias Out = vec4<u32>;\nfn output(c: vec4<f32>) -> Out { return bitcast<vec4<u32>>(c); }\n",
+        false => "alias Out = vec4<f32>;\nfn output(c: vec4<f32>) -> Out { return c; }\n",
+    };
     format!(
-        "{}{}{}{BLIT_WGSL}",
+        "{}{}{}{output}{BLIT_WGSL}",
         row("YUV_R", r),
         row("YUV_G", g),
         row("YUV_B", b)
@@ -147,30 +208,28 @@ impl Device {
         };
         let (src_surface, src) = image(source)?;
         let (dst_surface, dst) = image(destination)?;
-        if src.holds_bits() || dst.holds_bits() {
-            return Err(unsupported(
-                call,
-                "stretching float32 surfaces held as bits (GL)",
-            ));
-        }
         let features = self.gpu.device.features();
+        // Bits filter where their float format does (D3D9 filters float32 where
+        // QUERY_FILTER says so; no adapter that holds bits filters float32).
         let filterable = matches!(
-            src.wgpu_format.sample_type(None, Some(features)),
+            super::float_bits::sampled_format(src.wgpu_format).sample_type(None, Some(features)),
             Some(wgpu::TextureSampleType::Float { filterable: true })
         );
         if dst_surface.format.is_yuv() {
             return Err(unsupported(call, "converting into YUV surfaces"));
         }
+        let linear = filter == Filter::Linear && filterable;
         let sampling = match src_surface.format {
+            _ if src.holds_bits() => Sampling::Bits { linear },
             Format::Yuy2 => Sampling::Yuy2,
             Format::Uyvy => Sampling::Uyvy,
-            _ if filter == Filter::Linear && filterable => Sampling::Bilinear,
+            _ if linear => Sampling::Bilinear,
             _ => Sampling::Point,
         };
-        let linear = sampling == Sampling::Bilinear;
         let key = (dst.wgpu_format, sampling);
         let (src_view, src_size) = (src.view.clone(), (src_surface.width, src_surface.height));
         let (dst_view, dst_format) = (dst.view.clone(), dst.wgpu_format);
+        let channels = src_surface.format.channels(src.wgpu_format);
         if !self.blit_pipelines.contains_key(&key) {
             let built = build_blit_pipeline(&self.gpu.device, dst_format, sampling);
             self.blit_pipelines.insert(key, built);
@@ -180,7 +239,8 @@ impl Device {
             .get(&key)
             .ok_or_else(|| invalid(call, "internal: no blit pipeline"))?;
         let f = |v: u32| v as f32;
-        let uniform: [f32; 8] = [
+        let missing = |channel: u32| f(u32::from(channel >= channels));
+        let uniform: [f32; 12] = [
             f(s.left),
             f(s.top),
             f(s.right - s.left) / f(d.right - d.left),
@@ -189,49 +249,48 @@ impl Device {
             f(d.top),
             f(src_size.0),
             f(src_size.1),
+            missing(0),
+            missing(1),
+            missing(2),
+            missing(3),
         ];
+        let buffer = self
+            .gpu
+            .init_buffer(bytemuck::cast_slice(&uniform), wgpu::BufferUsages::UNIFORM);
         let device = &self.gpu.device;
-        let buffer = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("StretchRect"),
-            size: 32,
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        self.gpu
-            .queue
-            .write_buffer(&buffer, 0, bytemuck::cast_slice(&uniform));
-        let filter = if linear {
-            wgpu::FilterMode::Linear
-        } else {
-            wgpu::FilterMode::Nearest
-        };
-        let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
-            label: Some("StretchRect"),
-            mag_filter: filter,
-            min_filter: filter,
-            ..Default::default()
-        });
+        let mut entries = vec![
+            wgpu::BindGroupEntry {
+                binding: 0,
+                resource: buffer.as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: sampling.source_binding(),
+                resource: wgpu::BindingResource::TextureView(&src_view),
+            },
+        ];
+        let sampler;
+        if !matches!(sampling, Sampling::Bits { .. }) {
+            let filter = match sampling {
+                Sampling::Bilinear => wgpu::FilterMode::Linear,
+                _ => wgpu::FilterMode::Nearest,
+            };
+            sampler = device.create_sampler(&wgpu::SamplerDescriptor {
+                label: Some("StretchRect"),
+                mag_filter: filter,
+                min_filter: filter,
+                ..Default::default()
+            });
+            entries.push(wgpu::BindGroupEntry {
+                binding: 2,
+                resource: wgpu::BindingResource::Sampler(&sampler),
+            });
+        }
         let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("StretchRect"),
             layout,
-            entries: &[
-                wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: buffer.as_entire_binding(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 1,
-                    resource: wgpu::BindingResource::TextureView(&src_view),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 2,
-                    resource: wgpu::BindingResource::Sampler(&sampler),
-                },
-            ],
+            entries: &entries,
         });
         let pipeline = pipeline.clone();
-        // The queue write above must land before this pass: submit what was recorded first.
-        self.flush()?;
         let encoder = self
             .encoder
             .get_or_insert_with(|| self.gpu.device.create_command_encoder(&Default::default()));
@@ -262,6 +321,16 @@ impl Device {
     }
 }
 
+/// A fragment-stage binding of the blit's layout.
+fn fragment_entry(binding: u32, ty: wgpu::BindingType) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::FRAGMENT,
+        ty,
+        count: None,
+    }
+}
+
 fn build_blit_pipeline(
     device: &wgpu::Device,
     format: wgpu::TextureFormat,
@@ -270,42 +339,46 @@ fn build_blit_pipeline(
     let linear = sampling == Sampling::Bilinear;
     let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: Some("StretchRect"),
-        source: wgpu::ShaderSource::Wgsl(blit_wgsl().into()),
+        source: wgpu::ShaderSource::Wgsl(blit_wgsl(super::float_bits::holds_bits(format)).into()),
     });
-    let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-        label: Some("StretchRect"),
-        entries: &[
-            wgpu::BindGroupLayoutEntry {
-                binding: 0,
-                visibility: wgpu::ShaderStages::FRAGMENT,
-                ty: wgpu::BindingType::Buffer {
-                    ty: wgpu::BufferBindingType::Uniform,
-                    has_dynamic_offset: false,
-                    min_binding_size: None,
-                },
-                count: None,
-            },
-            wgpu::BindGroupLayoutEntry {
-                binding: 1,
-                visibility: wgpu::ShaderStages::FRAGMENT,
-                ty: wgpu::BindingType::Texture {
-                    sample_type: wgpu::TextureSampleType::Float { filterable: linear },
-                    view_dimension: wgpu::TextureViewDimension::D2,
-                    multisampled: false,
-                },
-                count: None,
-            },
-            wgpu::BindGroupLayoutEntry {
-                binding: 2,
-                visibility: wgpu::ShaderStages::FRAGMENT,
-                ty: wgpu::BindingType::Sampler(if linear {
+    let texture = |sample_type| wgpu::BindingType::Texture {
+        sample_type,
+        view_dimension: wgpu::TextureViewDimension::D2,
+        multisampled: false,
+    };
+    let uniform = fragment_entry(
+        0,
+        wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Uniform,
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        },
+    );
+    // Bits: a `u32` texture and no sampler; floats: a texture and its sampler.
+    let entries = match sampling {
+        Sampling::Bits { .. } => vec![
+            uniform,
+            fragment_entry(3, texture(wgpu::TextureSampleType::Uint)),
+        ],
+        _ => vec![
+            uniform,
+            fragment_entry(
+                1,
+                texture(wgpu::TextureSampleType::Float { filterable: linear }),
+            ),
+            fragment_entry(
+                2,
+                wgpu::BindingType::Sampler(if linear {
                     wgpu::SamplerBindingType::Filtering
                 } else {
                     wgpu::SamplerBindingType::NonFiltering
                 }),
-                count: None,
-            },
+            ),
         ],
+    };
+    let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some("StretchRect"),
+        entries: &entries,
     });
     let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
         label: Some("StretchRect"),
@@ -344,12 +417,14 @@ fn build_blit_pipeline(
 #[allow(clippy::panic)]
 mod tests {
     #[test]
-    fn blit_shader_parses() {
-        let source = super::blit_wgsl();
-        let module = naga::front::wgsl::parse_str(&source)
-            .unwrap_or_else(|e| panic!("{}", e.emit_to_string(&source)));
-        naga::valid::Validator::new(Default::default(), naga::valid::Capabilities::all())
-            .validate(&module)
-            .unwrap_or_else(|e| panic!("{e:?}"));
+    fn blit_shaders_parse() {
+        for bits in [false, true] {
+            let source = super::blit_wgsl(bits);
+            let module = naga::front::wgsl::parse_str(&source)
+                .unwrap_or_else(|e| panic!("{}", e.emit_to_string(&source)));
+            naga::valid::Validator::new(Default::default(), naga::valid::Capabilities::all())
+                .validate(&module)
+                .unwrap_or_else(|e| panic!("{e:?}"));
+        }
     }
 }

@@ -347,26 +347,8 @@ impl Device {
                     "depth-stencil surfaces copy whole, between equal sizes and formats",
                 ));
             }
-            let copyable = |id| {
-                self.surfaces
-                    .get(&id)
-                    .and_then(|s| s.gpu.as_ref())
-                    .is_some_and(|g| {
-                        self.gpu
-                            .format_usages(g.wgpu_format)
-                            .contains(wgpu::TextureUsages::COPY_SRC | wgpu::TextureUsages::COPY_DST)
-                    })
-            };
-            if !copyable(source) || !copyable(destination) {
-                return Err(unsupported(
-                    call,
-                    format!(
-                        "copying {:?} depth-stencil surfaces on this adapter",
-                        src.format
-                    ),
-                ));
-            }
-            return self.copy_image(call, source, destination, s, d);
+            // A texture copy, or passes where depth cannot be copied (`depth_pass`).
+            return self.copy_depth_stencil(call, source, destination);
         }
         let same_size =
             (s.right - s.left, s.bottom - s.top) == (d.right - d.left, d.bottom - d.top);

@@ -17,9 +17,12 @@ mod buffer;
 mod cache;
 mod clip;
 mod copies;
+mod depth_pass;
+mod depth_textures;
 mod draw;
 mod error;
 mod fixed_function;
+mod float_bits;
 mod format;
 mod objects;
 mod pairing;
@@ -34,6 +37,7 @@ mod readback;
 mod reset;
 mod setters;
 mod shaders;
+mod srgb;
 mod standin;
 mod state;
 mod surfaces;
@@ -128,6 +132,22 @@ pub struct DeviceParams {
     pub shader_cache_capacity: usize,
     /// Entries of the pipeline cache.
     pub pipeline_cache_capacity: usize,
+    /// The ways round what GL lacks, taken where the adapter needs them; set here to take
+    /// them on any adapter (tests compare them with the direct paths).
+    pub fallbacks: Fallbacks,
+}
+
+/// Ways round what wgpu's GL backend lacks (`docs/backends.md`), each taken where the adapter
+/// lacks what it replaces and, when set here, everywhere.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Fallbacks {
+    /// Read depth back through a render pass (`depth_pass`) rather than a depth-to-buffer
+    /// copy (needs `DownlevelFlags::DEPTH_TEXTURE_AND_BUFFER_COPIES`), and copy depth-stencil
+    /// surfaces through passes rather than texture copies.
+    pub depth_through_pass: bool,
+    /// Hold float32 render targets (surfaces and textures) as their bits in a `u32` format
+    /// (`float_bits`) rather than in the float format (needs it renderable).
+    pub float32_as_bits: bool,
 }
 
 impl Default for DeviceParams {
@@ -143,6 +163,7 @@ impl Default for DeviceParams {
             auto_depth_stencil: None,
             shader_cache_capacity: 1024,
             pipeline_cache_capacity: 1024,
+            fallbacks: Fallbacks::default(),
         }
     }
 }
@@ -271,6 +292,10 @@ pub struct Device {
     pub(crate) standin_textures: standin::StandIns,
     /// One-slice volume copies of 2D textures set on `dcl_volume` samplers.
     pub(crate) volume_slices: HashMap<TextureId, volume_slice::VolumeSlice>,
+    /// Float copies of float32 textures held as bits, for sampling (`float_bits`).
+    pub(crate) float_copies: float_bits::FloatCopies,
+    /// The pipelines of the depth passes (`depth_pass`).
+    pub(crate) depth_pipelines: depth_pass::DepthPipelines,
     /// Draws recorded since the last submit.
     pub(crate) encoder: Option<wgpu::CommandEncoder>,
     /// The last draw, resolved, while nothing it read has changed (see `versioned`).
@@ -353,6 +378,8 @@ impl Device {
             blit_pipelines: HashMap::new(),
             standin_textures: HashMap::new(),
             volume_slices: HashMap::new(),
+            float_copies: HashMap::new(),
+            depth_pipelines: HashMap::new(),
             encoder: None,
             memo: None,
             queries: Default::default(),

@@ -315,7 +315,10 @@ impl TextureMemory {
 /// A texture's GPU side.
 pub(crate) struct GpuTexture {
     pub(crate) texture: wgpu::Texture,
+    /// What shaders sample (the depth aspect of a depth texture).
     pub(crate) view: wgpu::TextureView,
+    /// The same texels in the format's sRGB twin (`D3DSAMP_SRGBTEXTURE`; see `srgb`).
+    pub(crate) srgb_view: Option<wgpu::TextureView>,
 }
 
 /// A texture: its wgpu texture (DEFAULT and MANAGED pools), and per subresource the texels
@@ -388,12 +391,21 @@ impl TextureObject {
     pub(crate) fn render_target(&self) -> bool {
         self.usage.contains(Usage::RENDER_TARGET)
     }
+
+    /// Whether a float32 texture is held as bits (see [`GpuImage::holds_bits`]).
+    pub(crate) fn holds_bits(&self) -> bool {
+        super::float_bits::holds_bits(self.wgpu_format)
+    }
 }
 
 /// A surface's GPU image: a 2D view of one level and layer of a wgpu texture.
+#[derive(Clone)]
 pub(crate) struct GpuImage {
     pub(crate) texture: wgpu::Texture,
     pub(crate) view: wgpu::TextureView,
+    /// The view in the format's sRGB twin, drawn into with `D3DRS_SRGBWRITEENABLE` (see
+    /// `srgb`).
+    pub(crate) srgb_view: Option<wgpu::TextureView>,
     pub(crate) wgpu_format: wgpu::TextureFormat,
     pub(crate) level: u32,
     pub(crate) layer: u32,
@@ -401,15 +413,9 @@ pub(crate) struct GpuImage {
 
 impl GpuImage {
     /// Whether a float32 format is held as the bit patterns of its floats in a `u32` format,
-    /// on adapters that cannot render to float32 (GL/GLES); draws into it bitcast their
-    /// colour output, clears write the bits of the colour.
+    /// on adapters that cannot render to float32 (GL/GLES; see `float_bits`).
     pub(crate) fn holds_bits(&self) -> bool {
-        matches!(
-            self.wgpu_format,
-            wgpu::TextureFormat::R32Uint
-                | wgpu::TextureFormat::Rg32Uint
-                | wgpu::TextureFormat::Rgba32Uint
-        )
+        super::float_bits::holds_bits(self.wgpu_format)
     }
 }
 

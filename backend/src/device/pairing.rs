@@ -14,8 +14,8 @@ use d3d9_translator::check::{check, CheckedProgram};
 use d3d9_translator::decl::{bind_program, StreamSource, VertexBinding, VertexDeclaration};
 use d3d9_translator::lift::{
     link, translate_pixel_shader, translate_vertex_shader, CompareFunction, FogMode as LiftFogMode,
-    FogOptions, FogSource, LinkOptions, PixelShaderOptions, PointExpansion, ShaderInterface,
-    Varying, VaryingInterpolation, VertexShaderOptions,
+    FogOptions, FogSource, LinkOptions, PixelShaderOptions, PointExpansion, SamplerRead,
+    ShaderInterface, Varying, VaryingInterpolation, VertexShaderOptions,
 };
 use d3d9_translator::signature::Semantic;
 
@@ -50,6 +50,8 @@ pub(crate) enum PixelStage {
         ps1_texture_types: Vec<TextureType>,
         /// ps_1_1–1_3: stages 0–3's `D3DTSS_TEXTURETRANSFORMFLAGS` (`D3DTTFF_PROJECTED`).
         ps1_texture_transform_flags: Vec<u32>,
+        /// How each sampler reads a depth texture set on it (`Device::sampler_reads`).
+        sampler_reads: Vec<SamplerRead>,
     },
     /// The generated fixed-function stage.
     FixedFunction(PixelKey),
@@ -99,6 +101,8 @@ pub(crate) struct SampledTexture {
     /// Device sampler slot (0–15 pixel, 16–19 vertex).
     pub(crate) slot: usize,
     pub(crate) texture_type: TextureType,
+    /// A colour texture, or a depth texture read raw or as a shadow map.
+    pub(crate) read: SamplerRead,
     pub(crate) group: u32,
     pub(crate) texture_binding: u32,
     pub(crate) sampler_binding: u32,
@@ -196,6 +200,7 @@ pub(crate) fn build_pair(
                 fog,
                 ps1_texture_types,
                 ps1_texture_transform_flags,
+                sampler_reads,
                 ..
             },
             Some(ps),
@@ -221,6 +226,7 @@ pub(crate) fn build_pair(
                 ps1_texture_transform_flags: ps1_texture_transform_flags.clone(),
                 alpha_test: key.alpha_test.map(|(f, _)| f),
                 alpha_test_float_target: key.alpha_test_float_target,
+                sampler_reads: sampler_reads.clone(),
                 ..PixelShaderOptions::default()
             };
             let ps_alone =
@@ -255,6 +261,7 @@ pub(crate) fn build_pair(
                 textures.push(SampledTexture {
                     slot: s.register as usize,
                     texture_type: s.texture_type,
+                    read: s.read,
                     group: s.group,
                     texture_binding: s.texture_binding,
                     sampler_binding: s.sampler_binding,
@@ -282,6 +289,7 @@ pub(crate) fn build_pair(
         textures.push(SampledTexture {
             slot: super::VERTEX_SAMPLER_BASE + s.register as usize,
             texture_type: s.texture_type,
+            read: s.read,
             group: s.group,
             texture_binding: s.texture_binding,
             sampler_binding: s.sampler_binding,
@@ -382,11 +390,12 @@ fn fixed_function_pixel(
     let fog_from_specular = signature.output(Semantic::new(Usage::Fog, 0)).is_none()
         && signature.output(Semantic::new(Usage::Color, 1)).is_some();
     let vs = translate(fixed_function_varyings(pixel, key.flat, fog_from_specular))?;
-    for (n, texture_type) in pixel.samplers() {
+    for (n, texture_type, read) in pixel.samplers() {
         let sampler = n as u32;
         textures.push(SampledTexture {
             slot: n,
             texture_type,
+            read,
             group: d3d9_translator::lift::interface::PS_TEXTURES_GROUP,
             texture_binding: d3d9_translator::lift::interface::texture_binding(sampler),
             sampler_binding: d3d9_translator::lift::interface::sampler_binding(sampler),

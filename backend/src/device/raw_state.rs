@@ -375,9 +375,9 @@ impl Device {
     /// `SetRenderState(state, value)` with D3D9's numbers (`D3DRS_*`, floats as bit
     /// patterns), as a compatibility layer passes them. The value is kept (what
     /// `GetRenderState` returns); states with no effect on this device are taken; a value
-    /// this device cannot honour yet (w-buffering, sRGB writes, ...) is `Unsupported` here
-    /// and refuses the draws made while it is set. An unknown state number is
-    /// `D3DERR_INVALIDCALL`.
+    /// this device cannot honour yet (`D3DRS_WRAPn`, one of `POINTSCALE_A/B/C`, ...) is
+    /// `Unsupported` here and refuses the draws made while it is set. An unknown state
+    /// number is `D3DERR_INVALIDCALL`.
     pub fn set_render_state_raw(&mut self, state: u32, value: u32) -> Result<(), DeviceError> {
         let call = "SetRenderState";
         let info = lookup(RENDER_STATES, state)

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use super::error::{invalid, unsupported, DeviceError};
+use super::error::{invalid, DeviceError};
 use super::format::SurfaceData;
 use super::objects::SurfaceId;
 use super::state::Rect;
@@ -132,12 +132,17 @@ impl Device {
         for id in self.state.render_targets.iter() {
             let target = id
                 .and_then(|id| self.surfaces.get(&id))
-                .and_then(|s| Some((s.gpu.as_ref()?, (s.width, s.height))))
+                .and_then(|s| Some((s, s.gpu.as_ref()?)))
                 .filter(|_| flags.target);
-            if let Some((_, size)) = target {
-                one_size &= size == (width, height);
-            }
-            targets.push(target.map(|(g, size)| (g.view.clone(), g.wgpu_format, size)));
+            let Some((surface, gpu)) = target else {
+                targets.push(None);
+                continue;
+            };
+            let size = (surface.width, surface.height);
+            one_size &= size == (width, height);
+            // With D3DRS_SRGBWRITEENABLE the clear colour is encoded too (`srgb`).
+            let (view, format) = self.target_view(call, surface, gpu)?;
+            targets.push(Some((view, format, size)));
         }
         while targets.last().is_some_and(Option::is_none) {
             targets.pop();
@@ -346,8 +351,8 @@ impl Device {
 
     /// `GetRenderTargetData` / `LockRect` of a surface: its texels as D3D9's memory holds
     /// them. Submits the draws recorded so far and waits for them. Depth surfaces read back
-    /// their depth (D24X8 and D24S8 as 32-bit floats); a D24S8 surface on an adapter without
-    /// `DEPTH32FLOAT_STENCIL8` cannot be read.
+    /// their depth (D24X8 and D24S8 as 32-bit floats; no stencil: see `depth_pass`), copied
+    /// out where the adapter copies depth and drawn out through a pass where it cannot (GL).
     pub fn get_render_target_data(&mut self, id: SurfaceId) -> Result<SurfaceData, DeviceError> {
         let call = "GetRenderTargetData";
         self.upload_container(id);
@@ -360,37 +365,39 @@ impl Device {
             .gpu
             .as_ref()
             .ok_or_else(|| invalid(call, "a system-memory surface is not on the GPU"))?;
-        let aspect = if surface.format.is_depth() {
-            if gpu_image.wgpu_format == wgpu::TextureFormat::Depth24PlusStencil8 {
-                return Err(unsupported(
-                    call,
-                    "reading D24S8 depth back (the adapter lacks DEPTH32FLOAT_STENCIL8)",
-                ));
-            }
-            if !self
-                .gpu
-                .downlevel()
-                .flags
-                .contains(wgpu::DownlevelFlags::DEPTH_TEXTURE_AND_BUFFER_COPIES)
-            {
-                return Err(unsupported(
-                    call,
-                    "reading depth back (the adapter lacks DEPTH_TEXTURE_AND_BUFFER_COPIES, as GL/GLES does)",
-                ));
-            }
-            wgpu::TextureAspect::DepthOnly
+        let (format, width, height) = (surface.format, surface.width, surface.height);
+        let wgpu_format = gpu_image.wgpu_format;
+        // The GPU texels (the depth aspect's for depth formats), converted to D3D9's layout.
+        let gpu_bytes = if format.is_depth() {
+            self.read_depth(call, id)?
         } else {
-            wgpu::TextureAspect::All
+            let (texture, level, layer) =
+                (gpu_image.texture.clone(), gpu_image.level, gpu_image.layer);
+            let aspect = wgpu::TextureAspect::All;
+            self.read_texels(call, &texture, (level, layer, aspect), (width, height))?
         };
-        let (width, height) = (surface.width, surface.height);
-        let format = gpu_image.wgpu_format;
-        // The GPU texels' rows (of blocks for compressed formats; the depth aspect's texels
-        // for depth formats), converted to D3D9's layout after the copy.
+        Ok(SurfaceData {
+            format,
+            width,
+            height,
+            data: format.wgpu_bytes_to_d3d(wgpu_format, &gpu_bytes),
+        })
+    }
+
+    /// The texels of `aspect` of (level, layer) of `texture`, `width` x `height` of them from
+    /// the corner, in rows tightly packed (of blocks for compressed formats). Waits for the
+    /// GPU: what it should see must have been submitted.
+    pub(crate) fn read_texels(
+        &self,
+        call: &'static str,
+        texture: &wgpu::Texture,
+        (level, layer, aspect): (u32, u32, wgpu::TextureAspect),
+        (width, height): (u32, u32),
+    ) -> Result<Vec<u8>, DeviceError> {
+        let format = texture.format();
         let row = match aspect {
-            wgpu::TextureAspect::DepthOnly => {
-                width * format.block_copy_size(Some(aspect)).unwrap_or(4)
-            }
-            _ => super::format::gpu_row_pitch(format, width),
+            wgpu::TextureAspect::All => super::format::gpu_row_pitch(format, width),
+            _ => width * format.block_copy_size(Some(aspect)).unwrap_or(4),
         };
         let rows = super::format::gpu_rows(format, height);
         let (bw, bh) = format.block_dimensions();
@@ -408,12 +415,12 @@ impl Device {
                 let mut encoder = gpu.device.create_command_encoder(&Default::default());
                 encoder.copy_texture_to_buffer(
                     wgpu::TexelCopyTextureInfo {
-                        texture: &gpu_image.texture,
-                        mip_level: gpu_image.level,
+                        texture,
+                        mip_level: level,
                         origin: wgpu::Origin3d {
                             x: 0,
                             y: 0,
-                            z: gpu_image.layer,
+                            z: layer,
                         },
                         aspect,
                     },
@@ -455,19 +462,13 @@ impl Device {
         let mapped = buffer
             .get_mapped_range(..)
             .map_err(|e| readback(e.to_string()))?;
-        let mut gpu_bytes = Vec::with_capacity(row as usize * rows as usize);
+        let mut bytes = Vec::with_capacity(row as usize * rows as usize);
         for chunk in mapped.chunks(padded as usize) {
-            gpu_bytes.extend_from_slice(chunk.get(..row as usize).unwrap_or(chunk));
+            bytes.extend_from_slice(chunk.get(..row as usize).unwrap_or(chunk));
         }
         drop(mapped);
         buffer.unmap();
-        let data = surface.format.wgpu_bytes_to_d3d(format, &gpu_bytes);
-        Ok(SurfaceData {
-            format: surface.format,
-            width,
-            height,
-            data,
-        })
+        Ok(bytes)
     }
 
     /// The colour of pixel (x, y) of render target 0 as a D3DCOLOR (Wine's
@@ -492,16 +493,7 @@ impl Device {
 fn bits_targets(formats: &[Option<wgpu::TextureFormat>]) -> Vec<bool> {
     formats
         .iter()
-        .map(|f| {
-            matches!(
-                f,
-                Some(
-                    wgpu::TextureFormat::R32Uint
-                        | wgpu::TextureFormat::Rg32Uint
-                        | wgpu::TextureFormat::Rgba32Uint
-                )
-            )
-        })
+        .map(|f| f.is_some_and(super::float_bits::holds_bits))
         .collect()
 }
 

@@ -81,11 +81,21 @@ impl Device {
             }
             let id = self.state.render_targets[index]
                 .ok_or_else(|| invalid(call, "internal: a view without a target"))?;
-            let image = self
+            let surface = self
                 .surfaces
                 .get(&id)
-                .and_then(|s| s.gpu.as_ref())
+                .ok_or_else(|| invalid(call, format!("render target {index} was released")))?;
+            let image = surface
+                .gpu
+                .as_ref()
                 .ok_or_else(|| invalid(call, format!("render target {index} is not on the GPU")))?;
+            // Drawn through its sRGB view where the target is (`srgb`): every stand-in of a
+            // format with an sRGB twin can be viewed so.
+            let (_, view_format) = self.target_view(call, surface, image)?;
+            let twins: Vec<wgpu::TextureFormat> = super::format::srgb_twin(image.wgpu_format)
+                .filter(|_| super::format::srgb_views(&self.gpu))
+                .into_iter()
+                .collect();
             let key = (image.wgpu_format, ds_size.0, ds_size.1, index);
             let device = &self.gpu.device;
             let standin = self
@@ -106,11 +116,14 @@ impl Device {
                         usage: wgpu::TextureUsages::RENDER_ATTACHMENT
                             | wgpu::TextureUsages::COPY_SRC
                             | wgpu::TextureUsages::COPY_DST,
-                        view_formats: &[],
+                        view_formats: &twins,
                     })
                 })
                 .clone();
-            *view = Some(standin.create_view(&Default::default()));
+            *view = Some(standin.create_view(&wgpu::TextureViewDescriptor {
+                format: Some(view_format),
+                ..Default::default()
+            }));
             out.push(StandIn {
                 target: image.texture.clone(),
                 level: image.level,

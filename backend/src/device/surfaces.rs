@@ -45,6 +45,28 @@ impl Device {
         if format.is_depth() {
             return Err(invalid(call, format!("{format:?} is a depth format")));
         }
+        if format == Format::Null {
+            // The NULL format stores nothing: a target of that size without texels (draws
+            // into it write depth and stencil only; DXVK and wined3d offer it too).
+            self.check_surface_size(call, width, height)?;
+            let id = SurfaceId(self.next_id());
+            self.surfaces.insert(
+                id,
+                SurfaceObject {
+                    format,
+                    width,
+                    height,
+                    pool: Pool::Default,
+                    usage: Usage::RENDER_TARGET,
+                    lockable: false,
+                    gpu: None,
+                    memory: None,
+                    container: None,
+                    lock: None,
+                },
+            );
+            return Ok(id);
+        }
         self.add_gpu_surface(call, width, height, format, Usage::RENDER_TARGET, lockable)
     }
 
@@ -76,7 +98,7 @@ impl Device {
         pool: Pool,
     ) -> Result<SurfaceId, DeviceError> {
         let call = "CreateOffscreenPlainSurface";
-        if format.is_depth() {
+        if format.is_depth() || format == Format::Null {
             return Err(invalid(call, format!("{format:?} is a depth format")));
         }
         match pool {
@@ -138,26 +160,17 @@ impl Device {
                 .device
                 .features()
                 .contains(wgpu::Features::TEXTURE_COMPRESSION_BC);
-        let mut wgpu_format = format.texture_wgpu(true, self.depth32_stencil8(), blocks);
         let gpu_usage = wgpu::TextureUsages::RENDER_ATTACHMENT
             | wgpu::TextureUsages::COPY_SRC
             | wgpu::TextureUsages::COPY_DST
             | wgpu::TextureUsages::TEXTURE_BINDING;
-        // Float32 targets where the adapter cannot render floats (GL/GLES): the bits in a
-        // u32 format of the same size (see `GpuImage::holds_bits`).
-        let bits = match wgpu_format {
-            wgpu::TextureFormat::R32Float => Some(wgpu::TextureFormat::R32Uint),
-            wgpu::TextureFormat::Rg32Float => Some(wgpu::TextureFormat::Rg32Uint),
-            wgpu::TextureFormat::Rgba32Float => Some(wgpu::TextureFormat::Rgba32Uint),
-            _ => None,
-        };
-        if let Some(bits) = bits {
-            if !self.gpu.format_usages(wgpu_format).contains(gpu_usage)
-                && self.gpu.format_usages(bits).contains(gpu_usage)
-            {
-                wgpu_format = bits;
-            }
-        }
+        // Float32 surfaces where the adapter cannot render floats (GL/GLES): the bits in a
+        // u32 format of the same size (`float_bits`); offscreen plain ones too, so that
+        // copies between them and render targets stay copies.
+        let wgpu_format = self.drawn_format(
+            format.texture_wgpu(true, self.depth32_stencil8(), blocks),
+            gpu_usage,
+        );
         // Depth formats are copy destinations (StretchRect between depth-stencil surfaces)
         // where the adapter allows it.
         let gpu_usage = if format.is_depth()
@@ -191,6 +204,7 @@ impl Device {
                 format!("{format:?} ({wgpu_format:?}) surfaces with {gpu_usage:?} on this adapter"),
             ));
         }
+        let view_formats = super::srgb::view_formats(&self.gpu, format, wgpu_format);
         let texture = self.gpu.device.create_texture(&wgpu::TextureDescriptor {
             label: Some(call),
             size: wgpu::Extent3d {
@@ -203,9 +217,10 @@ impl Device {
             dimension: wgpu::TextureDimension::D2,
             format: wgpu_format,
             usage: gpu_usage,
-            view_formats: &[],
+            view_formats: &view_formats,
         });
         let view = texture.create_view(&Default::default());
+        let srgb_view = super::srgb::srgb_view(&texture, &view_formats, &Default::default());
         let id = SurfaceId(self.next_id());
         self.surfaces.insert(
             id,
@@ -219,6 +234,7 @@ impl Device {
                 gpu: Some(GpuImage {
                     texture,
                     view,
+                    srgb_view,
                     wgpu_format,
                     level: 0,
                     layer: 0,

@@ -15,6 +15,15 @@ use super::upload::{write_subresource, DirtyRegion};
 use super::Device;
 use crate::TextureKind;
 
+/// The usages of every GPU texture. COPY_SRC: copies out (StretchRect, GetRenderTargetData,
+/// a 2D texture on a `dcl_volume` sampler is copied into a one-slice volume, float32 bits
+/// into floats).
+const GPU_TEXTURE_USAGE: wgpu::TextureUsages = wgpu::TextureUsages::TEXTURE_BINDING
+    .union(wgpu::TextureUsages::COPY_DST)
+    .union(wgpu::TextureUsages::COPY_SRC);
+/// What textures drawn into (render-target and AUTOGENMIPMAP ones) add.
+const DRAWN_USAGE: wgpu::TextureUsages = wgpu::TextureUsages::RENDER_ATTACHMENT;
+
 /// What `CreateTexture`, `CreateCubeTexture` and `CreateVolumeTexture` take.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TextureDesc {
@@ -161,6 +170,12 @@ impl Device {
         if render_target && kind == TextureKind::Volume {
             return Err(invalid(call, "a volume render target"));
         }
+        if format == Format::Null {
+            return Err(invalid(
+                call,
+                "NULL textures (the format is for render targets)",
+            ));
+        }
         if format.is_yuv() {
             return Err(invalid(
                 call,
@@ -168,10 +183,7 @@ impl Device {
             ));
         }
         if format.is_depth() || usage.contains(Usage::DEPTH_STENCIL) {
-            return Err(unsupported(
-                call,
-                format!("{format:?} textures (shadow maps)"),
-            ));
+            return self.create_depth_texture(call, desc);
         }
         let asks_autogen = usage.contains(Usage::AUTOGEN_MIPMAP);
         let autogen =
@@ -223,6 +235,12 @@ impl Device {
             self.depth32_stencil8(),
             width.is_multiple_of(4) && height.is_multiple_of(4) && features.contains(bc),
         );
+        // Float32 levels that are drawn into, where the adapter cannot render floats: their
+        // bits in a u32 format (`float_bits`; shaders sample a float copy).
+        let wgpu_format = match drawn {
+            true => self.drawn_format(wgpu_format, GPU_TEXTURE_USAGE | DRAWN_USAGE),
+            false => wgpu_format,
+        };
         let gpu = if pool.on_gpu() {
             Some(self.create_gpu_texture(
                 call,
@@ -294,13 +312,9 @@ impl Device {
         wgpu_format: wgpu::TextureFormat,
         render_target: bool,
     ) -> Result<GpuTexture, DeviceError> {
-        // COPY_SRC: copies out (StretchRect, GetRenderTargetData, a 2D texture on a
-        // `dcl_volume` sampler is copied into a one-slice volume).
-        let mut usage = wgpu::TextureUsages::TEXTURE_BINDING
-            | wgpu::TextureUsages::COPY_DST
-            | wgpu::TextureUsages::COPY_SRC;
+        let mut usage = GPU_TEXTURE_USAGE;
         if render_target {
-            usage |= wgpu::TextureUsages::RENDER_ATTACHMENT;
+            usage |= DRAWN_USAGE;
         }
         if !self.gpu.format_usages(wgpu_format).contains(usage) {
             return Err(unsupported(
@@ -316,6 +330,7 @@ impl Device {
             ))
             .map_err(Device::gpu_error(call))?;
         let (dimension, view_dimension) = kind.dimensions();
+        let view_formats = super::srgb::view_formats(&self.gpu, format, wgpu_format);
         let texture = self.gpu.device.create_texture(&wgpu::TextureDescriptor {
             label: Some(call),
             size: wgpu::Extent3d {
@@ -332,13 +347,19 @@ impl Device {
             dimension,
             format: wgpu_format,
             usage,
-            view_formats: &[],
+            view_formats: &view_formats,
         });
-        let view = texture.create_view(&wgpu::TextureViewDescriptor {
+        let desc = wgpu::TextureViewDescriptor {
             dimension: Some(view_dimension),
             ..Default::default()
-        });
-        Ok(GpuTexture { texture, view })
+        };
+        let view = texture.create_view(&desc);
+        let srgb_view = super::srgb::srgb_view(&texture, &view_formats, &desc);
+        Ok(GpuTexture {
+            texture,
+            view,
+            srgb_view,
+        })
     }
 
     /// A GPU texture for SYSTEMMEM texture `id` (drawn with: Windows reads its memory).
@@ -387,6 +408,12 @@ impl Device {
             return Err(invalid(
                 call,
                 format!("level {level} of a texture with {} levels", texture.levels),
+            ));
+        }
+        if texture.format.is_depth() {
+            return Err(invalid(
+                call,
+                "a depth texture's texels are not written by the CPU",
             ));
         }
         let (w, h, d) = texture.subresource_size(level);
@@ -564,16 +591,23 @@ impl Device {
             return Ok(surface);
         }
         let extent = texture.level_extent(level);
+        let desc = wgpu::TextureViewDescriptor {
+            dimension: Some(wgpu::TextureViewDimension::D2),
+            base_mip_level: level,
+            mip_level_count: Some(1),
+            base_array_layer: face,
+            array_layer_count: Some(1),
+            ..Default::default()
+        };
+        let view_formats =
+            super::srgb::view_formats(&self.gpu, texture.format, texture.wgpu_format);
         let gpu = texture.gpu.as_ref().map(|g| GpuImage {
             texture: g.texture.clone(),
-            view: g.texture.create_view(&wgpu::TextureViewDescriptor {
-                dimension: Some(wgpu::TextureViewDimension::D2),
-                base_mip_level: level,
-                mip_level_count: Some(1),
-                base_array_layer: face,
-                array_layer_count: Some(1),
-                ..Default::default()
-            }),
+            view: g.texture.create_view(&desc),
+            srgb_view: g
+                .srgb_view
+                .as_ref()
+                .and_then(|_| super::srgb::srgb_view(&g.texture, &view_formats, &desc)),
             wgpu_format: texture.wgpu_format,
             level,
             layer: face,
@@ -642,6 +676,7 @@ impl Device {
             }
         }
         self.volume_slices.remove(&id);
+        self.float_copies.remove(&id);
         Ok(())
     }
 }

@@ -64,71 +64,26 @@ impl Device {
                     mip_level_count: source.levels,
                     sample_count: 1,
                     dimension: wgpu::TextureDimension::D3,
-                    format: source.wgpu_format,
+                    // Float32 bits are sampled as floats (`float_bits`).
+                    format: super::float_bits::sampled_format(source.wgpu_format),
                     usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
                     view_formats: &[],
                 }),
             };
             // Through a buffer: texture-to-texture copies need equal dimensions.
-            let texel = source.wgpu_format.block_copy_size(None).unwrap_or(4);
-            let align = wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
-            let levels: Vec<(wgpu::Extent3d, u32, u64)> = {
-                let mut offset = 0u64;
-                (0..source.levels)
-                    .map(|level| {
-                        let extent = source.level_extent(level);
-                        let row = (extent.width * texel).div_ceil(align) * align;
-                        let at = offset;
-                        offset += u64::from(row) * u64::from(extent.height);
-                        (extent, row, at)
-                    })
-                    .collect()
-            };
-            let size = levels
-                .last()
-                .map_or(0, |(e, row, at)| at + u64::from(*row) * u64::from(e.height));
-            let buffer = self.gpu.device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("volume slice copy"),
-                size,
-                usage: wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
-                mapped_at_creation: false,
-            });
+            let levels: Vec<wgpu::Extent3d> = (0..source.levels)
+                .map(|level| source.level_extent(level))
+                .collect();
             let encoder = self
                 .encoder
                 .get_or_insert_with(|| self.gpu.device.create_command_encoder(&Default::default()));
-            for (level, (extent, row, at)) in (0u32..).zip(&levels) {
-                let layout = wgpu::TexelCopyBufferLayout {
-                    offset: *at,
-                    bytes_per_row: Some(*row),
-                    rows_per_image: Some(extent.height),
-                };
-                encoder.copy_texture_to_buffer(
-                    wgpu::TexelCopyTextureInfo {
-                        texture: &source_gpu.texture,
-                        mip_level: level,
-                        origin: wgpu::Origin3d::ZERO,
-                        aspect: wgpu::TextureAspect::All,
-                    },
-                    wgpu::TexelCopyBufferInfo {
-                        buffer: &buffer,
-                        layout,
-                    },
-                    *extent,
-                );
-                encoder.copy_buffer_to_texture(
-                    wgpu::TexelCopyBufferInfo {
-                        buffer: &buffer,
-                        layout,
-                    },
-                    wgpu::TexelCopyTextureInfo {
-                        texture: &texture,
-                        mip_level: level,
-                        origin: wgpu::Origin3d::ZERO,
-                        aspect: wgpu::TextureAspect::All,
-                    },
-                    *extent,
-                );
-            }
+            copy_levels_through_buffer(
+                &self.gpu.device,
+                encoder,
+                &source_gpu.texture,
+                &texture,
+                &levels,
+            );
             let view = texture.create_view(&wgpu::TextureViewDescriptor {
                 dimension: Some(wgpu::TextureViewDimension::D3),
                 ..Default::default()
@@ -146,5 +101,74 @@ impl Device {
             .get(&id)
             .map(|s| s.view.clone())
             .ok_or_else(|| invalid(call, "internal: no volume slice"))
+    }
+}
+
+/// Records copies of every level of `source` into `target` (levels of the sizes `levels`
+/// gives: width, height and layers, each layer copied on its own) through a buffer:
+/// texture-to-texture copies need equal formats and dimensions, copies through a buffer only
+/// equal texel sizes (a 2D texture into a one-slice volume, float32 bits into floats).
+pub(crate) fn copy_levels_through_buffer(
+    device: &wgpu::Device,
+    encoder: &mut wgpu::CommandEncoder,
+    source: &wgpu::Texture,
+    target: &wgpu::Texture,
+    levels: &[wgpu::Extent3d],
+) {
+    let texel = source.format().block_copy_size(None).unwrap_or(4);
+    let align = wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
+    let row = |e: &wgpu::Extent3d| (e.width * texel).div_ceil(align) * align;
+    let size = levels
+        .iter()
+        .map(|e| u64::from(row(e)) * u64::from(e.height))
+        .max()
+        .unwrap_or(0);
+    if size == 0 {
+        return;
+    }
+    let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("copy through a buffer"),
+        size,
+        usage: wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    for (level, extent) in (0u32..).zip(levels) {
+        let layout = wgpu::TexelCopyBufferLayout {
+            offset: 0,
+            bytes_per_row: Some(row(extent)),
+            rows_per_image: Some(extent.height),
+        };
+        let one_layer = wgpu::Extent3d {
+            depth_or_array_layers: 1,
+            ..*extent
+        };
+        for layer in 0..extent.depth_or_array_layers {
+            let at = |texture| wgpu::TexelCopyTextureInfo {
+                texture,
+                mip_level: level,
+                origin: wgpu::Origin3d {
+                    x: 0,
+                    y: 0,
+                    z: layer,
+                },
+                aspect: wgpu::TextureAspect::All,
+            };
+            encoder.copy_texture_to_buffer(
+                at(source),
+                wgpu::TexelCopyBufferInfo {
+                    buffer: &buffer,
+                    layout,
+                },
+                one_layer,
+            );
+            encoder.copy_buffer_to_texture(
+                wgpu::TexelCopyBufferInfo {
+                    buffer: &buffer,
+                    layout,
+                },
+                at(target),
+                one_layer,
+            );
+        }
     }
 }

@@ -1,31 +1,28 @@
 //! Differential testing: the same vertex shader run by the reference interpreter
-//! (`d3d9_translator::interp`) and, translated, on the GPU (`Gpu::vertex_outputs`), with the
-//! outputs compared component by component.
+//! (`d3d9_translator::interp`) and, translated, on the GPU (`Gpu::vertex_outputs`), with every
+//! output (texture coordinates, colours, fog, point size; position apart) compared component
+//! by component.
 //!
-//! Tolerances: components the generator marks exact (`generate::Class::Exact`/`Product`) must
-//! be equal — the same bits, except that NaN equals any NaN, -0 equals +0, and a denormal
-//! equals 0 (a GPU may flush denormals); inexact ones (fused multiply-adds, rcp, rsq, exp,
-//! log, pow, sincos, nrm, lit) must agree within 1e-3 relative + 1e-3 absolute + 1e-6 times
-//! the largest finite magnitude in the run's data (a fused or reordered evaluation of
-//! intermediate values that large moves the result by that much), and an
-//! GPU infinity or NaN only equals a non-finite interpreter value. Where the interpreter gives
-//! inf or NaN any GPU value is accepted: WGSL lets an implementation assume infinities and
-//! NaNs are absent (lavapipe folds `-x + x` to 0 for x = inf, and gives 0 for
-//! `exp2(b * log2(0))` with b < 0); D3D9's own special values are finite (rcp(0) = FLT_MAX)
-//! and stay checked. Vulkan's precision rules (2.5 ulp division, 3 ulp
-//! exp2/log2, 2^-11 absolute for sin/cos on [-π, π]) sit well inside that; a semantic
-//! difference (a wrong component, modifier, special value or loop count) does not.
+//! Tolerances come from each value's own operands ([`bounds`]): the interpreter's run is
+//! followed instruction by instruction and every component carries an error bound derived per
+//! instruction (0 for exactly rounded operations of exact operands, which must then agree bit
+//! for bit, `+0 == -0` and a denormal equal to 0; Vulkan's precision for the others,
+//! propagated through the instruction's own values). Infinities and NaNs are compared by
+//! class (+inf, -inf, NaN) except where a driver may legally differ, each case named by
+//! [`bounds::Legal`] and counted in [`Tally`].
 
 #![allow(dead_code)]
 
+pub mod bounds;
 pub mod generate;
 
+use bounds::{Bound, Legal, Tracker};
 use d3d9_backend::{
     ConstantBuffer, Gpu, MipFilter as GpuMipFilter, SamplerBinding, ShaderStage, TextureAddress,
     TextureBinding, TextureFilter, TextureKind as GpuKind, VertexBuffer, VertexConstants,
     VertexProbe,
 };
-use d3d9_translator::bytecode::{Program, TextureType, Usage};
+use d3d9_translator::bytecode::{Program, RegisterFile, TextureType, Usage};
 use d3d9_translator::check::CheckedProgram;
 use d3d9_translator::interp::{
     Address, Constants, Filter, Interpreter, MipFilter, SamplerStates, Texture, TextureKind,
@@ -33,58 +30,15 @@ use d3d9_translator::interp::{
 };
 use d3d9_translator::lift::{translate_vertex_shader, FloatMode, VertexShaderOptions};
 use d3d9_translator::signature::Semantic;
-use generate::Class;
+use std::collections::BTreeMap;
 
 /// Vertices run per program.
 pub const VERTICES: usize = 4;
-
-/// Whether two components agree under `class`; `scale` is the largest finite magnitude in the
-/// run's data, which bounds how far a reordered or fused evaluation may move an inexact
-/// result (lavapipe evaluates `a * (b - c) + c` as `a * b + (1 - a) * c`: with c = 1e30 the
-/// two differ by the size of b).
-pub fn agree(class: Class, cpu: f32, gpu: f32, scale: f32) -> bool {
-    let tiny = |x: f32| x.abs() < f32::MIN_POSITIVE;
-    if cpu.to_bits() == gpu.to_bits() || cpu == gpu || (cpu.is_nan() && gpu.is_nan()) {
-        return true;
-    }
-    if tiny(cpu) && tiny(gpu) {
-        return true;
-    }
-    // WGSL lets an implementation assume that infinities and NaNs are not present (its
-    // compiler folds `-x + x` to 0; exp2(+inf) may come back as 0), so where the rules give
-    // inf or NaN any value is accepted. D3D9's own special values (rcp(0) = FLT_MAX …) are
-    // finite and stay checked.
-    if !cpu.is_finite() {
-        return true;
-    }
-    if class != Class::Inexact
-        || cpu.is_infinite()
-        || gpu.is_infinite()
-        || cpu.is_nan()
-        || gpu.is_nan()
-    {
-        return false;
-    }
-    (cpu - gpu).abs() <= 1e-3 * cpu.abs().max(gpu.abs()) + 1e-3 + 1e-6 * scale
-}
 
 /// The inputs and constants of one run.
 pub struct Data {
     pub inputs: Vec<[[f32; 4]; generate::INPUTS]>,
     pub constants: Constants,
-}
-
-impl Data {
-    /// The largest finite magnitude among the inputs and float constants.
-    pub fn scale(&self) -> f32 {
-        self.inputs
-            .iter()
-            .flatten()
-            .flatten()
-            .chain(self.constants.floats.iter().flatten())
-            .filter(|x| x.is_finite())
-            .fold(0.0f32, |m, x| m.max(x.abs()))
-    }
 }
 
 /// Random inputs and constants for a generated program (`special`: include ±inf, NaN,
@@ -95,7 +49,8 @@ pub fn data(rng: &mut generate::Rng, program: &generate::Program, special: bool)
         *slot = [0; 4].map(|_| rng.value(special));
     }
     for k in generate::INDEX_CONSTANTS {
-        // Small indices, some halfway between two (mova rounds them away from zero).
+        // Small indices, some halfway between two (mova rounds them to even, vs_1_1's mov
+        // floors them).
         floats[k] =
             [0; 4].map(|_| rng.below(40) as f32 - 6.0 + if rng.chance(30) { 0.5 } else { 0.0 });
     }
@@ -108,7 +63,7 @@ pub fn data(rng: &mut generate::Rng, program: &generate::Program, special: bool)
         2.604_166_8e-4,
     ];
     floats[50] = [-2.083_333_4e-2, -1.250_000_1e-1, 1.0, 0.5];
-    for slot in floats.iter_mut().skip(51).take(generate::OUTPUTS) {
+    for slot in floats.iter_mut().skip(generate::OUTPUT_CONSTANTS).take(8) {
         *slot = [0; 4].map(|_| rng.value(false));
     }
     floats[generate::POSITION_CONSTANT] = [0.0, 0.0, 0.5, 1.0];
@@ -129,9 +84,30 @@ pub fn data(rng: &mut generate::Rng, program: &generate::Program, special: bool)
     }
 }
 
-/// The outputs TEXCOORD0..3 of each vertex as they travel (components in mask order), from
-/// the interpreter and from the GPU: `(cpu, gpu)` per vertex and output.
-pub type Outputs = Vec<[(Vec<f32>, Vec<f32>); generate::OUTPUTS]>;
+/// One output of one vertex as it travels (components in mask order): the interpreter's
+/// values, the GPU's and each component's bound.
+#[derive(Debug, Clone)]
+pub struct Compared {
+    pub semantic: Semantic,
+    pub cpu: Vec<f32>,
+    pub gpu: Vec<f32>,
+    pub bounds: Vec<Bound>,
+}
+
+/// The compared outputs of each vertex.
+pub type Outputs = Vec<Vec<Compared>>;
+
+/// The output of `row` with `semantic`.
+pub fn output(row: &[Compared], semantic: Semantic) -> &Compared {
+    row.iter()
+        .find(|o| o.semantic == semantic)
+        .unwrap_or_else(|| panic!("no output {semantic:?}"))
+}
+
+/// TEXCOORDn of `row`.
+pub fn texcoord(row: &[Compared], n: u8) -> &Compared {
+    output(row, Semantic::new(Usage::TexCoord, n))
+}
 
 /// Run `checked` on both executors (no vertex textures).
 pub fn run_both(
@@ -326,63 +302,109 @@ pub fn run_both_textured(
         })
         .map_err(|e| e.to_string())?;
     let mut out = Vec::new();
+    let version = checked.program().version;
     for (v, inputs) in data.inputs.iter().enumerate() {
+        let mut tracker = Tracker::new(mode, version);
         let cpu = interpreter
-            .run_textured(inputs, &data.constants, textures)
+            .run_observed(inputs, &data.constants, textures, &mut |step| {
+                tracker.step(step)
+            })
             .map_err(|e| e.to_string())?;
-        let mut row: [(Vec<f32>, Vec<f32>); generate::OUTPUTS] = Default::default();
-        for (k, slot) in row.iter_mut().enumerate() {
-            let semantic = Semantic::new(Usage::TexCoord, k as u8);
-            let Some(o) = iface.output(semantic) else {
+        let mut row = Vec::new();
+        for value in &cpu.outputs {
+            if value.semantic.usage == Usage::Position {
+                continue;
+            }
+            let Some(o) = iface.output(value.semantic) else {
                 continue;
             };
             let Some(location) = o.location else {
                 continue;
             };
-            let register = cpu.get(semantic).unwrap_or([0.0; 4]);
-            let lanes: Vec<f32> = (0..4)
+            let lanes: Vec<usize> = (0..4)
                 .filter(|&c| o.mask.contains(c))
-                .map(|c| register[c])
                 .take(usize::from(o.components))
                 .collect();
-            let g = gpu_out
+            let colour = value.register.file == RegisterFile::AttrOut;
+            let bounds = lanes
+                .iter()
+                .map(|&c| {
+                    let b = tracker.bound(value.register.file, value.register.index, c);
+                    if colour {
+                        bounds::saturated(b)
+                    } else {
+                        b
+                    }
+                })
+                .collect();
+            let gpu_values = gpu_out
                 .get(v)
                 .and_then(|m| m.get(&location))
                 .cloned()
                 .unwrap_or_default();
-            *slot = (lanes, g);
+            row.push(Compared {
+                semantic: value.semantic,
+                cpu: lanes.iter().map(|&c| value.value[c]).collect(),
+                gpu: gpu_values,
+                bounds,
+            });
         }
         out.push(row);
     }
     Ok(out)
 }
 
-/// The components of `outputs` that disagree under `classes` (None: every component is
-/// compared as inexact), as text.
-pub fn disagreements(
-    outputs: &Outputs,
-    classes: Option<&[[Class; 4]; generate::OUTPUTS]>,
-    scale: f32,
-) -> Vec<String> {
+/// How the components of a run were compared: exactly, within a bound, or not at all for a
+/// legal reason (by reason).
+#[derive(Debug, Clone, Default)]
+pub struct Tally {
+    pub exact: u64,
+    pub bounded: u64,
+    pub legal: BTreeMap<Legal, u64>,
+}
+
+impl Tally {
+    pub fn add(&mut self, other: &Tally) {
+        self.exact += other.exact;
+        self.bounded += other.bounded;
+        for (k, n) in &other.legal {
+            *self.legal.entry(*k).or_insert(0) += n;
+        }
+    }
+}
+
+/// The components of `outputs` that disagree, as text, and how every component was compared.
+pub fn disagreements(outputs: &Outputs) -> (Vec<String>, Tally) {
     let mut bad = Vec::new();
+    let mut tally = Tally::default();
     for (v, row) in outputs.iter().enumerate() {
-        for (k, (cpu, gpu)) in row.iter().enumerate() {
-            if cpu.len() != gpu.len() {
-                bad.push(format!("vertex {v} texcoord{k}: cpu {cpu:?} gpu {gpu:?}"));
+        for o in row {
+            if o.cpu.len() != o.gpu.len() {
+                bad.push(format!(
+                    "vertex {v} {:?}: cpu {:?} gpu {:?}",
+                    o.semantic, o.cpu, o.gpu
+                ));
                 continue;
             }
-            for (c, (&a, &b)) in cpu.iter().zip(gpu).enumerate() {
-                let class = classes.map_or(Class::Inexact, |cl| cl[k][c]);
-                if !agree(class, a, b, scale) {
+            for (c, ((&a, &b), bound)) in o.cpu.iter().zip(&o.gpu).zip(&o.bounds).enumerate() {
+                match bound.free {
+                    Some(reason) => *tally.legal.entry(reason).or_insert(0) += 1,
+                    None if bound.error == 0.0 => tally.exact += 1,
+                    None => tally.bounded += 1,
+                }
+                if !bounds::agree(a, b, bound) {
                     bad.push(format!(
-                        "vertex {v} texcoord{k}.{} ({class:?}): cpu {a:e} gpu {b:e}",
-                        ['x', 'y', 'z', 'w'][c]
+                        "vertex {v} {}{}.{}: cpu {a:e} gpu {b:e} (bound {:e})",
+                        o.semantic.usage,
+                        o.semantic.index,
+                        ['x', 'y', 'z', 'w'][c],
+                        bound.error
                     ));
                 }
             }
         }
     }
-    bad
+    (bad, tally)
 }
 
 /// A program's text for a failure report.

@@ -887,12 +887,87 @@ pub fn backend_name() -> Result<String, String> {
     })
 }
 
-/// One line of the expectations file: `PASS FILE:LINE [BACKEND] reason`; the optional
-/// `[vulkan]` / `[gl]` tag limits the line to that wgpu backend.
+/// How a listed probe fails: the kind of its outcome.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FailureKind {
+    /// The pixel differs from the expected value (`Outcome::Fail` with `got (...)`).
+    Pixel,
+    /// The draw was refused for a reason other than "unsupported" (`Outcome::Fail("draw:
+    /// ...")`).
+    Draw,
+    /// Any other failure to read the probe (`Outcome::Fail`).
+    Error,
+    /// The device refused the draw as unsupported (`Outcome::Unsupported`).
+    Unsupported,
+}
+
+impl FailureKind {
+    const NAMES: [(&'static str, FailureKind); 4] = [
+        ("pixel", FailureKind::Pixel),
+        ("draw", FailureKind::Draw),
+        ("error", FailureKind::Error),
+        ("unsupported", FailureKind::Unsupported),
+    ];
+
+    pub fn name(self) -> &'static str {
+        Self::NAMES
+            .iter()
+            .find(|(_, k)| *k == self)
+            .map_or("?", |(n, _)| n)
+    }
+
+    fn parse(word: &str) -> Option<FailureKind> {
+        Self::NAMES
+            .iter()
+            .find(|(n, _)| *n == word)
+            .map(|(_, k)| *k)
+    }
+}
+
+impl Outcome {
+    /// The kind of failure and its message (`None` for a pass).
+    pub fn failure(&self) -> Option<(FailureKind, &str)> {
+        match self {
+            Outcome::Pass => None,
+            Outcome::Fail(why) if why.starts_with("draw: ") => Some((FailureKind::Draw, why)),
+            Outcome::Fail(why) if why.contains(" got (") => Some((FailureKind::Pixel, why)),
+            Outcome::Fail(why) => Some((FailureKind::Error, why)),
+            Outcome::Unsupported(why) => Some((FailureKind::Unsupported, why)),
+        }
+    }
+}
+
+/// One line of the expectations file: `PASS FILE:LINE [BACKEND] KIND `FRAGMENT` reason`: the
+/// optional `[vulkan]` / `[gl]` tag limits the line to that wgpu backend; `KIND` (`pixel`,
+/// `draw`, `error`, `unsupported`, [`FailureKind`]) is how the probe fails today and
+/// `FRAGMENT` (between backquotes) a part of the failure's message.
 #[derive(Clone, Debug)]
 pub struct Expectation {
     pub backend: Option<String>,
+    pub kind: FailureKind,
+    pub fragment: String,
     pub reason: String,
+}
+
+impl Expectation {
+    /// Whether `outcome` is the failure this line states; `Err` says how it differs.
+    pub fn matches(&self, outcome: &Outcome) -> Result<(), String> {
+        match outcome.failure() {
+            None => Err("passes".into()),
+            Some((kind, why)) if kind != self.kind => Err(format!(
+                "fails as {} ({why}), listed as {} `{}`",
+                kind.name(),
+                self.kind.name(),
+                self.fragment
+            )),
+            Some((_, why)) if !why.contains(&self.fragment) => Err(format!(
+                "fails as {} with \"{why}\", which lacks the listed `{}`",
+                self.kind.name(),
+                self.fragment
+            )),
+            Some(_) => Ok(()),
+        }
+    }
 }
 
 /// The expectations (`backend/tests/vkd3d_expectations.txt`) by probe key, for `backend`.
@@ -903,18 +978,30 @@ pub fn expectations(text: &str, backend: &str) -> Result<BTreeMap<String, Expect
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
+        let want = || {
+            format!(
+                "line {}: want `PASS FILE:LINE [BACKEND] KIND `FRAGMENT` reason`: {line}",
+                n + 1
+            )
+        };
         let mut parts = line.splitn(3, ' ');
         let (Some(pass), Some(probe), Some(rest)) = (parts.next(), parts.next(), parts.next())
         else {
-            return Err(format!(
-                "line {}: want `PASS FILE:LINE reason`: {line}",
-                n + 1
-            ));
+            return Err(want());
         };
-        let (tag, reason) = match rest.strip_prefix('[').and_then(|r| r.split_once(']')) {
-            Some((tag, reason)) => (Some(tag.to_string()), reason.trim().to_string()),
-            None => (None, rest.trim().to_string()),
+        let (tag, rest) = match rest.strip_prefix('[').and_then(|r| r.split_once(']')) {
+            Some((tag, rest)) => (Some(tag.to_string()), rest.trim_start()),
+            None => (None, rest),
         };
+        let (word, rest) = rest.split_once(' ').ok_or_else(want)?;
+        let kind = FailureKind::parse(word).ok_or_else(want)?;
+        let (fragment, reason) = rest
+            .strip_prefix('`')
+            .and_then(|r| r.split_once('`'))
+            .ok_or_else(want)?;
+        if fragment.is_empty() {
+            return Err(want());
+        }
         if tag.as_deref().is_some_and(|t| t != backend) {
             continue;
         }
@@ -926,7 +1013,9 @@ pub fn expectations(text: &str, backend: &str) -> Result<BTreeMap<String, Expect
             key,
             Expectation {
                 backend: tag,
-                reason,
+                kind,
+                fragment: fragment.to_string(),
+                reason: reason.trim().to_string(),
             },
         );
     }

@@ -238,6 +238,8 @@ pub fn file_rule(
         RastOut if vs && major < 3 => fixed(3),
         AttrOut if vs && major < 3 => fixed(2),
         TexCrdOut if vs && major < 3 => fixed(8),
+        // vs_3_sw has 16 (the SDK's "Software Shaders" page).
+        Output if vs && major >= 3 && version.is_software() => fixed(16),
         Output if vs && major >= 3 => fixed(12),
         Sampler if vs && major >= 3 => fixed(4),
         Sampler if !vs && major >= 2 => fixed(16),
@@ -258,6 +260,11 @@ pub fn file_rule(
             if !exists {
                 None
             } else if file == Label {
+                // 2048 in every version: the SDK's register tables give vs_2_0/vs_2_x/ps_2_x
+                // 16 and vs_3_0/ps_3_0 and vs_2_sw ("Software Shaders") 2048, but D3DX's
+                // assembler accepts `call l2047` in vs_2_0 and ps_2_x (Wine's `asm.c`
+                // pairs, checked on Windows), and the assembler and the checker share this
+                // table.
                 fixed(2048)
             } else {
                 fixed(1)

@@ -61,7 +61,9 @@ fn limits(ctx: &Ctx<'_>) -> Limits {
             calls: 1,
             static_count: Some(16),
         },
-        (2, 1) => Limits {
+        // vs_2_sw and ps_2_sw have vs_2_x's / ps_2_x's nesting, and no limit on the number of
+        // flow-control instructions (nor has 2_x: only vs_2_0 counts them).
+        (2, 1) | (2, 0xFF) => Limits {
             static_if: 16,
             dynamic: dynamic_depth.min(24),
             loops: static_depth.min(4),

@@ -19,6 +19,9 @@
 //! | ps_2_0, ps_2_x | 2  | 1  | 3  | 1  |
 //! | ps_3_0         | 2  | 1  | 3  |    |
 //!
+//! The software profiles (`vs_2_sw`, `vs_3_sw`, `ps_2_sw`, `ps_3_sw`) have no read-port
+//! limit (the SDK's "Software Shaders" page).
+//!
 //! The Wine d3d9 test shaders (which Windows accepts) and the vkd3d-compiled shaders of the
 //! corpus are the regression set: none of their vertex shaders reads two distinct `c#`.
 
@@ -26,10 +29,13 @@ use super::{Ctx, InvalidShader, Site};
 use crate::bytecode::{Instruction, Opcode, RegisterFile, Stage};
 use crate::check::CheckError;
 
-/// The read-port limit of `file` in this shader's version.
+/// The read-port limit of `file` in this shader's version (none in the `_sw` profiles).
 fn port_limit(ctx: &Ctx<'_>, file: RegisterFile) -> Option<usize> {
     use RegisterFile::*;
     let v = ctx.version;
+    if v.is_software() {
+        return None;
+    }
     match v.stage {
         Stage::Vertex => match file {
             Const => Some(1),

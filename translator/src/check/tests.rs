@@ -752,11 +752,20 @@ fn constants_past_2047_are_the_const2_to_const4_files_under_software_processing(
             .contains("c3056 (float constant bank (c#)) cannot be defined in vs_3_0"),
         "{err}"
     );
-    // Two distinct c# through different banks still take two ports.
-    refuses_on(
+    // Two distinct c# through different banks still take two ports (vs_3_0 on a software
+    // device; the `_sw` profiles have no read-port limit, and the assembler writes c2048 in
+    // the `_sw` profiles only).
+    let mut two = program("vs_3_sw\ndcl_position v0\ndcl_position o0\nadd o0, c0, c2048\n");
+    accepts_on(
         "vs_3_sw\ndcl_position v0\ndcl_position o0\nadd o0, c0, c2048\n",
         &DeviceCaps::software(),
-        "reads 2 distinct float constant (c#) registers",
+    );
+    two.version = crate::bytecode::Version::new(Stage::Vertex, 3, 0);
+    let err = check(&two, Stage::Vertex, &DeviceCaps::software()).expect_err("two ports");
+    assert!(
+        err.to_string()
+            .contains("reads 2 distinct float constant (c#) registers"),
+        "{err}"
     );
 }
 
@@ -1699,5 +1708,130 @@ fn texture_registers_are_pixel_shader_only() {
             }
         },
         "t0 (texture (t#)) cannot be read in vs_2_0",
+    );
+}
+
+// The SDK's "Software Shaders" page: what the `_sw` profiles relax (all other validations
+// remain those of vs_2_x / vs_3_0 / ps_2_x / ps_3_0).
+
+/// No read-port limit in the `_sw` profiles: the held-out vs_3_sw shader whose `if` compares
+/// two `v#` registers, and three distinct `c#` in one vs_2_sw instruction.
+#[test]
+fn software_profiles_have_no_read_port_limit() {
+    let sw = DeviceCaps::software();
+    let if_two_inputs = "dcl_position v0\ndcl_texcoord v1\ndcl_position o0\nmov o0, v0\n\
+                         if_lt v0.x, v1.x\nmov o0, v1\nendif\n";
+    accepts_on(&format!("vs_3_sw\n{if_two_inputs}"), &sw);
+    refuses_on(
+        &format!("vs_3_0\n{if_two_inputs}"),
+        &sw,
+        "reads 2 distinct input (v#) registers; vs_3_0 allows 1",
+    );
+    let three_constants = "dcl_position v0\nmad oPos, c0, c1, c2\n";
+    accepts_on(&format!("vs_2_sw\n{three_constants}"), &sw);
+    refuses_on(
+        &format!("vs_2_x\n{three_constants}"),
+        &sw,
+        "reads 3 distinct float constant (c#) registers",
+    );
+}
+
+/// 16 `o#` in vs_3_sw, 12 in vs_3_0.
+#[test]
+fn vs_3_sw_has_16_output_registers() {
+    let sw = DeviceCaps::software();
+    accepts_on(
+        "vs_3_sw\ndcl_position o0\ndcl_texcoord14 o15\nmov o0, c0\nmov o15, c1\n",
+        &sw,
+    );
+    let err = assemble("vs_3_0\ndcl_position o0\ndcl_texcoord14 o15\nmov o0, c0\nmov o15, c1\n")
+        .expect_err("o15 in vs_3_0");
+    assert!(
+        err.to_string()
+            .contains("register o15 does not exist in vs_3_0"),
+        "{err}"
+    );
+    // The checker refuses it too (a program built with o15 in vs_3_0).
+    let mut p = program("vs_3_sw\ndcl_position o0\ndcl_texcoord14 o15\nmov o0, c0\nmov o15, c1\n");
+    p.version = crate::bytecode::Version::new(Stage::Vertex, 3, 0);
+    let err = check(&p, Stage::Vertex, &sw).expect_err("vs_3_0 has 12 o#");
+    assert!(err.to_string().contains("o15 is out of range"), "{err}");
+}
+
+/// 8192 float, 2048 integer and 2048 boolean constants in the `_sw` profiles.
+#[test]
+fn software_profiles_take_8192_float_2048_int_and_2048_bool_constants() {
+    let sw = DeviceCaps::software();
+    for version in ["vs_2_sw", "vs_3_sw"] {
+        let (dcl, out) = if version == "vs_3_sw" {
+            ("dcl_position o0\n", "mov o0, r0\n")
+        } else {
+            ("", "mov oPos, r0\n")
+        };
+        accepts_on(
+            &format!(
+                "{version}\ndcl_position v0\n{dcl}defi i2047, 1, 0, 0, 0\ndefb b2047, true\n\
+                 mov r0, c8191\nif b2047\nrep i2047\nadd r0, r0, c8191\nendrep\nendif\n{out}"
+            ),
+            &sw,
+        );
+        // One past: the assembler refuses to write them (it reads the same register table).
+        for (past, words) in [
+            ("mov r0, c8192", "register index 8192 is out of range"),
+            ("rep i2048\nendrep", "register index 2048 is out of range"),
+            ("if b2048\nendif", "register index 2048 is out of range"),
+        ] {
+            let text = format!("{version}\n{past}\n");
+            let err = assemble(&text).expect_err(past);
+            assert!(err.to_string().contains(words), "{err}");
+        }
+    }
+    // Hardware profiles: 16 i# and b#.
+    let err = assemble("vs_2_x\nrep i16\nendrep\n").expect_err("i16 in vs_2_x");
+    assert!(
+        err.to_string().contains("register i16 does not exist"),
+        "{err}"
+    );
+}
+
+/// No instruction-slot limit in the `_sw` profiles: 600 slots in vs_2_sw and vs_3_sw
+/// (vs_2_x allows 256, vs_3_0 512 by default).
+#[test]
+fn software_profiles_have_no_instruction_limit() {
+    let sw = DeviceCaps::software();
+    let body = "add r0, r0, c0\n".repeat(600);
+    accepts_on(
+        &format!("vs_2_sw\ndcl_position v0\n{body}mov oPos, r0\n"),
+        &sw,
+    );
+    accepts_on(
+        &format!("vs_3_sw\ndcl_position v0\ndcl_position o0\n{body}mov o0, r0\n"),
+        &sw,
+    );
+    refuses_on(
+        &format!("vs_2_x\ndcl_position v0\n{body}mov oPos, r0\n"),
+        &sw,
+        "instruction slots",
+    );
+}
+
+/// vs_2_sw: unlimited flow-control instructions (vs_2_0 allows 16 static ones) and up to
+/// 2048 labels.
+#[test]
+fn vs_2_sw_has_unlimited_flow_control_and_2048_labels() {
+    let sw = DeviceCaps::software();
+    let blocks = "if b0\nadd r0, r0, c0\nendif\n".repeat(40);
+    accepts_on(
+        &format!("vs_2_sw\ndcl_position v0\n{blocks}mov oPos, r0\n"),
+        &sw,
+    );
+    refuses_on(
+        &format!("vs_2_0\ndcl_position v0\n{blocks}mov oPos, r0\n"),
+        &sw,
+        "static flow",
+    );
+    accepts_on(
+        "vs_2_sw\ndcl_position v0\ncall l2047\nmov oPos, v0\nret\nlabel l2047\nret\n",
+        &sw,
     );
 }

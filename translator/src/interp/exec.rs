@@ -65,6 +65,41 @@ struct LoopFrame {
     depth: usize,
 }
 
+/// One executed instruction as an observer of [`Interpreter::run_observed`] sees it: what it
+/// read and what it wrote, so that a caller can follow values through a run (the
+/// differential test derives each output's error bound from its own operands this way).
+#[derive(Debug, Clone, Copy)]
+pub struct Step<'s> {
+    /// The instruction's index in the program.
+    pub index: usize,
+    pub instruction: &'s Instruction,
+    /// The float operands read, in the order read: the parameter and its four components
+    /// after swizzle and modifier (denormals flushed). A matrix instruction's rows are reads
+    /// of their own registers (`c#`, `c# + 1`, …).
+    pub reads: &'s [Read],
+    /// An instruction with a destination: what it computed and stored.
+    pub write: Option<Written>,
+    /// `if`, `ifc`, `callnz`, `break`, `breakc`, `breakp`: whether it was taken.
+    pub taken: Option<bool>,
+    /// The loop counter `aL` after the instruction (what `o[aL + n]` and `v[aL + n]` used).
+    pub loop_counter: i32,
+}
+
+/// One operand read: the parameter and its four components after swizzle and modifier.
+pub type Read = (SrcParam, [f32; 4]);
+
+/// What an instruction with a destination computed and stored ([`Step::write`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Written {
+    /// The four components the instruction computed, before `_sat` and the denormal flush.
+    pub computed: [f32; 4],
+    /// The four components as stored (denormals flushed, `_sat` applied; `a0` as its
+    /// integers, `p0` as 1 or 0).
+    pub stored: [f32; 4],
+    /// Which components were written (write mask and predicate).
+    pub mask: [bool; 4],
+}
+
 /// The registers of one run.
 struct Machine<'p> {
     r: Vec<[f32; 4]>,
@@ -81,6 +116,8 @@ struct Machine<'p> {
     b: &'p [bool],
     textures: &'p VertexTextures<'p>,
     steps: u64,
+    /// The reads of the current instruction, when an observer follows the run.
+    reads: Option<std::cell::RefCell<Vec<Read>>>,
 }
 
 impl<'a> Interpreter<'a> {
@@ -235,6 +272,33 @@ impl<'a> Interpreter<'a> {
         constants: &ConstantFile,
         textures: &VertexTextures<'_>,
     ) -> Result<OutputVertex, InterpError> {
+        self.run_inner(inputs, constants, textures, None)
+    }
+
+    /// [`Interpreter::run_textured`], calling `observer` after every executed instruction
+    /// with what it read and wrote ([`Step`]).
+    pub fn run_observed(
+        &self,
+        inputs: &[[f32; 4]],
+        constants: &Constants,
+        textures: &VertexTextures<'_>,
+        observer: &mut dyn FnMut(&Step<'_>),
+    ) -> Result<OutputVertex, InterpError> {
+        self.run_inner(
+            inputs,
+            &self.constant_file(constants),
+            textures,
+            Some(observer),
+        )
+    }
+
+    fn run_inner(
+        &self,
+        inputs: &[[f32; 4]],
+        constants: &ConstantFile,
+        textures: &VertexTextures<'_>,
+        observer: Option<&mut dyn FnMut(&Step<'_>)>,
+    ) -> Result<OutputVertex, InterpError> {
         let mut v = [[0.0f32; 4]; VERTEX_INPUTS as usize + 1];
         for (slot, x) in v.iter_mut().zip(inputs).take(VERTEX_INPUTS as usize) {
             *slot = *x;
@@ -256,8 +320,9 @@ impl<'a> Interpreter<'a> {
             b: &constants.b,
             textures,
             steps: 0,
+            reads: observer.as_ref().map(|_| Default::default()),
         };
-        self.execute(&mut m)?;
+        self.execute(&mut m, observer)?;
         Ok(self.outputs(&m))
     }
 
@@ -288,7 +353,11 @@ impl<'a> Interpreter<'a> {
         OutputVertex { outputs }
     }
 
-    fn execute(&self, m: &mut Machine<'_>) -> Result<(), InterpError> {
+    fn execute(
+        &self,
+        m: &mut Machine<'_>,
+        mut observer: Option<&mut dyn FnMut(&Step<'_>)>,
+    ) -> Result<(), InterpError> {
         use Opcode as O;
         let instructions = &self.program.instructions;
         let mut pc = 0usize;
@@ -305,6 +374,11 @@ impl<'a> Interpreter<'a> {
             if inst.opcode.is_flow_control() && inst.predicate.is_some() {
                 return Err(at("predicated flow-control instruction"));
             }
+            if let Some(reads) = &m.reads {
+                reads.borrow_mut().clear();
+            }
+            let here = pc;
+            let (mut taken, mut write) = (None, None);
             let next = pc + 1;
             pc = match inst.opcode {
                 O::Nop | O::Dcl | O::Def | O::Defi | O::Defb => next,
@@ -322,12 +396,13 @@ impl<'a> Interpreter<'a> {
                 },
                 O::Call | O::CallNz => {
                     let label = self.src_param(inst, 0)?.reg.index;
-                    let taken = if inst.opcode == O::CallNz {
+                    let call = if inst.opcode == O::CallNz {
                         self.condition(m, &self.src_param(inst, 1)?)?
                     } else {
                         true
                     };
-                    if taken {
+                    taken = Some(call);
+                    if call {
                         if calls.len() >= 64 {
                             return Err(internal("call nesting deeper than 64"));
                         }
@@ -341,12 +416,13 @@ impl<'a> Interpreter<'a> {
                     }
                 }
                 O::If | O::Ifc => {
-                    let taken = if inst.opcode == O::If {
+                    let accept = if inst.opcode == O::If {
                         self.condition(m, &self.src_param(inst, 0)?)?
                     } else {
                         self.compare_scalars(m, inst)?
                     };
-                    if taken {
+                    taken = Some(accept);
+                    if accept {
                         next
                     } else {
                         self.partner(pc)? + 1
@@ -364,7 +440,7 @@ impl<'a> Interpreter<'a> {
                         start: pc,
                         end: self.partner(pc)?,
                         count: 0,
-                        bound: rules::loop_iterations(iv[0]),
+                        bound: rules::loop_iterations(iv[0], self.program.version.is_software()),
                         al,
                         depth: calls.len(),
                     });
@@ -381,22 +457,34 @@ impl<'a> Interpreter<'a> {
                     self.loop_head(m, &mut loops)?
                 }
                 O::Break | O::Breakc | O::Breakp => {
-                    let taken = match inst.opcode {
+                    let leave = match inst.opcode {
                         O::Break => true,
                         O::Breakc => self.compare_scalars(m, inst)?,
                         _ => self.condition(m, &self.src_param(inst, 0)?)?,
                     };
-                    if taken {
+                    taken = Some(leave);
+                    if leave {
                         Self::leave_loop(m, &mut loops)?
                     } else {
                         next
                     }
                 }
                 _ => {
-                    self.arithmetic(m, pc, inst)?;
+                    write = self.arithmetic(m, pc, inst)?;
                     next
                 }
             };
+            if let (Some(observe), Some(reads)) = (observer.as_mut(), &m.reads) {
+                let reads = reads.borrow();
+                observe(&Step {
+                    index: here,
+                    instruction: inst,
+                    reads: &reads,
+                    write,
+                    taken,
+                    loop_counter: m.al,
+                });
+            }
         }
         Ok(())
     }
@@ -525,8 +613,16 @@ impl<'a> Interpreter<'a> {
         })
     }
 
-    /// A source operand: swizzled, then modified.
+    /// A source operand: swizzled, then modified (and recorded for an observer).
     fn read(&self, m: &Machine<'_>, s: &SrcParam) -> Result<[f32; 4], InterpError> {
+        let value = self.read_value(m, s)?;
+        if let Some(reads) = &m.reads {
+            reads.borrow_mut().push((*s, value));
+        }
+        Ok(value)
+    }
+
+    fn read_value(&self, m: &Machine<'_>, s: &SrcParam) -> Result<[f32; 4], InterpError> {
         let raw = self.register(m, &s.reg)?.map(rules::flush_denormal);
         let v = [0, 1, 2, 3].map(|c| raw[usize::from(s.swizzle.get(c))]);
         Ok(match s.modifier {
@@ -560,12 +656,14 @@ impl<'a> Interpreter<'a> {
         Ok(self.src(m, inst, i)?[3])
     }
 
+    /// Execute an instruction with a destination; returns what it stored and where
+    /// ([`Step::write`]).
     fn arithmetic(
         &self,
         m: &mut Machine<'_>,
         pc: usize,
         inst: &Instruction,
-    ) -> Result<(), InterpError> {
+    ) -> Result<Option<Written>, InterpError> {
         use Opcode as O;
         let mode = self.mode;
         let dst = inst
@@ -585,9 +683,12 @@ impl<'a> Interpreter<'a> {
             O::Sub => binary(&|a, b| a - b)?,
             O::Mul => binary(&|a, b| rules::mul(mode, a, b))?,
             O::Mad => {
-                let c = self.src(m, inst, 2)?;
-                let p = binary(&|a, b| rules::mul(mode, a, b))?;
-                [0, 1, 2, 3].map(|k| p[k] + c[k])
+                let (a, b, c) = (
+                    self.src(m, inst, 0)?,
+                    self.src(m, inst, 1)?,
+                    self.src(m, inst, 2)?,
+                );
+                [0, 1, 2, 3].map(|k| rules::mul(mode, a[k], b[k]) + c[k])
             }
             O::Lrp => {
                 let (a, b, c) = (
@@ -714,16 +815,22 @@ impl<'a> Interpreter<'a> {
                 let (a, b) = (self.src(m, inst, 0)?, self.src(m, inst, 1)?);
                 let p = [0, 1, 2, 3].map(|c| compare(cmp, a[c], b[c]));
                 let allowed = self.predicate(m, inst)?;
+                let written = [0, 1, 2, 3].map(|c| dst.mask.contains(c) && allowed[c]);
                 for c in 0..4 {
-                    if dst.mask.contains(c) && allowed[c] {
+                    if written[c] {
                         m.p0[c] = p[c];
                     }
                 }
-                return Ok(());
+                let p = p.map(|x| if x { 1.0 } else { 0.0 });
+                return Ok(Some(Written {
+                    computed: p,
+                    stored: p,
+                    mask: written,
+                }));
             }
             _ => return Err(self.unsupported(pc, inst, "not a vertex-shader instruction")),
         };
-        self.write(m, inst, &dst, value)
+        self.write(m, inst, &dst, value).map(Some)
     }
 
     /// Which components the instruction's predicate allows (all without one).
@@ -745,7 +852,8 @@ impl<'a> Interpreter<'a> {
         inst: &Instruction,
         dst: &DstParam,
         value: [f32; 4],
-    ) -> Result<(), InterpError> {
+    ) -> Result<Written, InterpError> {
+        let computed = value;
         let value = value.map(rules::flush_denormal);
         let value = if dst.modifier.saturate() {
             value.map(rules::saturate)
@@ -753,15 +861,21 @@ impl<'a> Interpreter<'a> {
             value
         };
         let allowed = self.predicate(m, inst)?;
-        let written = |c: usize| dst.mask.contains(c) && allowed[c];
+        let mask = [0, 1, 2, 3].map(|c| dst.mask.contains(c) && allowed[c]);
+        let written = |c: usize| mask[c];
         let vs_1_1 = self.program.version.major < 2;
         if dst.reg.file == RegisterFile::Addr {
+            let a = value.map(|x| rules::address_value(x, vs_1_1));
             for (c, slot) in m.a0.iter_mut().enumerate() {
                 if written(c) {
-                    *slot = rules::address_value(value[c], vs_1_1);
+                    *slot = a[c];
                 }
             }
-            return Ok(());
+            return Ok(Written {
+                computed,
+                stored: a.map(|x| x as f32),
+                mask,
+            });
         }
         let target: &mut [f32; 4] = match dst.reg.file {
             RegisterFile::Temp => {
@@ -792,7 +906,11 @@ impl<'a> Interpreter<'a> {
                 *slot = value[c];
             }
         }
-        Ok(())
+        Ok(Written {
+            computed,
+            stored: value,
+            mask,
+        })
     }
 }
 

@@ -9,7 +9,9 @@
 //! checked for, so software vertex processing has its 8192 float constants (CONST2–CONST4
 //! included), 2048 `i#` and `b#`.
 //!
-//! - [`Interpreter`] runs one vertex from its input registers (`v#` values).
+//! - [`Interpreter`] runs one vertex from its input registers (`v#` values);
+//!   [`Interpreter::run_observed`] also hands each executed instruction's reads and writes to
+//!   an observer ([`Step`]), which the differential test uses to bound each value's error.
 //! - [`process_vertices`] fetches each vertex from raw stream bytes through a vertex
 //!   declaration (every `D3DDECLTYPE` decoded on the CPU, [`fetch`]) and runs it, as
 //!   `IDirect3DDevice9::ProcessVertices` does.
@@ -25,7 +27,7 @@ mod exec;
 pub mod fetch;
 pub mod texture;
 
-pub use exec::{ConstantFile, Interpreter};
+pub use exec::{ConstantFile, Interpreter, Step, Written};
 pub use texture::{
     Address, BoundTexture, Filter, MipFilter, SamplerStates, Texture, TextureError, TextureKind,
     VertexTextures,
@@ -250,6 +252,7 @@ mod tests {
         let text = "vs_2_0
             dcl_position v0
             def c1, 0, 2, -3, 0.5
+            def c2, 0, 0, 0, 1.5
             mov oPos, v0
             mov r0, c1
             rcp r0.x, c1.x
@@ -258,8 +261,9 @@ mod tests {
             mov oT0, r0
             log oT1.x, c1.x
             mova a0.x, c1.w
-            mov oT1.y, c[a0.x + 0].y
-            mov oT1.zw, c[a0.x + 255]
+            mov oT1.y, c[a0.x + 1].y
+            mova a0.y, c2.w
+            mov oT1.zw, c[a0.y + 255]
         ";
         let out = run(
             text,
@@ -272,8 +276,8 @@ mod tests {
             Some([1.0, 2.0, 3.0, 1.0])
         );
         assert_eq!(out.get(TC0), Some([f32::MAX, 6.5, 1.0, 0.5]));
-        // log(0) = -FLT_MAX; mova rounds 0.5 away from zero to 1: c1.y = 2; c[256] is past
-        // the 256 registers and reads 0.
+        // log(0) = -FLT_MAX; mova rounds 0.5 to even, 0 (away from zero would read c2.y = 0):
+        // c1.y = 2; 1.5 to 2, and c[2 + 255] is past the 256 registers and reads 0.
         assert_eq!(
             out.get(Semantic::new(Usage::TexCoord, 1)),
             Some([-f32::MAX, 2.0, 0.0, 0.0])
@@ -408,6 +412,51 @@ mod tests {
             .run(&[[2103.0, 0.0, 0.0, 1.0]], &constants)
             .expect("runs");
         assert_eq!(out.get(TC0), Some([9.0, 8.0, 7.0, 6.0]));
+    }
+
+    /// The software profiles' loops ("Software Shaders": 32-bit signed start and step,
+    /// counts up to MAX_INT/64): `rep` of 1000 runs 1000 times in vs_3_sw and 255 times in
+    /// vs_3_0; a `loop` from 5000 by 1000 reads c5000 and c6000 of the 8192 constants. As
+    /// `ProcessVertices` runs them.
+    #[test]
+    fn software_profiles_loop_past_255_from_any_start() {
+        let body = "dcl_position v0
+            dcl_position o0
+            dcl_texcoord0 o1
+            defi i0, 1000, 0, 0, 0
+            defi i1, 2, 5000, 1000, 0
+            mov o0, v0
+            mov r0, c0
+            rep i0
+                add r0.x, r0.x, c1.x
+            endrep
+            loop aL, i1
+                add r0.y, r0.y, c[aL + 0].y
+            endloop
+            mov o1, r0
+        ";
+        let mut floats = vec![[0.0; 4]; 8192];
+        floats[1] = [1.0, 0.0, 0.0, 0.0];
+        floats[5000] = [0.0, 3.0, 0.0, 0.0];
+        floats[6000] = [0.0, 4.0, 0.0, 0.0];
+        let constants = Constants {
+            floats,
+            ..Constants::default()
+        };
+        let inputs = [[0.0, 0.0, 0.5, 1.0]];
+        let sw = checked(&format!("vs_3_sw\n{body}"), &DeviceCaps::software());
+        let out = Interpreter::new(&sw, FloatMode::Legacy)
+            .expect("prepares")
+            .run(&inputs, &constants)
+            .expect("runs");
+        assert_eq!(out.get(TC0), Some([1000.0, 7.0, 0.0, 0.0]));
+        let hw = checked(&format!("vs_3_0\n{body}"), &DeviceCaps::software());
+        let out = Interpreter::new(&hw, FloatMode::Legacy)
+            .expect("prepares")
+            .run(&inputs, &constants)
+            .expect("runs");
+        // vs_3_0: 255 iterations; the loop still starts at 5000 (i#.y is not clamped).
+        assert_eq!(out.get(TC0), Some([255.0, 7.0, 0.0, 0.0]));
     }
 
     /// `texldl` from the vertex sampler stages: a bound 2D texture through the coordinate's

@@ -1,5 +1,5 @@
-//! Fixed-function fog after a ps_2_x pixel shader (`PixelShaderOptions::fog`; ps_3_0 computes
-//! its own fog and ignores it).
+//! Fixed-function fog after a pixel shader of any version (`PixelShaderOptions::fog`; after
+//! ps_3_0 too, as Windows draws: vkd3d's `fog.shader_test`, see `docs/decisions.md`).
 //!
 //! `oC0.rgb = lerp(fog_colour.rgb, oC0.rgb, f)`, alpha unchanged, for the fog factor `f`
 //! clamped to [0, 1]:
@@ -53,10 +53,9 @@ pub(super) struct FogPlan {
 }
 
 impl Lifter<'_> {
-    /// The fog options that apply: ps_2_x with `fog` set.
+    /// The fog options that apply: `fog` set, in every pixel shader version.
     pub(super) fn fog_source(&self) -> Option<FogSource> {
-        let fog = self.pixel_options()?.fog?;
-        (self.program.version.major < 3).then_some(fog.source)
+        Some(self.pixel_options()?.fog?.source)
     }
 
     /// The varying the vertex fog stage reads and the component of its location's variable

@@ -143,6 +143,9 @@ pub struct SamplerBinding {
     /// From `dcl_2d` / `dcl_cube` / `dcl_volume`: a `texture_2d`, `texture_cube` or
     /// `texture_3d` of `f32`.
     pub texture_type: TextureType,
+    /// A colour texture, or a `texture_depth_2d` read raw or through a comparison sampler
+    /// (`PixelShaderOptions::sampler_reads`).
+    pub read: super::SamplerRead,
     pub group: u32,
     pub texture_binding: u32,
     pub sampler_binding: u32,

@@ -9,7 +9,8 @@
 //! Module layout: `builder` (the lifter, its verbs and narrow values), `globals` (register
 //! files as naga globals), `operands` (source reads at the written lanes), `writes`
 //! (destination and predicate writes), `numerics` (D3D9 float rules), `arith` (per-opcode
-//! lowering), `flow` (flow control), `texture` (texld*, texkill), `inputs` (vertex fetch
+//! lowering), `flow` (flow control), `texture` (texld*, texkill), `depth` (depth textures:
+//! shadow maps and raw depth), `inputs` (vertex fetch
 //! conversions), `outputs` (vertex output semantics and entry point), `pixel_entry` (pixel
 //! inputs, outputs and entry point), `points` (point lists drawn as quads), `fog` and `alpha_test` (the fixed-function stages after
 //! a pixel shader), `interface` (what callers bind),
@@ -19,6 +20,7 @@ mod alpha_test;
 mod arith;
 mod builder;
 mod constness;
+mod depth;
 mod error;
 mod finite;
 mod flow;
@@ -38,6 +40,7 @@ mod texture;
 mod writes;
 
 pub use alpha_test::CompareFunction;
+pub use depth::{DepthChannels, SamplerRead};
 pub use error::{Feature, LiftError};
 pub use fog::FogConstants;
 pub use interface::ShaderInterface;
@@ -121,7 +124,8 @@ pub enum FogSource {
     Table(FogMode),
 }
 
-/// Fixed-function fog after a ps_1_x/ps_2_x pixel shader (ps_3_0 does its own): the colour
+/// Fixed-function fog after a pixel shader (every version; ps_3_0 included, as Windows draws:
+/// vkd3d's `fog.shader_test`, see `docs/decisions.md`): the colour
 /// becomes `lerp(fog_colour, colour, f)` for the fog factor `f`, `D3DRS_FOG*` render states
 /// read from a uniform at run time (see [`interface`]), so only the source and mode are here.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -143,8 +147,9 @@ pub struct PixelShaderOptions {
     pub float_mode: FloatMode,
     /// The ps_1_x value range.
     pub ps1_range: Ps1Range,
-    /// Fixed-function fog after the shader (`None`: `D3DRS_FOGENABLE` off). Ignored by
-    /// ps_3_0, which computes its own fog.
+    /// Fixed-function fog after the shader (`None`: `D3DRS_FOGENABLE` off), in every version.
+    /// Whether a ps_3_0 shader gets it is the caller's choice: Windows applies it (vkd3d's
+    /// `fog.shader_test`), the SDK's text, DXVK and wined3d do not (`docs/decisions.md`).
     pub fog: Option<FogOptions>,
     /// ps_1_x: the type of the texture bound to each stage (index = stage = sampler), which
     /// D3D9 takes from the bound texture at draw time (ps_1_x has no `dcl s#`); stages past
@@ -163,6 +168,10 @@ pub struct PixelShaderOptions {
     /// is, `alpha FUNC ref / 255`, instead of quantising it to 8 bits (see
     /// `lift/alpha_test.rs`).
     pub alpha_test_float_target: bool,
+    /// How each sampler (index = `s#` / ps_1_x stage) reads the texture bound to it: a depth
+    /// texture raw or as a shadow map on a 2D sampler (see `depth`); samplers past the end
+    /// read colour.
+    pub sampler_reads: Vec<SamplerRead>,
     /// ps_1_x: write `r0` to the colour output as it is instead of saturated (D3D9's ps_1_x
     /// colour output is [0, 1]). For tests that observe the register range through a float
     /// target; a device never sets it.
@@ -670,9 +679,14 @@ impl Lifter<'_> {
         }
         for (&n, &tt) in &self.samplers {
             if self.globals.contains_key(&RegKey::Texture(n)) {
+                let dim = match tt {
+                    crate::bytecode::TextureType::TwoD => naga::ImageDimension::D2,
+                    _ => naga::ImageDimension::D3,
+                };
                 interface.samplers.push(SamplerBinding {
                     register: n,
                     texture_type: tt,
+                    read: self.sampler_read(n, dim),
                     group: textures_group,
                     texture_binding: texture_binding(n),
                     sampler_binding: sampler_binding(n),

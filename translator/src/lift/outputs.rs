@@ -236,7 +236,10 @@ impl Lifter<'_> {
                 let p = self.global(g);
                 let v = self.load(p);
                 if self.program.version.major < 3 && semantic.usage == Usage::Color {
-                    self.math1(naga::MathFunction::Saturate, v)
+                    // Clamped as `_sat` clamps, NaN to 0 (`rules::saturate`; lavapipe's
+                    // `saturate(abs(NaN))` is 1). Found by the differential test once it
+                    // compared colours: `abs oD1, r4` with r4.x = NaN.
+                    self.saturate_d3d9(super::builder::Value { h: v, n: 4 }).h
                 } else {
                     v
                 }

@@ -278,6 +278,10 @@ impl Lifter<'_> {
             TextureType::TwoD | TextureType::Unknown => (ImageDimension::D2, 2),
         };
         self.samplers.insert(stage, tt);
+        let read = self.sampler_read(stage, dim);
+        if read != super::depth::SamplerRead::Color {
+            return Ok(self.depth_sample(stage, read, coord, super::depth::DepthLevel::Implicit));
+        }
         let (image, sampler) = self.texture_globals(stage, dim);
         let mut parts = Vec::with_capacity(3);
         for c in 0..n {

@@ -7,6 +7,7 @@
 
 use super::builder::Lifter;
 use super::builder::{Lanes, Value};
+use super::depth::{DepthLevel, SamplerRead};
 use super::error::LiftError;
 use super::globals::RegKey;
 use super::interface::{sampler_binding, texture_binding, PS_TEXTURES_GROUP, VS_TEXTURES_GROUP};
@@ -40,7 +41,6 @@ impl Lifter<'_> {
             (Opcode::Tex, _) => (Level::Auto, false),
             (other, _) => return Err(self.internal(format!("{other} is not a texture sample"))),
         };
-        let dst = self.dst(inst)?;
         let coord = self.src(inst, 0, Lanes::ALL)?.h;
         let s = self.src_param(inst, 1)?;
         if s.reg.file != RegisterFile::Sampler {
@@ -56,6 +56,24 @@ impl Lifter<'_> {
             TextureType::Volume => (ImageDimension::D3, 3),
             TextureType::Unknown => return Err(self.internal(format!("s{n} has no texture type"))),
         };
+        let read = self.sampler_read(n, dim);
+        if read != SamplerRead::Color {
+            // A depth texture (see `depth`): the projection divides z too.
+            let coord = match project {
+                true => {
+                    let w = self.comp(coord, 3);
+                    let w = self.splat(w, 4).h;
+                    self.bin(Bo::Divide, coord, w)
+                }
+                false => coord,
+            };
+            let level = match level {
+                Level::Auto | Level::Bias => DepthLevel::Implicit,
+                Level::Exact | Level::Gradient => DepthLevel::Zero,
+            };
+            let texel = self.depth_sample(n, read, Value { h: coord, n: 4 }, level);
+            return self.write_sampled(inst, texel, s.swizzle);
+        }
         let (image, sampler) = self.texture_globals(n, dim);
         let mut coordinate = self.truncate(coord, coords);
         if project {
@@ -87,12 +105,23 @@ impl Lifter<'_> {
             depth_ref: None,
             clamp_to_edge: false,
         });
-        // The sampler's swizzle picks the texel components for the written ones.
+        self.write_sampled(inst, texel, s.swizzle)
+    }
+
+    /// Writes a sampled `vec4` texel to the destination: the sampler's swizzle picks the
+    /// texel components for the written ones.
+    fn write_sampled(
+        &mut self,
+        inst: &Instruction,
+        texel: naga::Handle<Expression>,
+        swizzle: crate::bytecode::Swizzle,
+    ) -> Result<(), LiftError> {
+        let dst = self.dst(inst)?;
         let lanes = Lanes::of_mask(dst.mask);
         let pattern: Vec<u8> = lanes
             .as_slice()
             .iter()
-            .map(|&c| s.swizzle.get(usize::from(c)))
+            .map(|&c| swizzle.get(usize::from(c)))
             .collect();
         let r = self.pick(Value { h: texel, n: 4 }, &pattern);
         self.write(&dst, r, inst.predicate.as_ref())
@@ -141,15 +170,24 @@ impl Lifter<'_> {
             Stage::Vertex => VS_TEXTURES_GROUP,
             Stage::Pixel => PS_TEXTURES_GROUP,
         };
-        let image_ty = self.type_of(TypeInner::Image {
-            dim,
-            arrayed: false,
-            class: ImageClass::Sampled {
+        // A shadow map is a `texture_depth_2d` with a comparison sampler; raw depth is read
+        // as an unfilterable `texture_2d<f32>` (see `depth`).
+        let read = self.sampler_read(n, dim);
+        let class = match read {
+            SamplerRead::Color | SamplerRead::Depth { .. } => ImageClass::Sampled {
                 kind: ScalarKind::Float,
                 multi: false,
             },
+            SamplerRead::Shadow => ImageClass::Depth { multi: false },
+        };
+        let image_ty = self.type_of(TypeInner::Image {
+            dim,
+            arrayed: false,
+            class,
         });
-        let sampler_ty = self.type_of(TypeInner::Sampler { comparison: false });
+        let sampler_ty = self.type_of(TypeInner::Sampler {
+            comparison: read == SamplerRead::Shadow,
+        });
         let tex = self.resource_global(
             RegKey::Texture(n),
             &format!("s{n}_texture"),

@@ -2,8 +2,7 @@
 //! predicated per component (`(p0.x)`, `(!p0)`), and stored into exactly the written
 //! components. ps_1_x results are shifted (`_x2` … `_d8`) before `_sat` and kept within the
 //! ps_1_x range (`ps1`); the writes of a co-issued pair wait until both have read. a0 takes
-//! integers: vs_1_1 `mov a0.x` floors, `mova` rounds halves away from
-//! zero.
+//! integers: vs_1_1 `mov a0.x` floors, `mova` rounds halves to even (`rules::address_value`).
 
 use super::builder::{Lanes, Lifter, Value};
 use super::error::LiftError;
@@ -44,16 +43,12 @@ impl Lifter<'_> {
         }
         match dst.reg.file {
             RegisterFile::Addr => {
+                // `rules::address_value`: vs_1_1 floors, mova rounds halves to even (WGSL's
+                // `round`).
                 let rounded = if self.program.version.major < 2 {
                     self.math1_v(Mf::Floor, value)
                 } else {
-                    // Round to nearest, halves away from zero (Wine: floor(|x| + 0.5) * sign(x)).
-                    let a = self.math1_v(Mf::Abs, value);
-                    let half = self.float_n(0.5, value.n);
-                    let s = self.bin_v(naga::BinaryOperator::Add, a, half);
-                    let f = self.math1_v(Mf::Floor, s);
-                    let sign = self.math1_v(Mf::Sign, value);
-                    self.bin_v(naga::BinaryOperator::Multiply, f, sign)
+                    self.math1_v(Mf::Round, value)
                 };
                 let lo = self.float_n(-ADDRESS_RANGE, value.n);
                 let hi = self.float_n(ADDRESS_RANGE, value.n);

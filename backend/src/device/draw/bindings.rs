@@ -5,17 +5,18 @@
 use d3d9_translator::bytecode::TextureType;
 use d3d9_translator::lift::interface::alpha_ref_data;
 use d3d9_translator::lift::interface::{BUMP_ENV_STAGES, HW_FLOAT_CONSTANTS};
-use d3d9_translator::lift::FogConstants;
+use d3d9_translator::lift::{FogConstants, SamplerRead};
 
 use super::super::clip::{clip_plane_buffer, clip_planes_key};
 use super::super::error::{invalid, unsupported, DeviceError};
 use super::super::fixed_function::FogState;
-use super::super::objects::TextureId;
-use super::super::pairing::ShaderPair;
+use super::super::float_bits::sampled_format;
+use super::super::objects::{TextureId, TextureObject};
+use super::super::pairing::{SampledTexture, ShaderPair};
 use super::super::points::{point_constant_buffer, point_constants_key};
 use super::super::{Device, DeviceState};
 use super::{BindGroupKey, PipelineEntry, SamplerKey};
-use crate::{ConstantBuffer, MipFilter, TextureAddress, TextureKind};
+use crate::{ConstantBuffer, MipFilter, TextureAddress, TextureFilter, TextureKind};
 
 /// The textures on the slots a pair samples.
 pub(super) struct SampledTextures {
@@ -24,8 +25,9 @@ pub(super) struct SampledTextures {
     bound: Vec<(Option<TextureId>, Option<wgpu::TextureFormat>)>,
     /// Per sampled texture: whether its format filters.
     pub(super) filterable: Vec<bool>,
-    /// A 2D texture is read as a one-slice volume (`volume_slice`).
-    pub(super) volume_slice: bool,
+    /// A texture is read through a copy made at bind time: a 2D texture as a one-slice
+    /// volume (`volume_slice`), float32 bits as floats (`float_bits`).
+    pub(super) copied: bool,
 }
 
 impl Device {
@@ -36,7 +38,7 @@ impl Device {
         pair: &ShaderPair,
     ) -> Result<SampledTextures, DeviceError> {
         let mut bound_textures = Vec::new();
-        let mut volume_slice = false;
+        let mut copied = false;
         for t in &pair.textures {
             let id = self.state.textures[t.slot];
             // What locks wrote to system memory reaches the GPU before sampling (a SYSTEMMEM
@@ -49,6 +51,7 @@ impl Device {
                 .and_then(|id| self.textures.get(&id))
                 .filter(|o| o.gpu.is_some());
             if let Some(object) = object {
+                self.check_depth_read(call, t, id, object)?;
                 let expected = match t.texture_type {
                     TextureType::Cube => TextureKind::Cube,
                     TextureType::Volume => TextureKind::Volume,
@@ -57,8 +60,9 @@ impl Device {
                 // A 2D texture on a `dcl_volume` sampler reads as a one-slice volume
                 // (`volume_slice`); other mismatches are refused.
                 let slice = object.kind == TextureKind::TwoD && expected == TextureKind::Volume;
-                // The slice is copied again at every bind that needs it: never memoised.
-                volume_slice |= slice;
+                // The slice and the float copy are copied again at every bind that needs
+                // them: never memoised.
+                copied |= slice || object.holds_bits();
                 if object.kind != expected && !slice {
                     return Err(unsupported(
                         call,
@@ -78,9 +82,10 @@ impl Device {
                     ));
                 }
             }
+            // Float32 bits sample as floats (`float_bits`).
             bound_textures.push((
                 id.filter(|_| object.is_some()),
-                object.map(|o| o.wgpu_format),
+                object.map(|o| sampled_format(o.wgpu_format)),
             ));
         }
         let features = self.gpu.device.features();
@@ -97,7 +102,7 @@ impl Device {
         Ok(SampledTextures {
             bound: bound_textures,
             filterable,
-            volume_slice,
+            copied,
         })
     }
 
@@ -177,13 +182,14 @@ impl Device {
             }
             let mut bound = Vec::new();
             for &i in &members {
-                let slot = pair.textures[i].slot;
+                let (slot, read) = (pair.textures[i].slot, pair.textures[i].read);
                 let texture = textures.bound[i].0;
-                let lod = texture
-                    .and_then(|id| self.textures.get(&id))
-                    .map_or(0, |t| t.lod);
-                let sampler = self.sampler_key(call, slot, textures.filterable[i], lod)?;
-                bound.push((texture, sampler));
+                let object = texture.and_then(|id| self.textures.get(&id));
+                let lod = object.map_or(0, |t| t.lod);
+                // The sRGB view where the sampler reads sRGB and the format has it (`srgb`).
+                let srgb = self.srgb_read(slot) && object.is_some_and(|t| t.format.srgb_capable());
+                let sampler = self.sampler_key(call, slot, read, textures.filterable[i], lod)?;
+                bound.push((texture, srgb, sampler));
             }
             let key = BindGroupKey::Textures {
                 pair: pair.id,
@@ -245,12 +251,13 @@ impl Device {
         })
     }
 
-    /// The sampler of slot `slot`'s states.
+    /// The sampler of slot `slot`'s states, for a texture read as `read`.
     /// `lod`: the bound texture's `SetLOD`.
     fn sampler_key(
         &self,
         call: &'static str,
         slot: usize,
+        read: SamplerRead,
         filterable: bool,
         lod: u32,
     ) -> Result<SamplerKey, DeviceError> {
@@ -287,15 +294,23 @@ impl Device {
         };
         let filtering =
             s.mag_filter.blends() || s.min_filter.blends() || s.mip_filter == MipFilter::Linear;
-        if filtering && !filterable {
+        // Depth textures filter through a comparison sampler (shadow maps) or in the shader
+        // (raw depth, whose sampler points).
+        if filtering && !filterable && read == SamplerRead::Color {
             return Err(unsupported(call, format!("linear filtering on sampler {slot} of a texture format this adapter cannot filter")));
         }
+        let raw_depth = matches!(read, SamplerRead::Depth { .. });
+        let point = |f: TextureFilter| if raw_depth { TextureFilter::Point } else { f };
         Ok(SamplerKey {
             address: s.address,
             border,
-            mag: s.mag_filter,
-            min: s.min_filter,
-            mip: s.mip_filter,
+            mag: point(s.mag_filter),
+            min: point(s.min_filter),
+            mip: match s.mip_filter {
+                MipFilter::Linear if raw_depth => MipFilter::Point,
+                mip => mip,
+            },
+            compare: read == SamplerRead::Shadow,
             // The most detailed level sampled (Wine's maxmip_test, checked on Windows): the
             // texture's LOD, and with mipmapping on also no finer than D3DSAMP_MAXMIPLEVEL
             // (MAXMIPLEVEL is ignored under MIPFILTER NONE).
@@ -313,14 +328,19 @@ impl Device {
         self.samplers
             .entry(key)
             .or_insert_with(|| {
-                device.create_sampler(&crate::texture::sampler_descriptor(
+                let mut desc = crate::texture::sampler_descriptor(
                     key.address,
                     [key.mag, key.min],
                     key.mip,
                     key.max_mip_level,
                     key.border,
                     key.max_anisotropy,
-                ))
+                );
+                // Shadow maps: the texel is `reference <= depth` (Wine's shadow_test).
+                if key.compare {
+                    desc.compare = Some(wgpu::CompareFunction::LessEqual);
+                }
+                device.create_sampler(&desc)
             })
             .clone()
     }
@@ -333,11 +353,11 @@ impl Device {
         layout: &wgpu::BindGroupLayout,
         pair: &ShaderPair,
         members: &[usize],
-        bound: &[(Option<TextureId>, SamplerKey)],
+        bound: &[(Option<TextureId>, bool, SamplerKey)],
     ) -> Result<wgpu::BindGroup, DeviceError> {
         let mut views = Vec::new();
         let mut samplers = Vec::new();
-        for (&i, (id, sampler)) in members.iter().zip(bound) {
+        for (&i, (id, _, sampler)) in members.iter().zip(bound) {
             let t = &pair.textures[i];
             let view = match id.and_then(|id| {
                 self.textures
@@ -348,9 +368,20 @@ impl Device {
                     if object.kind == TextureKind::TwoD
                         && t.texture_type == TextureType::Volume =>
                 {
+                    if self.srgb_read(t.slot) && object.format.srgb_capable() {
+                        return Err(unsupported(
+                            call,
+                            format!(
+                                "D3DSAMP_SRGBTEXTURE on sampler {}, a 2D texture read as a volume",
+                                t.slot
+                            ),
+                        ));
+                    }
                     self.volume_slice_view(call, id)?
                 }
-                Some((_, _, gpu)) => gpu.view.clone(),
+                // Float32 bits: their float copy (`float_bits`; no sRGB twin to read).
+                Some((id, object, _)) if object.holds_bits() => self.float_copy_view(call, id)?,
+                Some((_, object, gpu)) => self.sampled_view(call, t.slot, object, gpu)?,
                 None => self.unbound_texture(t.texture_type),
             };
             views.push((t.texture_binding, view));
@@ -380,6 +411,43 @@ impl Device {
             })
             .map_err(Device::gpu_error(call))
         })
+    }
+
+    /// A depth texture is read on a 2D pixel sampler (as the pair's `read` says) and not while
+    /// it is the depth-stencil surface the pass draws into (WebGPU cannot sample an attachment
+    /// the pass writes; D3D9 leaves that undefined).
+    fn check_depth_read(
+        &self,
+        call: &'static str,
+        t: &SampledTexture,
+        id: Option<TextureId>,
+        object: &TextureObject,
+    ) -> Result<(), DeviceError> {
+        if object.format.is_depth() && t.read == SamplerRead::Color {
+            return Err(unsupported(
+                call,
+                format!(
+                    "a {:?} depth texture on sampler {} (depth textures are read on 2D pixel samplers)",
+                    object.format, t.slot
+                ),
+            ));
+        }
+        let attached = self
+            .state
+            .depth_stencil
+            .and_then(|ds| self.surfaces.get(&ds))
+            .and_then(|ds| ds.container)
+            .is_some_and(|(texture, _, _)| Some(texture) == id);
+        if t.read != SamplerRead::Color && attached {
+            return Err(unsupported(
+                call,
+                format!(
+                    "sampler {} reads the depth texture that is the depth-stencil surface drawn into",
+                    t.slot
+                ),
+            ));
+        }
+        Ok(())
     }
 
     /// What a sampler with no texture set reads: a 1x1 texture of (0, 0, 0, 1), as Windows

@@ -82,7 +82,8 @@ pub(crate) enum BindGroupKey {
     Textures {
         pair: u64,
         group: u32,
-        bound: Vec<(Option<TextureId>, SamplerKey)>,
+        /// Per texture: the texture, whether its sRGB view is read, the sampler.
+        bound: Vec<(Option<TextureId>, bool, SamplerKey)>,
     },
 }
 
@@ -97,6 +98,8 @@ pub(crate) struct SamplerKey {
     max_mip_level: u32,
     filtering: bool,
     max_anisotropy: u32,
+    /// A shadow map's comparison sampler (`LESSEQUAL`).
+    compare: bool,
 }
 
 /// One draw, resolved: what [`Device::encode`] records as its render pass.
@@ -390,6 +393,10 @@ impl Device {
         }
         let render = self.state.render;
         let targets = self.pass_targets(call, pair, &render)?;
+        if targets.color_views.iter().all(Option::is_none) && targets.depth.is_none() {
+            // NULL render targets and no depth-stencil surface: nothing is stored.
+            return Ok(());
+        }
         let input = self.vertex_input(draw, pair, streams)?;
         let indices = self.pass_indices(draw, pair)?;
         let primitive = self.primitive_state(call, &render, &indices, draw.points.is_some())?;
@@ -413,7 +420,7 @@ impl Device {
         let memoisable = draw.user.is_none()
             && draw.points.is_none()
             && !matches!(indices.source, Some(IndexSource::Generated(_)))
-            && !textures.volume_slice;
+            && !textures.copied;
         let blend = render.blend_factor;
         let ch = |shift: u32| f64::from((blend >> shift) & 0xff) / 255.0;
         let uses_blend_constant = entry.uses_blend_constant;

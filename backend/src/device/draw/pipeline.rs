@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use d3d9_translator::bytecode::TextureType;
 use d3d9_translator::decl::{StreamLayout, VertexBinding};
+use d3d9_translator::lift::SamplerRead;
 
 use super::super::error::{invalid, DeviceError};
 use super::super::pairing::ShaderPair;
@@ -78,10 +79,7 @@ pub(super) fn blendable(format: wgpu::TextureFormat, features: wgpu::Features) -
         wgpu::TextureFormat::R32Float
         | wgpu::TextureFormat::Rg32Float
         | wgpu::TextureFormat::Rgba32Float => features.contains(wgpu::Features::FLOAT32_BLENDABLE),
-        wgpu::TextureFormat::R32Uint
-        | wgpu::TextureFormat::Rg32Uint
-        | wgpu::TextureFormat::Rgba32Uint => false,
-        _ => true,
+        f => !super::super::float_bits::holds_bits(f),
     }
 }
 
@@ -142,11 +140,31 @@ fn build_pipeline(
                 format!("internal: texture group {}", t.group),
             ));
         };
+        // A depth texture's depth aspect: through a comparison sampler for a shadow map, as
+        // an unfilterable float texture for raw depth (the shader filters it).
+        let (sample_type, sampler) = match t.read {
+            SamplerRead::Color if filterable => (
+                wgpu::TextureSampleType::Float { filterable },
+                wgpu::SamplerBindingType::Filtering,
+            ),
+            SamplerRead::Color => (
+                wgpu::TextureSampleType::Float { filterable },
+                wgpu::SamplerBindingType::NonFiltering,
+            ),
+            SamplerRead::Shadow => (
+                wgpu::TextureSampleType::Depth,
+                wgpu::SamplerBindingType::Comparison,
+            ),
+            SamplerRead::Depth { .. } => (
+                wgpu::TextureSampleType::Float { filterable: false },
+                wgpu::SamplerBindingType::NonFiltering,
+            ),
+        };
         g.push(wgpu::BindGroupLayoutEntry {
             binding: t.texture_binding,
             visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
             ty: wgpu::BindingType::Texture {
-                sample_type: wgpu::TextureSampleType::Float { filterable },
+                sample_type,
                 view_dimension,
                 multisampled: false,
             },
@@ -155,11 +173,7 @@ fn build_pipeline(
         g.push(wgpu::BindGroupLayoutEntry {
             binding: t.sampler_binding,
             visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
-            ty: wgpu::BindingType::Sampler(if filterable {
-                wgpu::SamplerBindingType::Filtering
-            } else {
-                wgpu::SamplerBindingType::NonFiltering
-            }),
+            ty: wgpu::BindingType::Sampler(sampler),
             count: None,
         });
     }

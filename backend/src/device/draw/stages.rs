@@ -170,6 +170,7 @@ impl Device {
                 } else {
                     Vec::new()
                 },
+                sampler_reads: self.sampler_reads(),
             },
             _ => PixelStage::FixedFunction(self.fixed_function_pixel_key(&fog)?),
         };

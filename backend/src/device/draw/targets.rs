@@ -2,6 +2,7 @@
 //! attachment (or stand-ins of its size), and the viewport and scissor rectangles of the pass.
 
 use super::super::error::{invalid, DeviceError};
+use super::super::format::Format;
 use super::super::pairing::ShaderPair;
 use super::super::standin::StandIn;
 use super::super::state::{Rect, RenderStates};
@@ -54,6 +55,7 @@ impl Device {
         let mut color_views = Vec::new();
         let mut targets = Vec::new();
         let mut size = None;
+        let mut nulls = false;
         for (index, rt) in self.state.render_targets.iter().enumerate() {
             let Some(id) = rt else {
                 color_views.push(None);
@@ -71,6 +73,15 @@ impl Device {
                 .surfaces
                 .get(id)
                 .ok_or_else(|| invalid(call, format!("render target {index} was released")))?;
+            let format = surface.format;
+            if format == Format::Null {
+                // Stores nothing: no attachment, and no size (the pass writes depth and
+                // stencil only).
+                nulls = true;
+                color_views.push(None);
+                targets.push(None);
+                continue;
+            }
             match size {
                 None => size = Some((surface.width, surface.height)),
                 Some(s) if s != (surface.width, surface.height) => {
@@ -81,20 +92,21 @@ impl Device {
                 }
                 Some(_) => {}
             }
-            let format = surface.format;
-            let surface = surface
+            let gpu = surface
                 .gpu
                 .as_ref()
                 .ok_or_else(|| invalid(call, format!("render target {index} is not on the GPU")))?;
             let writes = pair.color_outputs.contains(&(index as u32));
-            color_views.push(Some(surface.view.clone()));
+            // With D3DRS_SRGBWRITEENABLE, the sRGB view of a format that has one (`srgb`).
+            let (view, view_format) = self.target_view(call, surface, gpu)?;
+            color_views.push(Some(view));
             // A target without alpha (X8R8G8B8, R5G6B5, ...) reads its alpha as 1.
             let has_alpha = format.has_alpha();
             targets.push(Some(wgpu::ColorTargetState {
-                format: surface.wgpu_format,
+                format: view_format,
                 blend: render
                     .blend()
-                    .filter(|_| blendable(surface.wgpu_format, self.gpu.device.features()))
+                    .filter(|_| blendable(gpu.wgpu_format, self.gpu.device.features()))
                     .map(|b| if has_alpha { b } else { opaque_destination(b) }),
                 write_mask: if writes {
                     render.write_mask(index)
@@ -107,7 +119,23 @@ impl Device {
             targets.pop();
             color_views.pop();
         }
-        let size = size.ok_or_else(|| invalid(call, "no render target"))?;
+        // Only NULL targets: the pass is the depth-stencil surface's size, whatever theirs
+        // (Wine's test_null_format: the draw reaches the viewport past a smaller NULL target,
+        // and a depth-stencil surface smaller than the NULL target is drawn with).
+        let depth_size = self
+            .state
+            .depth_stencil
+            .and_then(|id| self.surfaces.get(&id))
+            .map(|s| (s.width, s.height));
+        let size = match (size, nulls, depth_size) {
+            (Some(size), _, _) => size,
+            (None, true, Some(depth)) => depth,
+            _ => self.state.render_targets[0]
+                .and_then(|id| self.surfaces.get(&id))
+                .filter(|_| nulls)
+                .map(|s| (s.width, s.height))
+                .ok_or_else(|| invalid(call, "no render target"))?,
+        };
         Ok(PassTargets {
             color_views,
             targets,

@@ -147,6 +147,7 @@ impl Device {
                 .alpha_test
                 .then_some(render.alpha_func)
                 .filter(|f| *f != CompareFunction::Always),
+            sampler_reads: self.sampler_reads(),
         })
     }
 }

@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 
 use d3d9_translator::bytecode::TextureType;
 use d3d9_translator::lift::interface::{sampler_binding, texture_binding, PS_TEXTURES_GROUP};
-use d3d9_translator::lift::CompareFunction;
+use d3d9_translator::lift::{CompareFunction, DepthChannels, SamplerRead};
 
 use super::super::state::FogMode;
 use super::stages::{Arg, Operation, StageArg, StageKey, StageOp};
@@ -48,6 +48,8 @@ pub(crate) struct PixelKey {
     pub(crate) flat: bool,
     /// `D3DRS_ALPHATESTENABLE` with `D3DRS_ALPHAFUNC` (the reference is in the uniform).
     pub(crate) alpha_test: Option<CompareFunction>,
+    /// How each stage reads a depth texture set on it (`Device::sampler_reads`).
+    pub(crate) sampler_reads: Vec<SamplerRead>,
 }
 
 impl PixelKey {
@@ -60,12 +62,22 @@ impl PixelKey {
             .fold(0, |mask, (n, _)| mask | 1 << n)
     }
 
-    /// The samplers the stage binds, with their texture types.
-    pub(crate) fn samplers(&self) -> impl Iterator<Item = (usize, TextureType)> + '_ {
+    /// The samplers the stage binds, with their texture types and how they read.
+    pub(crate) fn samplers(&self) -> impl Iterator<Item = (usize, TextureType, SamplerRead)> + '_ {
         self.stages
             .iter()
             .enumerate()
-            .filter_map(|(n, s)| s.texture.map(|t| (n, t)))
+            .filter_map(|(n, s)| s.texture.map(|t| (n, t, self.read(n, t))))
+    }
+
+    /// How stage `n` reads its texture of type `ty` (a depth texture on a 2D stage).
+    fn read(&self, n: usize, ty: TextureType) -> SamplerRead {
+        match ty {
+            TextureType::TwoD | TextureType::Unknown => {
+                self.sampler_reads.get(n).copied().unwrap_or_default()
+            }
+            _ => SamplerRead::Color,
+        }
     }
 }
 
@@ -90,6 +102,13 @@ pub(crate) fn pixel_stage_wgsl(key: &PixelKey, fog_from_specular: bool) -> Strin
         "@location(0) {shading}diffuse: vec4<f32>, @location(1) {shading}specular: vec4<f32>"
     );
     let mut globals = String::from(PixelUniform::WGSL);
+    if key
+        .sampler_reads
+        .iter()
+        .any(|r| matches!(r, SamplerRead::Depth { linear: true, .. }))
+    {
+        globals += BILINEAR_DEPTH;
+    }
     let _ = writeln!(
         globals,
         "@group({PIXEL_UNIFORM_GROUP}) @binding({PIXEL_UNIFORM_BINDING}) var<uniform> ff: FixedFunctionPixel;"
@@ -159,14 +178,22 @@ fn sample(
     let location = FF_TEXCOORD_LOCATIONS[n];
     let _ = write!(inputs, ", @location({location}) tc{n}: vec4<f32>");
     let (t, s) = (texture_binding(n as u32), sampler_binding(n as u32));
+    let read = key.read(n, ty);
     let (texture_type, lanes) = match ty {
         TextureType::Cube => ("texture_cube<f32>", "xyz"),
         TextureType::Volume => ("texture_3d<f32>", "xyz"),
+        // A shadow map's reference is the coordinate's z.
+        _ if read == SamplerRead::Shadow => ("texture_depth_2d", "xyz"),
+        // Raw depth: an unfilterable float texture whose red channel is the depth.
         _ => ("texture_2d<f32>", "xy"),
+    };
+    let sampler_type = match read {
+        SamplerRead::Shadow => "sampler_comparison",
+        _ => "sampler",
     };
     let _ = writeln!(
         globals,
-        "@group({PS_TEXTURES_GROUP}) @binding({t}) var stage{n}: {texture_type};\n@group({PS_TEXTURES_GROUP}) @binding({s}) var stage{n}_sampler: sampler;"
+        "@group({PS_TEXTURES_GROUP}) @binding({t}) var stage{n}: {texture_type};\n@group({PS_TEXTURES_GROUP}) @binding({s}) var stage{n}_sampler: {sampler_type};"
     );
     let _ = writeln!(body, "    var coord{n} = tc{n}.{lanes};");
     if stage.projected {
@@ -187,10 +214,7 @@ fn sample(
             "    coord{n}.x += ff.bump[{p}].x * texel{p}.r + ff.bump[{p}].z * texel{p}.g;\n    coord{n}.y += ff.bump[{p}].y * texel{p}.r + ff.bump[{p}].w * texel{p}.g;"
         );
     }
-    let _ = writeln!(
-        body,
-        "    var texel{n} = textureSample(stage{n}, stage{n}_sampler, coord{n});"
-    );
+    let _ = writeln!(body, "    var texel{n} = {};", depth_texel(n, read));
     if bump.is_some_and(|p| p.color.op == StageOp::BumpEnvMapLuminance) {
         let p = n - 1;
         let _ = writeln!(
@@ -199,6 +223,40 @@ fn sample(
         );
     }
 }
+
+/// Stage `n`'s texel expression for a texture read as `read` (see the translator's `depth`:
+/// a shadow map's comparison of z, raw depth filtered from four gathered texels under linear
+/// filtering).
+fn depth_texel(n: usize, read: SamplerRead) -> String {
+    let sample = format!("stage{n}, stage{n}_sampler, coord{n}");
+    let (depth, channels) = match read {
+        SamplerRead::Color => return format!("textureSample({sample})"),
+        SamplerRead::Shadow => {
+            let compare = format!("textureSampleCompare(stage{n}, stage{n}_sampler, coord{n}.xy, coord{n}.z)");
+            return format!("vec4<f32>({compare})");
+        }
+        SamplerRead::Depth {
+            channels,
+            linear: false,
+        } => (format!("textureSample({sample}).x"), channels),
+        SamplerRead::Depth {
+            channels,
+            linear: true,
+        } => (
+            format!(
+                "bilinear_depth(textureGather(0, {sample}), coord{n} * vec2<f32>(textureDimensions(stage{n})) - 0.5)"
+            ),
+            channels,
+        ),
+    };
+    match channels {
+        DepthChannels::All => format!("vec4<f32>({depth})"),
+        DepthChannels::Red => format!("vec4<f32>({depth}, 0.0, 0.0, 1.0)"),
+    }
+}
+
+/// The WGSL function the linearly filtered raw depth reads call.
+const BILINEAR_DEPTH: &str = "fn bilinear_depth(g: vec4<f32>, texel: vec2<f32>) -> f32 {\n    let w = fract(texel);\n    return mix(mix(g.w, g.z, w.x), mix(g.x, g.y, w.x), w.y);\n}\n";
 
 /// One stage's colour and alpha operations on `current` (or `temp` with RESULTARG TEMP).
 fn stage_wgsl(n: usize, stage: &StageKey, premodulated: bool, body: &mut String) {
@@ -324,7 +382,16 @@ mod tests {
     use super::*;
 
     fn parses(source: &str) {
-        if let Err(e) = naga::front::wgsl::parse_str(source) {
+        let module = match naga::front::wgsl::parse_str(source) {
+            Ok(m) => m,
+            Err(e) => panic!("{}\n{source}", e.emit_to_string(source)),
+        };
+        if let Err(e) = naga::valid::Validator::new(
+            naga::valid::ValidationFlags::all(),
+            naga::valid::Capabilities::all(),
+        )
+        .validate(&module)
+        {
             panic!("{}\n{source}", e.emit_to_string(source));
         }
     }
@@ -373,14 +440,31 @@ mod tests {
                 ),
                 (None, Some(CompareFunction::Never)),
             ] {
-                let key = PixelKey {
-                    stages: chunk.to_vec(),
-                    specular: fog.is_some(),
-                    fog,
-                    flat: test.is_some(),
-                    alpha_test: test,
+                // Depth textures on the 2D stages: shadow maps, raw depth point-sampled and
+                // filtered in the shader.
+                let depth = |i: usize| match i % 4 {
+                    0 => SamplerRead::Color,
+                    1 => SamplerRead::Shadow,
+                    2 => SamplerRead::Depth {
+                        channels: DepthChannels::All,
+                        linear: false,
+                    },
+                    _ => SamplerRead::Depth {
+                        channels: DepthChannels::Red,
+                        linear: true,
+                    },
                 };
-                parses(&pixel_stage_wgsl(&key, test.is_some()));
+                for shift in [0, 1, 2, 3] {
+                    let key = PixelKey {
+                        stages: chunk.to_vec(),
+                        specular: fog.is_some(),
+                        fog,
+                        flat: test.is_some(),
+                        alpha_test: test,
+                        sampler_reads: (0..8).map(|i| depth(i + shift)).collect(),
+                    };
+                    parses(&pixel_stage_wgsl(&key, test.is_some()));
+                }
             }
         }
         let wgsl = alpha_test_wgsl(CompareFunction::GreaterEqual, "a", "300u");

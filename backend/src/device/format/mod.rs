@@ -111,6 +111,19 @@ pub enum Format {
     D32FLockable,
     /// `D3DFMT_D16_LOCKABLE`: 16-bit depth that can be locked.
     D16Lockable,
+    /// `D3DFMT_D32`: 32-bit depth (held as a 32-bit float depth).
+    D32,
+    /// `MAKEFOURCC('I','N','T','Z')`: 24-bit depth and 8-bit stencil whose depth textures
+    /// sample the depth raw, in every channel.
+    Intz,
+    /// `MAKEFOURCC('D','F','1','6')`: 16-bit depth whose textures sample it raw, (d, 0, 0, 1).
+    Df16,
+    /// `MAKEFOURCC('D','F','2','4')`: 24-bit depth (held as a 32-bit float depth) whose
+    /// textures sample it raw, (d, 0, 0, 1).
+    Df24,
+    /// `MAKEFOURCC('N','U','L','L')`: a render target that stores nothing (draws into it
+    /// write only depth and stencil).
+    Null,
 }
 
 /// How D3D9's memory stores a format's texels.
@@ -160,6 +173,7 @@ const TABLE: &[(Format, u32, Layout, W)] = &[
     (F::V16U16, 64, Texel(4), W::Rgba16Snorm),
     (F::A2W10V10U10, 67, Texel(4), W::Rgba16Float),
     (F::D16Lockable, 70, Texel(2), W::Depth16Unorm),
+    (F::D32, 71, Texel(4), W::Depth32Float),
     (F::D24S8, 75, Texel(4), W::Depth24PlusStencil8),
     (F::D24X8, 77, Texel(4), W::Depth32Float),
     (F::D16, 80, Texel(2), W::Depth16Unorm),
@@ -185,6 +199,11 @@ const TABLE: &[(Format, u32, Layout, W)] = &[
     // D3D9 samples ATI2 as (y, x, 1, 1): decoded into RGBA8 with that order (WebGPU views
     // have no swizzle).
     (F::Ati2, fourcc(b"ATI2"), Block(16), W::Rgba8Unorm),
+    (F::Intz, fourcc(b"INTZ"), Texel(4), W::Depth24PlusStencil8),
+    (F::Df16, fourcc(b"DF16"), Texel(2), W::Depth16Unorm),
+    (F::Df24, fourcc(b"DF24"), Texel(4), W::Depth32Float),
+    // Nothing is stored: no memory, and no GPU texture (the wgpu format is never used).
+    (F::Null, fourcc(b"NULL"), Texel(0), W::Rgba8Unorm),
 ];
 
 fn entry(format: Format) -> &'static (Format, u32, Layout, W) {
@@ -259,7 +278,53 @@ impl Format {
     pub fn is_depth(self) -> bool {
         matches!(
             self,
-            F::D16 | F::D24X8 | F::D24S8 | F::D32FLockable | F::D16Lockable
+            F::D16
+                | F::D24X8
+                | F::D24S8
+                | F::D32FLockable
+                | F::D16Lockable
+                | F::D32
+                | F::Intz
+                | F::Df16
+                | F::Df24
+        )
+    }
+
+    /// How a pixel shader samples a depth texture of this format (`None`: not a depth format
+    /// a texture can have): `D16`, `D24X8`, `D24S8` and `D32` as shadow maps (the depth
+    /// comparison, as NVIDIA's and AMD's drivers give: Wine's `shadow_test`), `INTZ` raw in
+    /// every channel (`intz_test`), `DF16`/`DF24` raw as (d, 0, 0, 1) (`test_fetch4`). The
+    /// raw formats' filtering is the sampler's, `linear` filled in at draw time.
+    pub(crate) fn depth_read(self) -> Option<d3d9_translator::lift::SamplerRead> {
+        use d3d9_translator::lift::{DepthChannels, SamplerRead};
+        let raw = |channels| SamplerRead::Depth {
+            channels,
+            linear: false,
+        };
+        Some(match self {
+            F::D16 | F::D24X8 | F::D24S8 | F::D32 => SamplerRead::Shadow,
+            F::Intz => raw(DepthChannels::All),
+            F::Df16 | F::Df24 => raw(DepthChannels::Red),
+            _ => return None,
+        })
+    }
+
+    /// Whether D3D9 reads and writes this format as sRGB (`D3DSAMP_SRGBTEXTURE`,
+    /// `D3DRS_SRGBWRITEENABLE`; `D3DUSAGE_QUERY_SRGBREAD`/`SRGBWRITE`): the 8-bit RGB(A)
+    /// formats and DXT1–5, whose GPU formats have an sRGB twin (as DXVK's format table;
+    /// Wine's `srgbwrite_format_test` shows R5G6B5 and the float formats write plainly).
+    pub fn srgb_capable(self) -> bool {
+        matches!(
+            self,
+            F::A8R8G8B8
+                | F::X8R8G8B8
+                | F::A8B8G8R8
+                | F::X8B8G8R8
+                | F::Dxt1
+                | F::Dxt2
+                | F::Dxt3
+                | F::Dxt4
+                | F::Dxt5
         )
     }
 
@@ -270,7 +335,7 @@ impl Format {
 
     /// Whether the format has a stencil channel.
     pub fn has_stencil(self) -> bool {
-        self == F::D24S8
+        matches!(self, F::D24S8 | F::Intz)
     }
 
     /// Bytes per texel in D3D9's memory layout (per 4 x 4 block for compressed formats).
@@ -326,7 +391,7 @@ impl Format {
             F::G16R16F if render_target => W::Rg16Float,
             F::R32F if render_target => W::R32Float,
             F::G32R32F if render_target => W::Rg32Float,
-            F::D24S8 if depth32_stencil8 => W::Depth32FloatStencil8,
+            F::D24S8 | F::Intz if depth32_stencil8 => W::Depth32FloatStencil8,
             _ => entry(self).3,
         }
     }
@@ -360,12 +425,13 @@ impl Format {
     }
 
     /// The channels a shader reads that the GPU texels do not hold as D3D9 gives them:
-    /// render-target textures of R16F, R32F (two channels: G16R16F, G32R32F) hold only what
-    /// the shaders wrote, so sampling them would read 0 where D3D9 reads 1.
+    /// render-target textures of R16F, R32F (two channels: G16R16F, G32R32F; their bits
+    /// likewise) hold only what the shaders wrote, so sampling them would read 0 where D3D9
+    /// reads 1.
     pub(crate) fn channels(self, wgpu: W) -> u32 {
         match wgpu {
-            W::R16Float | W::R32Float => 1,
-            W::Rg16Float | W::Rg32Float => 2,
+            W::R16Float | W::R32Float | W::R32Uint => 1,
+            W::Rg16Float | W::Rg32Float | W::Rg32Uint => 2,
             _ => 4,
         }
     }
@@ -452,6 +518,14 @@ pub struct FormatSupport {
     pub filter: bool,
     /// Blending into it (`D3DUSAGE_QUERY_POSTPIXELSHADER_BLENDING`).
     pub blend: bool,
+    /// A depth texture (`D3DUSAGE_DEPTHSTENCIL` of `D3DRTYPE_TEXTURE`) offered: drawn into
+    /// as a depth-stencil surface and sampled (see [`Format::depth_read`]); DF16 and DF24
+    /// textures are made but not offered.
+    pub depth_texture: bool,
+    /// Sampled as sRGB with `D3DSAMP_SRGBTEXTURE` (`D3DUSAGE_QUERY_SRGBREAD`).
+    pub srgb_read: bool,
+    /// Written as sRGB with `D3DRS_SRGBWRITEENABLE` (`D3DUSAGE_QUERY_SRGBWRITE`).
+    pub srgb_write: bool,
 }
 
 /// The formats D3D9 hardware of its time draws into, and the device can read back.
@@ -481,6 +555,22 @@ fn renderable_in_d3d9(format: Format) -> bool {
     )
 }
 
+/// Whether textures can be viewed in their sRGB twin format (`DownlevelFlags::VIEW_FORMATS`;
+/// wgpu's GL backend cannot).
+pub(crate) fn srgb_views(gpu: &crate::Gpu) -> bool {
+    gpu.adapter()
+        .get_downlevel_capabilities()
+        .flags
+        .contains(wgpu::DownlevelFlags::VIEW_FORMATS)
+}
+
+/// The sRGB twin of a GPU format, where it has one (`Rgba8Unorm` → `Rgba8UnormSrgb`,
+/// `Bgra8Unorm`, `Bc1`–`Bc3`).
+pub(crate) fn srgb_twin(format: W) -> Option<W> {
+    let twin = format.add_srgb_suffix();
+    (twin != format).then_some(twin)
+}
+
 impl Format {
     /// What `gpu`'s device does with this format.
     pub fn support(self, gpu: &crate::Gpu) -> FormatSupport {
@@ -496,11 +586,27 @@ impl Format {
             sampled.sample_type(None, Some(features)),
             Some(wgpu::TextureSampleType::Float { filterable: true })
         );
-        let rt_usages = gpu.format_usages(target);
+        // Float32 targets the adapter cannot render are held as their bits (`float_bits`),
+        // which render everywhere and do not blend.
+        let held =
+            super::float_bits::held_format(gpu, target, U::RENDER_ATTACHMENT | U::COPY_SRC, false);
+        let rt_usages = gpu.format_usages(held);
         let renderable = rt_usages.contains(U::RENDER_ATTACHMENT | U::COPY_SRC);
+        if self == F::Null {
+            return FormatSupport {
+                render_target: true,
+                ..FormatSupport::default()
+            };
+        }
         if self.is_depth() {
             return FormatSupport {
                 depth_stencil: renderable,
+                // DF16 and DF24 are made when asked, but not offered: Windows offers them
+                // with AMD's Fetch4 (`D3DSAMP_MIPMAPLODBIAS` = GET4), which is not done, and
+                // programs that find them take that path (NVIDIA's drivers offer neither).
+                depth_texture: self.depth_read().is_some()
+                    && !matches!(self, F::Df16 | F::Df24)
+                    && rt_usages.contains(U::RENDER_ATTACHMENT | U::TEXTURE_BINDING),
                 ..FormatSupport::default()
             };
         }
@@ -509,16 +615,19 @@ impl Format {
             .contains(U::TEXTURE_BINDING | U::COPY_DST);
         // YUV texels are not sampled: only surfaces that StretchRect converts.
         let texture = sampleable && !self.is_yuv();
-        let blendable = target
-            .guaranteed_format_features(features)
-            .flags
-            .contains(wgpu::TextureFormatFeatureFlags::BLENDABLE)
-            || gpu
-                .adapter()
-                .get_texture_format_features(target)
+        let blendable = held == target
+            && (target
+                .guaranteed_format_features(features)
                 .flags
-                .contains(wgpu::TextureFormatFeatureFlags::BLENDABLE);
+                .contains(wgpu::TextureFormatFeatureFlags::BLENDABLE)
+                || gpu
+                    .adapter()
+                    .get_texture_format_features(target)
+                    .flags
+                    .contains(wgpu::TextureFormatFeatureFlags::BLENDABLE));
         let render_target = renderable && renderable_in_d3d9(self);
+        // sRGB views of the same texture: `VIEW_FORMATS` (not on wgpu's GL backend).
+        let srgb = self.srgb_capable() && srgb_views(gpu);
         FormatSupport {
             texture,
             volume: texture
@@ -529,6 +638,9 @@ impl Format {
             depth_stencil: false,
             filter: texture && filterable,
             blend: render_target && blendable,
+            depth_texture: false,
+            srgb_read: srgb && texture,
+            srgb_write: srgb && render_target,
         }
     }
 }

@@ -174,8 +174,11 @@ pub(crate) fn decode(format: Format, bytes: &[u8]) -> [f32; 4] {
         F::R32F => [f32_at(0), 1.0, 1.0, 1.0],
         F::G32R32F => [f32_at(0), f32_at(1), 1.0, 1.0],
         F::A32B32G32R32F => [f32_at(0), f32_at(1), f32_at(2), f32_at(3)],
-        F::D16 | F::D16Lockable => [unorm(v, 0, 16), 0.0, 0.0, 1.0],
-        F::D24X8 | F::D24S8 | F::D32FLockable => [f32::from_bits(v), 0.0, 0.0, 1.0],
+        F::D16 | F::D16Lockable | F::Df16 => [unorm(v, 0, 16), 0.0, 0.0, 1.0],
+        F::D24X8 | F::D24S8 | F::D32FLockable | F::D32 | F::Intz | F::Df24 => {
+            [f32::from_bits(v), 0.0, 0.0, 1.0]
+        }
+        F::Null => [0.0; 4],
         // A lone YUV texel holds its luma and half its chroma: read as grey.
         F::Yuy2 => yuv_to_rgb(bytes[0], 128, 128),
         F::Uyvy => yuv_to_rgb(bytes[1], 128, 128),
@@ -266,8 +269,11 @@ pub(crate) fn encode(format: Format, [r, g, b, a]: [f32; 4]) -> Vec<u8> {
         F::R32F => r.to_le_bytes().to_vec(),
         F::G32R32F => [r.to_le_bytes(), g.to_le_bytes()].concat(),
         F::A32B32G32R32F => [r, g, b, a].iter().flat_map(|x| x.to_le_bytes()).collect(),
-        F::D16 | F::D16Lockable => bytes(to_unorm(r, 0, 16), 2),
-        F::D24X8 | F::D24S8 | F::D32FLockable => r.to_le_bytes().to_vec(),
+        F::D16 | F::D16Lockable | F::Df16 => bytes(to_unorm(r, 0, 16), 2),
+        F::D24X8 | F::D24S8 | F::D32FLockable | F::D32 | F::Intz | F::Df24 => {
+            r.to_le_bytes().to_vec()
+        }
+        F::Null => Vec::new(),
         F::Yuy2 => vec![luma([r, g, b]), 128],
         F::Uyvy => vec![128, luma([r, g, b])],
         F::Dxt1 | F::Dxt2 | F::Dxt3 | F::Dxt4 | F::Dxt5 | F::Ati1 | F::Ati2 => Vec::new(),

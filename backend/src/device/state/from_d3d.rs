@@ -190,7 +190,8 @@ impl RenderState {
             191 => R::ColorWriteEnable(2, value),
             192 => R::ColorWriteEnable(3, value),
             193 => R::BlendFactor(value),
-            194 => return only_default("D3DRS_SRGBWRITEENABLE", value, 0),
+            // SRGBWRITEENABLE: read raw when a draw or clear picks its target views (`srgb`).
+            194 => return Ok(None),
             195 => R::DepthBias(f),
             206 => R::SeparateAlphaBlendEnable(b),
             207 => R::SrcBlendAlpha(blend(value)?),
@@ -208,6 +209,12 @@ impl RenderState {
         }))
     }
 }
+
+/// `D3DSAMP_MIPMAPLODBIAS`, which also carries AMD's Fetch4 switch.
+const FETCH4_OFF_TYPE: u32 = 8;
+/// `MAKEFOURCC('G','E','T','1')` and `MAKEFOURCC('G','E','T','4')`.
+const FETCH4_OFF: u32 = u32::from_le_bytes(*b"GET1");
+const FETCH4_ON: u32 = u32::from_le_bytes(*b"GET4");
 
 impl SamplerState {
     /// `SetSamplerState(sampler, type, value)` with D3D9's numbers (`D3DSAMPLERSTATETYPE`).
@@ -247,16 +254,19 @@ impl SamplerState {
                 2 | 3 | 6 | 7 => MipFilter::Linear,
                 v => return Err(RawStateError::Invalid(format!("D3DSAMP_MIPFILTER {v}"))),
             }),
+            // AMD's Fetch4 switch (`MAKEFOURCC('G','E','T','4')` on, `GET1` off) is not a bias:
+            // off changes nothing, on is not done.
+            FETCH4_OFF_TYPE if value == FETCH4_OFF => return Ok(None),
+            FETCH4_OFF_TYPE if value == FETCH4_ON => {
+                return Err(RawStateError::Unsupported(
+                    "AMD's Fetch4 (D3DSAMP_MIPMAPLODBIAS = GET4)".into(),
+                ))
+            }
             8 => SamplerState::MipMapLodBias(f32::from_bits(value)),
             9 => SamplerState::MaxMipLevel(value),
             10 => SamplerState::MaxAnisotropy(value),
-            12 | 13 => return Ok(None),
-            11 => {
-                if value != 0 {
-                    return Err(RawStateError::Unsupported("D3DSAMP_SRGBTEXTURE".into()));
-                }
-                return Ok(None);
-            }
+            // SRGBTEXTURE: read raw when a draw binds the sampler's texture view (`srgb`).
+            11..=13 => return Ok(None),
             t => return Err(RawStateError::Invalid(format!("D3DSAMPLERSTATETYPE {t}"))),
         }))
     }
@@ -291,8 +301,14 @@ mod tests {
         );
         assert_eq!(RenderState::from_d3d(151, 0), Ok(None));
         assert_eq!(RenderState::from_d3d(151, 1), Ok(None));
+        assert_eq!(RenderState::from_d3d(194, 1), Ok(None));
+        assert_eq!(SamplerState::from_d3d(11, 0x7e41_882a), Ok(None));
+        assert_eq!(
+            SamplerState::from_d3d(8, u32::from_le_bytes(*b"GET1")),
+            Ok(None)
+        );
         assert!(matches!(
-            RenderState::from_d3d(194, 1),
+            SamplerState::from_d3d(8, u32::from_le_bytes(*b"GET4")),
             Err(RawStateError::Unsupported(_))
         ));
         assert!(matches!(

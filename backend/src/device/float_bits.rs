@@ -1,0 +1,171 @@
+//! Float32 render targets held as the bits of their floats, where the adapter cannot render
+//! float32 (wgpu's GL backend: Mesa's core context does not list `GL_EXT_color_buffer_float`,
+//! which wgpu asks for).
+//!
+//! `R32Uint`, `Rg32Uint` and `Rgba32Uint` render on every backend, so a float32 image that is
+//! drawn into — a render-target surface, a level of a render-target or AUTOGENMIPMAP texture —
+//! is held in the `u32` format of its size where the float one cannot be rendered
+//! ([`super::Fallbacks::float32_as_bits`] forces it). Then:
+//! - draws into it write `bitcast<u32>` of their colour (render target 0: the pair key's
+//!   `bitcast`), clears and `ColorFill` write the colour's bits (`readback`, `copies`);
+//! - copies between two such images copy bits; `StretchRect` into or out of one draws
+//!   (`blit`), reading with `textureLoad` + `bitcast<f32>` and writing `bitcast<u32>`;
+//! - read-back and upload move the bits as they are (`format::texel`);
+//! - shaders sample a float copy ([`Device::float_copy_view`]): the same bytes copied through
+//!   a buffer into the float format, on the pending encoder at bind time, again at every bind
+//!   of a render-target texture (its draws change it) and of any other whose version moved.
+//!   The float format samples as it does elsewhere (point-sampled on GL, which has no
+//!   `FLOAT32_FILTERABLE`).
+
+use std::collections::HashMap;
+
+use wgpu::TextureFormat as W;
+
+use super::error::{invalid, DeviceError};
+use super::objects::TextureId;
+use super::Device;
+
+/// The `u32` format holding the bits of a float32 format.
+pub(crate) fn bits_of_float(format: W) -> Option<W> {
+    match format {
+        W::R32Float => Some(W::R32Uint),
+        W::Rg32Float => Some(W::Rg32Uint),
+        W::Rgba32Float => Some(W::Rgba32Uint),
+        _ => None,
+    }
+}
+
+/// The float32 format whose bits a `u32` format holds (`None`: not such a format).
+pub(crate) fn float_of_bits(format: W) -> Option<W> {
+    match format {
+        W::R32Uint => Some(W::R32Float),
+        W::Rg32Uint => Some(W::Rg32Float),
+        W::Rgba32Uint => Some(W::Rgba32Float),
+        _ => None,
+    }
+}
+
+/// Whether a GPU format holds float32 bits (the device makes no other `u32` images).
+pub(crate) fn holds_bits(format: W) -> bool {
+    float_of_bits(format).is_some()
+}
+
+/// The format shaders sample an image of `format` in: the float format for bits.
+pub(crate) fn sampled_format(format: W) -> W {
+    float_of_bits(format).unwrap_or(format)
+}
+
+/// The format a drawn image of `format` is held in on `gpu`: the `u32` format of a float32
+/// one where the adapter cannot give the float format `usage` and can the `u32` one, or
+/// where `forced`; `format` otherwise.
+pub(crate) fn held_format(
+    gpu: &crate::Gpu,
+    format: W,
+    usage: wgpu::TextureUsages,
+    forced: bool,
+) -> W {
+    match bits_of_float(format) {
+        Some(bits)
+            if (forced || !gpu.format_usages(format).contains(usage))
+                && gpu.format_usages(bits).contains(usage) =>
+        {
+            bits
+        }
+        _ => format,
+    }
+}
+
+/// The float copy a float32 texture held as bits is sampled through.
+pub(crate) struct FloatCopy {
+    /// The texture's version it was copied at.
+    version: u64,
+    view: wgpu::TextureView,
+}
+
+/// Float copies by texture.
+pub(crate) type FloatCopies = HashMap<TextureId, FloatCopy>;
+
+impl Device {
+    /// The format a drawn image of `format` is held in on this device ([`held_format`]).
+    pub(crate) fn drawn_format(&self, format: W, usage: wgpu::TextureUsages) -> W {
+        held_format(
+            &self.gpu,
+            format,
+            usage,
+            self.params.fallbacks.float32_as_bits,
+        )
+    }
+
+    /// The view shaders sample float32 texture `id`, held as bits, through: its float copy,
+    /// brought up to date on the pending encoder.
+    pub(crate) fn float_copy_view(
+        &mut self,
+        call: &'static str,
+        id: TextureId,
+    ) -> Result<wgpu::TextureView, DeviceError> {
+        let source = self
+            .textures
+            .get(&id)
+            .ok_or_else(|| invalid(call, format!("{id:?} is not a texture of this device")))?;
+        let format = float_of_bits(source.wgpu_format)
+            .ok_or_else(|| invalid(call, "internal: a float copy of a texture not held as bits"))?;
+        let current = self
+            .float_copies
+            .get(&id)
+            .is_some_and(|c| c.version == source.version && !source.render_target());
+        if current {
+            return self
+                .float_copies
+                .get(&id)
+                .map(|c| c.view.clone())
+                .ok_or_else(|| invalid(call, "internal: no float copy"));
+        }
+        let source_gpu = source
+            .gpu
+            .as_ref()
+            .ok_or_else(|| invalid(call, "a texture with no GPU side"))?;
+        let extent = source.level_extent(0);
+        let (dimension, view_dimension) = source.kind.dimensions();
+        // The copy's texture is kept with its view (a view keeps its texture alive).
+        let view = match self.float_copies.remove(&id) {
+            Some(copy) => copy.view,
+            None => {
+                let texture = self.gpu.device.create_texture(&wgpu::TextureDescriptor {
+                    label: Some("float32 bits as floats"),
+                    size: extent,
+                    mip_level_count: source.levels,
+                    sample_count: 1,
+                    dimension,
+                    format,
+                    usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+                    view_formats: &[],
+                });
+                texture.create_view(&wgpu::TextureViewDescriptor {
+                    dimension: Some(view_dimension),
+                    ..Default::default()
+                })
+            }
+        };
+        let levels: Vec<wgpu::Extent3d> = (0..source.levels)
+            .map(|level| source.level_extent(level))
+            .collect();
+        let encoder = self
+            .encoder
+            .get_or_insert_with(|| self.gpu.device.create_command_encoder(&Default::default()));
+        super::volume_slice::copy_levels_through_buffer(
+            &self.gpu.device,
+            encoder,
+            &source_gpu.texture,
+            view.texture(),
+            &levels,
+        );
+        self.float_copies.insert(
+            id,
+            FloatCopy {
+                version: source.version,
+                view: view.clone(),
+            },
+        );
+        Ok(view)
+    }
+}

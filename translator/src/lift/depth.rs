@@ -1,0 +1,166 @@
+//! Depth textures a pixel shader samples. D3D9 decides by the format of the texture bound at
+//! draw time, so the caller says per sampler how it reads ([`SamplerRead`],
+//! `PixelShaderOptions::sampler_reads`) a depth texture on a 2D sampler:
+//! - **Shadow maps** (`D3DFMT_D16`, `D24X8`, `D24S8`, `D32` textures, as NVIDIA's and AMD's
+//!   drivers sample them): the texel is the comparison `z <= depth` of the coordinate's z
+//!   (`z / w` after `texldp` or a projected ps_1_x coordinate) with the stored depth, 1 or 0
+//!   in every channel, through a comparison sampler (`LESSEQUAL`; under linear filtering the
+//!   four nearest comparisons are filtered: percentage-closer filtering). Wine's
+//!   `shadow_test` pins the texels and the projection.
+//! - **Raw depth** (`INTZ`, `DF16`, `DF24`): the stored depth, in every channel for INTZ and
+//!   as (d, 0, 0, 1) for DF16/DF24 (Wine's `intz_test` and `test_fetch4`). The depth aspect is
+//!   bound as an unfilterable `texture_2d<f32>` (WebGPU allows it; naga's GLSL output writes
+//!   every `texture_depth_2d` as a shadow sampler), its red channel the depth. WebGPU filters
+//!   no depth texture with a non-comparison sampler: under linear filtering the four texels of
+//!   the bilinear footprint are gathered and weighted in the shader.
+//!
+//! The level of detail is implicit for `texld`/`texldp`/`texldb` (the bias is not applied:
+//! WGSL has no biased depth sample) and level 0 for `texldl`/`texldd` (no explicit level or
+//! gradient exists for a comparison, and D3D9's depth textures have one level in practice).
+
+use super::builder::{Lifter, Value};
+use naga::{
+    BinaryOperator as Bo, Expression, Handle, ImageDimension, ImageQuery, MathFunction as Mf,
+    SampleLevel, SwizzleComponent,
+};
+
+/// How a pixel shader's sampler reads the texture bound to it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum SamplerRead {
+    /// A colour texture (`texture_2d/cube/3d<f32>`).
+    #[default]
+    Color,
+    /// A depth texture read raw; `linear`: the sampler filters linearly (the shader weights
+    /// the gathered texels).
+    Depth {
+        channels: DepthChannels,
+        linear: bool,
+    },
+    /// A shadow map: the depth comparison of the coordinate's z, through a comparison
+    /// sampler (`LESSEQUAL`).
+    Shadow,
+}
+
+/// Where a raw depth read puts the depth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DepthChannels {
+    /// (d, d, d, d): `INTZ`.
+    All,
+    /// (d, 0, 0, 1): `DF16`, `DF24`.
+    Red,
+}
+
+/// The level a depth texture is sampled at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum DepthLevel {
+    /// Implicit derivatives (`texld`, `texldp`, `texldb`, every ps_1_x read).
+    Implicit,
+    /// Level 0 (`texldl`, `texldd`).
+    Zero,
+}
+
+impl Lifter<'_> {
+    /// How sampler `s#n` reads its texture: the pixel options' word for a 2D sampler, a
+    /// colour texture otherwise.
+    pub(super) fn sampler_read(&self, n: u32, dim: ImageDimension) -> SamplerRead {
+        if dim != ImageDimension::D2 {
+            return SamplerRead::Color;
+        }
+        self.pixel_options()
+            .and_then(|o| o.sampler_reads.get(n as usize).copied())
+            .unwrap_or_default()
+    }
+
+    /// The texel of depth texture `s#n` read as `read` (not `Color`) at `coord` (x, y and,
+    /// for a shadow map, z the reference: 0 where `coord` has no third component).
+    pub(super) fn depth_sample(
+        &mut self,
+        n: u32,
+        read: SamplerRead,
+        coord: Value,
+        level: DepthLevel,
+    ) -> Handle<Expression> {
+        let (image, sampler) = self.texture_globals(n, ImageDimension::D2);
+        let x = self.lane(coord, 0);
+        let y = if coord.n > 1 {
+            self.lane(coord, 1)
+        } else {
+            self.lit_f32(0.0)
+        };
+        let coordinate = self.compose(&[x, y]).h;
+        let level = match level {
+            DepthLevel::Implicit => SampleLevel::Auto,
+            DepthLevel::Zero => SampleLevel::Zero,
+        };
+        let sample = |gather, depth_ref, level| Expression::ImageSample {
+            image,
+            sampler,
+            gather,
+            coordinate,
+            array_index: None,
+            offset: None,
+            level,
+            depth_ref,
+            clamp_to_edge: false,
+        };
+        match read {
+            SamplerRead::Shadow => {
+                let reference = if coord.n > 2 {
+                    self.lane(coord, 2)
+                } else {
+                    self.lit_f32(0.0)
+                };
+                let lit = self.emit(sample(None, Some(reference), level));
+                self.splat(lit, 4).h
+            }
+            SamplerRead::Depth { channels, linear } => {
+                let d = if linear {
+                    self.bilinear_depth(
+                        coordinate,
+                        sample(Some(SwizzleComponent::X), None, SampleLevel::Zero),
+                        image,
+                    )
+                } else {
+                    let texel = self.emit(sample(None, None, level));
+                    self.comp(texel, 0)
+                };
+                match channels {
+                    DepthChannels::All => self.splat(d, 4).h,
+                    DepthChannels::Red => {
+                        let zero = self.lit_f32(0.0);
+                        let one = self.lit_f32(1.0);
+                        self.compose4([d, zero, zero, one])
+                    }
+                }
+            }
+            SamplerRead::Color => self.lit_f32(0.0),
+        }
+    }
+
+    /// The bilinear filter of a depth texture's level 0 at `coordinate` from the four texels
+    /// `gather` (a `textureGather`) returns: x (u0, v1), y (u1, v1), z (u1, v0), w (u0, v0),
+    /// weighted by the fractions of `coordinate * size - 0.5`.
+    fn bilinear_depth(
+        &mut self,
+        coordinate: Handle<Expression>,
+        gather: Expression,
+        image: Handle<Expression>,
+    ) -> Handle<Expression> {
+        let g = self.emit(gather);
+        let size = self.emit(Expression::ImageQuery {
+            image,
+            query: ImageQuery::Size { level: None },
+        });
+        let size = self.cast(size, naga::ScalarKind::Float, Some(4));
+        let scaled = self.bin(Bo::Multiply, coordinate, size);
+        let half = self.float_n(0.5, 2).h;
+        let texel = self.bin(Bo::Subtract, scaled, half);
+        let weights = self.math1(Mf::Fract, texel);
+        let wx = self.comp(weights, 0);
+        let wy = self.comp(weights, 1);
+        let [g0, g1, g2, g3] = [0, 1, 2, 3].map(|i| self.comp(g, i));
+        let top = self.math3(Mf::Mix, g3, g2, wx);
+        let bottom = self.math3(Mf::Mix, g0, g1, wx);
+        self.math3(Mf::Mix, top, bottom, wy)
+    }
+}
