@@ -1,4 +1,4 @@
-//! Lifting D3D9 vertex shaders (vs_1_1 … vs_3_0) and pixel shaders (ps_2_0 … ps_3_0) into
+//! Lifting D3D9 vertex shaders (vs_1_1 … vs_3_0) and pixel shaders (ps_1_1 … ps_3_0) into
 //! validated naga modules and WGSL.
 //!
 //! [`translate_vertex_shader`] and [`translate_pixel_shader`] build a `naga::Module` with one
@@ -6,15 +6,18 @@
 //! translator bug and is returned as [`LiftError::Internal`], never handed out), and describe
 //! in [`ShaderInterface`] which bindings and locations a caller must feed and read.
 //!
-//! Module layout: `builder` (the lifter, its verbs and narrow values), `globals` (register
-//! files as naga globals), `operands` (source reads at the written lanes), `writes`
-//! (destination and predicate writes), `numerics` (D3D9 float rules), `arith` (per-opcode
-//! lowering), `flow` (flow control), `texture` (texld*, texkill), `depth` (depth textures:
-//! shadow maps and raw depth), `inputs` (vertex fetch
-//! conversions), `outputs` (vertex output semantics and entry point), `pixel_entry` (pixel
-//! inputs, outputs and entry point), `points` (point lists drawn as quads), `fog` and `alpha_test` (the fixed-function stages after
-//! a pixel shader), `interface` (what callers bind),
-//! `link` (vertex outputs to pixel inputs).
+//! Module layout: `builder` (the lifter, the function under construction, narrow values),
+//! `values` (the verbs that build values: literals, lanes, operators, math, selects),
+//! `constness` and `finite` (what is known of a value: constants, finiteness), `globals`
+//! (register files as naga globals), `loads` (register reads), `operands` (source reads at
+//! the written lanes), `writes` (destination and predicate writes), `numerics` (D3D9 float
+//! rules), `arith` (per-opcode lowering), `flow` (flow control), `texture` (texld*, texkill),
+//! `depth` (depth textures: shadow maps and raw depth), `ps1` (ps_1_x: texture addressing,
+//! modifiers, ranges), `inputs` (vertex fetch conversions), `outputs` (vertex output
+//! semantics and entry point), `pixel_entry` (pixel inputs, outputs and entry point),
+//! `points` (point lists drawn as quads), `fog` and `alpha_test` (the fixed-function stages
+//! after a pixel shader), `interface` (what callers bind), `link` (vertex outputs to pixel
+//! inputs).
 
 mod alpha_test;
 mod arith;
@@ -37,6 +40,7 @@ mod pixel_entry;
 mod points;
 mod ps1;
 mod texture;
+mod values;
 mod writes;
 
 pub use alpha_test::CompareFunction;
