@@ -482,7 +482,8 @@ fn point_sprite_quadrants(fixed_function: bool) {
 /// `128 · size / sqrt(1 + De + De²)` with De = |(64, 64, 0.1)| (identity world and view).
 /// The `decl_elements_missing_psize` tests whose vertex stage reads PSIZE (a vertex shader's
 /// `dcl_psize`, or the fixed-function stage, which reads every element) have an unbound
-/// stream in a UP draw, which Windows reads as 0 or 1; the device refuses them as invalid.
+/// stream in a UP draw, which Windows draws (the element reads 0): every case draws here, and
+/// a refusal fails the test.
 #[test]
 fn gpu_wine_test_pointsize_setups() {
     let mut dev = device();
@@ -592,7 +593,7 @@ fn gpu_wine_test_pointsize_setups() {
             VertexElement::new(1, 0, DeclType::Float1, Usage::PSize, 0),
         ]))),
     };
-    let (mut replayed, mut refused, mut checks) = (0, 0, 0usize);
+    let (mut replayed, mut checks) = (0, 0usize);
     let (mut zero_cases, mut squares) = (0, 0);
     for (i, &(vs, ps, accepted_fvf, nonscaled, scaled, zero_zero)) in setups.iter().enumerate() {
         let vs = vs.map(|vs| ok(dev.create_vertex_shader(&visual(vs.0, vs.1))));
@@ -642,13 +643,9 @@ fn gpu_wine_test_pointsize_setups() {
             ok(dev.set_render_target(0, Some(rt)));
             ok(dev.clear(&[], ClearFlags::TARGET, 0xff00_ffff, 1.0, 0));
             let stride = data.len() as u32;
-            match dev.draw_primitive_up(PrimitiveType::PointList, 1, data, stride) {
-                Ok(()) => {}
-                Err(e) if decl == Decl::MissingPsize && e.is_invalid_call() => {
-                    refused += 1;
-                    continue;
-                }
-                Err(e) => panic!("{what}: {e}"),
+            // A draw Windows makes: refused means not passing.
+            if let Err(e) = dev.draw_primitive_up(PrimitiveType::PointList, 1, data, stride) {
+                panic!("{what}: Windows draws this case; the device refused it: {e}");
             }
             replayed += 1;
             let s = ok(dev.get_render_target_data(rt));
@@ -725,9 +722,9 @@ fn gpu_wine_test_pointsize_setups() {
             ok(dev.release_pixel_shader(ps));
         }
     }
-    // 13 setups: 10 of FVF XYZ, 3 of XYZ | PSIZE, 6 tests each (78 cases), none refused: a
+    // 13 setups: 10 of FVF XYZ, 3 of XYZ | PSIZE, 6 tests each (78 cases), all drawn: a
     // PSIZE element on a stream with no buffer reads 0.
-    assert_eq!((replayed, refused), (78, 0), "cases replayed, refused");
+    assert_eq!(replayed, 78, "cases replayed");
     // Size 0 (5 checks each): test 3 of every XYZ setup, test 7 of every XYZ | PSIZE setup;
     // size 1 (5 checks each): the missing-PSIZE test of the 5 fixed-function vertex setups
     // and of the 2 vertex shaders reading PSIZE; the others squares (1 + 8 checks each).
@@ -760,7 +757,10 @@ fn gpu_instanced_expanded_points_are_unsupported() {
         }
         other => panic!("expected Unsupported, got {other:?}"),
     }
-    // Without a size the points stay native and draw.
+    // Without a size the points stay native and draw: both instances cover the one pixel.
     rs(&mut dev, RenderState::PointSize(1.0));
+    ok(dev.clear(&[], ClearFlags::TARGET, BLUE, 1.0, 0));
     ok(dev.draw_indexed_primitive(PrimitiveType::PointList, 0, 0, 1, 0, 1));
+    let s = read(&mut dev);
+    assert_square(&s, (30, 30), 1.0, WHITE, BLUE, "INDEXEDDATA | 2, size 1");
 }

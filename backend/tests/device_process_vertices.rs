@@ -1,12 +1,15 @@
 //! `ProcessVertices` on a software-vertex-processing device runs the interpreter; draws with
 //! the same shader run on the GPU. A vs_3_sw shader reading c5000 (a CONST2–CONST4 bank
-//! register, past c2047) gives the same colour both ways.
+//! register, past c2047) gives the same colour both ways, and every processed value read
+//! back from the destination buffer is the one Windows writes.
 
 #![allow(clippy::panic)] // a failing test says why
 
 #[allow(dead_code)]
 mod device_common;
-use d3d9_backend::device::{ClearFlags, Device, DeviceParams, PrimitiveType, RenderState};
+use d3d9_backend::device::{
+    ClearFlags, Device, DeviceParams, LockFlags, PrimitiveType, RenderState, VertexBufferId,
+};
 use d3d9_backend::CullMode;
 use d3d9_translator::asm::assemble_tokens;
 use d3d9_translator::bytecode::Usage;
@@ -22,6 +25,21 @@ fn software_device() -> Device {
         ..DeviceParams::default()
     })
     .unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"))
+}
+
+/// The first `len` bytes of `vb`, through `Lock(D3DLOCK_READONLY)`.
+fn buffer_bytes(dev: &mut Device, vb: VertexBufferId, len: usize) -> Vec<u8> {
+    let locked = ok(dev.lock_vertex_buffer(vb, 0, 0, LockFlags(1 << 4)));
+    assert!(
+        locked.row_pitch as usize >= len,
+        "{} bytes locked",
+        locked.row_pitch
+    );
+    // SAFETY: the lock's memory holds `row_pitch` bytes until the unlock.
+    #[allow(unsafe_code)]
+    let bytes = unsafe { std::slice::from_raw_parts(locked.bits, len) }.to_vec();
+    ok(dev.unlock_vertex_buffer(vb));
+    bytes
 }
 
 #[test]
@@ -47,6 +65,26 @@ fn gpu_process_vertices_and_draws_agree_past_c2047() {
     ]));
     let out = ok(dev.create_vertex_buffer(3 * 20));
     ok(dev.process_vertices(0, 0, 3, out, out_decl));
+    // Every processed value: the position on the 640 x 480 viewport as Windows writes it
+    // (Wine's test_sysmem_draw, visual.c:25483: x * 320 + 320, -y * 240 + 240, z, rhw 1, within
+    // 1 ULP) and COLOR0 = c5000 + c7 = (0.5, 0.5, 0.5, 1) as a D3DCOLOR (B, G, R, A bytes).
+    let bytes = buffer_bytes(&mut dev, out, 3 * 20);
+    for (k, (x, y)) in [(-1.0f32, -1.0f32), (-1.0, 1.0), (1.0, -1.0)]
+        .into_iter()
+        .enumerate()
+    {
+        let vertex = &bytes[k * 20..k * 20 + 20];
+        let position: Vec<f32> = vertex[..16]
+            .chunks_exact(4)
+            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect();
+        assert_eq!(
+            position,
+            [x * 320.0 + 320.0, -y * 240.0 + 240.0, 0.5, 1.0],
+            "vertex {k}"
+        );
+        assert_eq!(vertex[16..], [0x80, 0x80, 0x80, 0xff], "vertex {k} COLOR0");
+    }
     // The GPU path: the same draw.
     ok(dev.set_render_state(RenderState::CullMode(CullMode::None)));
     ok(dev.clear(&[], ClearFlags::TARGET, 0, 1.0, 0));

@@ -338,6 +338,23 @@ fn gpu_depth_bias_and_wireframe() {
     ok(dev.set_render_state(RenderState::DepthBias(-0.1)));
     draw_quad(&mut dev, &quad(0.0, 0.0, 100.0, 100.0, 0.5, 0xff00ff00));
     assert_eq!(px(&mut dev, 50, 50), 0x00ff00);
+    // The biased depth is z + bias (D3DRS_DEPTHBIAS is a fraction of the depth range): a
+    // quad at 0.5 lands at 0.4 with -0.1 and at 0.75 with 0.25, so it passes LESS against a
+    // depth buffer holding a little more and fails against one holding a little less. A bias
+    // scaled wrongly (in depth-buffer units, halved, or ignored) fails one of these.
+    for (bias, biased) in [(-0.1f32, 0.4f32), (0.25, 0.75)] {
+        ok(dev.set_render_state(RenderState::DepthBias(bias)));
+        for (stored, drawn) in [(biased + 0.002, true), (biased - 0.002, false)] {
+            ok(dev.clear(&[], ClearFlags::ALL, 0, stored, 0));
+            draw_quad(&mut dev, &quad(0.0, 0.0, 100.0, 100.0, 0.5, 0xff00ff00));
+            let want = if drawn { 0x00ff00 } else { 0 };
+            assert_eq!(
+                px(&mut dev, 50, 50),
+                want,
+                "bias {bias}: depth {biased} against {stored}"
+            );
+        }
+    }
     // Wireframe where the adapter has line polygons: the edges only.
     ok(dev.set_render_state(RenderState::DepthBias(0.0)));
     ok(dev.set_render_state(RenderState::ZEnable(false)));

@@ -1,6 +1,7 @@
 //! `batch`: every shader of the shared corpus into every language, outputs re-read and
-//! validated, summary counts checked against the test's own count; bad input gives a clean
-//! summary and fails only with `--strict`.
+//! validated, summary counts checked against counts pinned here (not recomputed with the
+//! library calls the command makes); bad input gives a clean summary and fails only with
+//! `--strict`.
 
 #[path = "../../translator/tests/common/mod.rs"]
 mod common;
@@ -8,11 +9,6 @@ use common::{complete_shaders, corpus, tokens};
 mod reread;
 use reread::reread;
 
-use d3d9_translator::bytecode::{decode, Stage};
-use d3d9_translator::check::{check, DeviceCaps};
-use d3d9_translator::lift::{
-    translate_pixel_shader, translate_vertex_shader, PixelShaderOptions, VertexShaderOptions,
-};
 use serde_json::Value;
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -58,24 +54,18 @@ fn all_shaders() -> Vec<(String, Vec<u32>)> {
     all
 }
 
-/// The test's own verdict, through the library: the outcome label `batch` must give.
-fn own_outcome(tokens: &[u32]) -> &'static str {
-    let Ok(program) = decode(tokens) else {
-        return "invalid";
-    };
-    let stage = program.stage();
-    match check(&program, stage, &DeviceCaps::default()) {
-        Err(e) if e.is_invalid() => "invalid",
-        Err(_) => "unsupported",
-        Ok(c) => match match stage {
-            Stage::Vertex => translate_vertex_shader(&c, &VertexShaderOptions::default()),
-            Stage::Pixel => translate_pixel_shader(&c, &PixelShaderOptions::default()),
-        } {
-            Ok(_) => "translated",
-            Err(e) if e.is_unsupported() => "unsupported",
-            Err(_) => "failed",
-        },
-    }
+/// The shaders of [`all_shaders`]: the 236 complete Wine shaders (`COMPLETE_SHADERS`) and
+/// the 1,571 blobs vkd3d-compiler wrote.
+const FILES: usize = 1807;
+/// Outcomes `batch` gives them: 51 invalid, the 21 Wine shaders `cli_translate.rs` counts as
+/// refused and the 30 vkd3d shader entries of `vkd3d_translate_expectations.txt` (ps_2_0
+/// past its arithmetic slots or registers); the rest translate. Nothing is unsupported.
+const OUTCOMES: [(&str, usize); 2] = [("invalid", 51), ("translated", 1756)];
+
+/// A vs_2_0 shader every back end translates.
+fn good_vs_2_0() -> Vec<u32> {
+    d3d9_translator::asm::assemble_tokens("vs_2_0\ndcl_position v0\nmov oPos, v0\n")
+        .expect("assembles")
 }
 
 #[test]
@@ -88,10 +78,8 @@ fn batch_translates_the_whole_corpus_into_every_language() {
         std::fs::create_dir_all(&sub).expect("dir");
         std::fs::write(sub.join(format!("{i}.bin")), bytes(t)).expect("write");
     }
-    let mut expected: BTreeMap<&str, usize> = BTreeMap::new();
-    for (_, t) in &shaders {
-        *expected.entry(own_outcome(t)).or_default() += 1;
-    }
+    assert_eq!(shaders.len(), FILES);
+    let expected: BTreeMap<&str, usize> = OUTCOMES.into_iter().collect();
     let distinct = shaders
         .iter()
         .map(|(_, t)| t.clone())
@@ -165,11 +153,7 @@ fn batch_translates_the_whole_corpus_into_every_language() {
 #[test]
 fn bad_input_gives_a_clean_summary_and_fails_only_when_strict() {
     let dir = scratch("bad");
-    let good = complete_shaders()
-        .into_iter()
-        .find(|(_, t)| t.first() == Some(&0xFFFE_0200) && own_outcome(t) == "translated")
-        .expect("a translatable vs_2_0")
-        .1;
+    let good = good_vs_2_0();
     std::fs::write(dir.join("good.vso"), bytes(&good)).expect("write");
     std::fs::write(dir.join("same.vso"), bytes(&good)).expect("write");
     let mut cut = bytes(&good);
