@@ -23,6 +23,9 @@ pub enum GpuError {
         adapter: String,
         source: wgpu::RequestDeviceError,
     },
+    /// A window's surface could not be made on this adapter (`Gpu::create_surface`).
+    #[error("adapter {adapter:?} cannot present to the window: {reason}")]
+    Surface { adapter: String, reason: String },
     /// A WGSL source did not parse (only checked where the harness inspects it).
     #[error("{stage} WGSL does not parse:\n{message}")]
     Wgsl {

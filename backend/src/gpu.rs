@@ -13,8 +13,9 @@ pub const ALLOW_NO_GPU_ENV: &str = "D3D9_ALLOW_NO_GPU";
 /// and run in parallel.
 #[derive(Debug)]
 pub struct Gpu {
-    // Kept alive for the device's lifetime (`None` for a device the caller owns).
-    _instance: Option<wgpu::Instance>,
+    // Kept alive for the device's lifetime, and the one window surfaces are made on (`None`
+    // for a device the caller owns).
+    instance: Option<wgpu::Instance>,
     adapter: wgpu::Adapter,
     info: wgpu::AdapterInfo,
     downlevel: wgpu::DownlevelCapabilities,
@@ -31,7 +32,21 @@ impl Gpu {
     ///
     /// No adapter is an error ([`GpuError::NoAdapter`]), never a silent skip.
     pub fn new() -> Result<Self, GpuError> {
-        pollster::block_on(Self::open())
+        pollster::block_on(Self::open(
+            wgpu::InstanceDescriptor::new_without_display_handle_from_env(),
+        ))
+    }
+
+    /// [`Gpu::new`] on an instance that knows the platform's display connection (an X11
+    /// `Display`, a Wayland `wl_display`; winit's `OwnedDisplayHandle`), so that windows on
+    /// it can be presented to ([`Gpu::create_surface`]): wgpu's GL backend needs the display
+    /// before any surface is made; Vulkan ignores it.
+    pub fn with_display(
+        display: Box<dyn wgpu::wgt::WgpuHasDisplayHandle>,
+    ) -> Result<Self, GpuError> {
+        pollster::block_on(Self::open(
+            wgpu::InstanceDescriptor::new_with_display_handle_from_env(display),
+        ))
     }
 
     /// [`Gpu::new`] for tests: `Ok(None)` (with a note on stderr) when no
@@ -51,8 +66,7 @@ impl Gpu {
         }
     }
 
-    async fn open() -> Result<Self, GpuError> {
-        let desc = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
+    async fn open(desc: wgpu::InstanceDescriptor) -> Result<Self, GpuError> {
         let backends = desc.backends;
         let instance = wgpu::Instance::new(desc);
         let adapter = wgpu::util::initialize_adapter_from_env_or_default(&instance, None)
@@ -69,8 +83,13 @@ impl Gpu {
                 // (`DEPTH_CLIP_CONTROL`), D3D9's block-compressed and 16-bit formats
                 // (`TEXTURE_COMPRESSION_BC*`, `TEXTURE_FORMAT_16BIT_NORM`), blending into
                 // float32 targets (`FLOAT32_BLENDABLE`), D3D9's timestamp queries
-                // (`TIMESTAMP_QUERY`), where the adapter has them.
+                // (`TIMESTAMP_QUERY`), and the adapter's own format features
+                // (`TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES`: the sample counts it really has,
+                // where WebGPU guarantees only 1 and 4), where the adapter has them. Not block-compressed
+                // volumes on GL: wgpu reports them there, but Mesa's GL refuses S3TC 3D
+                // textures (`glTexStorage3D`: GL_INVALID_ENUM), so volumes are decoded.
                 required_features: adapter.features()
+                    & !gl_refuses(&info)
                     & (wgpu::Features::FLOAT32_FILTERABLE
                         | wgpu::Features::DEPTH32FLOAT_STENCIL8
                         | wgpu::Features::POLYGON_MODE_LINE
@@ -81,7 +100,8 @@ impl Gpu {
                         | wgpu::Features::TEXTURE_COMPRESSION_BC_SLICED_3D
                         | wgpu::Features::TEXTURE_FORMAT_16BIT_NORM
                         | wgpu::Features::FLOAT32_BLENDABLE
-                        | wgpu::Features::TIMESTAMP_QUERY),
+                        | wgpu::Features::TIMESTAMP_QUERY
+                        | wgpu::Features::TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES),
                 ..Default::default()
             })
             .await
@@ -90,7 +110,7 @@ impl Gpu {
                 source,
             })?;
         let mut gpu = Self::from_parts(adapter, device, queue);
-        gpu._instance = Some(instance);
+        gpu.instance = Some(instance);
         Ok(gpu)
     }
 
@@ -104,7 +124,7 @@ impl Gpu {
         let downlevel = adapter.get_downlevel_capabilities();
         crate::gl_context::enable_seamless_cube_maps(&device);
         let mut gpu = Self {
-            _instance: None,
+            instance: None,
             adapter,
             info,
             downlevel,
@@ -164,21 +184,61 @@ impl Gpu {
     /// features on a downlevel adapter, WebGPU's guaranteed ones otherwise (what wgpu
     /// validates textures against).
     pub fn format_usages(&self, format: wgpu::TextureFormat) -> wgpu::TextureUsages {
+        self.format_features(format).allowed_usages
+    }
+
+    /// The sample counts this device allows for a texture of `format` drawn into (1 always;
+    /// 2, 4, 8, 16 as the format's features say, the way wgpu validates them).
+    pub fn sample_counts(&self, format: wgpu::TextureFormat) -> Vec<u32> {
+        let features = self.format_features(format);
+        if !features
+            .allowed_usages
+            .contains(wgpu::TextureUsages::RENDER_ATTACHMENT)
+        {
+            return vec![1];
+        }
+        [1, 2, 4, 8, 16]
+            .into_iter()
+            .filter(|&n| features.flags.sample_count_supported(n))
+            .collect()
+    }
+
+    /// Whether a multisampled texture of `format` can be resolved (`MULTISAMPLE_RESOLVE`).
+    pub fn resolves(&self, format: wgpu::TextureFormat) -> bool {
+        self.format_features(format)
+            .flags
+            .contains(wgpu::TextureFormatFeatureFlags::MULTISAMPLE_RESOLVE)
+    }
+
+    /// The format features this device uses: on a downlevel adapter its own; elsewhere
+    /// WebGPU's guaranteed usages (what the device offered before it asked for
+    /// `TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES`, so that no format's answers change with
+    /// it) and, with that feature, the adapter's own flags (its sample counts and resolves,
+    /// which wgpu then validates against).
+    fn format_features(&self, format: wgpu::TextureFormat) -> wgpu::TextureFormatFeatures {
         let features = self.device.features();
         if !features.contains(format.required_features()) {
-            return wgpu::TextureUsages::empty();
+            return wgpu::TextureFormatFeatures {
+                allowed_usages: wgpu::TextureUsages::empty(),
+                flags: wgpu::TextureFormatFeatureFlags::empty(),
+            };
         }
-        let adapter_specific = features
-            .contains(wgpu::Features::TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES)
-            || !self
-                .downlevel
-                .flags
-                .contains(wgpu::DownlevelFlags::WEBGPU_TEXTURE_FORMAT_SUPPORT);
-        match adapter_specific {
-            true => self.adapter.get_texture_format_features(format),
-            false => format.guaranteed_format_features(features),
+        let downlevel = !self
+            .downlevel
+            .flags
+            .contains(wgpu::DownlevelFlags::WEBGPU_TEXTURE_FORMAT_SUPPORT);
+        if downlevel {
+            return self.adapter.get_texture_format_features(format);
         }
-        .allowed_usages
+        let guaranteed = format.guaranteed_format_features(features);
+        if !features.contains(wgpu::Features::TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES) {
+            return guaranteed;
+        }
+        let adapter = self.adapter.get_texture_format_features(format);
+        wgpu::TextureFormatFeatures {
+            allowed_usages: guaranteed.allowed_usages & adapter.allowed_usages,
+            flags: adapter.flags,
+        }
     }
 
     /// [`GpuError::Unsupported`] for this adapter.
@@ -199,6 +259,44 @@ impl Gpu {
     /// backend, device type, driver.
     pub fn adapter_info(&self) -> &wgpu::AdapterInfo {
         &self.info
+    }
+
+    /// A surface on a window of this GPU's instance, for `Device::set_window`; winit's
+    /// `Arc<Window>` is such a target, and so is anything with raw-window-handle's display
+    /// and window handles (the C ABI's native windows). [`GpuError::Surface`] where the window cannot be
+    /// presented to from this adapter, or the GPU was opened by the caller (no instance).
+    pub fn create_surface(
+        &self,
+        target: impl Into<wgpu::SurfaceTarget<'static>>,
+    ) -> Result<wgpu::Surface<'static>, GpuError> {
+        let instance = self.instance_for_surfaces()?;
+        let surface = instance
+            .create_surface(target)
+            .map_err(|e| self.surface_error(e.to_string()))?;
+        self.compatible(surface)
+    }
+
+    fn instance_for_surfaces(&self) -> Result<&wgpu::Instance, GpuError> {
+        self.instance.as_ref().ok_or_else(|| {
+            self.surface_error("a GPU opened by the caller has no wgpu instance to make it on")
+        })
+    }
+
+    fn compatible(
+        &self,
+        surface: wgpu::Surface<'static>,
+    ) -> Result<wgpu::Surface<'static>, GpuError> {
+        if surface.get_capabilities(&self.adapter).formats.is_empty() {
+            return Err(self.surface_error("this adapter cannot present to the window"));
+        }
+        Ok(surface)
+    }
+
+    fn surface_error(&self, reason: impl Into<String>) -> GpuError {
+        GpuError::Surface {
+            adapter: self.info.name.clone(),
+            reason: reason.into(),
+        }
     }
 
     /// The wgpu adapter, for callers that need its limits or features.
@@ -236,6 +334,15 @@ impl Gpu {
             });
         }
         result
+    }
+}
+
+/// Features wgpu reports on the adapter `info` describes that its driver does not honour:
+/// block-compressed volumes on GL (Mesa takes S3TC only for 2D and array textures).
+fn gl_refuses(info: &wgpu::AdapterInfo) -> wgpu::Features {
+    match info.backend {
+        wgpu::Backend::Gl => wgpu::Features::TEXTURE_COMPRESSION_BC_SLICED_3D,
+        _ => wgpu::Features::empty(),
     }
 }
 

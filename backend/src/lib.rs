@@ -54,3 +54,5 @@ pub use render::{Draw, Image, Indices, Shader, ShaderStage, Target, Uniform, Ver
 pub use texture::{
     MipFilter, SamplerBinding, TextureAddress, TextureBinding, TextureFilter, TextureKind,
 };
+/// The wgpu this crate draws with (surfaces, present modes and raw-window-handle, `wgpu::rwh`).
+pub use wgpu;

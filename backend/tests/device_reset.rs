@@ -9,9 +9,9 @@
 #[allow(dead_code)]
 mod device_common;
 use d3d9_backend::device::{
-    Device, Format, IndexFormat, Light, LockFlags, Material, Pool, PresentParams, PrimitiveType,
-    TextureDesc, TextureId, Usage, Viewport, RENDER_STATES, SAMPLER_STATES, TEXTURE_STAGES,
-    TEXTURE_STAGE_STATES,
+    Device, Format, IndexFormat, Light, LockFlags, Material, MultiSample, Pool, PresentParams,
+    PrimitiveType, TextureDesc, TextureId, Usage, Viewport, RENDER_STATES, SAMPLER_STATES,
+    TEXTURE_STAGES, TEXTURE_STAGE_STATES,
 };
 use d3d9_backend::{DeviceParams, TextureKind};
 use device_common::{device, floats, ok, tokens};
@@ -25,6 +25,7 @@ fn big() -> PresentParams {
         back_buffer_count: 2,
         lockable_back_buffer: true,
         auto_depth_stencil: Some(Format::D24S8),
+        multisample: MultiSample::NONE,
     }
 }
 
@@ -324,6 +325,7 @@ fn gpu_additional_swap_chains_present_their_own_back_buffers() {
         lockable_back_buffer: false,
         // Additional chains get no depth-stencil surface.
         auto_depth_stencil: Some(Format::D24S8),
+        multisample: MultiSample::NONE,
     };
     let chain = ok(dev.create_swap_chain(params));
     let bb = ok(dev

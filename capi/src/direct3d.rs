@@ -410,23 +410,23 @@ unsafe extern "C" fn check_device_multi_sample_type(
             return Err(invalid_call(format!("D3DMULTISAMPLE_TYPE {samples}")));
         }
         let gpu = d3d.data.gpu()?;
-        let known = Format::from_d3d(format).is_some_and(|f| {
+        let known = Format::from_d3d(format).filter(|f| {
             let s = f.support(gpu);
             s.render_target || s.depth_stencil
         });
-        if !known {
+        let Some(known) = known else {
             return Err(fail(D3DERR_NOTAVAILABLE, format!("format {format}")));
-        }
-        // D3DMULTISAMPLE_NONE only: multisampled surfaces are not made yet.
-        if samples != 0 {
+        };
+        // The sample counts the adapter has for the format (`Format::multisample_quality_levels`).
+        let Some(levels) = known.multisample_quality_levels(gpu, samples) else {
             return Err(fail(
                 D3DERR_NOTAVAILABLE,
-                format!("{samples} samples (multisampling is not implemented)"),
+                format!("{samples} samples of {known:?} on this adapter"),
             ));
-        }
+        };
         if !quality.is_null() {
             // SAFETY: non-null, per the caller writable.
-            unsafe { quality.write_unaligned(1) };
+            unsafe { quality.write_unaligned(levels) };
         }
         Ok(())
     })

@@ -76,6 +76,14 @@ pub fn unsupported(hr: HRESULT, why: impl Into<String>) -> Refusal {
 
 impl From<DeviceError> for Refusal {
     fn from(e: DeviceError) -> Refusal {
+        let lost = match e {
+            DeviceError::DeviceLost { .. } => Some(D3DERR_DEVICELOST),
+            DeviceError::DeviceNotReset { .. } => Some(D3DERR_DEVICENOTRESET),
+            _ => None,
+        };
+        if let Some(hr) = lost {
+            return fail(hr, e.to_string());
+        }
         let unsupported = !e.is_invalid_call();
         Refusal {
             hr: D3DERR_INVALIDCALL,

@@ -22,6 +22,7 @@ mod direct3d;
 pub mod guid;
 pub mod hresult;
 mod methods;
+pub mod native_window;
 mod query;
 mod shader;
 mod state;

@@ -3,7 +3,7 @@
 //! Windows: `AddRef` on a level adds to the texture).
 
 use std::ffi::c_void;
-use std::sync::atomic::AtomicU32;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 use d3d9_backend::device::{LockFlags, Rect, SurfaceId};
 
@@ -11,7 +11,7 @@ use crate::child::{com_query_interface, Child};
 use crate::com::{entry, entry_value, read_in, write_out, Class, Com, Kind, Private};
 use crate::device::Device9;
 use crate::guid::{Guid, IID_IDIRECT3DRESOURCE9, IID_IDIRECT3DSURFACE9};
-use crate::hresult::{invalid_call, unsupported, CallResult, Refusal, D3DERR_INVALIDCALL, HRESULT};
+use crate::hresult::{invalid_call, CallResult, Refusal, HRESULT};
 use crate::methods::{child_methods, resource_methods};
 use crate::texture::Texture9;
 use crate::types::*;
@@ -33,6 +33,8 @@ pub struct Surface9 {
     pub id: SurfaceId,
     pub container: Container,
     priority: AtomicU32,
+    /// A device context is out (`GetDC` until `ReleaseDC`).
+    dc: AtomicBool,
 }
 
 impl Class for Surface9 {
@@ -102,6 +104,7 @@ impl Surface9 {
                 id,
                 container: Container::Device,
                 priority: AtomicU32::new(0),
+                dc: AtomicBool::new(false),
             },
             true,
         )
@@ -128,6 +131,7 @@ impl Surface9 {
                     Container::Device
                 },
                 priority: AtomicU32::new(0),
+                dc: AtomicBool::new(false),
             },
             false,
         );
@@ -144,6 +148,7 @@ impl Surface9 {
                 id,
                 container: Container::Texture(texture as *const Com<Texture9> as *mut _),
                 priority: AtomicU32::new(0),
+                dc: AtomicBool::new(false),
             },
             false,
         )
@@ -257,8 +262,8 @@ pub fn describe(inner: &crate::device::DeviceInner, id: SurfaceId) -> CallResult
         Type: 1,
         Usage: info.usage.0,
         Pool: info.pool.to_d3d(),
-        MultiSampleType: 0,
-        MultiSampleQuality: 0,
+        MultiSampleType: info.multisample.kind,
+        MultiSampleQuality: info.multisample.quality,
         Width: info.width,
         Height: info.height,
     })
@@ -310,6 +315,9 @@ unsafe extern "C" fn lock_rect(
         if locked.is_null() {
             return Err(invalid_call("a NULL D3DLOCKED_RECT"));
         }
+        if object.data.dc.load(Ordering::Acquire) {
+            return Err(invalid_call("LockRect while a device context is out"));
+        }
         let area = unsafe { opt_rect(area)? };
         let id = object.data.id;
         let result = object.data.child.shared.with(|inner| {
@@ -343,6 +351,9 @@ unsafe extern "C" fn unlock_rect(this: This) -> HRESULT {
     entry("IDirect3DSurface9::UnlockRect", || {
         // SAFETY: checked live.
         let object = unsafe { crate::com::this(this)? };
+        if object.data.dc.load(Ordering::Acquire) {
+            return Err(invalid_call("UnlockRect while a device context is out"));
+        }
         let id = object.data.id;
         object
             .data
@@ -352,26 +363,70 @@ unsafe extern "C" fn unlock_rect(this: This) -> HRESULT {
     })
 }
 
+/// The formats Windows hands out device contexts for (Wine's device.c `test_getdc`).
+fn dc_format(format: d3d9_backend::device::Format) -> bool {
+    use d3d9_backend::device::Format as F;
+    matches!(
+        format,
+        F::A8R8G8B8 | F::X8R8G8B8 | F::R5G6B5 | F::X1R5G5B5 | F::A1R5G5B5 | F::R8G8B8
+    )
+}
+
+/// `GetDC`: the surface held locked, whole, as for GDI drawing (which records the whole
+/// surface dirty: Wine's add_dirty_rect_test) until `ReleaseDC`. There is no GDI on this
+/// platform: the handle is opaque (the surface's own pointer), for `ReleaseDC` to take back.
 unsafe extern "C" fn get_dc(this: This, hdc: *mut *mut c_void) -> HRESULT {
     entry("IDirect3DSurface9::GetDC", || {
         // SAFETY: checked live.
-        unsafe { crate::com::this(this)? };
-        if !hdc.is_null() {
-            // SAFETY: non-null, per the caller writable.
-            unsafe { hdc.write_unaligned(std::ptr::null_mut()) };
+        let object = unsafe { crate::com::this(this)? };
+        if hdc.is_null() {
+            return Err(invalid_call("a NULL HDC pointer"));
         }
-        Err(unsupported(
-            D3DERR_INVALIDCALL,
-            "GDI device contexts of surfaces",
-        ))
+        let id = object.data.id;
+        let format = object
+            .data
+            .child
+            .shared
+            .with(|inner| Ok(inner.device.surface_desc(id).map(|(_, _, f)| f)))?;
+        if !format.is_some_and(dc_format) {
+            return Err(invalid_call(
+                "GetDC of a surface whose format has no device context",
+            ));
+        }
+        if object.data.dc.load(Ordering::Acquire) {
+            return Err(invalid_call("GetDC while a device context is out"));
+        }
+        object.data.child.shared.with(|inner| {
+            inner
+                .device
+                .lock_surface(id, None, LockFlags(0))
+                .map(|_| ())
+                .map_err(Refusal::from)
+        })?;
+        object.data.dc.store(true, Ordering::Release);
+        // SAFETY: non-null, per the caller writable.
+        unsafe { write_out(hdc, this as *mut c_void) }
     })
 }
 
-unsafe extern "C" fn release_dc(this: This, _hdc: *mut c_void) -> HRESULT {
+/// `ReleaseDC(hdc)`: the handle `GetDC` gave; the lock ends.
+unsafe extern "C" fn release_dc(this: This, hdc: *mut c_void) -> HRESULT {
     entry("IDirect3DSurface9::ReleaseDC", || {
         // SAFETY: checked live.
-        unsafe { crate::com::this(this)? };
-        Err(invalid_call("no device context was handed out"))
+        let object = unsafe { crate::com::this(this)? };
+        if hdc != this as *mut c_void || !object.data.dc.load(Ordering::Acquire) {
+            return Err(invalid_call(
+                "a device context this surface did not hand out",
+            ));
+        }
+        let id = object.data.id;
+        object
+            .data
+            .child
+            .shared
+            .with(|inner| inner.device.unlock_surface(id).map_err(Refusal::from))?;
+        object.data.dc.store(false, Ordering::Release);
+        Ok(())
     })
 }
 

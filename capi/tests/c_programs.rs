@@ -5,8 +5,10 @@
 #![cfg(unix)]
 
 mod support;
+#[path = "../../backend/tests/x11_window/mod.rs"]
+mod x11_window;
 
-use support::{build_and_run, gpu_available, Lang};
+use support::{build_and_run, c_source, compile_with, gpu_available, run_with_env, Lang};
 
 /// Compiles and runs `tests/c/<file>`, which must end with its "all N checks passed" line.
 fn check_program(lang: Lang, file: &str) {
@@ -114,6 +116,15 @@ fn gpu_c_reset_swap_chains_palettes_cursor() {
     check_program(Lang::C, "reset.c");
 }
 
+/// `tests/c/device_contexts.c`: GetDC/ReleaseDC as Windows answers (Wine's test_getdc):
+/// a handle for the formats Windows gives contexts for, D3DERR_INVALIDCALL with the handle
+/// untouched for others; while a context is out, GetDC, LockRect and UnlockRect refused;
+/// ReleaseDC takes back only the handle given; the surface keeps its bytes.
+#[test]
+fn gpu_c_device_contexts() {
+    check_program(Lang::C, "device_contexts.c");
+}
+
 /// `tests/c/triangle.cpp` (g++): the FVF triangle through the header's C++ interfaces
 /// (`d3d->CreateDevice(...)`, `device->DrawPrimitiveUP(...)`), read back: exact colours
 /// inside, the clear colour outside, every object released.
@@ -169,4 +180,28 @@ fn gpu_readme_c_tour_runs() {
         "the README's tour printed:\n{out}"
     );
     assert!(out.contains("live objects at exit: 0"), "{out}");
+}
+
+/// `tests/c/native_window.c`: a real window through `d3d9_native.h` (an Xlib window on an
+/// Xvfb server this test starts): Present shows the front buffer in the window pixel for
+/// pixel, a back-buffer size of 0 is the window's, a resize told with
+/// D3D9NativeWindowResized loses the device until a Reset (refused while a DEFAULT texture
+/// lives), PresentationInterval TWO is refused. Fails without Xvfb unless
+/// `D3D9_ALLOW_NO_WINDOW=1`.
+#[test]
+fn gpu_c_presents_into_a_native_window() {
+    if !gpu_available() {
+        return;
+    }
+    let Some(server) = x11_window::XServer::start() else {
+        return;
+    };
+    let exe = compile_with(
+        Lang::C,
+        &[c_source("native_window.c")],
+        "native_window_c",
+        &["-lX11"],
+    );
+    let out = run_with_env(&exe, &[("DISPLAY", server.display.as_str())]);
+    assert!(out.contains("checks passed"), "{out}");
 }

@@ -70,9 +70,9 @@ impl Sampling {
     }
 }
 
-/// Blit pipelines by (destination format, sampling).
+/// Blit pipelines by (destination format, sampling, destination samples).
 pub(crate) type BlitPipelines =
-    HashMap<(wgpu::TextureFormat, Sampling), (wgpu::RenderPipeline, wgpu::BindGroupLayout)>;
+    HashMap<(wgpu::TextureFormat, Sampling, u32), (wgpu::RenderPipeline, wgpu::BindGroupLayout)>;
 
 /// The blit shader; `Out`, `output` (the destination's texels) and the YUV weights are put
 /// before it.
@@ -190,7 +190,9 @@ fn blit_wgsl(bits: bool) -> String {
 }
 
 impl Device {
-    /// Draws box `s` of `source` stretched over box `d` of `destination`.
+    /// Draws box `s` of `source` stretched over box `d` of `destination`. A multisampled
+    /// source is read resolved; into a multisampled destination every sample of a pixel
+    /// takes the pixel's colour.
     pub(crate) fn blit(
         &mut self,
         call: &'static str,
@@ -200,6 +202,7 @@ impl Device {
         d: TexelBox,
         filter: Filter,
     ) -> Result<(), DeviceError> {
+        let resolved = self.resolved_image(call, source)?;
         let image = |id| {
             self.surfaces
                 .get(&id)
@@ -207,7 +210,9 @@ impl Device {
                 .ok_or_else(|| invalid(call, "a surface that is not on the GPU"))
         };
         let (src_surface, src) = image(source)?;
+        let src = resolved.as_ref().unwrap_or(src);
         let (dst_surface, dst) = image(destination)?;
+        let samples = dst.texture.sample_count();
         let features = self.gpu.device.features();
         // Bits filter where their float format does (D3D9 filters float32 where
         // QUERY_FILTER says so; no adapter that holds bits filters float32).
@@ -226,12 +231,12 @@ impl Device {
             _ if linear => Sampling::Bilinear,
             _ => Sampling::Point,
         };
-        let key = (dst.wgpu_format, sampling);
+        let key = (dst.wgpu_format, sampling, samples);
         let (src_view, src_size) = (src.view.clone(), (src_surface.width, src_surface.height));
         let (dst_view, dst_format) = (dst.view.clone(), dst.wgpu_format);
         let channels = src_surface.format.channels(src.wgpu_format);
         if !self.blit_pipelines.contains_key(&key) {
-            let built = build_blit_pipeline(&self.gpu.device, dst_format, sampling);
+            let built = build_blit_pipeline(&self.gpu.device, dst_format, sampling, samples);
             self.blit_pipelines.insert(key, built);
         }
         let (pipeline, layout) = self
@@ -335,6 +340,7 @@ fn build_blit_pipeline(
     device: &wgpu::Device,
     format: wgpu::TextureFormat,
     sampling: Sampling,
+    samples: u32,
 ) -> (wgpu::RenderPipeline, wgpu::BindGroupLayout) {
     let linear = sampling == Sampling::Bilinear;
     let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
@@ -396,7 +402,10 @@ fn build_blit_pipeline(
         },
         primitive: Default::default(),
         depth_stencil: None,
-        multisample: Default::default(),
+        multisample: wgpu::MultisampleState {
+            count: samples,
+            ..Default::default()
+        },
         fragment: Some(wgpu::FragmentState {
             module: &module,
             entry_point: Some(sampling.entry_point()),

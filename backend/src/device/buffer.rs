@@ -390,6 +390,25 @@ impl Device {
     }
 }
 
+impl Device {
+    /// Before a submission: the bytes written so far through locks still held reach the GPU,
+    /// so draws submitted while a buffer is locked read them, as Windows' locks that point at
+    /// the buffer's own memory give (Wine's test_draw_mapped_buffer draws from a locked
+    /// DYNAMIC buffer and reads the pixels back before the Unlock). The range stays marked:
+    /// the Unlock uploads what the lock writes after this.
+    pub(super) fn upload_held_locks(&self) {
+        let buffers = self
+            .vertex_buffers
+            .values()
+            .chain(self.index_buffers.values());
+        for buffer in buffers.filter(|b| b.locks > 0) {
+            if let Some((start, end)) = buffer.dirty {
+                upload(&self.gpu.queue, buffer, start, end);
+            }
+        }
+    }
+}
+
 /// Uploads `start..end` of the buffer's bytes, rounded out to wgpu's 4-byte copy alignment
 /// (the bytes around the range come from the buffer's own copy, never zeros).
 fn upload(queue: &wgpu::Queue, buffer: &BufferObject, start: usize, end: usize) {

@@ -5,6 +5,7 @@
 use super::blit::Filter;
 use super::error::{invalid, unsupported, DeviceError};
 use super::format::Format;
+use super::multisample::MultiSample;
 use super::objects::{GpuImage, Pool, SurfaceId, TexelBox, TextureId, Usage};
 use super::state::Rect;
 use super::upload::write_box;
@@ -61,6 +62,10 @@ impl Device {
                 call,
                 "the source is not a render target in D3DPOOL_DEFAULT",
             ));
+        }
+        if src.multisample != MultiSample::NONE {
+            // (Wine's multisample_get_rtdata_test: D3DERR_INVALIDCALL on Windows.)
+            return Err(invalid(call, "the source is multisampled"));
         }
         if (src.width, src.height, src.format) != (dst.width, dst.height, dst.format) {
             return Err(invalid(
@@ -352,10 +357,43 @@ impl Device {
         }
         let same_size =
             (s.right - s.left, s.bottom - s.top) == (d.right - d.left, d.bottom - d.top);
-        if same_size && self.same_gpu_format(source, destination) {
-            return self.copy_image(call, source, destination, s, d);
+        let samples = (
+            self.surface_samples(source),
+            self.surface_samples(destination),
+        );
+        let same_format = self.same_gpu_format(source, destination);
+        match samples {
+            (1, 1) if same_size && same_format => self.copy_image(call, source, destination, s, d),
+            // A whole multisampled surface into a single-sampled one of its size and format:
+            // resolved straight into it.
+            (_, 1) if same_format && s == TexelBox::whole(src.width, src.height, 1) && d == s => {
+                self.resolve_surface(call, source, destination)
+            }
+            // Otherwise multisampled sources are resolved first, and multisampled
+            // destinations drawn into with every sample of a pixel alike (`blit`).
+            _ => self.blit(call, source, s, destination, d, filter),
         }
-        self.blit(call, source, s, destination, d, filter)
+    }
+
+    /// Records the resolve of multisampled `source` into `destination` (single-sampled, of its
+    /// size and GPU format).
+    pub(crate) fn resolve_surface(
+        &mut self,
+        call: &'static str,
+        source: SurfaceId,
+        destination: SurfaceId,
+    ) -> Result<(), DeviceError> {
+        let view = |id| {
+            self.surfaces
+                .get(&id)
+                .and_then(|s| s.gpu.as_ref())
+                .map(|g| g.view.clone())
+                .ok_or_else(|| invalid(call, "a surface that is not on the GPU"))
+        };
+        let (src, dst) = (view(source)?, view(destination)?);
+        self.resolve_into(&src, &dst);
+        self.bump_container(destination);
+        Ok(())
     }
 
     fn same_gpu_format(&self, a: SurfaceId, b: SurfaceId) -> bool {

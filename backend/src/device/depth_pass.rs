@@ -37,6 +37,10 @@ const DEPTH_PASS_WGSL: &str = "
 @group(0) @binding(0) var depth: texture_2d<f32>;
 @group(0) @binding(1) var stencil: texture_2d<u32>;
 @group(0) @binding(2) var nearest: sampler;
+// A multisampled source's depth and stencil, and its samples.
+@group(0) @binding(4) var depth_ms: texture_multisampled_2d<f32>;
+@group(0) @binding(5) var stencil_ms: texture_multisampled_2d<u32>;
+override samples: u32 = 1u;
 // The stencil bit a copy draw writes.
 override bit: u32 = 0u;
 
@@ -61,6 +65,28 @@ fn copy_depth(@builtin(position) pixel: vec4<f32>) -> @builtin(frag_depth) f32 {
     return textureLoad(depth, texel(pixel), 0).x;
 }
 
+// From a multisampled source, sample by sample into a destination of its samples; into one
+// of other samples (a single-sampled one: sample 0), the source's sample of that index or
+// its last.
+fn sample_of(index: u32) -> i32 {
+    return i32(min(index, samples - 1u));
+}
+
+@fragment
+fn copy_depth_ms(
+    @builtin(position) pixel: vec4<f32>,
+    @builtin(sample_index) index: u32,
+) -> @builtin(frag_depth) f32 {
+    return textureLoad(depth_ms, texel(pixel), sample_of(index)).x;
+}
+
+@fragment
+fn copy_stencil_ms(@builtin(position) pixel: vec4<f32>, @builtin(sample_index) index: u32) {
+    if ((textureLoad(stencil_ms, texel(pixel), sample_of(index)).x >> bit) & 1u) == 0u {
+        discard;
+    }
+}
+
 // The stencil is gathered through a nearest sampler rather than loaded: GL leaves a stencil
 // texture incomplete under its default linear filters (wgpu sets nearest ones only on formats
 // that have a sample type, which a depth-stencil format has not), so `texelFetch` reads 0,
@@ -82,9 +108,16 @@ pub(crate) enum DepthPipeline {
     /// Depth into an `R32Uint` target as bits.
     Read,
     /// Depth into a depth-stencil attachment of this format.
-    CopyDepth(W),
+    CopyDepth(W, Samples),
     /// One stencil bit into a depth-stencil attachment of this format.
-    CopyStencil(W, u32),
+    CopyStencil(W, u32, Samples),
+}
+
+/// The samples of a copy's source and destination (1 and 1 for single-sampled surfaces).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Samples {
+    source: u32,
+    destination: u32,
 }
 
 /// The depth passes' pipelines with their bind group layouts.
@@ -111,6 +144,12 @@ impl Device {
         id: SurfaceId,
     ) -> Result<Vec<u8>, DeviceError> {
         let (image, size) = self.depth_image(call, id)?;
+        if image.texture.sample_count() > 1 {
+            return Err(unsupported(
+                call,
+                "reading a multisampled depth-stencil surface back",
+            ));
+        }
         let (format, level, layer) = (image.wgpu_format, image.level, image.layer);
         // WebGPU copies no `Depth24Plus` depth into a buffer.
         if self.depth_copies() && !matches!(format, W::Depth24Plus | W::Depth24PlusStencil8) {
@@ -178,6 +217,10 @@ impl Device {
         let (src, (width, height)) = self.depth_image(call, source)?;
         let (dst, _) = self.depth_image(call, destination)?;
         let format = dst.wgpu_format;
+        let samples = Samples {
+            source: src.texture.sample_count(),
+            destination: dst.texture.sample_count(),
+        };
         let copyable = src.texture.usage().contains(wgpu::TextureUsages::COPY_SRC)
             && dst.texture.usage().contains(wgpu::TextureUsages::COPY_DST);
         if self.depth_copies() && copyable {
@@ -198,15 +241,15 @@ impl Device {
                 format!("copying {format:?} depth through a pass (the surfaces are not sampled and drawn into)"),
             ));
         }
-        let depth = self.depth_pipeline(call, DepthPipeline::CopyDepth(format))?;
+        let depth = self.depth_pipeline(call, DepthPipeline::CopyDepth(format, samples))?;
         let mut draws = vec![(
             depth.0,
             self.aspect_group(&depth.1, &src, wgpu::TextureAspect::DepthOnly),
         )];
         if format.has_stencil_aspect() {
             for bit in 0..8 {
-                let (pipeline, layout) =
-                    self.depth_pipeline(call, DepthPipeline::CopyStencil(format, bit))?;
+                let key = DepthPipeline::CopyStencil(format, bit, samples);
+                let (pipeline, layout) = self.depth_pipeline(call, key)?;
                 let group = self.aspect_group(&layout, &src, wgpu::TextureAspect::StencilOnly);
                 draws.push((pipeline, group));
             }
@@ -277,11 +320,12 @@ impl Device {
             ..Default::default()
         });
         let sampler = self.gpu.device.create_sampler(&Default::default());
+        let multisampled = image.texture.sample_count() > 1;
         let mut entries = vec![wgpu::BindGroupEntry {
-            binding: binding_of(aspect),
+            binding: binding_of(aspect, multisampled),
             resource: wgpu::BindingResource::TextureView(&view),
         }];
-        if aspect == wgpu::TextureAspect::StencilOnly {
+        if aspect == wgpu::TextureAspect::StencilOnly && !multisampled {
             entries.push(wgpu::BindGroupEntry {
                 binding: 2,
                 resource: wgpu::BindingResource::Sampler(&sampler),
@@ -316,11 +360,15 @@ impl Device {
     }
 }
 
-/// The binding an aspect is read at: depth 0, stencil 1.
-fn binding_of(aspect: wgpu::TextureAspect) -> u32 {
-    match aspect {
+/// The binding an aspect is read at: depth 0, stencil 1; of a multisampled source, 4 and 5.
+fn binding_of(aspect: wgpu::TextureAspect, multisampled: bool) -> u32 {
+    let single = match aspect {
         wgpu::TextureAspect::StencilOnly => 1,
         _ => 0,
+    };
+    match multisampled {
+        true => single + 4,
+        false => single,
     }
 }
 
@@ -332,6 +380,14 @@ fn build_depth_pipeline(
         label: Some("depth pass"),
         source: wgpu::ShaderSource::Wgsl(DEPTH_PASS_WGSL.into()),
     });
+    let samples = match key {
+        DepthPipeline::Read => Samples {
+            source: 1,
+            destination: 1,
+        },
+        DepthPipeline::CopyDepth(_, s) | DepthPipeline::CopyStencil(_, _, s) => s,
+    };
+    let multisampled = samples.source > 1;
     let (aspect, sample_type) = match key {
         DepthPipeline::CopyStencil(..) => (
             wgpu::TextureAspect::StencilOnly,
@@ -343,16 +399,16 @@ fn build_depth_pipeline(
         ),
     };
     let mut entries = vec![wgpu::BindGroupLayoutEntry {
-        binding: binding_of(aspect),
+        binding: binding_of(aspect, multisampled),
         visibility: wgpu::ShaderStages::FRAGMENT,
         ty: wgpu::BindingType::Texture {
             sample_type,
             view_dimension: wgpu::TextureViewDimension::D2,
-            multisampled: false,
+            multisampled,
         },
         count: None,
     }];
-    if aspect == wgpu::TextureAspect::StencilOnly {
+    if aspect == wgpu::TextureAspect::StencilOnly && !multisampled {
         entries.push(wgpu::BindGroupLayoutEntry {
             binding: 2,
             visibility: wgpu::ShaderStages::FRAGMENT,
@@ -404,13 +460,28 @@ fn build_depth_pipeline(
             })],
             Vec::new(),
         ),
-        DepthPipeline::CopyDepth(format) => (
+        DepthPipeline::CopyDepth(format, _) if multisampled => (
+            "copy_depth_ms",
+            Some(depth_state(format, true, 0)),
+            Vec::new(),
+            vec![("samples", f64::from(samples.source))],
+        ),
+        DepthPipeline::CopyDepth(format, _) => (
             "copy_depth",
             Some(depth_state(format, true, 0)),
             Vec::new(),
             Vec::new(),
         ),
-        DepthPipeline::CopyStencil(format, bit) => (
+        DepthPipeline::CopyStencil(format, bit, _) if multisampled => (
+            "copy_stencil_ms",
+            Some(depth_state(format, false, 1 << bit)),
+            Vec::new(),
+            vec![
+                ("bit", f64::from(bit)),
+                ("samples", f64::from(samples.source)),
+            ],
+        ),
+        DepthPipeline::CopyStencil(format, bit, _) => (
             "copy_stencil",
             Some(depth_state(format, false, 1 << bit)),
             Vec::new(),
@@ -428,7 +499,10 @@ fn build_depth_pipeline(
         },
         primitive: Default::default(),
         depth_stencil,
-        multisample: Default::default(),
+        multisample: wgpu::MultisampleState {
+            count: samples.destination,
+            ..Default::default()
+        },
         fragment: Some(wgpu::FragmentState {
             module: &module,
             entry_point: Some(entry_point),

@@ -154,16 +154,26 @@ impl Device {
 
 impl Device {
     /// How pixel samplers 0–15 read the textures set on them (`Color` for colour textures
-    /// and empty slots; the trailing `Color`s left out, so a draw without depth textures has
-    /// an empty list): the code-changing state of depth textures, for the pair key. A raw
-    /// depth read filters in the shader where the sampler's min or mag filter blends.
+    /// and empty slots; the trailing `Color`s left out, so a draw without depth or narrow
+    /// textures has an empty list): the code-changing state of depth textures and of
+    /// textures whose GPU format lacks channels D3D9 reads as 1 (`SamplerRead::Narrow`), for
+    /// the pair key. A raw depth read filters in the shader where the sampler's min or mag
+    /// filter blends.
     pub(crate) fn sampler_reads(&self) -> Vec<SamplerRead> {
         let mut reads: Vec<SamplerRead> = (0..super::VERTEX_SAMPLER_BASE)
             .map(|slot| {
-                let read = self.state.textures[slot]
-                    .and_then(|id| self.textures.get(&id))
+                let texture = self.state.textures[slot].and_then(|id| self.textures.get(&id));
+                let read = texture
                     .filter(|t| t.kind == TextureKind::TwoD)
                     .and_then(|t| t.format.depth_read());
+                let channels = texture
+                    .filter(|t| !t.format.is_depth())
+                    .map_or(4, |t| t.format.channels(t.wgpu_format));
+                if read.is_none() && channels < 4 {
+                    return SamplerRead::Narrow {
+                        channels: channels as u8,
+                    };
+                }
                 match read {
                     Some(SamplerRead::Depth { channels, .. }) => {
                         let s = &self.state.samplers[slot];

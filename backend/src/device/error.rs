@@ -59,6 +59,14 @@ pub enum DeviceError {
         call: &'static str,
         source: LinkError,
     },
+    /// `D3DERR_DEVICELOST`: the window presented to was resized or its surface lost; the
+    /// device draws on, and a `Reset` makes its window's surface again.
+    #[error("{call}: D3DERR_DEVICELOST: {reason}")]
+    DeviceLost { call: &'static str, reason: String },
+    /// `TestCooperativeLevel`'s `D3DERR_DEVICENOTRESET`: the device was lost and can be
+    /// `Reset` now.
+    #[error("{call}: D3DERR_DEVICENOTRESET: {reason}")]
+    DeviceNotReset { call: &'static str, reason: String },
     /// The GPU refused or lacks what the call needs.
     #[error("{call}: {source}")]
     Gpu {

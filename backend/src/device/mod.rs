@@ -1,4 +1,4 @@
-//! A headless Direct3D 9-style device on wgpu: the one entry point users call.
+//! A Direct3D 9-style device on wgpu, headless unless a swap chain is given a window: the one entry point users call.
 //!
 //! D3D9 creates the vertex declaration and the shaders separately and pairs them only at
 //! draw time. So does [`Device`]: `create_*` makes objects (shaders are checked against the
@@ -24,6 +24,7 @@ mod error;
 mod fixed_function;
 mod float_bits;
 mod format;
+mod multisample;
 mod objects;
 mod pairing;
 mod pass;
@@ -46,6 +47,7 @@ mod transform;
 mod upload;
 mod versioned;
 mod volume_slice;
+mod window;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -68,6 +70,7 @@ pub use fixed_function::{
     Light, LightType, Material, StageArg, StageOp, TextureStage, MAX_ACTIVE_LIGHTS,
 };
 pub use format::{Format, FormatSupport, SurfaceData};
+pub use multisample::{MultiSample, NONMASKABLE};
 pub use objects::{
     DeclarationId, IndexBufferId, IndexFormat, LockFlags, Locked, PixelShaderId, Pool, SurfaceId,
     TexelBox, TextureId, Usage, VertexBufferId, VertexShaderId,
@@ -83,6 +86,7 @@ pub use state::{
 pub use surfaces::SurfaceInfo;
 pub use textures::{TextureDesc, TextureInfo};
 pub use transform::{Matrix, TransformState, IDENTITY};
+pub use window::PresentInterval;
 
 use cache::Lru;
 use error::{invalid, unsupported};
@@ -128,6 +132,9 @@ pub struct DeviceParams {
     /// `EnableAutoDepthStencil` with this format: a depth-stencil surface of the back
     /// buffer's size, set when the device is created (`None` by default).
     pub auto_depth_stencil: Option<Format>,
+    /// `MultiSampleType` and `MultiSampleQuality` of the implicit swap chain's back buffers
+    /// and automatic depth-stencil surface (none by default).
+    pub multisample: MultiSample,
     /// Entries of the (declaration, shaders, code state) pairing cache.
     pub shader_cache_capacity: usize,
     /// Entries of the pipeline cache.
@@ -161,6 +168,7 @@ impl Default for DeviceParams {
             back_buffer_count: 1,
             lockable_back_buffer: false,
             auto_depth_stencil: None,
+            multisample: MultiSample::NONE,
             shader_cache_capacity: 1024,
             pipeline_cache_capacity: 1024,
             fallbacks: Fallbacks::default(),
@@ -232,6 +240,9 @@ pub(crate) struct Stream {
 pub(crate) struct DeviceState {
     pub(crate) declaration: Option<DeclarationId>,
     pub(crate) vertex_shader: Option<VertexShaderId>,
+    /// The software-only vertex shader whose draw under hardware processing was refused;
+    /// later hardware draws skip it (`draw::stages`).
+    pub(crate) hardware_refused: Option<VertexShaderId>,
     pub(crate) pixel_shader: Option<PixelShaderId>,
     pub(crate) streams: [Stream; MAX_STREAMS],
     pub(crate) indices: Option<IndexBufferId>,
@@ -327,6 +338,12 @@ impl Device {
             call: "CreateDevice",
             source,
         })?;
+        Device::on_gpu(gpu, params)
+    }
+
+    /// A device on `gpu` (one opened with [`Gpu::with_display`] can present into windows:
+    /// [`Device::set_window`]).
+    pub fn with_gpu(gpu: Gpu, params: DeviceParams) -> Result<Device, DeviceError> {
         Device::on_gpu(gpu, params)
     }
 
@@ -465,6 +482,7 @@ impl Device {
         let Some(encoder) = self.encoder.take() else {
             return Ok(());
         };
+        self.upload_held_locks();
         let gpu = &self.gpu;
         gpu.capture("submitting the recorded draws", || {
             gpu.queue.submit([encoder.finish()]);

@@ -440,6 +440,9 @@ pub(crate) struct SurfaceObject {
     /// The lock in progress (surfaces with their own storage; a texture level's lock is the
     /// texture's).
     pub(crate) lock: Option<ActiveLock>,
+    /// The `D3DMULTISAMPLE_TYPE` and quality the surface was made with (its GPU image has
+    /// the samples that serve them: `multisample`).
+    pub(crate) multisample: super::multisample::MultiSample,
 }
 
 impl SurfaceObject {

@@ -1,4 +1,4 @@
-//! Swap chains, headless: the implicit one (made with the device, made again by `Reset`)
+//! Swap chains (headless; `window` shows them in a window too): the implicit one (made with the device, made again by `Reset`)
 //! and additional ones (`CreateAdditionalSwapChain`); their back buffers, `Present` and the
 //! front buffer that `GetFrontBufferData` reads.
 //!
@@ -10,7 +10,8 @@
 
 use super::error::{invalid, DeviceError};
 use super::format::Format;
-use super::objects::{Pool, SurfaceId, TexelBox};
+use super::multisample::MultiSample;
+use super::objects::{Pool, SurfaceId};
 use super::{Device, DeviceParams, SurfaceData};
 
 /// An additional swap chain (`CreateAdditionalSwapChain`); the implicit one has no id.
@@ -29,6 +30,9 @@ pub struct PresentParams {
     /// `EnableAutoDepthStencil` with this format: a depth-stencil surface of the back
     /// buffer's size. The implicit swap chain's only: D3D9 makes none for additional chains.
     pub auto_depth_stencil: Option<Format>,
+    /// `MultiSampleType` and `MultiSampleQuality` of the back buffers and the automatic
+    /// depth-stencil surface.
+    pub multisample: MultiSample,
 }
 
 impl DeviceParams {
@@ -39,6 +43,7 @@ impl DeviceParams {
             back_buffer_count: self.back_buffer_count,
             lockable_back_buffer: self.lockable_back_buffer,
             auto_depth_stencil: self.auto_depth_stencil,
+            multisample: self.multisample,
         }
     }
 
@@ -48,6 +53,7 @@ impl DeviceParams {
         self.back_buffer_count = present.back_buffer_count;
         self.lockable_back_buffer = present.lockable_back_buffer;
         self.auto_depth_stencil = present.auto_depth_stencil;
+        self.multisample = present.multisample;
     }
 }
 
@@ -60,6 +66,8 @@ pub(crate) struct SwapChain {
     /// The automatic depth-stencil surface (the implicit chain's, with
     /// `EnableAutoDepthStencil`).
     pub(crate) depth_stencil: Option<SurfaceId>,
+    /// The window `Present` shows frames in (`window`); `None`: headless.
+    pub(crate) window: Option<super::window::WindowTarget>,
 }
 
 impl SwapChain {
@@ -94,12 +102,16 @@ impl Device {
         let made = (|| {
             for _ in 0..count {
                 let lockable = present.lockable_back_buffer;
-                let surface = self.create_render_target_with(width, height, format, lockable)?;
+                let ms = present.multisample;
+                let surface =
+                    self.create_render_target_multisampled(width, height, format, ms, lockable)?;
                 chain.back_buffers.push(surface);
             }
             if let Some(format) = present.auto_depth_stencil.filter(|_| depth) {
-                chain.depth_stencil =
-                    Some(self.create_depth_stencil_surface(width, height, format)?);
+                let ms = present.multisample;
+                chain.depth_stencil = Some(
+                    self.create_depth_stencil_surface_multisampled(width, height, format, ms)?,
+                );
             }
             Ok(())
         })();
@@ -192,6 +204,8 @@ impl Device {
 
     fn present_chain(&mut self, id: Option<SwapChainId>) -> Result<(), DeviceError> {
         let call = "Present";
+        // A resized or lost window: D3DERR_DEVICELOST, nothing presented.
+        self.window_check(id)?;
         let chain = self.swap_chain(call, id)?;
         let (back_buffers, old_front) = (chain.back_buffers.clone(), chain.front_buffer);
         let back = back_buffers[0];
@@ -205,7 +219,15 @@ impl Device {
                     if let Some(old) = old_front {
                         let _ = self.release_surface(old);
                     }
-                    let front = self.create_render_target(width, height, format)?;
+                    // Flipped with the back buffers, it is multisampled as they are.
+                    let ms = match back_buffers.len() {
+                        1 => MultiSample::NONE,
+                        _ => self
+                            .surface_info(back)
+                            .map_or(MultiSample::NONE, |i| i.multisample),
+                    };
+                    let front =
+                        self.create_render_target_multisampled(width, height, format, ms, false)?;
                     match id {
                         None => self.implicit.front_buffer = Some(front),
                         Some(id) => {
@@ -218,9 +240,10 @@ impl Device {
                 }
             };
         if back_buffers.len() == 1 {
-            let whole = TexelBox::whole(width, height, 1);
-            self.copy_image(call, back, front, whole, whole)?;
-            return self.flush();
+            // (A multisampled back buffer is resolved into the front buffer: `multisample`.)
+            self.copy_to_front(call, back, front)?;
+            self.flush()?;
+            return self.window_show(id, front);
         }
         // What was recorded draws into the images where they are now.
         self.flush()?;
@@ -242,7 +265,7 @@ impl Device {
         }
         // A memoised draw names the images it drew into.
         self.memo = None;
-        Ok(())
+        self.show_front(id, front)
     }
 
     /// `GetFrontBufferData` of the implicit swap chain: what the last `Present` showed (the

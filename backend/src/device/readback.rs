@@ -61,6 +61,8 @@ pub(crate) struct ClearKey {
     targets: Vec<Option<wgpu::TextureFormat>>,
     depth: Option<wgpu::TextureFormat>,
     flags: (bool, bool, bool),
+    /// The attachments' samples (`multisample`).
+    samples: u32,
 }
 
 impl Device {
@@ -104,6 +106,7 @@ impl Device {
             .and_then(|id| self.surfaces.get(&id))
             .ok_or_else(|| invalid(call, "no render target 0"))?;
         let (width, height) = (rt0.width, rt0.height);
+        let samples = rt0.gpu.as_ref().map_or(1, |g| g.texture.sample_count());
         let v = self.state.viewport;
         let mut area = Rect {
             left: v.x as i32,
@@ -138,8 +141,9 @@ impl Device {
                 targets.push(None);
                 continue;
             };
-            let size = (surface.width, surface.height);
-            one_size &= size == (width, height);
+            // (Targets of another multisampling than render target 0's are cleared apart.)
+            let size = (surface.width, surface.height, gpu.texture.sample_count());
+            one_size &= size == (width, height, samples);
             // With D3DRS_SRGBWRITEENABLE the clear colour is encoded too (`srgb`).
             let (view, format) = self.target_view(call, surface, gpu)?;
             targets.push(Some((view, format, size)));
@@ -150,7 +154,10 @@ impl Device {
         let depth = ds
             .filter(|_| flags.zbuffer || flags.stencil)
             .and_then(|s| Some((s.gpu.as_ref()?, (s.width, s.height))))
-            .map(|(s, size)| ((s.view.clone(), s.wgpu_format), size));
+            .map(|(s, (w, h))| {
+                let size = (w, h, s.texture.sample_count());
+                ((s.view.clone(), s.wgpu_format), size)
+            });
         let colour_only = ClearFlags {
             zbuffer: false,
             stencil: false,
@@ -166,21 +173,21 @@ impl Device {
         type Pass = (
             Vec<Option<wgpu::TextureView>>,
             Vec<Option<wgpu::TextureFormat>>,
-            Option<((wgpu::TextureView, wgpu::TextureFormat), (u32, u32))>,
+            Option<((wgpu::TextureView, wgpu::TextureFormat), (u32, u32, u32))>,
             ClearFlags,
-            (u32, u32),
+            (u32, u32, u32),
         );
         let mut passes: Vec<Pass> = Vec::new();
         let depth_matches = depth
             .as_ref()
-            .is_none_or(|(_, size)| *size == (width, height));
+            .is_none_or(|(_, size)| *size == (width, height, samples));
         if one_size && depth_matches {
             let views = targets
                 .iter()
                 .map(|t| t.as_ref().map(|t| t.0.clone()))
                 .collect();
             let formats = targets.iter().map(|t| t.as_ref().map(|t| t.1)).collect();
-            passes.push((views, formats, depth, flags, (width, height)));
+            passes.push((views, formats, depth, flags, (width, height, samples)));
         } else {
             for (view, format, size) in targets.into_iter().flatten() {
                 passes.push((
@@ -205,6 +212,7 @@ impl Device {
                     continue;
                 };
                 let whole = (x, y, w, h) == (0, 0, target.0, target.1);
+                let samples = target.2;
                 if whole {
                     self.clear_whole(
                         &views,
@@ -224,7 +232,7 @@ impl Device {
                         clear_colour,
                         z,
                         stencil,
-                        (x, y, w, h),
+                        (x, y, w, h, samples),
                     )?;
                 }
             }
@@ -283,12 +291,13 @@ impl Device {
         colour: wgpu::Color,
         z: f32,
         stencil: u32,
-        (x, y, w, h): (u32, u32, u32, u32),
+        (x, y, w, h, samples): (u32, u32, u32, u32, u32),
     ) -> Result<(), DeviceError> {
         let key = ClearKey {
             targets: formats.to_vec(),
             depth: depth.map(|(_, f)| *f),
             flags: (flags.target, flags.zbuffer, flags.stencil),
+            samples,
         };
         let gpu = &self.gpu;
         let (pipeline, layout) = match self.clear_pipelines.get(&key) {
@@ -356,6 +365,8 @@ impl Device {
     pub fn get_render_target_data(&mut self, id: SurfaceId) -> Result<SurfaceData, DeviceError> {
         let call = "GetRenderTargetData";
         self.upload_container(id);
+        // A multisampled target reads as its resolve (what `Present` and `StretchRect` give).
+        let resolved = self.resolved_image(call, id)?;
         self.flush()?;
         let surface = self
             .surfaces
@@ -371,8 +382,8 @@ impl Device {
         let gpu_bytes = if format.is_depth() {
             self.read_depth(call, id)?
         } else {
-            let (texture, level, layer) =
-                (gpu_image.texture.clone(), gpu_image.level, gpu_image.layer);
+            let image = resolved.as_ref().unwrap_or(gpu_image);
+            let (texture, level, layer) = (image.texture.clone(), image.level, image.layer);
             let aspect = wgpu::TextureAspect::All;
             self.read_texels(call, &texture, (level, layer, aspect), (width, height))?
         };
@@ -575,7 +586,10 @@ fn build_clear_pipeline(
         },
         primitive: Default::default(),
         depth_stencil,
-        multisample: Default::default(),
+        multisample: wgpu::MultisampleState {
+            count: key.samples,
+            ..Default::default()
+        },
         fragment: Some(wgpu::FragmentState {
             module: &module,
             entry_point: Some("fs"),

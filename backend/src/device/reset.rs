@@ -14,7 +14,9 @@
 //!   `D3DRS_ZENABLE` from `EnableAutoDepthStencil`), unbinds every object, and sets the
 //!   viewport and scissor rectangle to the new back buffer, render target 0 to it and the
 //!   depth-stencil surface to the automatic one. A mixed device keeps its
-//!   `SetSoftwareVertexProcessing` choice.
+//!   `SetSoftwareVertexProcessing` choice;
+//! - configures the implicit swap chain's window (if it has one) again at the window's
+//!   size, ending the lost state a resized window began (`window`).
 
 use super::clip::Plane;
 use super::error::{invalid, DeviceError};
@@ -42,6 +44,7 @@ impl DeviceState {
         DeviceState {
             declaration: None,
             vertex_shader: None,
+            hardware_refused: None,
             pixel_shader: None,
             streams: [Stream::default(); MAX_STREAMS],
             indices: None,
@@ -90,7 +93,8 @@ impl Device {
         }
         // What was recorded reaches the old surfaces before they go.
         self.flush()?;
-        let chain = self.make_swap_chain(call, &present, true)?;
+        let mut chain = self.make_swap_chain(call, &present, true)?;
+        chain.window = self.implicit.window.take();
         let old = std::mem::replace(&mut self.implicit, chain);
         self.release_swap_chain_surfaces(&old);
         self.params.set_present(&present);
@@ -101,7 +105,8 @@ impl Device {
         state.software_processing = self.state.software_processing;
         *self.state = state;
         self.memo = None;
-        Ok(())
+        // A window's surface at the window's size, its lost state over.
+        self.window_after_reset()
     }
 
     /// The first `D3DPOOL_DEFAULT` resource (lowest handle of each kind) that keeps

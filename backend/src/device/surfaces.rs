@@ -4,6 +4,7 @@
 
 use super::error::{invalid, unsupported, DeviceError};
 use super::format::Format;
+use super::multisample::MultiSample;
 use super::objects::{
     ActiveLock, GpuImage, LockFlags, Locked, Pool, SurfaceId, SurfaceObject, TexelBox, Usage,
 };
@@ -20,6 +21,8 @@ pub struct SurfaceInfo {
     pub usage: Usage,
     /// The texture, face and level the surface belongs to, for texture levels.
     pub container: Option<(super::objects::TextureId, u32, u32)>,
+    /// `MultiSampleType` and `MultiSampleQuality`.
+    pub multisample: MultiSample,
 }
 
 impl Device {
@@ -39,6 +42,22 @@ impl Device {
         width: u32,
         height: u32,
         format: Format,
+        lockable: bool,
+    ) -> Result<SurfaceId, DeviceError> {
+        self.create_render_target_multisampled(width, height, format, MultiSample::NONE, lockable)
+    }
+
+    /// `CreateRenderTarget(width, height, format, multisample, quality, lockable, ..)`: a
+    /// multisampled target has the samples that serve its type (`multisample`);
+    /// `D3DERR_NOTAVAILABLE` where the adapter has no such multisampling for the format
+    /// (`DeviceError::NotAvailable`), `D3DERR_INVALIDCALL` for a quality past its levels.
+    /// Multisampled targets are made lockable or not as asked, but never locked.
+    pub fn create_render_target_multisampled(
+        &mut self,
+        width: u32,
+        height: u32,
+        format: Format,
+        multisample: MultiSample,
         lockable: bool,
     ) -> Result<SurfaceId, DeviceError> {
         let call = "CreateRenderTarget";
@@ -63,11 +82,13 @@ impl Device {
                     memory: None,
                     container: None,
                     lock: None,
+                    multisample,
                 },
             );
             return Ok(id);
         }
-        self.add_gpu_surface(call, width, height, format, Usage::RENDER_TARGET, lockable)
+        let usage = Usage::RENDER_TARGET;
+        self.add_gpu_surface(call, (width, height), format, usage, lockable, multisample)
     }
 
     /// `CreateDepthStencilSurface(width, height, format, D3DMULTISAMPLE_NONE, ..)`.
@@ -78,12 +99,25 @@ impl Device {
         height: u32,
         format: Format,
     ) -> Result<SurfaceId, DeviceError> {
+        self.create_depth_stencil_surface_multisampled(width, height, format, MultiSample::NONE)
+    }
+
+    /// `CreateDepthStencilSurface(width, height, format, multisample, quality, ..)`, as
+    /// [`Device::create_render_target_multisampled`] for its multisampling.
+    pub fn create_depth_stencil_surface_multisampled(
+        &mut self,
+        width: u32,
+        height: u32,
+        format: Format,
+        multisample: MultiSample,
+    ) -> Result<SurfaceId, DeviceError> {
         let call = "CreateDepthStencilSurface";
         if !format.is_depth() {
             return Err(invalid(call, format!("{format:?} is not a depth format")));
         }
         let lockable = matches!(format, Format::D32FLockable | Format::D16Lockable);
-        self.add_gpu_surface(call, width, height, format, Usage::DEPTH_STENCIL, lockable)
+        let usage = Usage::DEPTH_STENCIL;
+        self.add_gpu_surface(call, (width, height), format, usage, lockable, multisample)
     }
 
     /// `CreateOffscreenPlainSurface(width, height, format, pool)`: a lockable surface that
@@ -103,7 +137,10 @@ impl Device {
         }
         match pool {
             Pool::Managed => Err(invalid(call, "D3DPOOL_MANAGED")),
-            Pool::Default => self.add_gpu_surface(call, width, height, format, Usage(0), true),
+            Pool::Default => {
+                let size = (width, height);
+                self.add_gpu_surface(call, size, format, Usage(0), true, MultiSample::NONE)
+            }
             Pool::SystemMem | Pool::Scratch => {
                 self.check_surface_size(call, width, height)?;
                 let id = SurfaceId(self.next_id());
@@ -120,6 +157,7 @@ impl Device {
                         memory: Some(vec![0; format.image_size(width, height)]),
                         container: None,
                         lock: None,
+                        multisample: MultiSample::NONE,
                     },
                 );
                 Ok(id)
@@ -146,13 +184,20 @@ impl Device {
     fn add_gpu_surface(
         &mut self,
         call: &'static str,
-        width: u32,
-        height: u32,
+        (width, height): (u32, u32),
         format: Format,
         usage: Usage,
         lockable: bool,
+        multisample: MultiSample,
     ) -> Result<SurfaceId, DeviceError> {
         self.check_surface_size(call, width, height)?;
+        let samples = format.sample_count(&self.gpu, multisample).ok_or_else(|| {
+            // (D3DERR_INVALIDCALL, as DXVK answers a type it cannot make.)
+            invalid(
+                call,
+                format!("{format:?} surfaces with {multisample:?} on this adapter"),
+            )
+        })?;
         let blocks = width.is_multiple_of(4)
             && height.is_multiple_of(4)
             && self
@@ -160,10 +205,16 @@ impl Device {
                 .device
                 .features()
                 .contains(wgpu::Features::TEXTURE_COMPRESSION_BC);
-        let gpu_usage = wgpu::TextureUsages::RENDER_ATTACHMENT
-            | wgpu::TextureUsages::COPY_SRC
-            | wgpu::TextureUsages::COPY_DST
-            | wgpu::TextureUsages::TEXTURE_BINDING;
+        // Multisampled images are drawn into, resolved and (depth) read by passes, not copied.
+        let gpu_usage = match samples {
+            1 => {
+                wgpu::TextureUsages::RENDER_ATTACHMENT
+                    | wgpu::TextureUsages::COPY_SRC
+                    | wgpu::TextureUsages::COPY_DST
+                    | wgpu::TextureUsages::TEXTURE_BINDING
+            }
+            _ => wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING,
+        };
         // Float32 surfaces where the adapter cannot render floats (GL/GLES): the bits in a
         // u32 format of the same size (`float_bits`); offscreen plain ones too, so that
         // copies between them and render targets stay copies.
@@ -213,7 +264,7 @@ impl Device {
                 depth_or_array_layers: 1,
             },
             mip_level_count: 1,
-            sample_count: 1,
+            sample_count: samples,
             dimension: wgpu::TextureDimension::D2,
             format: wgpu_format,
             usage: gpu_usage,
@@ -242,6 +293,7 @@ impl Device {
                 memory: None,
                 container: None,
                 lock: None,
+                multisample,
             },
         );
         Ok(id)
@@ -270,6 +322,7 @@ impl Device {
             pool: s.pool,
             usage: s.usage,
             container: s.container,
+            multisample: s.multisample,
         })
     }
 
@@ -310,6 +363,10 @@ impl Device {
         }
         if !surface.lockable {
             return Err(invalid(call, "the surface is not lockable"));
+        }
+        if surface.multisample != MultiSample::NONE {
+            // Windows maps no multisampled surface (DXVK and wined3d refuse it too).
+            return Err(invalid(call, "the surface is multisampled"));
         }
         if surface.lock.is_some() {
             return Err(invalid(call, "the surface is already locked"));

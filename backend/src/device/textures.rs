@@ -623,6 +623,7 @@ impl Device {
             memory: None,
             container: Some((id, face, level)),
             lock: None,
+            multisample: super::multisample::MultiSample::NONE,
         };
         let sid = SurfaceId(self.next_id());
         self.surfaces.insert(sid, surface);

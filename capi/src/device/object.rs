@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::ffi::c_void;
 
-use d3d9_backend::device::{Device, DeviceParams, Format, PresentParams};
+use d3d9_backend::device::{Device, DeviceError, DeviceParams, Format, MultiSample, PresentParams};
 use d3d9_translator::decl::VertexProcessing;
 
 use super::{with, with_device, with_value, Cursor, Device9, DeviceInner, This, VTBL};
@@ -13,9 +13,10 @@ use crate::child::Shared;
 use crate::com::{write_out, Com, Deferred, Private};
 use crate::direct3d::Direct3D9;
 use crate::hresult::{
-    fail, invalid_call, unsupported, CallResult, Refusal, D3DERR_DEVICELOST, D3DERR_DEVICENOTRESET,
+    fail, invalid_call, CallResult, Refusal, D3DERR_DEVICELOST, D3DERR_DEVICENOTRESET,
     D3DERR_NOTAVAILABLE, HRESULT,
 };
+use crate::native_window;
 use crate::query::Query9;
 use crate::state::Bound;
 use crate::surface::Container;
@@ -42,6 +43,9 @@ pub(super) fn check_present_parameters(p: &D3DPRESENT_PARAMETERS) -> CallResult 
     }
     Ok(())
 }
+
+/// `D3DSWAPEFFECT_DISCARD`.
+const SWAPEFFECT_DISCARD: u32 = 1;
 
 /// The present parameters D3D9 fills in for a windowed, headless swap chain: a size of 0
 /// is 640 x 480 (the window is not real), `D3DFMT_UNKNOWN` is the display format, a count of
@@ -71,10 +75,11 @@ fn complete_present_parameters(p: &mut D3DPRESENT_PARAMETERS) -> CallResult<(u32
                 format!("back-buffer format {}", { p.BackBufferFormat }),
             )
         })?;
-    if p.MultiSampleType != 0 {
-        return Err(unsupported(
-            D3DERR_NOTAVAILABLE,
-            "a multisampled back buffer",
+    if p.MultiSampleType != 0 && (p.SwapEffect != SWAPEFFECT_DISCARD || p.Flags & 1 != 0) {
+        // D3D9 multisamples only discarded, unlocked back buffers (D3DERR_INVALIDCALL, as
+        // the SDK documents for D3DPRESENT_PARAMETERS and DXVK answers).
+        return Err(invalid_call(
+            "a multisampled back buffer that is not D3DSWAPEFFECT_DISCARD or is lockable",
         ));
     }
     Ok((p.BackBufferWidth, p.BackBufferHeight, format))
@@ -104,6 +109,10 @@ pub(super) fn present_params(p: &mut D3DPRESENT_PARAMETERS) -> CallResult<Presen
         // D3DPRESENTFLAG_LOCKABLE_BACKBUFFER.
         lockable_back_buffer: p.Flags & 1 != 0,
         auto_depth_stencil,
+        multisample: MultiSample {
+            kind: p.MultiSampleType,
+            quality: p.MultiSampleQuality,
+        },
     })
 }
 
@@ -135,18 +144,27 @@ pub fn create(
     if focus.is_null() && present.hDeviceWindow.is_null() && present.Windowed == 0 {
         return Err(invalid_call("a full-screen device without a window"));
     }
+    // A window registered through d3d9_native.h: presented into; any other is headless.
+    let window = native_window::complete_for_window(present, focus);
     let chain = present_params(present)?;
     // The adapter must exist before a device is made on it.
     d3d.data.gpu()?;
-    let device = Device::new(DeviceParams {
+    let params = DeviceParams {
         processing,
         back_buffer: chain.back_buffer,
         back_buffer_count: chain.back_buffer_count,
         lockable_back_buffer: chain.lockable_back_buffer,
         auto_depth_stencil: chain.auto_depth_stencil,
+        multisample: chain.multisample,
         ..DeviceParams::default()
-    })
-    .map_err(Refusal::from)?;
+    };
+    let device = match &window {
+        None => Device::new(params).map_err(Refusal::from)?,
+        Some(window) => {
+            let interval = native_window::interval(present.PresentationInterval)?;
+            native_window::windowed_device(params, window, interval)?
+        }
+    };
     let back_buffer_ids = device.back_buffers().to_vec();
     let depth_id = device.depth_stencil_surface();
     let inner = DeviceInner {
@@ -441,7 +459,21 @@ pub fn present_inner(inner: &mut DeviceInner) -> CallResult {
     if inner.lost {
         return Err(fail(D3DERR_DEVICELOST, "the device is lost until a Reset"));
     }
-    inner.device.present().map_err(Refusal::from)
+    // A real window's client area as the program last reported it: a resize loses the
+    // device (D3DERR_DEVICELOST, then D3DERR_DEVICENOTRESET until a Reset).
+    if let Some(window) = native_window::lookup(inner.implicit.present.hDeviceWindow) {
+        if window.size.0 > 0 && window.size.1 > 0 {
+            inner
+                .device
+                .window_resized(None, window.size)
+                .map_err(Refusal::from)?;
+        }
+    }
+    let presented = inner.device.present();
+    if let Err(DeviceError::DeviceLost { .. }) = &presented {
+        inner.lost = true;
+    }
+    presented.map_err(Refusal::from)
 }
 
 pub(super) unsafe extern "C" fn get_back_buffer(

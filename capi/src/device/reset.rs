@@ -16,6 +16,9 @@
 //!   then lost until a `Reset` succeeds: `TestCooperativeLevel` answers
 //!   `D3DERR_DEVICENOTRESET`, `Present` and `ValidateDevice` `D3DERR_DEVICELOST`, draws and
 //!   clears succeed without drawing (the SDK's "Lost Devices": rendering fails silently);
+//! - on a real window (`d3d9_native.h`) a back-buffer size of 0 is the window's client area,
+//!   and the window's surface is configured again at that area (ending the lost state a
+//!   resize began: the backend's `window`);
 //! - a successful `Reset` gives the same `IDirect3DSwapChain9` new back buffers (and a new
 //!   automatic depth-stencil surface), every state its default, and writes the completed
 //!   present parameters back.
@@ -81,8 +84,20 @@ impl DeviceInner {
                  automatic depth-stencil surface",
             ));
         }
+        let window = crate::native_window::complete_for_window(present, focus);
+        let interval = match &window {
+            Some(_) => Some(crate::native_window::interval(
+                present.PresentationInterval,
+            )?),
+            None => None,
+        };
         let chain = present_params(present)?;
         self.device.reset(chain).map_err(Refusal::from)?;
+        if let Some(interval) = interval {
+            self.device
+                .set_present_interval(None, interval)
+                .map_err(Refusal::from)?;
+        }
 
         // The COM side of the new swap chain: new surfaces, the old ones released.
         self.unbind_all();

@@ -5,7 +5,7 @@
 use std::ffi::c_void;
 use std::sync::Arc;
 
-use d3d9_backend::device::{Filter, Format, IndexFormat, Pool, TextureDesc, Usage};
+use d3d9_backend::device::{Filter, Format, IndexFormat, MultiSample, Pool, TextureDesc, Usage};
 use d3d9_backend::TextureKind;
 
 use super::{object, with, with_device, Device9, This};
@@ -254,16 +254,16 @@ pub(super) unsafe extern "C" fn create_index_buffer(
     })
 }
 
-/// Multisampled surfaces are not made yet.
-fn single_sample(samples: u32) -> CallResult {
-    if samples == 0 {
-        Ok(())
-    } else {
-        Err(crate::hresult::unsupported(
-            D3DERR_NOTAVAILABLE,
-            format!("{samples}-sample surfaces"),
-        ))
+/// A surface's `D3DMULTISAMPLE_TYPE` and quality (the device checks them against the
+/// adapter: `Device::create_render_target_multisampled`).
+fn multisample(samples: u32, quality: u32) -> CallResult<MultiSample> {
+    if samples > 16 {
+        return Err(invalid_call(format!("D3DMULTISAMPLE_TYPE {samples}")));
     }
+    Ok(MultiSample {
+        kind: samples,
+        quality,
+    })
 }
 
 pub(super) unsafe extern "C" fn create_render_target(
@@ -272,7 +272,7 @@ pub(super) unsafe extern "C" fn create_render_target(
     height: u32,
     format_value: u32,
     samples: u32,
-    _quality: u32,
+    quality: u32,
     lockable: i32,
     out: *mut *mut c_void,
     shared: *mut *mut c_void,
@@ -281,7 +281,7 @@ pub(super) unsafe extern "C" fn create_render_target(
         // SAFETY: per the caller.
         unsafe { write_out(out, std::ptr::null_mut())? };
         no_shared_handle(shared)?;
-        single_sample(samples)?;
+        let ms = multisample(samples, quality)?;
         let format = format(format_value)?;
         let id = device.data.shared.with(|inner| {
             check_size(
@@ -293,7 +293,7 @@ pub(super) unsafe extern "C" fn create_render_target(
             )?;
             inner
                 .device
-                .create_render_target_with(width, height, format, lockable != 0)
+                .create_render_target_multisampled(width, height, format, ms, lockable != 0)
                 .map_err(Refusal::from)
         })?;
         let surface = Surface9::created(device, id);
@@ -308,7 +308,7 @@ pub(super) unsafe extern "C" fn create_depth_stencil_surface(
     height: u32,
     format_value: u32,
     samples: u32,
-    _quality: u32,
+    quality: u32,
     _discard: i32,
     out: *mut *mut c_void,
     shared: *mut *mut c_void,
@@ -317,7 +317,7 @@ pub(super) unsafe extern "C" fn create_depth_stencil_surface(
         // SAFETY: per the caller.
         unsafe { write_out(out, std::ptr::null_mut())? };
         no_shared_handle(shared)?;
-        single_sample(samples)?;
+        let ms = multisample(samples, quality)?;
         let format = format(format_value)?;
         let id = device.data.shared.with(|inner| {
             check_size(
@@ -329,7 +329,7 @@ pub(super) unsafe extern "C" fn create_depth_stencil_surface(
             )?;
             inner
                 .device
-                .create_depth_stencil_surface(width, height, format)
+                .create_depth_stencil_surface_multisampled(width, height, format, ms)
                 .map_err(Refusal::from)
         })?;
         let surface = Surface9::created(device, id);

@@ -81,6 +81,11 @@ impl Lang {
 /// Compiles `sources` into `<CARGO_TARGET_TMPDIR>/c_programs/<name>` with the compile line
 /// (warnings as errors, `capi/tests/c/` on the include path), linked with libd3d9.
 pub fn compile(lang: Lang, sources: &[PathBuf], name: &str) -> PathBuf {
+    compile_with(lang, sources, name, &[])
+}
+
+/// [`compile`] with `libs` after libd3d9 on the link line (`-lX11` for a window).
+pub fn compile_with(lang: Lang, sources: &[PathBuf], name: &str, libs: &[&str]) -> PathBuf {
     let lib = libd3d9_dir();
     let out_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("c_programs");
     std::fs::create_dir_all(&out_dir).expect("output folder");
@@ -99,6 +104,7 @@ pub fn compile(lang: Lang, sources: &[PathBuf], name: &str) -> PathBuf {
         .arg("-L")
         .arg(&lib)
         .args(["-ld3d9", "-lm"])
+        .args(libs)
         .arg(format!("-Wl,-rpath,{}", lib.display()));
     let built = cmd.output().unwrap_or_else(|e| panic!("{cmd:?}: {e}"));
     assert!(
@@ -112,8 +118,14 @@ pub fn compile(lang: Lang, sources: &[PathBuf], name: &str) -> PathBuf {
 /// Runs `exe` with `LD_LIBRARY_PATH` at libd3d9's folder; asserts it exits with 0 and shows
 /// its output either way. Returns its stdout.
 pub fn run(exe: &Path) -> String {
+    run_with_env(exe, &[])
+}
+
+/// [`run`] with `env` set (`DISPLAY` for a window).
+pub fn run_with_env(exe: &Path, env: &[(&str, &str)]) -> String {
     let ran = Command::new(exe)
         .env("LD_LIBRARY_PATH", libd3d9_dir())
+        .envs(env.iter().copied())
         .output()
         .unwrap_or_else(|e| panic!("{}: {e}", exe.display()));
     let stdout = String::from_utf8_lossy(&ran.stdout).into_owned();

@@ -39,6 +39,18 @@ pub enum SamplerRead {
     /// A shadow map: the depth comparison of the coordinate's z, through a comparison
     /// sampler (`LESSEQUAL`).
     Shadow,
+    /// A colour texture whose GPU format holds only its first `channels` (1 or 2) of red and
+    /// green: D3D9 reads the missing ones of r, g, b as 1 where WebGPU reads 0 (render-target
+    /// textures of `R16F`, `R32F`: (r, 1, 1, 1); `G16R16F`, `G32R32F`, `G16R16`: (r, g, 1, 1)).
+    /// Any texture type.
+    Narrow { channels: u8 },
+}
+
+impl SamplerRead {
+    /// Reads a depth texture (raw or as a shadow map).
+    pub fn is_depth(self) -> bool {
+        matches!(self, SamplerRead::Depth { .. } | SamplerRead::Shadow)
+    }
 }
 
 /// Where a raw depth read puts the depth.
@@ -60,15 +72,40 @@ pub(super) enum DepthLevel {
 }
 
 impl Lifter<'_> {
-    /// How sampler `s#n` reads its texture: the pixel options' word for a 2D sampler, a
-    /// colour texture otherwise.
+    /// How sampler `s#n` reads its texture: the pixel options' word (a depth read only on a
+    /// 2D sampler), a colour texture otherwise.
     pub(super) fn sampler_read(&self, n: u32, dim: ImageDimension) -> SamplerRead {
-        if dim != ImageDimension::D2 {
-            return SamplerRead::Color;
-        }
-        self.pixel_options()
+        let read = self
+            .pixel_options()
             .and_then(|o| o.sampler_reads.get(n as usize).copied())
-            .unwrap_or_default()
+            .unwrap_or_default();
+        match read.is_depth() && dim != ImageDimension::D2 {
+            true => SamplerRead::Color,
+            false => read,
+        }
+    }
+
+    /// `texel` as D3D9 reads the texture `read` names: a narrow texture's missing red, green
+    /// and blue channels set to 1 (see [`SamplerRead::Narrow`]); others as they are.
+    pub(super) fn fill_channels(
+        &mut self,
+        texel: Handle<Expression>,
+        read: SamplerRead,
+    ) -> Handle<Expression> {
+        let SamplerRead::Narrow { channels } = read else {
+            return texel;
+        };
+        let one = self.lit_f32(1.0);
+        let mut parts = [one; 4];
+        for (c, part) in parts
+            .iter_mut()
+            .enumerate()
+            .take(usize::from(channels.min(2)))
+        {
+            *part = self.comp(texel, c as u32);
+        }
+        parts[3] = self.comp(texel, 3);
+        self.compose4(parts)
     }
 
     /// The texel of depth texture `s#n` read as `read` (not `Color`) at `coord` (x, y and,
@@ -133,7 +170,7 @@ impl Lifter<'_> {
                     }
                 }
             }
-            SamplerRead::Color => self.lit_f32(0.0),
+            SamplerRead::Color | SamplerRead::Narrow { .. } => self.lit_f32(0.0),
         }
     }
 

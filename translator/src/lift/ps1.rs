@@ -279,7 +279,7 @@ impl Lifter<'_> {
         };
         self.samplers.insert(stage, tt);
         let read = self.sampler_read(stage, dim);
-        if read != super::depth::SamplerRead::Color {
+        if read.is_depth() {
             return Ok(self.depth_sample(stage, read, coord, super::depth::DepthLevel::Implicit));
         }
         let (image, sampler) = self.texture_globals(stage, dim);
@@ -292,7 +292,7 @@ impl Lifter<'_> {
             });
         }
         let coordinate = self.compose(&parts).h;
-        Ok(self.emit(Expression::ImageSample {
+        let texel = self.emit(Expression::ImageSample {
             image,
             sampler,
             gather: None,
@@ -302,7 +302,8 @@ impl Lifter<'_> {
             level: naga::SampleLevel::Auto,
             depth_ref: None,
             clamp_to_edge: false,
-        }))
+        });
+        Ok(self.fill_channels(texel, read))
     }
 
     /// Write a `vec4` result to the destination's written components.

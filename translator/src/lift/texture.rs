@@ -57,7 +57,7 @@ impl Lifter<'_> {
             TextureType::Unknown => return Err(self.internal(format!("s{n} has no texture type"))),
         };
         let read = self.sampler_read(n, dim);
-        if read != SamplerRead::Color {
+        if read.is_depth() {
             // A depth texture (see `depth`): the projection divides z too.
             let coord = match project {
                 true => {
@@ -105,6 +105,7 @@ impl Lifter<'_> {
             depth_ref: None,
             clamp_to_edge: false,
         });
+        let texel = self.fill_channels(texel, read);
         self.write_sampled(inst, texel, s.swizzle)
     }
 
@@ -174,10 +175,12 @@ impl Lifter<'_> {
         // as an unfilterable `texture_2d<f32>` (see `depth`).
         let read = self.sampler_read(n, dim);
         let class = match read {
-            SamplerRead::Color | SamplerRead::Depth { .. } => ImageClass::Sampled {
-                kind: ScalarKind::Float,
-                multi: false,
-            },
+            SamplerRead::Color | SamplerRead::Narrow { .. } | SamplerRead::Depth { .. } => {
+                ImageClass::Sampled {
+                    kind: ScalarKind::Float,
+                    multi: false,
+                }
+            }
             SamplerRead::Shadow => ImageClass::Depth { multi: false },
         };
         let image_ty = self.type_of(TypeInner::Image {

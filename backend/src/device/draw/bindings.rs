@@ -72,12 +72,17 @@ impl Device {
                         ),
                     ));
                 }
-                if object.format.channels(object.wgpu_format) < 4 {
+                // A narrow texture reads its missing channels as 1 through the shader
+                // (`SamplerRead::Narrow`, pixel samplers: `Device::sampler_reads`).
+                let channels = object.format.channels(object.wgpu_format);
+                let narrow = matches!(t.read, SamplerRead::Narrow { channels: c } if u32::from(c) == channels);
+                if channels < 4 && !narrow {
                     return Err(unsupported(
                         call,
                         format!(
-                            "sampling a {:?} texture (D3D9 reads the missing channels as 1, wgpu as 0)",
-                            object.format
+                            "sampling a {:?} texture on device sampler slot {} (a vertex sampler: D3D9 reads the missing channels as 1, wgpu as 0)",
+                            object.format,
+                            t.slot
                         ),
                     ));
                 }
@@ -296,7 +301,7 @@ impl Device {
             s.mag_filter.blends() || s.min_filter.blends() || s.mip_filter == MipFilter::Linear;
         // Depth textures filter through a comparison sampler (shadow maps) or in the shader
         // (raw depth, whose sampler points).
-        if filtering && !filterable && read == SamplerRead::Color {
+        if filtering && !filterable && !read.is_depth() {
             return Err(unsupported(call, format!("linear filtering on sampler {slot} of a texture format this adapter cannot filter")));
         }
         let raw_depth = matches!(read, SamplerRead::Depth { .. });
@@ -438,7 +443,7 @@ impl Device {
             .and_then(|ds| self.surfaces.get(&ds))
             .and_then(|ds| ds.container)
             .is_some_and(|(texture, _, _)| Some(texture) == id);
-        if t.read != SamplerRead::Color && attached {
+        if t.read.is_depth() && attached {
             return Err(unsupported(
                 call,
                 format!(

@@ -40,6 +40,8 @@ pub(crate) struct PipelineKey {
     targets: Vec<Option<wgpu::ColorTargetState>>,
     depth_stencil: Option<wgpu::DepthStencilState>,
     filterable: Vec<bool>,
+    /// Samples and `D3DRS_MULTISAMPLEMASK` (`multisample`).
+    multisample: wgpu::MultisampleState,
 }
 
 /// A built pipeline and its bind group layouts.
@@ -408,6 +410,7 @@ impl Device {
             &targets.targets,
             targets.depth.as_ref().map(|(_, f)| *f),
             &textures.filterable,
+            self.multisample_state(targets.multisample.0, targets.multisample.1),
         )?;
         let depth_bias = self.depth_bias_offset(draw.primitive, targets.depth.is_some());
         let groups = self.bind_groups(call, pair, &entry, &textures, depth_bias)?;

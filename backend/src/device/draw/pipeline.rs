@@ -18,7 +18,8 @@ use crate::ConstantBuffer;
 impl Device {
     /// The pipeline of `pair` reading the streams of `binding` with `primitive` into
     /// `targets` and a depth-stencil surface of `depth`, with per sampled texture whether its
-    /// format filters; built on a miss.
+    /// format filters, drawing `multisample`'s samples; built on a miss.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn pipeline(
         &mut self,
         pair: &ShaderPair,
@@ -27,6 +28,7 @@ impl Device {
         targets: &[Option<wgpu::ColorTargetState>],
         depth: Option<wgpu::TextureFormat>,
         filterable: &[bool],
+        multisample: wgpu::MultisampleState,
     ) -> Result<Arc<PipelineEntry>, DeviceError> {
         let render = self.state.render;
         let topology = primitive.topology;
@@ -51,6 +53,7 @@ impl Device {
                 d
             }),
             filterable: filterable.to_vec(),
+            multisample,
         };
         let gpu = &self.gpu;
         let state = &self.state;
@@ -143,11 +146,11 @@ fn build_pipeline(
         // A depth texture's depth aspect: through a comparison sampler for a shadow map, as
         // an unfilterable float texture for raw depth (the shader filters it).
         let (sample_type, sampler) = match t.read {
-            SamplerRead::Color if filterable => (
+            SamplerRead::Color | SamplerRead::Narrow { .. } if filterable => (
                 wgpu::TextureSampleType::Float { filterable },
                 wgpu::SamplerBindingType::Filtering,
             ),
-            SamplerRead::Color => (
+            SamplerRead::Color | SamplerRead::Narrow { .. } => (
                 wgpu::TextureSampleType::Float { filterable },
                 wgpu::SamplerBindingType::NonFiltering,
             ),
@@ -232,7 +235,7 @@ fn build_pipeline(
                     },
                     primitive: key.primitive,
                     depth_stencil: key.depth_stencil.clone(),
-                    multisample: Default::default(),
+                    multisample: key.multisample,
                     fragment: Some(wgpu::FragmentState {
                         module: &pair.fragment_module,
                         entry_point: None,

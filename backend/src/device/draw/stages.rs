@@ -5,7 +5,8 @@
 
 use std::sync::Arc;
 
-use d3d9_translator::bytecode::TextureType;
+use d3d9_translator::bytecode::{Stage, TextureType, VertexProcessing};
+use d3d9_translator::check::{check, DeviceCaps};
 use d3d9_translator::decl::{StreamSource, VertexDeclaration};
 use d3d9_translator::lift::CompareFunction;
 
@@ -96,7 +97,27 @@ impl Device {
         // cannot carry it (GL), and the depth bias (`depth_bias_offset`).
         let position_fixup = true;
         let (vertex_shader, pixel_shader) = (stages.vertex_shader, stages.pixel_shader);
+        let mut needs_software = false;
         let pair = self.pairs.get_or_try_insert(&key, || {
+            // Only software vertex processing runs a shader past the hardware limits (a
+            // mixed device accepts it at creation): checked at each miss, as a refused draw
+            // caches no pair.
+            if let Some(vs) = vertex_shader.as_deref().filter(|_| {
+                params.processing == VertexProcessing::Mixed
+                    && key.processing == VertexProcessing::Hardware
+            }) {
+                let hardware = DeviceCaps {
+                    vertex_processing: VertexProcessing::Hardware,
+                    ..params.caps
+                };
+                if check(vs.program(), Stage::Vertex, &hardware).is_err() {
+                    needs_software = true;
+                    return Err(invalid(
+                        call,
+                        "the vertex shader needs software vertex processing (its registers pass the hardware limits); Windows refuses this draw and draws the next hardware ones without it",
+                    ));
+                }
+            }
             build_pair(
                 &device,
                 pair_id,
@@ -111,7 +132,15 @@ impl Device {
                 },
             )
             .map(Arc::new)
-        })?;
+        });
+        // Windows then draws as if no vertex shader were set while processing stays in
+        // hardware, and runs the shader under software processing (Wine's
+        // test_mvp_software_vertex_shaders: the next hardware draw gives the vertex colour,
+        // the software one the shader's).
+        if needs_software {
+            self.state.hardware_refused = self.state.vertex_shader;
+        }
+        let pair = pair?;
         Ok(DrawPair {
             declaration,
             pair,
@@ -130,7 +159,10 @@ impl Device {
         // The vertex stage: the shader, unless the declaration is pre-transformed (D3D9 then
         // skips it, as Wine's `use_vs` does) or there is none.
         let pretransformed = declaration.is_pretransformed();
-        let vertex_shader = match (self.state.vertex_shader, pretransformed) {
+        let shader = self.state.vertex_shader.filter(|&id| {
+            self.state.software_processing || self.state.hardware_refused != Some(id)
+        });
+        let vertex_shader = match (shader, pretransformed) {
             (Some(id), false) => Some(
                 self.vertex_shaders
                     .get(&id)
@@ -139,7 +171,7 @@ impl Device {
             ),
             _ => None,
         };
-        let vertex = match (self.state.vertex_shader, pretransformed) {
+        let vertex = match (shader, pretransformed) {
             (Some(id), false) => VertexStage::Shader(id),
             _ => VertexStage::FixedFunction(self.fixed_function_vertex_key(declaration, &fog)?),
         };

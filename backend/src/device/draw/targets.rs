@@ -1,7 +1,7 @@
 //! What a draw's pass draws into: the render targets and their formats, the depth-stencil
 //! attachment (or stand-ins of its size), and the viewport and scissor rectangles of the pass.
 
-use super::super::error::{invalid, DeviceError};
+use super::super::error::{invalid, unsupported, DeviceError};
 use super::super::format::Format;
 use super::super::pairing::ShaderPair;
 use super::super::standin::StandIn;
@@ -19,6 +19,9 @@ pub(super) struct PassTargets {
     pub(super) depth: Option<(wgpu::TextureView, wgpu::TextureFormat)>,
     /// Targets drawn through stand-ins of a larger depth-stencil surface's size.
     pub(super) standins: Vec<StandIn>,
+    /// The targets' `D3DMULTISAMPLE_TYPE` and the samples their images have (1 and 1 for
+    /// single-sampled targets; `multisample`).
+    pub(super) multisample: (u32, u32),
 }
 
 /// The rectangles a pass draws within.
@@ -56,6 +59,7 @@ impl Device {
         let mut targets = Vec::new();
         let mut size = None;
         let mut nulls = false;
+        let mut multisample = None;
         for (index, rt) in self.state.render_targets.iter().enumerate() {
             let Some(id) = rt else {
                 color_views.push(None);
@@ -96,6 +100,18 @@ impl Device {
                 .gpu
                 .as_ref()
                 .ok_or_else(|| invalid(call, format!("render target {index} is not on the GPU")))?;
+            // One pass draws into targets of one multisampling (D3D9 requires it of MRTs).
+            let samples = (surface.multisample.kind, gpu.texture.sample_count());
+            match multisample {
+                None => multisample = Some(samples),
+                Some(m) if m != samples => {
+                    return Err(invalid(
+                        call,
+                        format!("render target {index} is not multisampled as render target 0"),
+                    ))
+                }
+                Some(_) => {}
+            }
             let writes = pair.color_outputs.contains(&(index as u32));
             // With D3DRS_SRGBWRITEENABLE, the sRGB view of a format that has one (`srgb`).
             let (view, view_format) = self.target_view(call, surface, gpu)?;
@@ -136,12 +152,21 @@ impl Device {
                 .map(|s| (s.width, s.height))
                 .ok_or_else(|| invalid(call, "no render target"))?,
         };
+        // Only NULL targets: the depth-stencil surface's multisampling.
+        let multisample = multisample.unwrap_or_else(|| {
+            self.state
+                .depth_stencil
+                .and_then(|id| self.surfaces.get(&id))
+                .and_then(|s| Some((s.multisample.kind, s.gpu.as_ref()?.texture.sample_count())))
+                .unwrap_or((0, 1))
+        });
         Ok(PassTargets {
             color_views,
             targets,
             size,
             depth: None,
             standins: Vec::new(),
+            multisample,
         })
     }
 
@@ -174,10 +199,21 @@ impl Device {
                     .as_ref()
                     .ok_or_else(|| invalid(call, "the depth-stencil surface is not on the GPU"))?;
                 let depth = (s.view.clone(), s.wgpu_format);
-                if smaller {
+                // A depth-stencil surface multisampled unlike the targets is not drawn with
+                // (WebGPU's attachments must match; Wine's test_multisample_mismatch draws
+                // such pairs only with ZENABLE off, where NVIDIA draws and AMD tests).
+                let mismatched = s.texture.sample_count() != targets.multisample.1;
+                if mismatched {
+                    None
+                } else if smaller {
                     // Windows draws with a smaller depth-stencil surface while the depth
                     // and stencil tests are off (Wine's ds_size_test): without it.
                     None
+                } else if larger && targets.multisample.1 > 1 {
+                    return Err(unsupported(
+                        call,
+                        "a multisampled depth-stencil surface larger than the render target",
+                    ));
                 } else if larger {
                     // D3D9 uses the part of a larger depth-stencil surface under the
                     // targets; WebGPU's attachments must match: the pass draws into stand-ins

@@ -70,13 +70,14 @@ impl PixelKey {
             .filter_map(|(n, s)| s.texture.map(|t| (n, t, self.read(n, t))))
     }
 
-    /// How stage `n` reads its texture of type `ty` (a depth texture on a 2D stage).
+    /// How stage `n` reads its texture of type `ty` (a depth texture on a 2D stage, a narrow
+    /// one on any).
     fn read(&self, n: usize, ty: TextureType) -> SamplerRead {
+        let read = self.sampler_reads.get(n).copied().unwrap_or_default();
         match ty {
-            TextureType::TwoD | TextureType::Unknown => {
-                self.sampler_reads.get(n).copied().unwrap_or_default()
-            }
-            _ => SamplerRead::Color,
+            TextureType::TwoD | TextureType::Unknown => read,
+            _ if read.is_depth() => SamplerRead::Color,
+            _ => read,
         }
     }
 }
@@ -231,6 +232,13 @@ fn depth_texel(n: usize, read: SamplerRead) -> String {
     let sample = format!("stage{n}, stage{n}_sampler, coord{n}");
     let (depth, channels) = match read {
         SamplerRead::Color => return format!("textureSample({sample})"),
+        // D3D9 reads the channels the format lacks as 1.
+        SamplerRead::Narrow { channels: 1 } => {
+            return format!("textureSample({sample}) * vec4<f32>(1.0, 0.0, 0.0, 1.0) + vec4<f32>(0.0, 1.0, 1.0, 0.0)")
+        }
+        SamplerRead::Narrow { .. } => {
+            return format!("textureSample({sample}) * vec4<f32>(1.0, 1.0, 0.0, 1.0) + vec4<f32>(0.0, 0.0, 1.0, 0.0)")
+        }
         SamplerRead::Shadow => {
             let compare = format!("textureSampleCompare(stage{n}, stage{n}_sampler, coord{n}.xy, coord{n}.z)");
             return format!("vec4<f32>({compare})");

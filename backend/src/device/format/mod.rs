@@ -431,7 +431,7 @@ impl Format {
     pub(crate) fn channels(self, wgpu: W) -> u32 {
         match wgpu {
             W::R16Float | W::R32Float | W::R32Uint => 1,
-            W::Rg16Float | W::Rg32Float | W::Rg32Uint => 2,
+            W::Rg16Float | W::Rg32Float | W::Rg32Uint | W::Rg16Unorm => 2,
             _ => 4,
         }
     }
@@ -506,7 +506,8 @@ pub(crate) fn gpu_rows(format: W, height: u32) -> u32 {
 pub struct FormatSupport {
     /// A texture (2D, cube or volume) that shaders sample.
     pub texture: bool,
-    /// A volume texture (block-compressed volumes need `TEXTURE_COMPRESSION_BC_SLICED_3D`).
+    /// A volume texture (block-compressed volumes are decoded on upload where the adapter
+    /// lacks `TEXTURE_COMPRESSION_BC_SLICED_3D`, as 2D ones are without BC).
     pub volume: bool,
     /// A render target (surface or texture).
     pub render_target: bool,
@@ -630,9 +631,7 @@ impl Format {
         let srgb = self.srgb_capable() && srgb_views(gpu);
         FormatSupport {
             texture,
-            volume: texture
-                && (!self.is_compressed()
-                    || features.contains(wgpu::Features::TEXTURE_COMPRESSION_BC_SLICED_3D)),
+            volume: texture,
             render_target,
             surface: sampleable || render_target,
             depth_stencil: false,

@@ -1,0 +1,272 @@
+//! Multisampled render targets and depth-stencil surfaces: the types an adapter has
+//! (`Format::multisample_quality_levels`, D3D9 types served by the adapter's next sample count
+//! at or above them), drawing and clearing into them, `D3DRS_MULTISAMPLEMASK`, resolves by
+//! `StretchRect` (whole, scaled, into and between multisampled surfaces), depth copied out of a
+//! multisampled depth-stencil surface, and what D3D9 refuses (`GetRenderTargetData` of a
+//! multisampled target, locks). On wgpu's GL backend multisampling is not offered (its
+//! resolves read back black on llvmpipe): the test checks that it is refused there. GPU tests
+//! fail without an adapter.
+
+#![allow(clippy::panic)] // a failing test says why
+
+#[allow(dead_code)]
+mod device_common;
+use d3d9_backend::device::{
+    ClearFlags, Device, Filter, Format, LockFlags, MultiSample, Pool, PrimitiveType, SurfaceId,
+    NONMASKABLE,
+};
+use d3d9_backend::DeviceError;
+use device_common::{device, floats, ok};
+
+/// `D3DRS_*` numbers used here.
+const LIGHTING: u32 = 137;
+const CULLMODE: u32 = 22;
+const ZENABLE: u32 = 7;
+const ZFUNC: u32 = 23;
+const MULTISAMPLEMASK: u32 = 162;
+/// `D3DFVF_XYZ | D3DFVF_DIFFUSE`.
+const XYZ_DIFFUSE: u32 = 0x002 | 0x040;
+
+const TARGET: ClearFlags = ClearFlags {
+    target: true,
+    zbuffer: false,
+    stencil: false,
+};
+const TARGET_Z: ClearFlags = ClearFlags {
+    target: true,
+    zbuffer: true,
+    stencil: false,
+};
+
+/// Whether the adapter multisamples (not on wgpu's GL backend).
+fn multisamples(dev: &Device) -> bool {
+    let gl = dev.gpu().adapter_info().backend == wgpu::Backend::Gl;
+    let levels = Format::A8R8G8B8.multisample_quality_levels(dev.gpu(), 2);
+    assert_eq!(levels.is_some(), !gl, "{:?}", dev.gpu().adapter_info());
+    !gl
+}
+
+/// A vertex of `D3DFVF_XYZ | D3DFVF_DIFFUSE`.
+fn vertex(x: f32, y: f32, z: f32, colour: u32) -> Vec<u8> {
+    let mut v = floats(&[x, y, z]);
+    v.extend(colour.to_le_bytes());
+    v
+}
+
+/// Draws a triangle strip of `D3DFVF_XYZ | D3DFVF_DIFFUSE` vertices.
+fn draw(dev: &mut Device, vertices: &[(f32, f32, f32)], colour: u32) {
+    ok(dev.set_render_state_raw(LIGHTING, 0));
+    ok(dev.set_render_state_raw(CULLMODE, 1));
+    ok(dev.set_fvf(XYZ_DIFFUSE));
+    let data: Vec<u8> = vertices
+        .iter()
+        .flat_map(|&(x, y, z)| vertex(x, y, z, colour))
+        .collect();
+    let count = vertices.len() as u32 - 2;
+    ok(dev.draw_primitive_up(PrimitiveType::TriangleStrip, count, &data, 16));
+}
+
+/// `source` resolved into a new 64 x 64 A8R8G8B8 target; its texels.
+fn resolved(dev: &mut Device, source: SurfaceId) -> d3d9_backend::device::SurfaceData {
+    let rt = ok(dev.create_render_target(64, 64, Format::A8R8G8B8));
+    ok(dev.stretch_rect(source, None, rt, None, Filter::Point));
+    ok(dev.get_render_target_data(rt))
+}
+
+fn ms_target(dev: &mut Device, kind: u32) -> SurfaceId {
+    let ms = MultiSample::samples(kind);
+    ok(dev.create_render_target_multisampled(64, 64, Format::A8R8G8B8, ms, false))
+}
+
+#[test]
+fn gpu_multisample_types_follow_the_adapter() {
+    let dev = device();
+    let gpu = dev.gpu();
+    let on = multisamples(&dev);
+    assert_eq!(Format::A8R8G8B8.multisample_quality_levels(gpu, 0), Some(1));
+    // Lockable depth formats and block-compressed formats are never multisampled (DXVK).
+    assert_eq!(Format::D16Lockable.multisample_quality_levels(gpu, 2), None);
+    assert_eq!(Format::Dxt1.multisample_quality_levels(gpu, 2), None);
+    assert_eq!(Format::A8R8G8B8.multisample_quality_levels(gpu, 17), None);
+    if !on {
+        assert_eq!(
+            Format::A8R8G8B8.multisample_quality_levels(gpu, NONMASKABLE),
+            None
+        );
+        return;
+    }
+    for format in [
+        Format::A8R8G8B8,
+        Format::X8R8G8B8,
+        Format::D24S8,
+        Format::D24X8,
+    ] {
+        // WebGPU guarantees 4 samples: 2, 3 and 4 are served.
+        for kind in 2..=4 {
+            assert_eq!(format.multisample_quality_levels(gpu, kind), Some(1));
+        }
+        let levels = format.multisample_quality_levels(gpu, NONMASKABLE);
+        assert!(levels.is_some_and(|l| l >= 1), "{format:?}: {levels:?}");
+    }
+}
+
+#[test]
+fn gpu_multisampled_edges_resolve_to_a_blend() {
+    let mut dev = device();
+    if !multisamples(&dev) {
+        let ms = MultiSample::samples(2);
+        let made = dev.create_render_target_multisampled(64, 64, Format::A8R8G8B8, ms, false);
+        assert!(
+            matches!(made, Err(DeviceError::InvalidCall { .. })),
+            "{made:?}"
+        );
+        return;
+    }
+    let rt = ms_target(&mut dev, 4);
+    ok(dev.set_render_target(0, Some(rt)));
+    ok(dev.clear(&[], TARGET, 0xff00_0000, 1.0, 0));
+    // A triangle whose long edge crosses pixel centres diagonally.
+    draw(
+        &mut dev,
+        &[(-1.0, -1.0, 0.5), (-1.0, 1.0, 0.5), (1.0, 1.0, 0.5)],
+        0xffff_ffff,
+    );
+    let data = resolved(&mut dev, rt);
+    let at = |x, y| data.color(x, y).unwrap_or_else(|| panic!("({x}, {y})"));
+    assert_eq!(at(60, 60), 0xff00_0000, "right of the edge");
+    assert_eq!(at(4, 4), 0xffff_ffff, "left of the edge");
+    // Along the diagonal pixels are partly covered: their resolve lies in between.
+    let partial = (0..64 * 64).filter(|&i| {
+        let c = at(i % 64, i / 64) & 0xff;
+        c != 0 && c != 0xff
+    });
+    let count = partial.count();
+    assert!((32..=192).contains(&count), "{count} partly covered pixels");
+}
+
+#[test]
+fn gpu_the_multisample_mask_keeps_its_fraction_of_coverage() {
+    let mut dev = device();
+    if !multisamples(&dev) {
+        return;
+    }
+    // Wine's test_sample_mask: D3D9's sample 0 of 2 (mask 0x5) blends white half over red.
+    let rt = ms_target(&mut dev, 2);
+    ok(dev.set_render_target(0, Some(rt)));
+    ok(dev.set_render_state_raw(MULTISAMPLEMASK, 0x5));
+    ok(dev.clear(&[], TARGET, 0xffff_0000, 1.0, 0));
+    let quad = [
+        (-1.0, -1.0, 0.1),
+        (-1.0, 1.0, 0.1),
+        (1.0, -1.0, 0.1),
+        (1.0, 1.0, 0.1),
+    ];
+    draw(&mut dev, &quad, 0xffff_ffff);
+    let colour = resolved(&mut dev, rt).color(32, 32);
+    let close = |c: u32| (0x7f..=0x80).contains(&((c >> 8) & 0xff));
+    assert!(colour.is_some_and(close), "{colour:x?}");
+    // No samples: nothing is drawn.
+    ok(dev.set_render_state_raw(MULTISAMPLEMASK, 0));
+    ok(dev.clear(&[], TARGET, 0xffff_0000, 1.0, 0));
+    draw(&mut dev, &quad, 0xffff_ffff);
+    assert_eq!(resolved(&mut dev, rt).color(32, 32), Some(0xffff_0000));
+}
+
+#[test]
+fn gpu_stretch_rect_into_and_out_of_multisampled_surfaces() {
+    let mut dev = device();
+    if !multisamples(&dev) {
+        return;
+    }
+    let (ms, ms2) = (ms_target(&mut dev, 2), ms_target(&mut dev, 2));
+    let rt = ok(dev.create_render_target(64, 64, Format::A8R8G8B8));
+    ok(dev.set_render_target(0, Some(rt)));
+    ok(dev.clear(&[], TARGET, 0xff12_3456, 1.0, 0));
+    // A single-sampled target into a multisampled one, then out of it scaled, and between
+    // multisampled ones.
+    ok(dev.stretch_rect(rt, None, ms, None, Filter::Point));
+    ok(dev.clear(&[], TARGET, 0xffff_ffff, 1.0, 0));
+    let corner = d3d9_backend::device::Rect {
+        left: 0,
+        top: 0,
+        right: 32,
+        bottom: 32,
+    };
+    ok(dev.stretch_rect(ms, Some(corner), ms2, None, Filter::Linear));
+    ok(dev.stretch_rect(ms2, None, rt, Some(corner), Filter::Point));
+    let data = ok(dev.get_render_target_data(rt));
+    assert_eq!(data.color(16, 16), Some(0xff12_3456));
+    assert_eq!(data.color(48, 48), Some(0xffff_ffff));
+    // What D3D9 refuses: a multisampled source of GetRenderTargetData, and locks.
+    let sysmem = ok(dev.create_offscreen_plain_surface(64, 64, Format::A8R8G8B8, Pool::SystemMem));
+    let got = dev.get_render_target_data_into(ms, sysmem);
+    assert!(
+        matches!(got, Err(DeviceError::InvalidCall { .. })),
+        "{got:?}"
+    );
+    let lockable = MultiSample::samples(2);
+    let locked =
+        ok(dev.create_render_target_multisampled(64, 64, Format::A8R8G8B8, lockable, true));
+    let lock = dev.lock_surface(locked, None, LockFlags::default());
+    assert!(
+        matches!(lock, Err(DeviceError::InvalidCall { .. })),
+        "{lock:?}"
+    );
+    let info = dev.surface_info(ms).map(|i| i.multisample);
+    assert_eq!(info, Some(MultiSample::samples(2)), "GetDesc's type");
+}
+
+#[test]
+fn gpu_multisampled_depth_copies_out_and_mismatched_depth_is_not_drawn_with() {
+    let mut dev = device();
+    if !multisamples(&dev) {
+        return;
+    }
+    let ms = MultiSample::samples(2);
+    let rt = ms_target(&mut dev, 2);
+    let ds = ok(dev.create_depth_stencil_surface_multisampled(64, 64, Format::D24S8, ms));
+    ok(dev.set_render_target(0, Some(rt)));
+    ok(dev.set_depth_stencil_surface(Some(ds)));
+    ok(dev.set_render_state_raw(ZENABLE, 1));
+    ok(dev.set_render_state_raw(ZFUNC, 4)); // LESSEQUAL
+    ok(dev.clear(&[], TARGET_Z, 0xff00_0000, 1.0, 0));
+    // Depth 0.5 on the left half.
+    let left = [
+        (-1.0, -1.0, 0.5),
+        (-1.0, 1.0, 0.5),
+        (0.0, -1.0, 0.5),
+        (0.0, 1.0, 0.5),
+    ];
+    draw(&mut dev, &left, 0xffff_0000);
+    // Copied into a single-sampled depth-stencil surface and drawn behind with it.
+    let single_rt = ok(dev.create_render_target(64, 64, Format::A8R8G8B8));
+    let single_ds = ok(dev.create_depth_stencil_surface(64, 64, Format::D24S8));
+    ok(dev.stretch_rect(ds, None, single_ds, None, Filter::Point));
+    ok(dev.set_render_target(0, Some(single_rt)));
+    ok(dev.set_depth_stencil_surface(Some(single_ds)));
+    ok(dev.clear(&[], TARGET, 0xff00_0000, 1.0, 0));
+    let whole = [
+        (-1.0, -1.0, 0.7),
+        (-1.0, 1.0, 0.7),
+        (1.0, -1.0, 0.7),
+        (1.0, 1.0, 0.7),
+    ];
+    draw(&mut dev, &whole, 0xff00_00ff);
+    let data = ok(dev.get_render_target_data(single_rt));
+    assert_eq!(
+        data.color(16, 32),
+        Some(0xff00_0000),
+        "hidden by the copied depth"
+    );
+    assert_eq!(
+        data.color(48, 32),
+        Some(0xff00_00ff),
+        "in front of the cleared depth"
+    );
+    // A single-sampled target with the multisampled depth-stencil surface: drawn without it.
+    ok(dev.set_depth_stencil_surface(Some(ds)));
+    ok(dev.clear(&[], TARGET, 0xff00_0000, 1.0, 0));
+    draw(&mut dev, &whole, 0xff00_00ff);
+    let data = ok(dev.get_render_target_data(single_rt));
+    assert_eq!(data.color(16, 32), Some(0xff00_00ff));
+}
