@@ -340,3 +340,46 @@ fn gpu_alpha_test_on_float_targets_compares_the_unclamped_alpha() {
         assert_eq!(got, want, "{format:?} {func:?}");
     }
 }
+
+/// A draw submitted while its vertex buffer is still locked reads what the lock has written
+/// so far (Wine's test_draw_mapped_buffer on Windows: a DEFAULT DYNAMIC buffer locked,
+/// written, drawn from and read back before the Unlock), and what the lock writes after the
+/// read-back reaches the GPU at the Unlock.
+#[test]
+fn gpu_draws_read_what_a_held_lock_has_written() {
+    use d3d9_backend::device::{LockFlags, Pool, Usage};
+    let mut dev = device();
+    // D3DFVF_XYZ | D3DFVF_DIFFUSE: a triangle over the top-left half.
+    let triangle = |colour: u32| {
+        let mut bytes = Vec::new();
+        for (x, y) in [(-1.0f32, -1.0f32), (-1.0, 1.0), (1.0, 1.0)] {
+            bytes.extend(floats(&[x, y, 0.1]));
+            bytes.extend(colour.to_le_bytes());
+        }
+        bytes
+    };
+    let vb = ok(dev.create_vertex_buffer_in(48, Usage::DYNAMIC, Pool::Default));
+    ok(dev.set_fvf(D3DFVF_XYZ | 0x040));
+    ok(dev.set_render_state(RenderState::Lighting(false)));
+    ok(dev.set_stream_source(0, Some(vb), 0, 16));
+    let write = |dev: &mut Device, colour: u32, flags: LockFlags| {
+        let locked = ok(dev.lock_vertex_buffer(vb, 0, 48, flags));
+        let bytes = triangle(colour);
+        // SAFETY: the lock holds 48 bytes until the unlock.
+        #[allow(unsafe_code)]
+        unsafe {
+            std::ptr::copy_nonoverlapping(bytes.as_ptr(), locked.bits, bytes.len())
+        };
+    };
+    write(&mut dev, 0xffff_0000, LockFlags(0));
+    ok(dev.clear(&[], ClearFlags::TARGET, 0xff00_00ff, 1.0, 0));
+    ok(dev.draw_primitive(PrimitiveType::TriangleList, 0, 1));
+    assert_eq!(px(&mut dev, 160, 120) & 0xff_ffff, 0xff_0000, "drawn while locked");
+    assert_eq!(px(&mut dev, 480, 360) & 0xff_ffff, 0x00_00ff);
+    // Written after the read-back, still under the same lock: the Unlock uploads it.
+    write(&mut dev, 0xff00_ff00, LockFlags(0));
+    ok(dev.unlock_vertex_buffer(vb));
+    ok(dev.unlock_vertex_buffer(vb));
+    ok(dev.draw_primitive(PrimitiveType::TriangleList, 0, 1));
+    assert_eq!(px(&mut dev, 160, 120) & 0xff_ffff, 0x00_ff00, "after the Unlock");
+}

@@ -204,3 +204,50 @@ fn gpu_autogen_textures_show_one_level_and_make_the_others() {
         assert!(dev.create_texture_with(&bad).is_err());
     }
 }
+
+/// D3D9 reads the channels a narrow format lacks as 1 (Wine's pixelshader_blending_test on
+/// Windows): an R16F render-target texture cleared to red 0x40 samples (0x40, 0xff, 0xff), a
+/// G16R16F one cleared to (0x40, 0x80) samples (0x40, 0x80, 0xff), through a ps_2_0 `texld`
+/// and through the fixed-function stage. Their GPU formats hold one and two channels, where
+/// WebGPU reads 0.
+#[test]
+fn gpu_narrow_render_target_textures_read_missing_channels_as_one() {
+    use d3d9_backend::device::ClearFlags;
+    for (format, expected) in [(Format::R16F, 0x40ffff), (Format::G16R16F, 0x4080ff)] {
+        let mut dev = device();
+        let target = ok(dev.create_texture_with(&TextureDesc {
+            kind: TextureKind::TwoD,
+            width: 8,
+            height: 8,
+            depth: 1,
+            levels: 1,
+            format,
+            usage: Usage::RENDER_TARGET,
+            pool: Pool::Default,
+        }));
+        let surface = ok(dev.get_surface_level(target, 0));
+        let back = dev.back_buffer();
+        ok(dev.set_render_target(0, Some(surface)));
+        ok(dev.clear(&[], ClearFlags::TARGET, 0x0040_8020, 1.0, 0));
+        ok(dev.set_render_target(0, Some(back)));
+        let (shader, _) = draw(&mut dev, target);
+        assert_eq!(shader, expected, "{format:?} through texld: {shader:#08x}");
+        // The fixed-function stage: stage 0's default MODULATE of the texture and the
+        // unlit diffuse (white without a colour in the vertices).
+        ok(dev.set_pixel_shader(None));
+        ok(dev.set_render_state(RenderState::Lighting(false)));
+        ok(dev.draw_primitive_up(
+            PrimitiveType::TriangleStrip,
+            2,
+            &floats(&[
+                -1.0, -1.0, 0.5, 0.0, 1.0, //
+                -1.0, 1.0, 0.5, 0.0, 0.0, //
+                1.0, -1.0, 0.5, 1.0, 1.0, //
+                1.0, 1.0, 0.5, 1.0, 0.0,
+            ]),
+            20,
+        ));
+        let fixed = ok(dev.pixel(200, 240)) & 0xff_ffff;
+        assert_eq!(fixed, expected, "{format:?} fixed-function: {fixed:#08x}");
+    }
+}

@@ -7,7 +7,8 @@
 //! fixed-function pixel stage shows COLOR0.
 
 use d3d9_backend::device::{
-    ClearFlags, Device, DeviceError, DeviceParams, Format, PrimitiveType, RenderState, SurfaceData,
+    ClearFlags, DeclarationId, Device, DeviceError, DeviceParams, Format, IndexBufferId,
+    PrimitiveType, RenderState, SurfaceData, VertexBufferId, VertexShaderId,
 };
 use d3d9_backend::{CullMode, Gpu};
 use d3d9_translator::asm::{assemble_tokens, AsmError};
@@ -21,12 +22,14 @@ pub const HEIGHT: u32 = 480;
 /// Why a draw could not be made.
 #[derive(Debug, thiserror::Error)]
 pub enum DrawError {
-    #[error("assembling the vertex shader: {0}")]
+    #[error("assembling a shader: {0}")]
     Assemble(#[from] AsmError),
     #[error("the draw's indices are not whole triangles ({0} indices)")]
     Indices(usize),
     #[error("{0}")]
     Device(#[from] DeviceError),
+    #[error("the draw's objects were released (before a Reset) and not made again")]
+    Released,
 }
 
 /// How the draw describes its vertices: `SetFVF` or `SetVertexDeclaration`.
@@ -117,46 +120,98 @@ pub fn scene_device(gpu: &Gpu) -> Result<Device, DeviceError> {
     )
 }
 
+/// The objects a draw is made of, created once (`--window` draws them every frame).
+#[derive(Debug)]
+pub struct Prepared {
+    objects: Option<(VertexShaderId, Option<DeclarationId>)>,
+    buffers: Option<(VertexBufferId, Option<IndexBufferId>)>,
+}
+
+impl Prepared {
+    /// `CreateVertexShader`, the declaration, and the buffers.
+    pub fn new(device: &mut Device, draw: &SceneDraw) -> Result<Prepared, DrawError> {
+        let vertex_shader = device.create_vertex_shader(&assemble_tokens(draw.shader)?)?;
+        let declaration = match &draw.declaration {
+            Declaration::Fvf(_) => None,
+            Declaration::Elements(elements) => Some(device.create_vertex_declaration(elements)?),
+        };
+        let vertices = device.create_vertex_buffer_with(&draw.stream)?;
+        let indices = match &draw.indices {
+            Some(indices) => Some(device.create_index_buffer_u16(indices)?),
+            None => None,
+        };
+        Ok(Prepared {
+            objects: Some((vertex_shader, declaration)),
+            buffers: Some((vertices, indices)),
+        })
+    }
+
+    /// Releases the buffers, the shader and the declaration (as a D3D9 application does
+    /// before `Reset`, for the `D3DPOOL_DEFAULT` buffers at least).
+    pub fn release(&mut self, device: &mut Device) -> Result<(), DrawError> {
+        device.set_vertex_shader(None)?;
+        device.set_stream_source(0, None, 0, 0)?;
+        device.set_indices(None)?;
+        if let Some((vertices, indices)) = self.buffers.take() {
+            device.release_vertex_buffer(vertices)?;
+            if let Some(indices) = indices {
+                device.release_index_buffer(indices)?;
+            }
+        }
+        if let Some((shader, declaration)) = self.objects.take() {
+            device.release_vertex_shader(shader)?;
+            if let Some(declaration) = declaration {
+                device.set_vertex_declaration(None)?;
+                device.release_vertex_declaration(declaration)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Sets everything `draw` sets (its constants of this frame included) on `device`,
+    /// clears and draws into render target 0.
+    pub fn draw(&self, device: &mut Device, draw: &SceneDraw) -> Result<(), DrawError> {
+        let (vertices, indices) = self.buffers.ok_or(DrawError::Released)?;
+        let (vertex_shader, declaration) = self.objects.ok_or(DrawError::Released)?;
+        match (&draw.declaration, declaration) {
+            (Declaration::Fvf(code), _) => device.set_fvf(*code)?,
+            (_, decl) => device.set_vertex_declaration(decl)?,
+        }
+        device.set_vertex_shader(Some(vertex_shader))?;
+        device.set_stream_source(0, Some(vertices), 0, draw.stride)?;
+        for (start, values) in &draw.constants.float {
+            device.set_vertex_shader_constant_f(*start, values)?;
+        }
+        for (start, values) in &draw.constants.int {
+            device.set_vertex_shader_constant_i(*start, values)?;
+        }
+        device.set_render_state(RenderState::CullMode(draw.cull))?;
+        device.clear(&[], ClearFlags::TARGET, draw.clear, 1.0, 0)?;
+        match (&draw.indices, indices) {
+            (Some(list), Some(buffer)) => {
+                if list.len() % 3 != 0 {
+                    return Err(DrawError::Indices(list.len()));
+                }
+                let triangles =
+                    u32::try_from(list.len() / 3).map_err(|_| DrawError::Indices(list.len()))?;
+                device.set_indices(Some(buffer))?;
+                device.draw_indexed_primitive(
+                    PrimitiveType::TriangleList,
+                    0,
+                    0,
+                    draw.vertex_count,
+                    0,
+                    triangles,
+                )?;
+            }
+            _ => device.draw_primitive(PrimitiveType::TriangleList, 0, draw.vertex_count / 3)?,
+        }
+        Ok(())
+    }
+}
+
 /// Makes the draw on `device` into its back buffer and reads the back buffer back.
 pub fn render_draw(device: &mut Device, draw: &SceneDraw) -> Result<SurfaceData, DrawError> {
-    let vs = device.create_vertex_shader(&assemble_tokens(draw.shader)?)?;
-    match &draw.declaration {
-        Declaration::Fvf(code) => device.set_fvf(*code)?,
-        Declaration::Elements(elements) => {
-            let decl = device.create_vertex_declaration(elements)?;
-            device.set_vertex_declaration(Some(decl))?;
-        }
-    }
-    device.set_vertex_shader(Some(vs))?;
-    let vertices = device.create_vertex_buffer_with(&draw.stream)?;
-    device.set_stream_source(0, Some(vertices), 0, draw.stride)?;
-    for (start, values) in &draw.constants.float {
-        device.set_vertex_shader_constant_f(*start, values)?;
-    }
-    for (start, values) in &draw.constants.int {
-        device.set_vertex_shader_constant_i(*start, values)?;
-    }
-    device.set_render_state(RenderState::CullMode(draw.cull))?;
-    device.clear(&[], ClearFlags::TARGET, draw.clear, 1.0, 0)?;
-    match &draw.indices {
-        Some(indices) => {
-            if indices.len() % 3 != 0 {
-                return Err(DrawError::Indices(indices.len()));
-            }
-            let triangles =
-                u32::try_from(indices.len() / 3).map_err(|_| DrawError::Indices(indices.len()))?;
-            let buffer = device.create_index_buffer_u16(indices)?;
-            device.set_indices(Some(buffer))?;
-            device.draw_indexed_primitive(
-                PrimitiveType::TriangleList,
-                0,
-                0,
-                draw.vertex_count,
-                0,
-                triangles,
-            )?;
-        }
-        None => device.draw_primitive(PrimitiveType::TriangleList, 0, draw.vertex_count / 3)?,
-    }
+    Prepared::new(device, draw)?.draw(device, draw)?;
     Ok(device.get_render_target_data(device.back_buffer())?)
 }

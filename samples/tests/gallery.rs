@@ -9,6 +9,7 @@ use d3d9_backend::Gpu;
 use d3d9_samples::draw::{Declaration, SceneDraw};
 use d3d9_samples::draw::{HEIGHT, WIDTH};
 use d3d9_samples::math::{to_pixel, Mat4};
+use d3d9_samples::SceneKind;
 use d3d9_translator::asm::assemble;
 use d3d9_translator::bytecode::{Stage, Usage};
 use d3d9_translator::check::{check, DeviceCaps};
@@ -82,6 +83,30 @@ fn gpu_gallery_writes_every_scene_as_png() {
         assert!(written.contains(&path), "{written:?}");
         let (width, height, _) = decode_png(&path);
         assert_eq!((width, height), (640, 480), "{}", scene.name);
+    }
+
+    // index.html names every scene, and every picture it links exists.
+    let page = std::fs::read_to_string(out.join("index.html")).expect("index.html");
+    for scene in d3d9_samples::SCENES {
+        assert!(
+            page.contains(&format!("id=\"{}\"", scene.name)),
+            "{}",
+            scene.name
+        );
+        assert!(
+            page.contains(&format!("src=\"{}.png\"", scene.name)),
+            "{}",
+            scene.name
+        );
+    }
+    let linked: Vec<&str> = page
+        .split("src=\"")
+        .skip(1)
+        .filter_map(|rest| rest.split('"').next())
+        .collect();
+    assert!(linked.len() >= d3d9_samples::SCENES.len(), "{linked:?}");
+    for picture in linked {
+        assert!(out.join(picture).is_file(), "index.html links {picture}");
     }
 
     let (width, _, data) = decode_png(&out.join("triangle.png"));
@@ -230,24 +255,34 @@ fn gpu_skinned_arm_follows_its_bones() {
     }
 }
 
-/// Each scene is one draw on its own device: one pairing made (a miss) and nothing evicted.
+/// The one-draw vertex-shader scenes and their draws at time 0.
+fn draw_scenes() -> Vec<(&'static str, SceneDraw)> {
+    d3d9_samples::SCENES
+        .iter()
+        .filter_map(|scene| match scene.kind {
+            SceneKind::Draw(setup) => Some((scene.name, setup(0.0))),
+            SceneKind::Program(_) => None,
+        })
+        .collect()
+}
+
+/// Each one-draw scene is one draw on its own device: one pairing made (a miss) and nothing evicted.
 #[test]
 fn gpu_each_scene_pairs_its_shader_once() {
     let Some(gpu) = Gpu::for_tests().expect("GPU") else {
         return;
     };
-    for scene in d3d9_samples::SCENES {
+    for (name, draw) in draw_scenes() {
         let mut device = d3d9_samples::draw::scene_device(&gpu).expect("device");
-        d3d9_samples::draw::render_draw(&mut device, &(scene.setup)())
-            .unwrap_or_else(|e| panic!("{}: {e}", scene.name));
+        d3d9_samples::draw::render_draw(&mut device, &draw)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
         let (pairs, pipelines) = device.cache_stats();
         assert_eq!(
             (pairs.hits, pairs.misses, pairs.evictions),
             (0, 1, 0),
-            "{}",
-            scene.name
+            "{name}"
         );
-        assert_eq!(pipelines.misses, 1, "{}", scene.name);
+        assert_eq!(pipelines.misses, 1, "{name}");
     }
 }
 
@@ -285,27 +320,56 @@ fn translate(draw: &SceneDraw) -> TranslatedShader {
 
 #[test]
 fn every_scene_translates() {
-    for scene in d3d9_samples::SCENES {
-        let shader = translate(&(scene.setup)());
+    let scenes = draw_scenes();
+    assert_eq!(scenes.len(), 5, "the five vertex-shader scenes");
+    for (name, draw) in scenes {
+        let shader = translate(&draw);
         let colour = shader
             .interface
             .output(Semantic::new(Usage::Color, 0))
-            .unwrap_or_else(|| panic!("{}: no COLOR0", scene.name));
-        assert!(colour.written, "{}", scene.name);
+            .unwrap_or_else(|| panic!("{name}: no COLOR0"));
+        assert!(colour.written, "{name}");
     }
 }
 
 #[test]
 fn skinning_reads_the_palette_relative_to_a0() {
-    let scene = d3d9_samples::SCENES
-        .iter()
-        .find(|s| s.name == "skinned_arm")
+    let (_, draw) = draw_scenes()
+        .into_iter()
+        .find(|(name, _)| *name == "skinned_arm")
         .expect("skinned_arm scene");
-    let shader = translate(&(scene.setup)());
+    let shader = translate(&draw);
     // m4x3 / m3x3 from c[a0.x + 20]: three registers from 20 on.
     assert!(
         shader.interface.relative_constant_reads.contains(&(20, 3)),
         "{:?}",
         shader.interface.relative_constant_reads
     );
+}
+
+/// Without a GPU: the page shows every shader's disassembly and WGSL.
+#[test]
+fn every_shader_disassembles_and_translates_for_the_page() {
+    let mut count = 0;
+    for scene in d3d9_samples::SCENES {
+        for asm in scene.shaders {
+            let text = d3d9_samples::html::shader_text(asm)
+                .unwrap_or_else(|e| panic!("{}: {e}", scene.name));
+            let first = text
+                .disassembly
+                .lines()
+                .next()
+                .unwrap_or_default()
+                .to_string();
+            assert!(
+                first.starts_with("vs_") || first.starts_with("ps_"),
+                "{first}"
+            );
+            assert!(text.wgsl.contains("@fragment") || text.wgsl.contains("@vertex"));
+            count += 1;
+        }
+        assert!(!scene.calls.is_empty(), "{}", scene.name);
+    }
+    // Five vertex-shader scenes, normal_map (2), post_process (2), point_sprites (1).
+    assert_eq!(count, 10);
 }

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 
 use super::error::{invalid, unsupported, DeviceError};
 use super::format::{Format, YUV_TO_RGB};
-use super::objects::{SurfaceId, TexelBox};
+use super::objects::{GpuImage, SurfaceId, TexelBox};
 use super::Device;
 
 /// `D3DTEXTUREFILTERTYPE` of `StretchRect`.
@@ -190,6 +190,72 @@ fn blit_wgsl(bits: bool) -> String {
 }
 
 impl Device {
+    /// On wgpu's GL backend, the level and layer of a cube or array texture that `source`
+    /// names, copied into a 2D texture of its own for sampling: GL binds every view of a
+    /// texture with six layers as a cube (wgpu-hal's view-dimension heuristic), so a 2D
+    /// view of one face samples and draws the wrong image (AUTOGENMIPMAP cube levels,
+    /// StretchRect out of and into a face). `None` elsewhere, and for images with one layer.
+    fn layer_copy(&mut self, source: SurfaceId) -> Option<GpuImage> {
+        if self.gpu.adapter_info().backend != wgpu::Backend::Gl {
+            return None;
+        }
+        let image = self.surfaces.get(&source)?.gpu.clone()?;
+        if image.texture.depth_or_array_layers() == 1
+            || image.texture.dimension() != wgpu::TextureDimension::D2
+            || image.texture.sample_count() != 1
+        {
+            return None;
+        }
+        let size = image.texture.size().mip_level_size(image.level, image.texture.dimension());
+        let texture = self.gpu.device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("layer copy"),
+            size: wgpu::Extent3d {
+                depth_or_array_layers: 1,
+                ..size
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: image.wgpu_format,
+            usage: wgpu::TextureUsages::TEXTURE_BINDING
+                | wgpu::TextureUsages::RENDER_ATTACHMENT
+                | wgpu::TextureUsages::COPY_SRC
+                | wgpu::TextureUsages::COPY_DST,
+            view_formats: &[],
+        });
+        let encoder = self
+            .encoder
+            .get_or_insert_with(|| self.gpu.device.create_command_encoder(&Default::default()));
+        encoder.copy_texture_to_texture(
+            wgpu::TexelCopyTextureInfo {
+                texture: &image.texture,
+                mip_level: image.level,
+                origin: wgpu::Origin3d {
+                    x: 0,
+                    y: 0,
+                    z: image.layer,
+                },
+                aspect: wgpu::TextureAspect::All,
+            },
+            texture.as_image_copy(),
+            wgpu::Extent3d {
+                depth_or_array_layers: 1,
+                ..size
+            },
+        );
+        let view = texture.create_view(&Default::default());
+        Some(GpuImage {
+            texture,
+            view,
+            srgb_view: None,
+            wgpu_format: image.wgpu_format,
+            level: 0,
+            layer: 0,
+        })
+    }
+}
+
+impl Device {
     /// Draws box `s` of `source` stretched over box `d` of `destination`. A multisampled
     /// source is read resolved; into a multisampled destination every sample of a pixel
     /// takes the pixel's colour.
@@ -202,7 +268,12 @@ impl Device {
         d: TexelBox,
         filter: Filter,
     ) -> Result<(), DeviceError> {
-        let resolved = self.resolved_image(call, source)?;
+        let resolved = match self.resolved_image(call, source)? {
+            Some(image) => Some(image),
+            None => self.layer_copy(source),
+        };
+        // Drawn into through a 2D copy too on GL, then copied back (see `layer_copy`).
+        let drawn_copy = self.layer_copy(destination);
         let image = |id| {
             self.surfaces
                 .get(&id)
@@ -233,7 +304,11 @@ impl Device {
         };
         let key = (dst.wgpu_format, sampling, samples);
         let (src_view, src_size) = (src.view.clone(), (src_surface.width, src_surface.height));
-        let (dst_view, dst_format) = (dst.view.clone(), dst.wgpu_format);
+        let (dst_view, dst_format) = match &drawn_copy {
+            Some(copy) => (copy.view.clone(), dst.wgpu_format),
+            None => (dst.view.clone(), dst.wgpu_format),
+        };
+        let dst_layer = (dst.texture.clone(), dst.level, dst.layer);
         let channels = src_surface.format.channels(src.wgpu_format);
         if !self.blit_pipelines.contains_key(&key) {
             let built = build_blit_pipeline(&self.gpu.device, dst_format, sampling, samples);
@@ -320,6 +395,23 @@ impl Device {
             pass.set_bind_group(0, &group, &[]);
             pass.set_scissor_rect(d.left, d.top, d.right - d.left, d.bottom - d.top);
             pass.draw(0..3, 0..1);
+        }
+        if let Some(copy) = drawn_copy {
+            let (texture, level, layer) = dst_layer;
+            encoder.copy_texture_to_texture(
+                copy.texture.as_image_copy(),
+                wgpu::TexelCopyTextureInfo {
+                    texture: &texture,
+                    mip_level: level,
+                    origin: wgpu::Origin3d {
+                        x: 0,
+                        y: 0,
+                        z: layer,
+                    },
+                    aspect: wgpu::TextureAspect::All,
+                },
+                copy.texture.size(),
+            );
         }
         self.bump_container(destination);
         Ok(())

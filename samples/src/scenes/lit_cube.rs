@@ -4,7 +4,7 @@
 
 use d3d9_translator::decl::fvf::{D3DFVF_NORMAL, D3DFVF_XYZ};
 
-use super::{direction, projection, rgba, Scene};
+use super::{direction, projection, rgba, Scene, SceneKind};
 use crate::draw::{Constants, Declaration, SceneDraw};
 use crate::math::{cross, front_facing, scale, Mat4, Vec3};
 
@@ -12,8 +12,12 @@ pub(super) const SCENE: Scene = Scene {
     name: "lit_cube",
     description:
         "rotated cube, directional per-vertex diffuse light (vs_1_1, FVF XYZ | NORMAL, indexed)",
-    setup,
+    calls: super::DRAW_CALLS,
+    shaders: &[SHADER],
+    kind: SceneKind::Draw(setup),
 };
+
+const SHADER: &str = include_str!("../../../shaders/lit_cube.asm");
 
 /// D3DFVF_XYZ | D3DFVF_NORMAL.
 #[repr(C)]
@@ -25,8 +29,9 @@ struct Vertex {
 
 /// The cube's world matrix: tipped 30° towards the camera about x (the top
 /// shows), then turned 30° about y (the +x side shows on the right).
-fn world() -> Mat4 {
-    Mat4::rotation_x(-30f32.to_radians()).then(&Mat4::rotation_y(30f32.to_radians()))
+/// Animated, it turns about y by `t` radians more.
+fn world(t: f32) -> Mat4 {
+    Mat4::rotation_x(-30f32.to_radians()).then(&Mat4::rotation_y(30f32.to_radians() + t))
 }
 
 /// The camera: from (0, 0, -5) towards the origin.
@@ -77,9 +82,9 @@ fn cube() -> (Vec<Vertex>, Vec<u16>) {
     (vertices, indices)
 }
 
-fn setup() -> SceneDraw {
+fn setup(t: f32) -> SceneDraw {
     let (vertices, indices) = cube();
-    let world = world();
+    let world = world(t);
     let wvp = world.then(&view()).then(&projection());
     let mut c = Constants::default();
     c.set_f(0, &wvp.columns())
@@ -89,7 +94,7 @@ fn setup() -> SceneDraw {
         .set_f(10, &[rgba(0.08, 0.08, 0.12, 0.0)])
         .set_f(11, &[[0.0; 4]]);
     SceneDraw::indexed_triangles(
-        include_str!("../../../shaders/lit_cube.asm"),
+        SHADER,
         Declaration::Fvf(D3DFVF_XYZ | D3DFVF_NORMAL),
         &vertices,
         indices,

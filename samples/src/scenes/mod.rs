@@ -1,23 +1,52 @@
-//! The scenes of the gallery: each is a D3D9 vertex shader from `shaders/`
-//! (assembly text, assembled at run time), its vertex data and declaration,
-//! and the constants an application would compute on the CPU.
+//! The scenes of the gallery. The first five are one vertex-shader draw each (a shader from
+//! `shaders/`, its vertex data and declaration, the constants an application computes on
+//! the CPU). The others are programs in the shape of the D3D9 SDK's tutorials and samples:
+//! the fixed-function pipeline (`vertices`, `matrices`, `lights`, `textures`, `meshes`) and
+//! vertex and pixel shaders in D3D9 assembly (`normal_map`, `post_process`,
+//! `point_sprites`).
 
-use crate::draw::SceneDraw;
+use d3d9_backend::device::{Device, Matrix};
 
+use crate::d3d;
+use crate::draw::{DrawError, SceneDraw};
+use crate::program::Program;
+
+mod cylinder;
+mod lights;
 mod lit_cube;
+mod matrices;
+mod meshes;
+mod normal_map;
 mod point_lights;
+mod point_sprites;
+mod post_process;
 mod skinned_arm;
+mod textures;
 mod triangle;
+mod vertices;
 mod wave_grid;
 
-/// One named scene: the D3D9 draw that renders it.
+/// One named scene.
 pub struct Scene {
-    /// File stem of the PNG (`<name>.png`) and of its shader (`shaders/<name>.asm`).
+    /// File stem of the PNG (`<name>.png`).
     pub name: &'static str,
     /// One line saying what the scene shows.
     pub description: &'static str,
-    /// Builds the draw: declaration, vertices, indices, constants.
-    pub setup: fn() -> SceneDraw,
+    /// The D3D9 calls it makes, in order, one a line (the gallery's page shows them).
+    pub calls: &'static str,
+    /// The assembly text of every shader it creates.
+    pub shaders: &'static [&'static str],
+    /// How it draws.
+    pub kind: SceneKind,
+}
+
+/// How a scene draws.
+pub enum SceneKind {
+    /// One vertex-shader draw, built at `t` seconds into the animation (`--window`):
+    /// declaration, vertices, indices, constants. At 0 it is the gallery's picture.
+    Draw(fn(f32) -> SceneDraw),
+    /// A program: creates its objects on the device, then draws frames.
+    Program(fn(&mut Device) -> Result<Box<dyn Program>, DrawError>),
 }
 
 /// Every scene, in gallery order.
@@ -27,7 +56,26 @@ pub static SCENES: &[Scene] = &[
     point_lights::SCENE,
     wave_grid::SCENE,
     skinned_arm::SCENE,
+    vertices::SCENE,
+    matrices::SCENE,
+    lights::SCENE,
+    textures::SCENE,
+    meshes::SCENE,
+    normal_map::SCENE,
+    post_process::SCENE,
+    point_sprites::SCENE,
 ];
+
+/// The calls of a one-draw vertex-shader scene.
+const DRAW_CALLS: &str = "CreateVertexShader(assembled tokens)
+SetFVF or CreateVertexDeclaration + SetVertexDeclaration
+CreateVertexBuffer / CreateIndexBuffer, Lock, Unlock
+SetStreamSource(0), SetIndices, SetVertexShader
+SetVertexShaderConstantF / SetVertexShaderConstantI
+SetRenderState(D3DRS_CULLMODE)
+Clear(D3DCLEAR_TARGET)
+DrawIndexedPrimitive or DrawPrimitive(D3DPT_TRIANGLELIST)
+GetRenderTargetData(back buffer)";
 
 /// The projection every scene uses: 45° vertical field of view, 640x480.
 fn projection() -> crate::math::Mat4 {
@@ -48,4 +96,26 @@ fn rgba(r: f32, g: f32, b: f32, a: f32) -> [f32; 4] {
 fn direction(v: crate::math::Vec3) -> [f32; 4] {
     let n = crate::math::normalize(v);
     [n[0], n[1], n[2], 0.0]
+}
+
+/// `SetTransform(D3DTS_WORLD / VIEW / PROJECTION, ..)`.
+fn set_transforms(
+    device: &mut Device,
+    world: &crate::math::Mat4,
+    view: &crate::math::Mat4,
+    projection: &crate::math::Mat4,
+) -> Result<(), DrawError> {
+    let rows = |m: &crate::math::Mat4| -> Matrix { m.rows };
+    device.set_transform_raw(d3d::D3DTS_WORLD, rows(world))?;
+    device.set_transform_raw(d3d::D3DTS_VIEW, rows(view))?;
+    device.set_transform_raw(d3d::D3DTS_PROJECTION, rows(projection))?;
+    Ok(())
+}
+
+/// `SetRenderState` of several states, in order.
+fn render_states(device: &mut Device, states: &[(u32, u32)]) -> Result<(), DrawError> {
+    for &(state, value) in states {
+        device.set_render_state_raw(state, value)?;
+    }
+    Ok(())
 }

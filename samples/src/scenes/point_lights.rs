@@ -4,15 +4,19 @@
 
 use d3d9_translator::decl::fvf::{D3DFVF_NORMAL, D3DFVF_XYZ};
 
-use super::{projection, rgba, Scene};
+use super::{projection, rgba, Scene, SceneKind};
 use crate::draw::{Constants, Declaration, SceneDraw};
 use crate::math::{front_facing, Mat4, Vec3};
 
 pub(super) const SCENE: Scene = Scene {
     name: "point_lights",
     description: "floor lit by four coloured point lights summed in loop aL, i0 (vs_2_0)",
-    setup,
+    calls: super::DRAW_CALLS,
+    shaders: &[SHADER],
+    kind: SceneKind::Draw(setup),
 };
+
+const SHADER: &str = include_str!("../../../shaders/point_lights.asm");
 
 /// D3DFVF_XYZ | D3DFVF_NORMAL.
 #[repr(C)]
@@ -68,9 +72,10 @@ fn floor() -> (Vec<Vertex>, Vec<u16>) {
     (vertices, indices)
 }
 
-fn setup() -> SceneDraw {
+/// Animated, the floor turns under the lights (`t / 2` radians about y).
+fn setup(t: f32) -> SceneDraw {
     let (vertices, indices) = floor();
-    let world = Mat4::IDENTITY;
+    let world = Mat4::rotation_y(t * 0.5);
     let wvp = world.then(&view()).then(&projection());
     let mut c = Constants::default();
     c.set_f(0, &wvp.columns())
@@ -85,7 +90,7 @@ fn setup() -> SceneDraw {
     // i0: loop count, first aL, aL step.
     c.set_i(0, &[[LIGHTS.len() as i32, 0, 1, 0]]);
     SceneDraw::indexed_triangles(
-        include_str!("../../../shaders/point_lights.asm"),
+        SHADER,
         Declaration::Fvf(D3DFVF_XYZ | D3DFVF_NORMAL),
         &vertices,
         indices,

@@ -7,15 +7,19 @@
 use d3d9_translator::bytecode::Usage;
 use d3d9_translator::decl::{DeclType, VertexElement};
 
-use super::{direction, projection, rgba, Scene};
+use super::{direction, projection, rgba, Scene, SceneKind};
 use crate::draw::{Constants, Declaration, SceneDraw};
 use crate::math::{front_facing, Mat4, Vec3};
 
 pub(super) const SCENE: Scene = Scene {
     name: "skinned_arm",
     description: "tube bent by two-bone palette skinning, c[a0.x + n], UBYTE4 indices (vs_2_0)",
-    setup,
+    calls: super::DRAW_CALLS,
+    shaders: &[SHADER],
+    kind: SceneKind::Draw(setup),
 };
+
+const SHADER: &str = include_str!("../../../shaders/skinned_arm.asm");
 
 #[repr(C)]
 #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
@@ -81,37 +85,32 @@ fn tube() -> (Vec<Vertex>, Vec<u16>) {
     (vertices, indices)
 }
 
-/// The skinning palette: bone `i` as three registers (a transposed 4x3).
-fn palette() -> Vec<[f32; 4]> {
+/// The skinning palette: bone `i` as three registers (a transposed 4x3). Animated, the
+/// bend swings between half and one and a half times its angles (`sin t`).
+fn palette(t: f32) -> Vec<[f32; 4]> {
+    let swing = 1.0 + 0.5 * t.sin();
     BONE_ANGLES
         .iter()
         .flat_map(|a| {
-            let columns = Mat4::rotation_z(a.to_radians()).columns();
+            let columns = Mat4::rotation_z((a * swing).to_radians()).columns();
             [columns[0], columns[1], columns[2]]
         })
         .collect()
 }
 
-fn setup() -> SceneDraw {
+fn setup(t: f32) -> SceneDraw {
     let (vertices, indices) = tube();
     let mut c = Constants::default();
     c.set_f(0, &view().then(&projection()).columns())
         .set_f(8, &[direction([-0.3, 0.6, -0.8])])
         .set_f(9, &[rgba(0.35, 0.8, 0.4, 1.0)])
         .set_f(10, &[rgba(0.1, 0.1, 0.12, 0.0)])
-        .set_f(20, &palette());
+        .set_f(20, &palette(t));
     let declaration = Declaration::Elements(vec![
         VertexElement::new(0, 0, DeclType::Float3, Usage::Position, 0),
         VertexElement::new(0, 12, DeclType::Float3, Usage::Normal, 0),
         VertexElement::new(0, 24, DeclType::Float1, Usage::BlendWeight, 0),
         VertexElement::new(0, 28, DeclType::UByte4, Usage::BlendIndices, 0),
     ]);
-    SceneDraw::indexed_triangles(
-        include_str!("../../../shaders/skinned_arm.asm"),
-        declaration,
-        &vertices,
-        indices,
-        c,
-        0xFF18_1818,
-    )
+    SceneDraw::indexed_triangles(SHADER, declaration, &vertices, indices, c, 0xFF18_1818)
 }

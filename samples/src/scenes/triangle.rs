@@ -6,15 +6,19 @@
 use d3d9_backend::CullMode;
 use d3d9_translator::decl::fvf::{D3DFVF_DIFFUSE, D3DFVF_XYZ};
 
-use super::Scene;
+use super::{Scene, SceneKind};
 use crate::draw::{Constants, Declaration, SceneDraw};
 use crate::math::Mat4;
 
 pub(super) const SCENE: Scene = Scene {
     name: "triangle",
     description: "one triangle, D3DCOLOR per vertex (vs_1_1, FVF XYZ | DIFFUSE)",
-    setup,
+    calls: super::DRAW_CALLS,
+    shaders: &[SHADER],
+    kind: SceneKind::Draw(setup),
 };
+
+const SHADER: &str = include_str!("../../../shaders/triangle.asm");
 
 /// D3DFVF_XYZ | D3DFVF_DIFFUSE.
 #[repr(C)]
@@ -40,11 +44,12 @@ const VERTICES: [Vertex; 3] = [
     },
 ];
 
-fn setup() -> SceneDraw {
+/// Turns about z (the SDK's Tutorial 3 spins its triangle; about z it stays front-facing).
+fn setup(t: f32) -> SceneDraw {
     let mut constants = Constants::default();
-    constants.set_f(0, &Mat4::IDENTITY.columns());
+    constants.set_f(0, &Mat4::rotation_z(t).columns());
     SceneDraw {
-        shader: include_str!("../../../shaders/triangle.asm"),
+        shader: SHADER,
         declaration: Declaration::Fvf(D3DFVF_XYZ | D3DFVF_DIFFUSE),
         stream: bytemuck::cast_slice(&VERTICES).to_vec(),
         stride: std::mem::size_of::<Vertex>() as u32,

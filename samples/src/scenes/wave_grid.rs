@@ -7,15 +7,19 @@
 use d3d9_translator::bytecode::Usage;
 use d3d9_translator::decl::{DeclType, VertexElement};
 
-use super::{direction, projection, rgba, Scene};
+use super::{direction, projection, rgba, Scene, SceneKind};
 use crate::draw::{Constants, Declaration, SceneDraw};
 use crate::math::{front_facing, Mat4, Vec3};
 
 pub(super) const SCENE: Scene = Scene {
     name: "wave_grid",
     description: "grid deformed by sincos waves, packed vs_3_0 outputs (FLOAT2 position)",
-    setup,
+    calls: super::DRAW_CALLS,
+    shaders: &[SHADER],
+    kind: SceneKind::Draw(setup),
 };
+
+const SHADER: &str = include_str!("../../../shaders/wave_grid.asm");
 
 /// Quads along x and along z.
 const CELLS_X: u16 = 96;
@@ -58,12 +62,13 @@ fn grid() -> (Vec<[f32; 2]>, Vec<u16>) {
     (vertices, indices)
 }
 
-fn setup() -> SceneDraw {
+/// Animated, the waves travel (their phases advance by `2t`).
+fn setup(t: f32) -> SceneDraw {
     let (vertices, indices) = grid();
     let tau = std::f32::consts::TAU;
     let mut c = Constants::default();
     c.set_f(0, &view().then(&projection()).columns())
-        .set_f(4, &[[K[0], K[1], PHASE[0], PHASE[1]]])
+        .set_f(4, &[[K[0], K[1], PHASE[0] + 2.0 * t, PHASE[1] + 2.0 * t]])
         .set_f(5, &[[AMPLITUDE[0], AMPLITUDE[1], 0.0, 1.0]])
         .set_f(6, &[[1.0 / tau, 0.5, tau, -std::f32::consts::PI]])
         .set_f(7, &[direction([-0.5, 0.8, -0.4])])
@@ -78,12 +83,5 @@ fn setup() -> SceneDraw {
         Usage::Position,
         0,
     )]);
-    SceneDraw::indexed_triangles(
-        include_str!("../../../shaders/wave_grid.asm"),
-        declaration,
-        &vertices,
-        indices,
-        c,
-        0xFF08_0810,
-    )
+    SceneDraw::indexed_triangles(SHADER, declaration, &vertices, indices, c, 0xFF08_0810)
 }
