@@ -483,34 +483,21 @@ fn build_blit_pipeline(
         bind_group_layouts: &[Some(&layout)],
         immediate_size: 0,
     });
-    let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-        label: Some("StretchRect"),
-        layout: Some(&pipeline_layout),
-        vertex: wgpu::VertexState {
-            module: &module,
-            entry_point: Some("vs"),
-            compilation_options: Default::default(),
-            buffers: &[],
-        },
-        primitive: Default::default(),
+    let pipeline = super::pass::FullScreen {
+        label: "StretchRect",
+        layout: &pipeline_layout,
+        module: &module,
+        fragment: sampling.entry_point(),
+        constants: &[],
+        targets: &[Some(wgpu::ColorTargetState {
+            format,
+            blend: None,
+            write_mask: wgpu::ColorWrites::ALL,
+        })],
         depth_stencil: None,
-        multisample: wgpu::MultisampleState {
-            count: samples,
-            ..Default::default()
-        },
-        fragment: Some(wgpu::FragmentState {
-            module: &module,
-            entry_point: Some(sampling.entry_point()),
-            compilation_options: Default::default(),
-            targets: &[Some(wgpu::ColorTargetState {
-                format,
-                blend: None,
-                write_mask: wgpu::ColorWrites::ALL,
-            })],
-        }),
-        multiview_mask: None,
-        cache: None,
-    });
+        samples,
+    }
+    .build(device);
     (pipeline, layout)
 }
 

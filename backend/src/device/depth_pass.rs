@@ -488,33 +488,17 @@ fn build_depth_pipeline(
             vec![("bit", f64::from(bit))],
         ),
     };
-    let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-        label: Some("depth pass"),
-        layout: Some(&pipeline_layout),
-        vertex: wgpu::VertexState {
-            module: &module,
-            entry_point: Some("vs"),
-            compilation_options: Default::default(),
-            buffers: &[],
-        },
-        primitive: Default::default(),
+    let pipeline = super::pass::FullScreen {
+        label: "depth pass",
+        layout: &pipeline_layout,
+        module: &module,
+        fragment: entry_point,
+        constants: &constants,
+        targets: &targets,
         depth_stencil,
-        multisample: wgpu::MultisampleState {
-            count: samples.destination,
-            ..Default::default()
-        },
-        fragment: Some(wgpu::FragmentState {
-            module: &module,
-            entry_point: Some(entry_point),
-            compilation_options: wgpu::PipelineCompilationOptions {
-                constants: &constants,
-                ..Default::default()
-            },
-            targets: &targets,
-        }),
-        multiview_mask: None,
-        cache: None,
-    });
+        samples: samples.destination,
+    }
+    .build(device);
     (pipeline, layout)
 }
 

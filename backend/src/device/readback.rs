@@ -575,30 +575,17 @@ fn build_clear_pipeline(
             bias: Default::default(),
         }
     });
-    let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-        label: Some("clear"),
-        layout: Some(&pipeline_layout),
-        vertex: wgpu::VertexState {
-            module: &module,
-            entry_point: Some("vs"),
-            compilation_options: Default::default(),
-            buffers: &[],
-        },
-        primitive: Default::default(),
+    let pipeline = super::pass::FullScreen {
+        label: "clear",
+        layout: &pipeline_layout,
+        module: &module,
+        fragment: "fs",
+        constants: &[],
+        targets: &targets,
         depth_stencil,
-        multisample: wgpu::MultisampleState {
-            count: key.samples,
-            ..Default::default()
-        },
-        fragment: Some(wgpu::FragmentState {
-            module: &module,
-            entry_point: Some("fs"),
-            compilation_options: Default::default(),
-            targets: &targets,
-        }),
-        multiview_mask: None,
-        cache: None,
-    });
+        samples: key.samples,
+    }
+    .build(device);
     (pipeline, layout)
 }
 

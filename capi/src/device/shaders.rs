@@ -197,11 +197,7 @@ pub(super) unsafe extern "C" fn create_vertex_shader(
 ) -> HRESULT {
     with_device(this, "CreateVertexShader", |device| {
         // SAFETY: per the caller.
-        unsafe { write_out(out, std::ptr::null_mut())? };
-        let len = unsafe { bytecode_length(tokens, MAX_SHADER_TOKENS) }
-            .ok_or_else(|| invalid_call("bytecode without an end token"))?;
-        // SAFETY: `len` tokens up to the end token.
-        let code = unsafe { std::slice::from_raw_parts(tokens, len) }.to_vec();
+        let code = unsafe { shader_code(tokens, out)? };
         let id = device.data.shared.with(|inner| {
             inner
                 .device
@@ -227,13 +223,7 @@ pub(super) unsafe extern "C" fn set_vertex_shader(this: This, shader: *mut c_voi
 pub(super) unsafe extern "C" fn get_vertex_shader(this: This, out: *mut *mut c_void) -> HRESULT {
     with(this, "GetVertexShader", |inner| {
         // SAFETY: per the caller.
-        unsafe { write_out(out, std::ptr::null_mut())? };
-        if let Some(shader) = &inner.bound.vertex_shader {
-            shader.get().add_ref();
-            // SAFETY: checked writable.
-            unsafe { write_out(out, shader.get().as_ptr())? };
-        }
-        Ok(())
+        unsafe { write_bound(out, inner.bound.vertex_shader.as_ref()) }
     })
 }
 
@@ -244,11 +234,7 @@ pub(super) unsafe extern "C" fn create_pixel_shader(
 ) -> HRESULT {
     with_device(this, "CreatePixelShader", |device| {
         // SAFETY: per the caller.
-        unsafe { write_out(out, std::ptr::null_mut())? };
-        let len = unsafe { bytecode_length(tokens, MAX_SHADER_TOKENS) }
-            .ok_or_else(|| invalid_call("bytecode without an end token"))?;
-        // SAFETY: `len` tokens up to the end token.
-        let code = unsafe { std::slice::from_raw_parts(tokens, len) }.to_vec();
+        let code = unsafe { shader_code(tokens, out)? };
         let id = device.data.shared.with(|inner| {
             inner
                 .device
@@ -274,14 +260,40 @@ pub(super) unsafe extern "C" fn set_pixel_shader(this: This, shader: *mut c_void
 pub(super) unsafe extern "C" fn get_pixel_shader(this: This, out: *mut *mut c_void) -> HRESULT {
     with(this, "GetPixelShader", |inner| {
         // SAFETY: per the caller.
-        unsafe { write_out(out, std::ptr::null_mut())? };
-        if let Some(shader) = &inner.bound.pixel_shader {
-            shader.get().add_ref();
-            // SAFETY: checked writable.
-            unsafe { write_out(out, shader.get().as_ptr())? };
-        }
-        Ok(())
+        unsafe { write_bound(out, inner.bound.pixel_shader.as_ref()) }
     })
+}
+
+/// `Create*Shader`'s bytecode: the tokens up to and with the end token, after clearing the
+/// out pointer (left NULL when the call fails).
+///
+/// # Safety
+/// `out` is NULL or writable; `tokens` is NULL or readable up to its end token.
+unsafe fn shader_code(tokens: *const u32, out: *mut *mut c_void) -> CallResult<Vec<u32>> {
+    // SAFETY: per the caller.
+    unsafe { write_out(out, std::ptr::null_mut())? };
+    let len = unsafe { bytecode_length(tokens, MAX_SHADER_TOKENS) }
+        .ok_or_else(|| invalid_call("bytecode without an end token"))?;
+    // SAFETY: `len` tokens up to the end token.
+    Ok(unsafe { std::slice::from_raw_parts(tokens, len) }.to_vec())
+}
+
+/// `Get*Shader`: the bound shader with a reference added for the caller, or NULL.
+///
+/// # Safety
+/// `out` is NULL or writable.
+unsafe fn write_bound<T: crate::com::Class>(
+    out: *mut *mut c_void,
+    bound: Option<&Private<T>>,
+) -> CallResult<()> {
+    // SAFETY: per the caller.
+    unsafe { write_out(out, std::ptr::null_mut())? };
+    if let Some(shader) = bound {
+        shader.get().add_ref();
+        // SAFETY: checked writable.
+        unsafe { write_out(out, shader.get().as_ptr())? };
+    }
+    Ok(())
 }
 
 /// Registers `start .. start + count` within `limit`.
