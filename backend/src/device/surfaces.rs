@@ -67,25 +67,9 @@ impl Device {
         if format == Format::Null {
             // The NULL format stores nothing: a target of that size without texels (draws
             // into it write depth and stencil only; DXVK and wined3d offer it too).
-            self.check_surface_size(call, width, height)?;
-            let id = SurfaceId(self.next_id());
-            self.surfaces.insert(
-                id,
-                SurfaceObject {
-                    format,
-                    width,
-                    height,
-                    pool: Pool::Default,
-                    usage: Usage::RENDER_TARGET,
-                    lockable: false,
-                    gpu: None,
-                    memory: None,
-                    container: None,
-                    lock: None,
-                    multisample,
-                },
-            );
-            return Ok(id);
+            let size = (width, height);
+            let (pool, usage) = (Pool::Default, Usage::RENDER_TARGET);
+            return self.add_cpu_surface(call, size, format, pool, usage, None, multisample);
         }
         let usage = Usage::RENDER_TARGET;
         self.add_gpu_surface(call, (width, height), format, usage, lockable, multisample)
@@ -142,27 +126,50 @@ impl Device {
                 self.add_gpu_surface(call, size, format, Usage(0), true, MultiSample::NONE)
             }
             Pool::SystemMem | Pool::Scratch => {
-                self.check_surface_size(call, width, height)?;
-                let id = SurfaceId(self.next_id());
-                self.surfaces.insert(
-                    id,
-                    SurfaceObject {
-                        format,
-                        width,
-                        height,
-                        pool,
-                        usage: Usage(0),
-                        lockable: true,
-                        gpu: None,
-                        memory: Some(vec![0; format.image_size(width, height)]),
-                        container: None,
-                        lock: None,
-                        multisample: MultiSample::NONE,
-                    },
-                );
-                Ok(id)
+                let memory = Some(vec![0; format.image_size(width, height)]);
+                let size = (width, height);
+                self.add_cpu_surface(
+                    call,
+                    size,
+                    format,
+                    pool,
+                    Usage(0),
+                    memory,
+                    MultiSample::NONE,
+                )
             }
         }
+    }
+
+    /// A surface with no GPU image: lockable system memory (`memory`), or a `NULL`-format
+    /// render target that stores nothing (`None`).
+    fn add_cpu_surface(
+        &mut self,
+        call: &'static str,
+        (width, height): (u32, u32),
+        format: Format,
+        pool: Pool,
+        usage: Usage,
+        memory: Option<Vec<u8>>,
+        multisample: MultiSample,
+    ) -> Result<SurfaceId, DeviceError> {
+        self.check_surface_size(call, width, height)?;
+        let id = SurfaceId(self.next_id());
+        let surface = SurfaceObject {
+            format,
+            width,
+            height,
+            pool,
+            usage,
+            lockable: memory.is_some(),
+            gpu: None,
+            memory,
+            container: None,
+            lock: None,
+            multisample,
+        };
+        self.surfaces.insert(id, surface);
+        Ok(id)
     }
 
     fn check_surface_size(
