@@ -78,7 +78,8 @@ impl Gpu {
                 label: Some("d3d9-backend harness"),
                 required_limits: adapter.limits(),
                 // Linear filtering of `D3DFMT_A32B32G32R32F` textures, and D24S8 depth that
-                // can be read back (`Depth32FloatStencil8`), and user clip planes
+                // can be read back (`Depth32FloatStencil8`), D3DFILL_WIREFRAME and _POINT
+                // (`POLYGON_MODE_LINE`, `_POINT`), and user clip planes
                 // (`CLIP_DISTANCES`), and no depth clipping without a depth test
                 // (`DEPTH_CLIP_CONTROL`), D3D9's block-compressed and 16-bit formats
                 // (`TEXTURE_COMPRESSION_BC*`, `TEXTURE_FORMAT_16BIT_NORM`), blending into
@@ -93,6 +94,7 @@ impl Gpu {
                     & (wgpu::Features::FLOAT32_FILTERABLE
                         | wgpu::Features::DEPTH32FLOAT_STENCIL8
                         | wgpu::Features::POLYGON_MODE_LINE
+                        | wgpu::Features::POLYGON_MODE_POINT
                         | wgpu::Features::ADDRESS_MODE_CLAMP_TO_BORDER
                         | wgpu::Features::CLIP_DISTANCES
                         | wgpu::Features::DEPTH_CLIP_CONTROL

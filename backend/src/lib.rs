@@ -3,7 +3,8 @@
 //! This crate never reads D3D9 bytecode: it takes `naga::Module`s (or WGSL)
 //! produced by `d3d9-translator` and draws them.
 //!
-//! What is here so far is the headless GPU harness other parts test with:
+//! [`Device`] is the D3D9-style device (`d3d9-capi` builds the C ABI on it). Beside it, the
+//! headless GPU harness the translator's GPU tests run with:
 //! - [`Gpu`]: instance, adapter and device, chosen from the environment
 //!   (`WGPU_BACKEND`, `WGPU_ADAPTER_NAME`, `WGPU_POWER_PREF`); no adapter is
 //!   an error, unless the caller opts out with [`Gpu::for_tests`] and

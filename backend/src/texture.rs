@@ -186,6 +186,10 @@ pub enum TextureAddress {
     /// `D3DTADDRESS_BORDER`: outside [0, 1] reads `D3DSAMP_BORDERCOLOR` (transparent black
     /// by default, the only border colour a [`SamplerBinding`] has).
     Border,
+    /// `D3DTADDRESS_MIRRORONCE`: the coordinate's absolute value, clamped to the edge texels.
+    /// WebGPU has no such mode: the device's shaders take |u| and the sampler clamps; a
+    /// [`SamplerBinding`] refuses it (`Capability::MirrorOnce`).
+    MirrorOnce,
 }
 
 /// The sampler states of one sampler stage, at `@group(group)
@@ -263,6 +267,8 @@ pub(crate) fn sampler_descriptor(
         TextureAddress::Mirror => wgpu::AddressMode::MirrorRepeat,
         TextureAddress::Clamp => wgpu::AddressMode::ClampToEdge,
         TextureAddress::Border => wgpu::AddressMode::ClampToBorder,
+        // The shader has taken |u| (`SamplerFixup`).
+        TextureAddress::MirrorOnce => wgpu::AddressMode::ClampToEdge,
     };
     let filter = |f: TextureFilter| match f {
         TextureFilter::Point => wgpu::FilterMode::Nearest,
@@ -421,6 +427,11 @@ impl Gpu {
 
     /// Creates `sampler`; a filtering sampler only where it blends texels.
     pub(crate) fn bind_sampler(&self, sampler: &SamplerBinding) -> Result<BoundSampler, GpuError> {
+        if sampler.address.contains(&TextureAddress::MirrorOnce) {
+            return Err(self.unsupported(crate::Capability::MirrorOnce {
+                binding: sampler.binding,
+            }));
+        }
         self.capture("sampler", || {
             Ok(BoundSampler {
                 layout: wgpu::BindGroupLayoutEntry {

@@ -374,12 +374,20 @@ fn gpu_draws_read_what_a_held_lock_has_written() {
     write(&mut dev, 0xffff_0000, LockFlags(0));
     ok(dev.clear(&[], ClearFlags::TARGET, 0xff00_00ff, 1.0, 0));
     ok(dev.draw_primitive(PrimitiveType::TriangleList, 0, 1));
-    assert_eq!(px(&mut dev, 160, 120) & 0xff_ffff, 0xff_0000, "drawn while locked");
+    assert_eq!(
+        px(&mut dev, 160, 120) & 0xff_ffff,
+        0xff_0000,
+        "drawn while locked"
+    );
     assert_eq!(px(&mut dev, 480, 360) & 0xff_ffff, 0x00_00ff);
     // Written after the read-back, still under the same lock: the Unlock uploads it.
     write(&mut dev, 0xff00_ff00, LockFlags(0));
     ok(dev.unlock_vertex_buffer(vb));
     ok(dev.unlock_vertex_buffer(vb));
     ok(dev.draw_primitive(PrimitiveType::TriangleList, 0, 1));
-    assert_eq!(px(&mut dev, 160, 120) & 0xff_ffff, 0x00_ff00, "after the Unlock");
+    assert_eq!(
+        px(&mut dev, 160, 120) & 0xff_ffff,
+        0x00_ff00,
+        "after the Unlock"
+    );
 }

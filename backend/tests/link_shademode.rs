@@ -4,9 +4,10 @@
 //! COLOR0 is flat in both stages and takes the first vertex of each triangle of a strip or a
 //! list; with GOURAUD it is interpolated. Pixels (100, 100) and (500, 350) of 640x480, ±1.
 //!
-//! Substitution: ps_1_x is not translated yet, so Wine's ps_1_1 `mov r0, v0` and the
-//! fixed-function pixel stage (which outputs the diffuse colour) are replayed with Wine's
-//! ps_2_0 `mov oC0, v0` of the same test; rows without a vertex shader are not replayed. The
+//! Substitution: Wine's ps_1_1 `mov r0, v0` and the fixed-function pixel stage (which outputs
+//! the diffuse colour) are replayed with Wine's ps_2_0 `mov oC0, v0` of the same test, which
+//! outputs the same colour, so every row tests the link (ps_1_x's own behaviour:
+//! `ps1_behaviour.rs`); rows without a vertex shader are not replayed. The
 //! counts are asserted.
 //!
 //! GPU tests fail, not skip, when no adapter exists (unless `D3D9_ALLOW_NO_GPU=1`).

@@ -10,10 +10,10 @@
 //! (`D3DRS_FOGTABLEMODE` != NONE) uses the pixel's depth; otherwise the shader's `oFog` is the
 //! fog factor (`D3DRS_FOGVERTEXMODE` applies only to fixed-function vertex processing).
 //!
-//! Substitution: ps_1_x is not translated yet, so rows with Wine's ps_1_1 `mov r0, v0` and
-//! rows without a pixel shader (the default fixed-function stage outputs the diffuse colour)
-//! run Wine's ps_2_0 `mov oC0, v0`, which outputs the same colour; fog is applied after
-//! either the same way. Rows without a vertex shader (fixed-function vertex processing) are
+//! Substitution: rows with Wine's ps_1_1 `mov r0, v0` and rows without a pixel shader (the
+//! default fixed-function stage outputs the diffuse colour) run Wine's ps_2_0 `mov oC0, v0`,
+//! which outputs the same colour, so every row tests the link and the fog stage, applied
+//! after either the same way (ps_1_x's own behaviour: `ps1_behaviour.rs`). Rows without a vertex shader (fixed-function vertex processing) are
 //! not replayed here. The counts are asserted.
 //!
 //! GPU tests fail, not skip, when no adapter exists (unless `D3D9_ALLOW_NO_GPU=1`).

@@ -148,7 +148,7 @@ mod reference {
         let c = match address {
             TextureAddress::Wrap => c - c.floor(),
             TextureAddress::Clamp => c.clamp(0.0, 1.0),
-            TextureAddress::Mirror | TextureAddress::Border => {
+            TextureAddress::Mirror | TextureAddress::Border | TextureAddress::MirrorOnce => {
                 panic!("the reference does not mirror or read borders")
             }
         };

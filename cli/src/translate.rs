@@ -8,8 +8,8 @@ use clap::{Args, ValueEnum};
 use d3d9_translator::bytecode::{decode_bytes, Stage};
 use d3d9_translator::check::{check, CheckError, DeviceCaps};
 use d3d9_translator::lift::{
-    link, translate_pixel_shader, translate_vertex_shader, FloatMode, Link, LinkOptions,
-    PixelShaderOptions, TranslatedShader, VertexShaderOptions,
+    translate_pair, translate_pixel_shader, translate_vertex_shader, FloatMode, Link, PairError,
+    PairOptions, PairPixelStage, PixelShaderOptions, TranslatedShader, VertexShaderOptions,
 };
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -193,9 +193,9 @@ pub fn translate_bytes(
     .map_err(lift_error)
 }
 
-/// A vertex shader and the pixel shader it feeds, linked by semantic
-/// (`d3d9_translator::lift::link`) and translated with the link's maps, and one module holding
-/// both entry points: `vs_main` and `ps_main`.
+/// A vertex shader and the pixel shader it feeds, linked by semantic and translated with the
+/// link's maps (`d3d9_translator::lift::translate_pair`), and one module holding both entry
+/// points: `vs_main` and `ps_main`.
 pub struct Linked {
     pub vertex: TranslatedShader,
     pub pixel: TranslatedShader,
@@ -209,7 +209,7 @@ pub struct Linked {
 }
 
 /// Link and translate a vertex and a pixel shader as a draw pairs them (default
-/// `LinkOptions`: Gouraud shading, triangles, no fog).
+/// `PairOptions`: Gouraud shading, triangles, no fog).
 pub fn translate_linked(
     vs_bytes: &[u8],
     ps_bytes: &[u8],
@@ -226,32 +226,25 @@ pub fn translate_linked(
             stage_of(&ps)
         )));
     }
-    let pixel_options = pixel_options(options);
-    // The interfaces of the stages alone decide the link.
-    let vs_alone = translate_vertex_shader(&vs, options).map_err(lift_error)?;
-    let ps_alone = translate_pixel_shader(&ps, &pixel_options).map_err(lift_error)?;
-    let link = link(
-        &vs_alone.interface,
-        &ps_alone.interface,
-        &LinkOptions::default(),
-    )
-    .map_err(|e| TranslateError::Failed(format!("link: {e}")))?;
-    let vertex = translate_vertex_shader(
+    let pair = translate_pair(
         &vs,
-        &VertexShaderOptions {
-            output_locations: Some(link.vertex.clone()),
-            ..options.clone()
+        PairPixelStage::Shader {
+            program: &ps,
+            options: pixel_options(options),
+        },
+        PairOptions {
+            vertex: options.clone(),
+            ..PairOptions::default()
         },
     )
-    .map_err(lift_error)?;
-    let pixel = translate_pixel_shader(
-        &ps,
-        &PixelShaderOptions {
-            input_locations: Some(link.pixel.clone()),
-            ..pixel_options
-        },
-    )
-    .map_err(lift_error)?;
+    .map_err(|e| match e {
+        PairError::Vertex(e) | PairError::Pixel(e) => lift_error(e),
+        PairError::Link(e) => TranslateError::Failed(format!("link: {e}")),
+    })?;
+    let (vertex, link) = (pair.vertex, pair.link);
+    let pixel = pair
+        .pixel
+        .ok_or_else(|| TranslateError::Failed("no pixel stage translated".into()))?;
     d3d9_translator::lift::link::check_stage_agreement(&vertex.module, &pixel.module)
         .map_err(|e| TranslateError::Failed(format!("linked stages disagree: {e}")))?;
     let wgsl = combined_wgsl(&vertex, &pixel)?;

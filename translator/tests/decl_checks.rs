@@ -2,12 +2,13 @@
 
 use d3d9_translator::bytecode::Usage;
 use d3d9_translator::decl::dx8::*;
-use d3d9_translator::decl::element::{read_elements, write_elements, DECL_END};
+use d3d9_translator::decl::element::DECL_END;
 use d3d9_translator::decl::{
     bind, BindError, DeclError, DeclMethod, DeclType, Dx8Reason, FetchConversion, FetchSource,
     RawElement, ShaderInput, StreamFrequency, StreamSource, VertexDeclaration, VertexElement,
     VertexProcessing, DECL_TYPES,
 };
+use d3d9_translator::decl::{read_elements, write_elements};
 use d3d9_translator::signature::Semantic;
 use proptest::prelude::*;
 use wgpu_types::{VertexAttribute, VertexFormat, VertexStepMode};

@@ -1,5 +1,7 @@
-//! Every complete vertex shader of the shared corpus translates to a validated module whose
-//! WGSL naga's own WGSL front end parses and validates again.
+//! Every complete vertex and pixel shader of the shared corpus translates to a validated module
+//! whose WGSL naga's own WGSL front end parses and validates again, and what linking reads of
+//! it before lifting (`VertexLinkInterface::of`, `PixelLinkInterface::of`) is what its lifted
+//! interface says.
 
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
 
@@ -8,6 +10,7 @@ use common::{complete_shaders, corpus, tokens};
 
 use d3d9_translator::bytecode::{decode, Stage};
 use d3d9_translator::check::{check, DeviceCaps};
+use d3d9_translator::lift::link::{PixelLinkInterface, VertexLinkInterface};
 use d3d9_translator::lift::{
     translate_pixel_shader, translate_vertex_shader, FloatMode, PixelShaderOptions,
     VertexShaderOptions,
@@ -97,6 +100,9 @@ fn every_corpus_vertex_shader_that_passes_check_translates_and_reparses() {
                 ..Default::default()
             };
             match translate_vertex_shader(&checked, &options) {
+                Ok(t) if VertexLinkInterface::of(&program) != (&t.interface).into() => {
+                    failures.push(format!("{name} {mode:?}: link interface differs"))
+                }
                 Ok(t) => match t
                     .wgsl()
                     .map_err(|e| e.to_string())
@@ -180,6 +186,9 @@ fn every_corpus_pixel_shader_that_passes_check_translates_and_reparses() {
                 ..Default::default()
             };
             match translate_pixel_shader(&checked, &options) {
+                Ok(t) if PixelLinkInterface::of(&program) != (&t.interface).into() => {
+                    failures.push(format!("{name} {mode:?}: link interface differs"))
+                }
                 Ok(t) => match t
                     .wgsl()
                     .map_err(|e| e.to_string())

@@ -79,7 +79,7 @@ proptest! {
                 prop_assert_eq!(&l.vertex, &l.pixel);
                 let shapes = location_shapes(&l.vertex);
                 prop_assert!(shapes.is_ok(), "{:?}", shapes);
-                prop_assert!(shapes.unwrap().len() <= varying_limit(&ps, &options));
+                prop_assert!(shapes.unwrap().len() <= varying_limit(&(&ps).into(), &options));
                 for v in &l.vertex {
                     let out = vs.output(v.semantic);
                     prop_assert!(out.is_some(), "{} not written", v.semantic);
@@ -88,7 +88,7 @@ proptest! {
                     // The fog stage's factor: FOG, or COLOR1's alpha when the vertex shader
                     // writes all of oD1 and no oFog.
                     let fog = vertex_fog
-                        && vertex_fog_factor_source(&vs).is_some_and(|(s, _)| s == v.semantic);
+                        && vertex_fog_factor_source(&(&vs).into()).is_some_and(|(s, _)| s == v.semantic);
                     prop_assert!(read || fog, "{} not read", v.semantic);
                     prop_assert!(!matches!(v.semantic.usage, Usage::PSize));
                 }

@@ -10,8 +10,8 @@ use d3d9_translator::check::{check, DeviceCaps};
 use d3d9_translator::lift::interface::VaryingInterpolation;
 use d3d9_translator::lift::link::{check_stage_agreement, location_shapes};
 use d3d9_translator::lift::{
-    link, translate_pixel_shader, translate_vertex_shader, Link, LinkOptions, PixelShaderOptions,
-    TranslatedShader, VertexShaderOptions,
+    translate_pair, translate_pixel_shader, FogOptions, FogSource, Link, LinkOptions, PairOptions,
+    PairPixelStage, PixelShaderOptions, TranslatedShader,
 };
 use d3d9_translator::signature::Semantic;
 
@@ -20,31 +20,31 @@ fn checked(text: &str, stage: Stage) -> d3d9_translator::check::CheckedProgram {
     check(&program, stage, &DeviceCaps::default()).unwrap_or_else(|e| panic!("{e}\n{text}"))
 }
 
-/// Translate `vs` and `ps` alone, link them, translate both with the link's maps and check
+/// Link `vs` and `ps` and translate both with the link's maps, as a draw does
+/// (`translate_pair`; `options.vertex_fog` as vertex fog after the pixel shader), and check
 /// that they agree; returns the link and the two linked shaders.
 fn linked(vs: &str, ps: &str, options: &LinkOptions) -> (Link, TranslatedShader, TranslatedShader) {
     let (vs_checked, ps_checked) = (checked(vs, Stage::Vertex), checked(ps, Stage::Pixel));
-    let vs_alone = translate_vertex_shader(&vs_checked, &VertexShaderOptions::default())
-        .unwrap_or_else(|e| panic!("{e}\n{vs}"));
-    let ps_alone = translate_pixel_shader(&ps_checked, &PixelShaderOptions::default())
-        .unwrap_or_else(|e| panic!("{e}\n{ps}"));
-    let link = link(&vs_alone.interface, &ps_alone.interface, options).expect("links");
-    let vs_linked = translate_vertex_shader(
-        &vs_checked,
-        &VertexShaderOptions {
-            output_locations: Some(link.vertex.clone()),
-            ..VertexShaderOptions::default()
-        },
-    )
-    .unwrap_or_else(|e| panic!("{e}\n{vs}"));
-    let ps_linked = translate_pixel_shader(
-        &ps_checked,
-        &PixelShaderOptions {
-            input_locations: Some(link.pixel.clone()),
+    let fog = options.vertex_fog.then_some(FogOptions {
+        source: FogSource::Vertex,
+        from_w: false,
+    });
+    let pixel = PairPixelStage::Shader {
+        program: &ps_checked,
+        options: PixelShaderOptions {
+            fog,
             ..PixelShaderOptions::default()
         },
-    )
-    .unwrap_or_else(|e| panic!("{e}\n{ps}"));
+    };
+    let pair_options = PairOptions {
+        flat_shading: options.flat_shading,
+        point_list: options.point_list,
+        ..PairOptions::default()
+    };
+    let pair = translate_pair(&vs_checked, pixel, pair_options)
+        .unwrap_or_else(|e| panic!("{e}\n{vs}\n{ps}"));
+    let (link, vs_linked) = (pair.link, pair.vertex);
+    let ps_linked = pair.pixel.expect("a pixel stage");
     check_stage_agreement(&vs_linked.module, &ps_linked.module)
         .unwrap_or_else(|e| panic!("{e}\n{vs}\n{ps}\n{link:?}"));
     (link, vs_linked, ps_linked)
@@ -238,7 +238,7 @@ mov oC0, r0
 #[test]
 fn fixed_function_fog_after_ps_2_0_translates_and_agrees() {
     use d3d9_translator::lift::interface::{FOG_BINDING, PS_CONSTANTS_GROUP};
-    use d3d9_translator::lift::{FogMode, FogOptions, FogSource};
+    use d3d9_translator::lift::FogMode;
     let vs = "vs_1_1
 dcl_position v0
 dcl_color0 v1

@@ -208,7 +208,7 @@ fn twenty_semantics_travel_packed_where_the_link_puts_them() {
         // Two components each: what the vertex shader writes, not the pixel masks.
         assert!(link.vertex.iter().all(|v| v.components == 2));
         let shapes = location_shapes(&link.vertex).expect("consistent");
-        assert!(shapes.len() <= varying_limit(&ps, &options));
+        assert!(shapes.len() <= varying_limit(&(&ps).into(), &options));
         let vs = translate(&twenty_texcoords(), Some(&link.vertex));
         assert_vertex_follows(&vs.module, &link);
         // The interface says where each semantic went.

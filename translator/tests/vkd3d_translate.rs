@@ -2,7 +2,8 @@
 //! (no GPU): every shader entry that compiled and is expected to compile natively decodes,
 //! passes `check` with the default caps and translates to a validated module; every
 //! (vertex shader, pixel shader) pair a runnable draw of either pass uses links and both
-//! stages translate with the link's maps. The counts are asserted.
+//! stages translate with the link's maps (`translate_pair`), the link decided from the two
+//! programs being the link of the stages' lifted interfaces. The counts are asserted.
 //!
 //! What does not translate is listed in `vkd3d_translate_expectations.txt` (`NAME KIND
 //! `FRAGMENT` reason`, one per line: the step that fails, see [`failure_kind`], and a part of
@@ -20,9 +21,10 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use d3d9_translator::bytecode::{decode, Stage};
 use d3d9_translator::check::{check, CheckedProgram, DeviceCaps};
+use d3d9_translator::lift::link::{link_stages, PixelLinkInterface, VertexLinkInterface};
 use d3d9_translator::lift::{
-    link, translate_pixel_shader, translate_vertex_shader, LinkOptions, PixelShaderOptions,
-    VertexShaderOptions,
+    link, translate_pair, translate_pixel_shader, translate_vertex_shader, LinkOptions, PairError,
+    PairOptions, PairPixelStage, PixelShaderOptions, VertexShaderOptions,
 };
 use serde_json::Value;
 
@@ -31,6 +33,8 @@ const SHADERS: usize = 1542;
 /// Distinct (file, vertex shader, pixel shader) pairs the runnable draws of both passes use,
 /// where both shaders have bytecode and are expected to compile.
 const PAIRS: usize = 1277;
+/// Of those, pairs with a shader `check` refuses (each listed in the expectations).
+const REFUSED_PAIRS: usize = 30;
 
 /// Decode and check, as `CreateVertexShader` / `CreatePixelShader` do.
 fn checked(tokens: &[u32], stage: Stage) -> Result<CheckedProgram, String> {
@@ -48,36 +52,24 @@ fn translate_alone(tokens: &[u32], stage: Stage) -> Result<(), String> {
     .map_err(|e| format!("translate: {e}"))
 }
 
-/// Link a pair and translate both stages with the link's maps (as the device does).
+/// Link a pair and translate both stages with the link's maps, as the device does
+/// (`translate_pair`).
 fn translate_linked(vs: &[u32], ps: &[u32], point_list: bool) -> Result<(), String> {
     let vc = checked(vs, Stage::Vertex)?;
     let pc = checked(ps, Stage::Pixel)?;
-    let vs_alone = translate_vertex_shader(&vc, &VertexShaderOptions::default())
-        .map_err(|e| format!("translate vs: {e}"))?;
-    let ps_alone = translate_pixel_shader(&pc, &PixelShaderOptions::default())
-        .map_err(|e| format!("translate ps: {e}"))?;
-    let options = LinkOptions {
-        point_list,
-        ..LinkOptions::default()
+    let pixel = PairPixelStage::Shader {
+        program: &pc,
+        options: PixelShaderOptions::default(),
     };
-    let linked = link(&vs_alone.interface, &ps_alone.interface, &options)
-        .map_err(|e| format!("link: {e}"))?;
-    translate_vertex_shader(
-        &vc,
-        &VertexShaderOptions {
-            output_locations: Some(linked.vertex),
-            ..VertexShaderOptions::default()
-        },
-    )
-    .map_err(|e| format!("translate linked vs: {e}"))?;
-    translate_pixel_shader(
-        &pc,
-        &PixelShaderOptions {
-            input_locations: Some(linked.pixel),
-            ..PixelShaderOptions::default()
-        },
-    )
-    .map_err(|e| format!("translate linked ps: {e}"))?;
+    let options = PairOptions {
+        point_list,
+        ..PairOptions::default()
+    };
+    translate_pair(&vc, pixel, options).map_err(|e| match e {
+        PairError::Vertex(e) => format!("translate linked vs: {e}"),
+        PairError::Pixel(e) => format!("translate linked ps: {e}"),
+        PairError::Link(e) => format!("link: {e}"),
+    })?;
     Ok(())
 }
 
@@ -161,6 +153,61 @@ fn shader(file: &Value, id: u64) -> Option<&Value> {
         })
 }
 
+/// One (vertex shader, pixel shader) pair a runnable draw uses.
+struct DrawPair {
+    /// `FILE:VS+psN`, `:points` for a point list.
+    key: String,
+    vs: Vec<u32>,
+    ps: Vec<u32>,
+    point_list: bool,
+}
+
+/// The distinct pairs the runnable draws of both passes use, where both shaders have
+/// bytecode and are expected to compile.
+fn draw_pairs(data: &Value) -> Vec<DrawPair> {
+    let mut seen = BTreeSet::new();
+    let mut pairs = Vec::new();
+    for file in data["files"].as_array().expect("files") {
+        let name = file["name"].as_str().expect("file name");
+        for pass in ["sm2", "sm3"] {
+            for block in file["passes"][pass]["test_blocks"]
+                .as_array()
+                .expect("blocks")
+            {
+                for c in block["commands"].as_array().expect("commands") {
+                    let Some(draw) = c.get("draw") else { continue };
+                    if c["applies"].as_bool() != Some(true) {
+                        continue;
+                    }
+                    let Some((vs_name, vs_tokens)) = draw_vs(data, file, &draw["vs"]) else {
+                        continue;
+                    };
+                    let Some(ps_id) = draw["ps"]["shader_id"].as_u64() else {
+                        continue;
+                    };
+                    let Some(ps) = shader(file, ps_id) else {
+                        continue;
+                    };
+                    let point_list = draw["topology"].as_str() == Some("point list");
+                    let key = format!(
+                        "{name}:{vs_name}+ps{ps_id}{}",
+                        if point_list { ":points" } else { "" }
+                    );
+                    if seen.insert(key.clone()) {
+                        pairs.push(DrawPair {
+                            key,
+                            vs: tokens(vs_tokens),
+                            ps: tokens(&ps["tokens"]),
+                            point_list,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    pairs
+}
+
 #[test]
 fn vkd3d_shaders_and_draw_pairs_translate() {
     let data = corpus("vkd3d/vkd3d_sm23.json");
@@ -176,7 +223,6 @@ fn vkd3d_shaders_and_draw_pairs_translate() {
     };
     let mut results: BTreeMap<String, Result<(), String>> = BTreeMap::new();
     let mut shaders = 0;
-    let mut pairs = BTreeSet::new();
     for file in data["files"].as_array().expect("files") {
         let name = file["name"].as_str().expect("file name");
         for s in file["shaders"].as_array().expect("shaders") {
@@ -193,41 +239,11 @@ fn vkd3d_shaders_and_draw_pairs_translate() {
             let key = format!("{name}#{}", s["id"]);
             results.insert(key, translate_alone(&tokens(&s["tokens"]), stage));
         }
-        for pass in ["sm2", "sm3"] {
-            for block in file["passes"][pass]["test_blocks"]
-                .as_array()
-                .expect("blocks")
-            {
-                for c in block["commands"].as_array().expect("commands") {
-                    let Some(draw) = c.get("draw") else { continue };
-                    if c["applies"].as_bool() != Some(true) {
-                        continue;
-                    }
-                    let Some((vs_name, vs_tokens)) = draw_vs(&data, file, &draw["vs"]) else {
-                        continue;
-                    };
-                    let Some(ps_id) = draw["ps"]["shader_id"].as_u64() else {
-                        continue;
-                    };
-                    let Some(ps) = shader(file, ps_id) else {
-                        continue;
-                    };
-                    let point_list = draw["topology"].as_str() == Some("point list");
-                    let key = format!(
-                        "{name}:{vs_name}+ps{ps_id}{}",
-                        if point_list { ":points" } else { "" }
-                    );
-                    if pairs.insert(key.clone()) {
-                        let r = translate_linked(
-                            &tokens(vs_tokens),
-                            &tokens(&ps["tokens"]),
-                            point_list,
-                        );
-                        results.insert(key, r);
-                    }
-                }
-            }
-        }
+    }
+    let pairs = draw_pairs(&data);
+    for pair in &pairs {
+        let result = translate_linked(&pair.vs, &pair.ps, pair.point_list);
+        results.insert(pair.key.clone(), result);
     }
     let mut unexpected = Vec::new();
     let mut fixed = Vec::new();
@@ -287,6 +303,70 @@ fn vkd3d_shaders_and_draw_pairs_translate() {
     );
     assert_eq!(shaders, SHADERS);
     assert_eq!(pairs.len(), PAIRS);
+}
+
+/// Over every draw pair: what linking reads of each checked program before anything is lifted
+/// (`VertexLinkInterface::of`, `PixelLinkInterface::of`) is what the stages' lifted interfaces
+/// say, and the links `translate_pair` decides from it under every draw state (flat shading,
+/// point list, vertex fog, point sprites) are the links of the lifted interfaces.
+#[test]
+fn links_from_the_programs_are_the_links_of_the_lifted_interfaces() {
+    let data = corpus("vkd3d/vkd3d_sm23.json");
+    let pairs = draw_pairs(&data);
+    let (mut compared, mut refused) = (0, 0);
+    for pair in &pairs {
+        // Pairs with a shader `check` refuses (listed in the expectations) never link.
+        let (Ok(vc), Ok(pc)) = (
+            checked(&pair.vs, Stage::Vertex),
+            checked(&pair.ps, Stage::Pixel),
+        ) else {
+            refused += 1;
+            continue;
+        };
+        let vs_alone = translate_vertex_shader(&vc, &VertexShaderOptions::default()).unwrap();
+        let ps_alone = translate_pixel_shader(&pc, &PixelShaderOptions::default()).unwrap();
+        let vs = VertexLinkInterface::of(vc.program());
+        let ps = PixelLinkInterface::of(pc.program());
+        assert_eq!(
+            vs,
+            VertexLinkInterface::from(&vs_alone.interface),
+            "{}",
+            pair.key
+        );
+        assert_eq!(
+            ps,
+            PixelLinkInterface::from(&ps_alone.interface),
+            "{}",
+            pair.key
+        );
+        for flags in 0..16u8 {
+            let options = LinkOptions {
+                flat_shading: flags & 1 != 0,
+                point_list: flags & 2 != 0,
+                vertex_fog: flags & 4 != 0,
+            };
+            let (mut from_programs, mut lifted) = (vs.clone(), (&vs_alone.interface).into());
+            if flags & 8 != 0 {
+                from_programs.with_sprite_texture_coordinates(&ps);
+                VertexLinkInterface::with_sprite_texture_coordinates(&mut lifted, &ps);
+            }
+            let want = link_stages(&lifted, &(&ps_alone.interface).into(), &options);
+            assert_eq!(
+                link_stages(&from_programs, &ps, &options),
+                want,
+                "{} {options:?}",
+                pair.key
+            );
+            if flags & 8 == 0 {
+                assert_eq!(
+                    link(&vs_alone.interface, &ps_alone.interface, &options),
+                    want
+                );
+            }
+        }
+        compared += 1;
+    }
+    assert_eq!((compared, refused), (PAIRS - REFUSED_PAIRS, REFUSED_PAIRS));
 }
 
 /// The expectations' format states the outcome: a kind and a fragment are required, and the

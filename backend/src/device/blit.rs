@@ -206,7 +206,10 @@ impl Device {
         {
             return None;
         }
-        let size = image.texture.size().mip_level_size(image.level, image.texture.dimension());
+        let size = image
+            .texture
+            .size()
+            .mip_level_size(image.level, image.texture.dimension());
         let texture = self.gpu.device.create_texture(&wgpu::TextureDescriptor {
             label: Some("layer copy"),
             size: wgpu::Extent3d {

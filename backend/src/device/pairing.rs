@@ -13,9 +13,9 @@ use d3d9_translator::bytecode::{Stage, TextureType, Usage, VertexProcessing};
 use d3d9_translator::check::{check, CheckedProgram};
 use d3d9_translator::decl::{bind_program, StreamSource, VertexBinding, VertexDeclaration};
 use d3d9_translator::lift::{
-    link, translate_pixel_shader, translate_vertex_shader, CompareFunction, FogMode as LiftFogMode,
-    FogOptions, FogSource, LinkOptions, PixelShaderOptions, PointExpansion, SamplerRead,
-    ShaderInterface, Varying, VaryingInterpolation, VertexShaderOptions,
+    translate_pair, CompareFunction, FogMode as LiftFogMode, FogOptions, FogSource, PairError,
+    PairOptions, PairPixelStage, PixelShaderOptions, PointExpansion, SamplerRead, ShaderInterface,
+    TranslatedShader, Varying, VaryingInterpolation, VertexShaderOptions,
 };
 use d3d9_translator::signature::Semantic;
 
@@ -52,6 +52,8 @@ pub(crate) enum PixelStage {
         ps1_texture_transform_flags: Vec<u32>,
         /// How each sampler reads a depth texture set on it (`Device::sampler_reads`).
         sampler_reads: Vec<SamplerRead>,
+        /// What each sampler's states ask of the shader (`Device::sampler_fixups`).
+        sampler_fixups: Vec<d3d9_translator::lift::interface::SamplerFixup>,
     },
     /// The generated fixed-function stage.
     FixedFunction(PixelKey),
@@ -149,16 +151,6 @@ pub(crate) struct PairInputs<'a> {
 
 const CALL: &str = "draw";
 
-fn translate_error(
-    stage: &'static str,
-) -> impl Fn(d3d9_translator::lift::LiftError) -> DeviceError {
-    move |source| DeviceError::Translate {
-        call: CALL,
-        stage,
-        source,
-    }
-}
-
 /// Builds the pair for `key`.
 pub(crate) fn build_pair(
     device: &wgpu::Device,
@@ -185,78 +177,36 @@ pub(crate) fn build_pair(
         key.processing,
     )
     .map_err(|source| DeviceError::Bind { call: CALL, source })?;
-    let vs_options = |output_locations| VertexShaderOptions {
+    let vs_options = VertexShaderOptions {
         input_fetches: Some(binding.fetches()),
-        output_locations,
+        output_locations: None,
         float_mode: params.float_mode,
         position_fixup: inputs.position_fixup,
         point_expansion: key.points,
         clip_planes: key.clip_planes,
     };
+    let pair_options = PairOptions {
+        vertex: vs_options,
+        flat_shading: key.flat,
+        point_list: key.point_list,
+        sprite_texture_coordinates: key.points.is_some_and(|p| p.sprite),
+    };
     let mut textures = Vec::new();
     let (vertex, pixel_interface, fragment) = match (&key.pixel, inputs.pixel_shader.as_deref()) {
-        (
-            PixelStage::Shader {
-                fog,
-                ps1_texture_types,
-                ps1_texture_transform_flags,
-                sampler_reads,
-                ..
-            },
-            Some(ps),
-        ) => {
-            let mut vs_alone = translate_vertex_shader(&program, &vs_options(None))
-                .map_err(translate_error("vertex shader"))?;
-            let fog = fog
-                .filter(|_| ps.program().version.major < 3)
-                .map(|(table, from_w)| FogOptions {
-                    from_w,
-                    source: match table {
-                        FogMode::None => FogSource::Vertex,
-                        FogMode::Linear => FogSource::Table(LiftFogMode::Linear),
-                        FogMode::Exp => FogSource::Table(LiftFogMode::Exp),
-                        FogMode::Exp2 => FogSource::Table(LiftFogMode::Exp2),
-                    },
-                });
-            let ps_options = PixelShaderOptions {
-                float_mode: params.float_mode,
-                ps1_range: params.ps1_range,
-                fog,
-                ps1_texture_types: ps1_texture_types.clone(),
-                ps1_texture_transform_flags: ps1_texture_transform_flags.clone(),
-                alpha_test: key.alpha_test.map(|(f, _)| f),
-                alpha_test_float_target: key.alpha_test_float_target,
-                sampler_reads: sampler_reads.clone(),
-                ..PixelShaderOptions::default()
-            };
-            let ps_alone =
-                translate_pixel_shader(ps, &ps_options).map_err(translate_error("pixel shader"))?;
-            if key.points.is_some_and(|p| p.sprite) {
-                super::points::sprite_texture_coordinates(
-                    &mut vs_alone.interface,
-                    &ps_alone.interface,
-                );
-            }
-            let linked = link(
-                &vs_alone.interface,
-                &ps_alone.interface,
-                &LinkOptions {
-                    flat_shading: key.flat,
-                    point_list: key.point_list,
-                    vertex_fog: fog.is_some_and(|f| f.source == FogSource::Vertex),
+        (PixelStage::Shader { .. }, Some(ps)) => {
+            let ps_options = pixel_shader_options(key, params, ps);
+            let pair = translate_pair(
+                &program,
+                PairPixelStage::Shader {
+                    program: ps,
+                    options: ps_options,
                 },
+                pair_options,
             )
-            .map_err(|source| DeviceError::Link { call: CALL, source })?;
-            let vs = translate_vertex_shader(&program, &vs_options(Some(linked.vertex)))
-                .map_err(translate_error("vertex shader"))?;
-            let ps = translate_pixel_shader(
-                ps,
-                &PixelShaderOptions {
-                    input_locations: Some(linked.pixel),
-                    ..ps_options
-                },
-            )
-            .map_err(translate_error("pixel shader"))?;
+            .map_err(pair_error)?;
+            let ps = pair
+                .pixel
+                .ok_or_else(|| invalid(CALL, "no pixel stage translated"))?;
             for s in &ps.interface.samplers {
                 textures.push(SampledTexture {
                     slot: s.register as usize,
@@ -273,14 +223,15 @@ pub(crate) fn build_pair(
                     .map_err(|source| DeviceError::Gpu { call: CALL, source })?;
             }
             let fragment = naga_module(device, module);
-            (vs, Some(ps.interface), fragment)
+            (pair.vertex, Some(ps.interface), fragment)
         }
         (PixelStage::Shader { .. }, None) => return Err(invalid(CALL, "no pixel shader")),
         (PixelStage::FixedFunction(pixel), _) => {
             let (vs, fragment) =
                 fixed_function_pixel(device, key, pixel, &program, &mut textures, |map| {
-                    translate_vertex_shader(&program, &vs_options(Some(map)))
-                        .map_err(translate_error("vertex shader"))
+                    translate_pair(&program, PairPixelStage::Varyings(map), pair_options)
+                        .map(|pair| pair.vertex)
+                        .map_err(pair_error)
                 })?;
             (vs, None, fragment)
         }
@@ -321,6 +272,63 @@ pub(crate) fn build_pair(
         color_outputs,
         flat,
     })
+}
+
+/// The options of the draw's pixel shader `ps` (`key.pixel` names it): the fog stage that
+/// follows it before ps_3_0, ps_1_x's texture state, the alpha test, depth reads.
+fn pixel_shader_options(
+    key: &PairKey,
+    params: &DeviceParams,
+    ps: &CheckedProgram,
+) -> PixelShaderOptions {
+    let PixelStage::Shader {
+        fog,
+        ps1_texture_types,
+        ps1_texture_transform_flags,
+        sampler_reads,
+        sampler_fixups,
+        ..
+    } = &key.pixel
+    else {
+        return PixelShaderOptions::default();
+    };
+    let fog = fog
+        .filter(|_| ps.program().version.major < 3)
+        .map(|(table, from_w)| FogOptions {
+            from_w,
+            source: match table {
+                FogMode::None => FogSource::Vertex,
+                FogMode::Linear => FogSource::Table(LiftFogMode::Linear),
+                FogMode::Exp => FogSource::Table(LiftFogMode::Exp),
+                FogMode::Exp2 => FogSource::Table(LiftFogMode::Exp2),
+            },
+        });
+    PixelShaderOptions {
+        float_mode: params.float_mode,
+        ps1_range: params.ps1_range,
+        fog,
+        ps1_texture_types: ps1_texture_types.clone(),
+        ps1_texture_transform_flags: ps1_texture_transform_flags.clone(),
+        alpha_test: key.alpha_test.map(|(f, _)| f),
+        alpha_test_float_target: key.alpha_test_float_target,
+        sampler_reads: sampler_reads.clone(),
+        sampler_fixups: sampler_fixups.clone(),
+        ..PixelShaderOptions::default()
+    }
+}
+
+/// A pair that did not translate, as the device reports it.
+fn pair_error(error: PairError) -> DeviceError {
+    let (stage, source) = match error {
+        PairError::Vertex(source) => ("vertex shader", source),
+        PairError::Pixel(source) => ("pixel shader", source),
+        PairError::Link(source) => return DeviceError::Link { call: CALL, source },
+    };
+    DeviceError::Translate {
+        call: CALL,
+        stage,
+        source,
+    }
 }
 
 fn naga_module(device: &wgpu::Device, module: naga::Module) -> wgpu::ShaderModule {
@@ -381,8 +389,8 @@ fn fixed_function_pixel(
     pixel: &PixelKey,
     program: &CheckedProgram,
     textures: &mut Vec<SampledTexture>,
-    translate: impl Fn(Vec<Varying>) -> Result<d3d9_translator::lift::TranslatedShader, DeviceError>,
-) -> Result<(d3d9_translator::lift::TranslatedShader, wgpu::ShaderModule), DeviceError> {
+    translate: impl FnOnce(Vec<Varying>) -> Result<TranslatedShader, DeviceError>,
+) -> Result<(TranslatedShader, wgpu::ShaderModule), DeviceError> {
     // Vertex fog reads the specular alpha when the vertex stage writes COLOR1 and no FOG
     // (Windows, in Wine's test_fog), else FOG (0 when unwritten: fully fogged, as
     // fog_with_shader_test expects).

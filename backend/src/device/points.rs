@@ -18,13 +18,10 @@
 //! stream with `D3DSTREAMSOURCE_INSTANCEDATA`) are refused as unsupported: the instance step
 //! is taken by the points.
 
-use d3d9_translator::bytecode::{Usage, WriteMask};
+use d3d9_translator::bytecode::Usage;
 use d3d9_translator::check::CheckedProgram;
 use d3d9_translator::decl::{StreamFrequency, VertexDeclaration};
-use d3d9_translator::lift::interface::VertexOutput;
-use d3d9_translator::lift::{
-    PointConstants, PointExpansion, ShaderInterface, VaryingInterpolation,
-};
+use d3d9_translator::lift::{PointConstants, PointExpansion, ShaderInterface};
 use d3d9_translator::signature::Signature;
 
 use super::error::{invalid, unsupported, DeviceError};
@@ -46,35 +43,6 @@ impl PointQuads {
     /// The de-indexed copy of stream `n`, if the draw made one.
     pub(crate) fn stream(&self, n: usize) -> Option<(wgpu::Buffer, u64)> {
         self.deindexed.get(n).and_then(Clone::clone)
-    }
-}
-
-/// With point sprites, every texture coordinate the pixel shader reads is the sprite
-/// coordinate `(s, t, 0, 0)`, whether or not the vertex shader writes it and however many
-/// components it writes: `vs` (the vertex interface the link reads) gets each as a written
-/// 4-component output, so that the link makes it travel.
-pub(crate) fn sprite_texture_coordinates(vs: &mut ShaderInterface, ps: &ShaderInterface) {
-    for input in &ps.pixel_inputs {
-        let semantic = input.semantic;
-        if semantic.usage != Usage::TexCoord {
-            continue;
-        }
-        match vs.outputs.iter_mut().find(|o| o.semantic == semantic) {
-            Some(o) => {
-                o.written = true;
-                o.components = 4;
-            }
-            None => vs.outputs.push(VertexOutput {
-                semantic,
-                register: None,
-                mask: WriteMask::ALL,
-                location: None,
-                component: 0,
-                components: 4,
-                interpolation: VaryingInterpolation::Perspective,
-                written: true,
-            }),
-        }
     }
 }
 

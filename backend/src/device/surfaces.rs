@@ -68,8 +68,8 @@ impl Device {
             // The NULL format stores nothing: a target of that size without texels (draws
             // into it write depth and stencil only; DXVK and wined3d offer it too).
             let size = (width, height);
-            let (pool, usage) = (Pool::Default, Usage::RENDER_TARGET);
-            return self.add_cpu_surface(call, size, format, pool, usage, None, multisample);
+            let place = (Pool::Default, Usage::RENDER_TARGET);
+            return self.add_cpu_surface(call, size, format, place, None, multisample);
         }
         let usage = Usage::RENDER_TARGET;
         self.add_gpu_surface(call, (width, height), format, usage, lockable, multisample)
@@ -128,15 +128,8 @@ impl Device {
             Pool::SystemMem | Pool::Scratch => {
                 let memory = Some(vec![0; format.image_size(width, height)]);
                 let size = (width, height);
-                self.add_cpu_surface(
-                    call,
-                    size,
-                    format,
-                    pool,
-                    Usage(0),
-                    memory,
-                    MultiSample::NONE,
-                )
+                let place = (pool, Usage(0));
+                self.add_cpu_surface(call, size, format, place, memory, MultiSample::NONE)
             }
         }
     }
@@ -148,8 +141,7 @@ impl Device {
         call: &'static str,
         (width, height): (u32, u32),
         format: Format,
-        pool: Pool,
-        usage: Usage,
+        (pool, usage): (Pool, Usage),
         memory: Option<Vec<u8>>,
         multisample: MultiSample,
     ) -> Result<SurfaceId, DeviceError> {

@@ -1,6 +1,7 @@
-//! [`Program`] → fxc-style assembly text, as `/work/notes/text-format.md` (the contract shared
-//! with the assembler) states it: the profile line, then one instruction per line indented by
-//! four spaces, comment blocks as `//` lines where they sit in the token stream.
+//! [`Program`] → fxc-style assembly text, the project's canonical text (the contract shared
+//! with the assembler, which reads it back: `tests/asm_roundtrip.rs`): the profile line, then
+//! one instruction per line indented by four spaces, comment blocks as `//` lines where they
+//! sit in the token stream.
 //!
 //! The text names what the tokens say, nothing more: a program that no D3D9 runtime would
 //! accept still prints (the checker, not the disassembler, judges it).

@@ -8,6 +8,7 @@
 //! - [`fetch`]: the contract with the lifter (how each `v#` is read).
 
 pub mod binding;
+mod bytes;
 pub mod dx8;
 pub mod element;
 mod error;
@@ -22,6 +23,7 @@ pub use binding::{
     bind, bind_program, shader_inputs, BindError, BoundInput, ShaderInput, StreamFrequency,
     StreamLayout, StreamSource, VertexBinding,
 };
+pub use bytes::{read_elements, write_elements};
 pub use dx8::{Dx8Constants, Dx8Declaration, Dx8Reason};
 pub use element::{DeclMethod, DeclType, RawElement, TypeInfo, VertexElement, DECL_TYPES};
 pub use error::DeclError;
@@ -39,7 +41,7 @@ pub struct VertexDeclaration {
 impl VertexDeclaration {
     /// `CreateVertexDeclaration` from raw `D3DVERTEXELEMENT9` bytes ending in `D3DDECL_END`.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, DeclError> {
-        Self::from_raw(&element::read_elements(bytes)?)
+        Self::from_raw(&read_elements(bytes)?)
     }
 
     /// `CreateVertexDeclaration` from raw elements (without the terminator).
@@ -81,7 +83,7 @@ impl VertexDeclaration {
     /// The raw bytes of the declaration, `D3DDECL_END` included.
     pub fn to_bytes(&self) -> Vec<u8> {
         let raw: Vec<RawElement> = self.elements.iter().map(|e| e.to_raw()).collect();
-        element::write_elements(&raw)
+        write_elements(&raw)
     }
 
     /// The equivalent FVF code, or why there is none.

@@ -23,11 +23,16 @@
 //! `check` runs without panicking and ends: loops are bounded as on the GPU, and a budget of
 //! executed instructions ([`INSTRUCTION_BUDGET`]) turns anything longer into an error.
 
+mod arith;
 mod exec;
 pub mod fetch;
+mod machine;
+mod operands;
 pub mod texture;
+mod writes;
 
-pub use exec::{ConstantFile, Interpreter, Step, Written};
+pub use exec::Interpreter;
+pub use machine::{ConstantFile, Read, Step, Written};
 pub use texture::{
     Address, BoundTexture, Filter, MipFilter, SamplerStates, Texture, TextureError, TextureKind,
     VertexTextures,
@@ -36,12 +41,17 @@ pub use texture::{
 use crate::bytecode::{Opcode, Register, TokenOffset, Version, WriteMask};
 use crate::check::CheckedProgram;
 use crate::decl::{bind_program, BindError, StreamSource, VertexDeclaration};
-use crate::lift::FloatMode;
+use crate::rules::FloatMode;
 use crate::signature::Semantic;
 
 /// The most instructions one vertex may execute (255⁴ iterations of a nested loop would take
 /// minutes): past it the run is an error, never a hang.
 pub const INSTRUCTION_BUDGET: u64 = 50_000_000;
+
+/// An interpreter bug: a checked program broke an assumption the interpreter makes.
+fn internal(what: impl Into<String>) -> InterpError {
+    InterpError::Internal(what.into())
+}
 
 /// Why a vertex did not run.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

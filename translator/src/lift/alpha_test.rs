@@ -22,63 +22,23 @@
 //! [`alpha_ref_data`]: super::interface::alpha_ref_data
 
 use super::builder::Lifter;
-use super::globals::RegKey;
 use super::interface::{UniformBinding, ALPHA_TEST_BINDING, PS_CONSTANTS_GROUP};
+use super::options::CompareFunction;
+use super::state::RegKey;
 use naga::{AddressSpace, BinaryOperator as Bo, Expression, Handle, MathFunction as Mf, Statement};
 
-/// `D3DCMPFUNC`: how the alpha test compares the pixel's alpha with the reference
-/// (`alpha FUNC ref`; the pixel survives when the comparison holds).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum CompareFunction {
-    /// `D3DCMP_NEVER` (1): every pixel is discarded.
-    Never,
-    /// `D3DCMP_LESS` (2).
-    Less,
-    /// `D3DCMP_EQUAL` (3).
-    Equal,
-    /// `D3DCMP_LESSEQUAL` (4).
-    LessEqual,
-    /// `D3DCMP_GREATER` (5).
-    Greater,
-    /// `D3DCMP_NOTEQUAL` (6).
-    NotEqual,
-    /// `D3DCMP_GREATEREQUAL` (7).
-    GreaterEqual,
-    /// `D3DCMP_ALWAYS` (8): every pixel survives.
-    Always,
-}
-
-impl CompareFunction {
-    /// The function of a `D3DCMPFUNC` value (`D3DCMP_NEVER` = 1 … `D3DCMP_ALWAYS` = 8);
-    /// `None` for any other value.
-    pub fn from_d3d(value: u32) -> Option<CompareFunction> {
-        use CompareFunction as C;
-        Some(match value {
-            1 => C::Never,
-            2 => C::Less,
-            3 => C::Equal,
-            4 => C::LessEqual,
-            5 => C::Greater,
-            6 => C::NotEqual,
-            7 => C::GreaterEqual,
-            8 => C::Always,
-            _ => return None,
-        })
-    }
-
-    /// The WGSL comparison of `alpha FUNC ref`, for the functions that read the reference.
-    fn operator(self) -> Option<Bo> {
-        use CompareFunction as C;
-        Some(match self {
-            C::Less => Bo::Less,
-            C::Equal => Bo::Equal,
-            C::LessEqual => Bo::LessEqual,
-            C::Greater => Bo::Greater,
-            C::NotEqual => Bo::NotEqual,
-            C::GreaterEqual => Bo::GreaterEqual,
-            C::Never | C::Always => return None,
-        })
-    }
+/// The WGSL comparison of `alpha FUNC ref`, for the functions that read the reference.
+fn operator(func: CompareFunction) -> Option<Bo> {
+    use CompareFunction as C;
+    Some(match func {
+        C::Less => Bo::Less,
+        C::Equal => Bo::Equal,
+        C::LessEqual => Bo::LessEqual,
+        C::Greater => Bo::Greater,
+        C::NotEqual => Bo::NotEqual,
+        C::GreaterEqual => Bo::GreaterEqual,
+        C::Never | C::Always => return None,
+    })
 }
 
 impl Lifter<'_> {
@@ -90,7 +50,7 @@ impl Lifter<'_> {
         color: Handle<Expression>,
         func: CompareFunction,
     ) -> Option<UniformBinding> {
-        let Some(op) = func.operator() else {
+        let Some(op) = operator(func) else {
             if func == CompareFunction::Never {
                 self.push(Statement::Kill);
             }
@@ -173,7 +133,7 @@ mod tests {
         for value in 1..=8 {
             let func = CompareFunction::from_d3d(value).expect("D3DCMPFUNC");
             assert_eq!(
-                func.operator().is_none(),
+                operator(func).is_none(),
                 matches!(func, C::Never | C::Always),
                 "{func:?}"
             );

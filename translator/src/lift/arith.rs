@@ -526,7 +526,7 @@ impl Lifter<'_> {
         let a = self.src(inst, 0, Lanes::of(&width))?;
         let m = self.src_param(inst, 1)?;
         if let (Some(base), Some(_)) = (m.reg.float_constant_index(), m.reg.relative) {
-            self.relative_reads.push((base, u32::from(rows)));
+            self.registers.relative_reads.push((base, u32::from(rows)));
         }
         let mut parts = [None; 4];
         for &k in lanes.as_slice() {

@@ -6,21 +6,19 @@
 //! byte span of the D3D9 instruction it comes from.
 
 use super::error::LiftError;
-use super::{FloatMode, PixelShaderOptions, VertexShaderOptions};
-use crate::bytecode::{Instruction, Opcode, Program, RegisterFile, TextureType, TokenOffset};
+pub(super) use super::function::{
+    ConstValue, FnBuilder, Frame, FrameKind, LoopCounter, LoopFrame, Value,
+};
+use super::options::{PixelShaderOptions, VertexShaderOptions};
+use super::state::{IoMap, Ps1State, Registers, ResourceMap};
+use crate::bytecode::{Instruction, Opcode, Program, TokenOffset};
+use crate::rules::FloatMode;
 use crate::signature::Signature;
 use naga::{
     Block, Expression, Function, GlobalVariable, Handle, LocalVariable, Module, Scalar, Span,
     Statement, Type, TypeInner, VectorSize,
 };
-use std::collections::{BTreeMap, HashMap};
-
-/// A computed value: an expression and its width (1 = scalar, 2–4 = vector).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct Value {
-    pub h: Handle<Expression>,
-    pub n: u8,
-}
+use std::collections::HashMap;
 
 /// The components of a `vec4` register an instruction computes, in order (from its write
 /// mask): `lanes.len()` is the width of every value the instruction computes.
@@ -128,97 +126,12 @@ pub(super) fn swizzle_component(c: u8) -> naga::SwizzleComponent {
     }
 }
 
-/// What an open block belongs to.
-pub(super) enum FrameKind {
-    /// A function body.
-    Body,
-    /// `if`: the accept block while `accept` is `None`, then the reject block.
-    If {
-        condition: Handle<Expression>,
-        accept: Option<Block>,
-    },
-    /// `loop` / `rep` body.
-    Loop(LoopFrame),
-    /// A block built aside (a loop's continuing block).
-    Aside,
-}
-
-/// The state of one open `loop` or `rep`.
-pub(super) struct LoopFrame {
-    pub opcode: Opcode,
-    /// Iterations done so far (a local's pointer).
-    pub counter: Handle<Expression>,
-    /// For `loop`: this loop's aL, its step, and the enclosing aL to restore on exit.
-    pub al: Option<LoopCounter>,
-}
-
-/// aL bookkeeping of one `loop`.
-pub(super) struct LoopCounter {
-    /// This loop's aL (a local's pointer).
-    pub value: Handle<Expression>,
-    pub step: Handle<Expression>,
-    /// The enclosing aL, restored when the loop ends (a local's pointer).
-    pub saved: Handle<Expression>,
-}
-
-pub(super) struct Frame {
-    pub kind: FrameKind,
-    pub block: Block,
-}
-
-/// The function under construction.
-pub(super) struct FnBuilder {
-    pub function: Function,
-    pub frames: Vec<Frame>,
-    /// Expressions whose value is known at translation time (def'd constants, literals):
-    /// one value per component.
-    pub known: HashMap<Handle<Expression>, Vec<f32>>,
-    pub globals: HashMap<Handle<GlobalVariable>, Handle<Expression>>,
-    pub loops_made: u32,
-    /// Which values are provably finite (`finite`).
-    pub finite: super::finite::Finiteness,
-    /// Register values remembered in straight-line code (`loads`), with the depth of the
-    /// block that emitted them.
-    pub loads: HashMap<super::loads::Loaded, (Handle<Expression>, usize)>,
-    /// The values of the expressions WGSL evaluates at shader creation (`constness`).
-    pub consts: HashMap<Handle<Expression>, super::constness::ConstValue>,
-}
-
-impl FnBuilder {
-    pub fn new(name: &str) -> FnBuilder {
-        FnBuilder {
-            function: Function {
-                name: Some(name.to_string()),
-                ..Function::default()
-            },
-            frames: vec![Frame {
-                kind: FrameKind::Body,
-                block: Block::new(),
-            }],
-            known: HashMap::new(),
-            globals: HashMap::new(),
-            loops_made: 0,
-            finite: super::finite::Finiteness::default(),
-            loads: HashMap::new(),
-            consts: HashMap::new(),
-        }
-    }
-}
-
 /// The instruction being lifted, for error messages.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct At {
     pub index: usize,
     pub opcode: Opcode,
     pub offset: TokenOffset,
-}
-
-/// Constants the shader defines itself.
-#[derive(Default)]
-pub(super) struct Defs {
-    pub floats: BTreeMap<u32, [u32; 4]>,
-    pub ints: BTreeMap<u32, [i32; 4]>,
-    pub bools: BTreeMap<u32, bool>,
 }
 
 /// The byte span of instruction `index`: from its instruction token to the next one's.
@@ -253,82 +166,38 @@ impl StageOptions<'_> {
 }
 
 /// The shader lifter (both stages: the stage-specific parts are the entry points, in
-/// `outputs`/`inputs` for vertex shaders and `pixel_entry` for pixel shaders).
+/// `outputs`/`inputs` for vertex shaders and `pixel_entry` for pixel shaders). It owns the
+/// module under construction and the state of `state` and `function`; the lowering modules
+/// add its verbs.
 pub(super) struct Lifter<'a> {
     pub program: &'a Program,
     pub options: StageOptions<'a>,
     /// How D3D9 float arithmetic is emulated (from the options).
     pub float_mode: FloatMode,
-    /// The shader's semantics, computed once.
-    pub signature: Signature,
-    /// Software vertex processing: 8192 `c#`, 2048 `i#`/`b#`, constants in storage.
-    pub software: bool,
     pub module: Module,
     pub ty: Types,
+    /// The function under construction.
     pub f: FnBuilder,
     pub at: At,
     /// The byte span of the instruction being lifted.
     pub span: Span,
-    pub defs: Defs,
-    pub samplers: BTreeMap<u32, TextureType>,
+    pub registers: Registers,
+    pub io: IoMap,
+    pub resources: ResourceMap,
+    /// The naga function of each subroutine label.
     pub labels: HashMap<u32, Handle<Function>>,
-    pub globals: HashMap<super::globals::RegKey, Handle<GlobalVariable>>,
-    /// The converted value of each input register (`v#`, and ps_2_x `t#`) when `main` is
-    /// lifted into the entry point (read directly instead of through a register).
-    pub input_values: HashMap<(RegisterFile, u32), Handle<Expression>>,
-    /// Input registers `v#` (16 in vertex shaders, 10 in ps_3_0, 2 before).
-    pub input_registers: u32,
-    /// `v#` registers fetched from integer or normalised declaration types (finite values).
-    pub finite_inputs: std::collections::BTreeSet<u32>,
-    /// Whether any `v#` read is relative (then `v#` is an array, else one variable each).
-    pub relative_inputs: bool,
-    /// Whether any vs_3_0 `o#` write is relative (then `o#` is an array).
-    pub relative_outputs: bool,
-    /// `(base, count)` of relative float-constant reads.
-    pub relative_reads: Vec<(u32, u32)>,
-    /// Float constant registers addressable (256 or 8192).
-    pub float_registers: u32,
-    /// `i#` registers: 16, or 2048 in software vertex processing.
-    pub int_registers: u32,
-    /// `b#` registers: 16, or 2048 in software vertex processing.
-    pub bool_registers: u32,
-    /// vs_3_0 `o#` registers (12).
-    pub output_registers: u32,
-    /// Writes held back while a co-issued pair is lifted (`ps1`): both instructions read
-    /// their sources before either writes.
-    pub deferred: Option<
-        Vec<(
-            crate::bytecode::DstParam,
-            Value,
-            Option<crate::bytecode::SrcParam>,
-        )>,
-    >,
-    /// ps_1_x: the interpolated texture coordinate of each `t#` (ps_1_x `main` is always
-    /// lifted into the entry point, with no flow control, so these values reach every
-    /// instruction).
-    pub ps1_coords: HashMap<u32, Handle<Expression>>,
-    /// ps_1_1–1_3: the dot products of the pending `texm3x2pad`/`texm3x3pad` rows, with the
-    /// `t#` each was computed for.
-    pub ps1_pads: Vec<(u32, Handle<Expression>)>,
+    pub ps1: Ps1State,
 }
 
 impl<'a> Lifter<'a> {
-    /// A lifter for `program` as the device `caps` runs it: register counts come from the
-    /// register-file table (`bytecode::file_rule`) for that device.
+    /// A lifter for `program` as the device `caps` runs it (see [`Registers::new`]).
     pub fn new(
         program: &'a Program,
         options: StageOptions<'a>,
         caps: &crate::check::DeviceCaps,
     ) -> Lifter<'a> {
-        use crate::bytecode::{file_rule, float_constants, software_limits};
         let mut module = Module::default();
         let ty = Types::new(&mut module);
-        let vp = caps.vertex_processing;
-        let version = program.version;
-        let software = software_limits(version, vp);
-        let count = |file| {
-            file_rule(version, file, vp).map_or(0, |r| r.count.on_device(|c| caps.count_cap(c)))
-        };
         let vertex_fetches = match options {
             StageOptions::Vertex(o) => o.input_fetches.as_deref(),
             StageOptions::Pixel(_) => None,
@@ -337,8 +206,6 @@ impl<'a> Lifter<'a> {
             program,
             options,
             float_mode: options.float_mode(),
-            signature: Signature::of(program),
-            software,
             module,
             ty,
             f: FnBuilder::new("main"),
@@ -348,41 +215,14 @@ impl<'a> Lifter<'a> {
                 offset: TokenOffset(0),
             },
             span: Span::UNDEFINED,
-            defs: Defs::default(),
-            samplers: BTreeMap::new(),
+            registers: Registers::new(program, caps, vertex_fetches),
+            io: IoMap {
+                signature: Signature::of(program),
+                input_values: HashMap::new(),
+            },
+            resources: ResourceMap::default(),
             labels: HashMap::new(),
-            globals: HashMap::new(),
-            input_values: HashMap::new(),
-            finite_inputs: vertex_fetches
-                .into_iter()
-                .flatten()
-                .filter(|f| match f.source {
-                    crate::decl::FetchSource::Attribute { format, .. } => {
-                        !super::finite::float_format(format)
-                    }
-                    // A missing element reads the zero-initialised register.
-                    crate::decl::FetchSource::Missing => true,
-                })
-                .map(|f| f.register)
-                .collect(),
-            relative_inputs: program.instructions.iter().any(|i| {
-                i.src
-                    .iter()
-                    .any(|s| s.reg.file == RegisterFile::Input && s.reg.relative.is_some())
-            }),
-            relative_outputs: program.instructions.iter().any(|i| {
-                i.dst
-                    .is_some_and(|d| d.reg.file == RegisterFile::Output && d.reg.relative.is_some())
-            }),
-            relative_reads: Vec::new(),
-            float_registers: float_constants(version, vp).on_device(|c| caps.count_cap(c)),
-            int_registers: count(RegisterFile::ConstInt),
-            bool_registers: count(RegisterFile::ConstBool),
-            output_registers: count(RegisterFile::Output),
-            input_registers: count(RegisterFile::Input),
-            deferred: None,
-            ps1_coords: HashMap::new(),
-            ps1_pads: Vec::new(),
+            ps1: Ps1State::default(),
         }
     }
 
@@ -474,7 +314,7 @@ impl<'a> Lifter<'a> {
     /// WGSL does not evaluate at shader creation (see `constness`).
     pub fn emit(&mut self, expr: Expression) -> Handle<Expression> {
         let value = self.const_value(&expr);
-        if let Some(super::constness::ConstValue::Float(v)) = &value {
+        if let Some(ConstValue::Float(v)) = &value {
             if v.iter().any(|x| !x.is_finite()) {
                 return self.opaque_floats(v.clone());
             }

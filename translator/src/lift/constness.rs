@@ -11,14 +11,8 @@
 //! either. The value is what IEEE arithmetic gives, which is what the GPU computes at run time.
 
 use super::builder::Lifter;
+use super::function::ConstValue;
 use naga::{BinaryOperator as Bo, Expression, Handle, MathFunction as Mf, UnaryOperator};
-
-/// The value of a constant expression, per component.
-#[derive(Debug, Clone, PartialEq)]
-pub(super) enum ConstValue {
-    Float(Vec<f32>),
-    Bool(Vec<bool>),
-}
 
 /// `f` applied per component of two equally long vectors, or a scalar broadcast to the other.
 fn zip<T: Copy, U>(a: &[T], b: &[T], f: impl Fn(T, T) -> U) -> Option<Vec<U>> {

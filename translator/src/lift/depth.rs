@@ -19,48 +19,11 @@
 //! gradient exists for a comparison, and D3D9's depth textures have one level in practice).
 
 use super::builder::{Lifter, Value};
+use super::interface::{DepthChannels, SamplerRead};
 use naga::{
     BinaryOperator as Bo, Expression, Handle, ImageDimension, ImageQuery, MathFunction as Mf,
     SampleLevel, SwizzleComponent,
 };
-
-/// How a pixel shader's sampler reads the texture bound to it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum SamplerRead {
-    /// A colour texture (`texture_2d/cube/3d<f32>`).
-    #[default]
-    Color,
-    /// A depth texture read raw; `linear`: the sampler filters linearly (the shader weights
-    /// the gathered texels).
-    Depth {
-        channels: DepthChannels,
-        linear: bool,
-    },
-    /// A shadow map: the depth comparison of the coordinate's z, through a comparison
-    /// sampler (`LESSEQUAL`).
-    Shadow,
-    /// A colour texture whose GPU format holds only its first `channels` (1 or 2) of red and
-    /// green: D3D9 reads the missing ones of r, g, b as 1 where WebGPU reads 0 (render-target
-    /// textures of `R16F`, `R32F`: (r, 1, 1, 1); `G16R16F`, `G32R32F`, `G16R16`: (r, g, 1, 1)).
-    /// Any texture type.
-    Narrow { channels: u8 },
-}
-
-impl SamplerRead {
-    /// Reads a depth texture (raw or as a shadow map).
-    pub fn is_depth(self) -> bool {
-        matches!(self, SamplerRead::Depth { .. } | SamplerRead::Shadow)
-    }
-}
-
-/// Where a raw depth read puts the depth.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum DepthChannels {
-    /// (d, d, d, d): `INTZ`.
-    All,
-    /// (d, 0, 0, 1): `DF16`, `DF24`.
-    Red,
-}
 
 /// The level a depth texture is sampled at.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -9,17 +9,6 @@
 //! control paths join).
 
 use super::builder::{Lifter, Value};
-use naga::{Expression, Handle};
-use std::collections::{HashMap, HashSet};
-
-/// Finite values of the function under construction.
-#[derive(Default)]
-pub(super) struct Finiteness {
-    /// Expressions all of whose components are finite.
-    values: HashSet<Handle<Expression>>,
-    /// `r#n` → components (bit c) written with finite values since the last join.
-    temps: HashMap<u32, u8>,
-}
 
 impl Lifter<'_> {
     /// Whether every component of `v` is provably finite.
@@ -69,24 +58,4 @@ impl Lifter<'_> {
     pub(super) fn forget_temps(&mut self) {
         self.f.finite.temps.clear();
     }
-}
-
-/// Whether a vertex format delivers floats that may be inf or NaN (every other format is an
-/// integer or a normalised integer, always finite).
-pub(super) fn float_format(format: wgpu_types::VertexFormat) -> bool {
-    use wgpu_types::VertexFormat as F;
-    matches!(
-        format,
-        F::Float16
-            | F::Float16x2
-            | F::Float16x4
-            | F::Float32
-            | F::Float32x2
-            | F::Float32x3
-            | F::Float32x4
-            | F::Float64
-            | F::Float64x2
-            | F::Float64x3
-            | F::Float64x4
-    )
 }

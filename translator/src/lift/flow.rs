@@ -16,7 +16,7 @@
 use super::builder::Lanes;
 use super::builder::{FrameKind, Lifter, LoopCounter, LoopFrame};
 use super::error::LiftError;
-use super::globals::RegKey;
+use super::state::RegKey;
 use crate::bytecode::{Control, Instruction, Opcode, RegisterFile, SrcParam};
 use naga::{BinaryOperator as Bo, Block, Expression, Handle, MathFunction as Mf, Statement};
 

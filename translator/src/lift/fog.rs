@@ -16,9 +16,9 @@
 
 use super::builder::Lifter;
 use super::error::LiftError;
-use super::globals::RegKey;
 use super::interface::{UniformBinding, Varying, FOG_BINDING, PS_CONSTANTS_GROUP};
 use super::link::fog_factor_source;
+use super::state::RegKey;
 use super::{FogMode, FogSource};
 use crate::bytecode::Usage;
 use crate::signature::Semantic;

@@ -12,49 +12,10 @@ use super::interface::{
     BOOL_CONSTANTS_BINDING, FLOAT_CONSTANTS_BINDING, INT_CONSTANTS_BINDING, PS_CONSTANTS_GROUP,
     VS_CONSTANTS_GROUP,
 };
+use super::state::RegKey;
 use crate::bytecode::{Register, RegisterFile, Stage};
 use naga::{AddressSpace, ArraySize, Expression, GlobalVariable, Handle, Span, TypeInner};
 use std::num::NonZeroU32;
-
-/// Which global a register lives in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub(super) enum RegKey {
-    Temp(u32),
-    Addr,
-    Loop,
-    Pred,
-    /// The `v` array (16 inputs + a zero element for out-of-range relative reads), when the
-    /// shader indexes `v#` relatively.
-    Inputs,
-    /// `v#n` on its own, when nothing indexes `v#` relatively.
-    Input(u32),
-    /// The `o` array of vs_3_0 (12 outputs + an element that swallows out-of-range writes),
-    /// when the shader indexes `o#` relatively.
-    Outputs,
-    /// vs_3_0 `o#n` on its own, when nothing indexes `o#` relatively.
-    Output(u32),
-    /// oPos/oFog/oPts, oD#, oT# before vs_3_0.
-    Fixed(RegisterFile, u32),
-    /// Pixel-shader registers outside the shared files: `t#` (texture coordinates), `vPos` /
-    /// `vFace` (`MiscType`), `oC#` and `oDepth`, each a zero-initialised `vec4<f32>`.
-    Pixel(RegisterFile, u32),
-    FloatConsts,
-    IntConsts,
-    BoolConsts,
-    PositionFixup,
-    /// The ps_1_x bump-environment uniform.
-    BumpEnv,
-    /// The fog render states of the pixel stage's fixed-function fog.
-    Fog,
-    /// The alpha test's reference.
-    AlphaRef,
-    /// The point expansion's render states.
-    Points,
-    /// The user clip planes' uniform.
-    ClipPlanes,
-    Texture(u32),
-    Sampler(u32),
-}
 
 impl Lifter<'_> {
     /// A private global initialised by `init` (a constant expression built by the caller).
@@ -65,7 +26,7 @@ impl Lifter<'_> {
         ty: Handle<naga::Type>,
         init: Option<Handle<Expression>>,
     ) -> Handle<GlobalVariable> {
-        if let Some(&g) = self.globals.get(&key) {
+        if let Some(&g) = self.resources.globals.get(&key) {
             return g;
         }
         let init = init.unwrap_or_else(|| {
@@ -84,7 +45,7 @@ impl Lifter<'_> {
             },
             self.span,
         );
-        self.globals.insert(key, g);
+        self.resources.globals.insert(key, g);
         g
     }
 
@@ -98,7 +59,7 @@ impl Lifter<'_> {
         group: u32,
         binding: u32,
     ) -> Handle<GlobalVariable> {
-        if let Some(&g) = self.globals.get(&key) {
+        if let Some(&g) = self.resources.globals.get(&key) {
             return g;
         }
         let g = self.module.global_variables.append(
@@ -112,7 +73,7 @@ impl Lifter<'_> {
             },
             self.span,
         );
-        self.globals.insert(key, g);
+        self.resources.globals.insert(key, g);
         g
     }
 
@@ -149,7 +110,7 @@ impl Lifter<'_> {
 
     /// The `v` array global.
     pub(super) fn inputs_global(&mut self) -> Handle<GlobalVariable> {
-        let ty = self.vec4_array(self.input_registers + 1);
+        let ty = self.vec4_array(self.registers.input_registers + 1);
         self.private_global(RegKey::Inputs, "v", ty, None)
     }
 
@@ -167,16 +128,16 @@ impl Lifter<'_> {
 
     /// The pointer to vs_3_0 output register `o#n` (direct), in the current function.
     pub(super) fn output_pointer(&mut self, n: u32) -> Handle<Expression> {
-        if self.relative_outputs {
+        if self.registers.relative_outputs {
             let g = self.outputs_global();
             let base = self.global(g);
             return self.emit(Expression::AccessIndex {
                 base,
-                index: n.min(self.output_registers),
+                index: n.min(self.registers.output_registers),
             });
         }
         let key = RegKey::Output(n);
-        let g = match self.globals.get(&key) {
+        let g = match self.resources.globals.get(&key) {
             Some(&g) => g,
             None => {
                 // vs_3_0 output registers start at 0, like temporaries (Windows and Wine:
@@ -190,12 +151,12 @@ impl Lifter<'_> {
 
     /// The pointer to input register `v#n` (direct), in the current function.
     pub(super) fn input_pointer(&mut self, n: u32) -> Handle<Expression> {
-        if self.relative_inputs {
+        if self.registers.relative_inputs {
             let g = self.inputs_global();
             let base = self.global(g);
             return self.emit(Expression::AccessIndex {
                 base,
-                index: n.min(self.input_registers),
+                index: n.min(self.registers.input_registers),
             });
         }
         let ty = self.ty.vec4f;
@@ -205,7 +166,7 @@ impl Lifter<'_> {
 
     /// The `o` array global of vs_3_0, zero like the direct registers.
     pub(super) fn outputs_global(&mut self) -> Handle<GlobalVariable> {
-        let ty = self.vec4_array(self.output_registers + 1);
+        let ty = self.vec4_array(self.registers.output_registers + 1);
         self.private_global(RegKey::Outputs, "o", ty, None)
     }
 
@@ -215,7 +176,7 @@ impl Lifter<'_> {
         reg: Register,
     ) -> Result<Handle<GlobalVariable>, LiftError> {
         let key = RegKey::Fixed(reg.file, reg.index);
-        if let Some(&g) = self.globals.get(&key) {
+        if let Some(&g) = self.resources.globals.get(&key) {
             return Ok(g);
         }
         let semantic = crate::signature::fixed_vs_output(reg).ok_or_else(|| {
@@ -263,9 +224,9 @@ impl Lifter<'_> {
 
     /// The float constant buffer.
     pub(super) fn float_consts_global(&mut self) -> Handle<GlobalVariable> {
-        let n = self.float_registers;
+        let n = self.registers.float_registers;
         let ty = self.vec4_array(n + 1);
-        let space = if self.software {
+        let space = if self.registers.software {
             AddressSpace::Storage {
                 access: naga::StorageAccess::LOAD,
             }
@@ -285,7 +246,7 @@ impl Lifter<'_> {
     /// The integer constant buffer `array<vec4<i32>, N>`.
     pub(super) fn int_consts_global(&mut self) -> Handle<GlobalVariable> {
         let vec4i = self.ty.vec4i;
-        let ty = self.array_of(vec4i, self.int_registers);
+        let ty = self.array_of(vec4i, self.registers.int_registers);
         self.resource_global(
             RegKey::IntConsts,
             "i",
@@ -299,12 +260,12 @@ impl Lifter<'_> {
     /// The boolean constants: one `u32` mask in hardware vertex processing; 2048 bits as
     /// `array<vec4<u32>, 16>` in software vertex processing.
     pub(super) fn bool_consts_global(&mut self) -> Handle<GlobalVariable> {
-        let ty = if self.software {
+        let ty = if self.registers.software {
             let vec4u = self.type_of(TypeInner::Vector {
                 size: naga::VectorSize::Quad,
                 scalar: naga::Scalar::U32,
             });
-            self.array_of(vec4u, self.bool_registers / 128)
+            self.array_of(vec4u, self.registers.bool_registers / 128)
         } else {
             self.ty.u32
         };

@@ -12,7 +12,7 @@ use std::collections::BTreeSet;
 impl Lifter<'_> {
     /// The input registers and how each is fetched.
     pub(super) fn plan_inputs(&self) -> Vec<VertexInput> {
-        let sig = &self.signature;
+        let sig = &self.io.signature;
         let mut regs: BTreeSet<u32> = sig
             .inputs
             .iter()
@@ -26,7 +26,7 @@ impl Lifter<'_> {
                 }
             }
         }
-        regs.retain(|&r| r < self.input_registers);
+        regs.retain(|&r| r < self.registers.input_registers);
         regs.into_iter()
             .map(|r| {
                 let semantic = sig

@@ -145,7 +145,7 @@ pub struct SamplerBinding {
     pub texture_type: TextureType,
     /// A colour texture, or a `texture_depth_2d` read raw or through a comparison sampler
     /// (`PixelShaderOptions::sampler_reads`).
-    pub read: super::SamplerRead,
+    pub read: SamplerRead,
     pub group: u32,
     pub texture_binding: u32,
     pub sampler_binding: u32,
@@ -369,6 +369,88 @@ pub(super) fn plain_input(register: u32, semantic: Option<Semantic>) -> VertexIn
         location: Some(register),
         conversion: FetchConversion::Float,
     }
+}
+
+/// How a pixel shader's sampler reads the texture bound to it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum SamplerRead {
+    /// A colour texture (`texture_2d/cube/3d<f32>`).
+    #[default]
+    Color,
+    /// A depth texture read raw; `linear`: the sampler filters linearly (the shader weights
+    /// the gathered texels).
+    Depth {
+        channels: DepthChannels,
+        linear: bool,
+    },
+    /// A shadow map: the depth comparison of the coordinate's z, through a comparison
+    /// sampler (`LESSEQUAL`).
+    Shadow,
+    /// A colour texture whose GPU format holds only its first `channels` (1 or 2) of red and
+    /// green: D3D9 reads the missing ones of r, g, b as 1 where WebGPU reads 0 (render-target
+    /// textures of `R16F`, `R32F`: (r, 1, 1, 1); `G16R16F`, `G32R32F`, `G16R16`: (r, g, 1, 1)).
+    /// Any texture type.
+    Narrow { channels: u8 },
+}
+
+impl SamplerRead {
+    /// Reads a depth texture (raw or as a shadow map).
+    pub fn is_depth(self) -> bool {
+        matches!(self, SamplerRead::Depth { .. } | SamplerRead::Shadow)
+    }
+}
+
+/// Where a raw depth read puts the depth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DepthChannels {
+    /// (d, d, d, d): `INTZ`.
+    All,
+    /// (d, 0, 0, 1): `DF16`, `DF24`.
+    Red,
+}
+
+/// What a pixel sampler's D3D9 states ask of the shader beyond what a WebGPU sampler holds
+/// (`PixelShaderOptions::sampler_fixups`, index = `s#` / ps_1_x stage; see `lift/texture.rs`).
+/// The default asks nothing. Applied to colour reads (depth reads ignore it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct SamplerFixup {
+    /// `D3DSAMP_MIPMAPLODBIAS` as `f32` bits, added to every sample's level of detail: the
+    /// implicit one, `texldb`'s bias and `texldl`'s level; `texldd`'s gradients are scaled by
+    /// 2^bias (the same level). 0: none.
+    pub lod_bias: u32,
+    /// Per axis (u, v, w) of a 2D or volume texture, how the shader addresses it (the WebGPU
+    /// sampler clamps to the edge on a fixed-up axis). Ignored on cube maps.
+    pub address: [AxisFixup; 3],
+    /// `D3DSAMP_BORDERCOLOR` (A8R8G8B8), read outside [0, 1] on `AxisFixup::Border` axes.
+    pub border_color: u32,
+    /// The sampler's min or mag filter blends: the border colour weighs in over the half texel
+    /// at each edge (level 0's size), as bilinear filtering with a border gives.
+    pub linear: bool,
+}
+
+impl SamplerFixup {
+    /// The LOD bias.
+    pub fn bias(&self) -> f32 {
+        f32::from_bits(self.lod_bias)
+    }
+
+    /// Whether an axis is addressed in the shader.
+    pub fn addresses(&self) -> bool {
+        self.address.iter().any(|a| *a != AxisFixup::None)
+    }
+}
+
+/// How the shader addresses one axis of a texture (see [`SamplerFixup`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum AxisFixup {
+    /// As the WebGPU sampler does.
+    #[default]
+    None,
+    /// `D3DTADDRESS_MIRRORONCE`: the coordinate's absolute value, then clamped to the edge.
+    MirrorOnce,
+    /// `D3DTADDRESS_BORDER` with a colour WebGPU's border modes cannot express (or on an
+    /// adapter without them): outside [0, 1] reads the border colour.
+    Border,
 }
 
 #[cfg(test)]

@@ -1,10 +1,13 @@
 //! Linking a vertex shader's outputs to a pixel shader's inputs by semantic (usage, index).
 //!
-//! [`link`] decides, per draw, which semantics travel between the stages, at which
-//! `@location`, in which components and with which interpolation. Both stages are then
-//! translated with its maps ([`Link::vertex`] for `VertexShaderOptions::output_locations`,
-//! [`Link::pixel`] for `PixelShaderOptions::input_locations`), so they agree exactly as
-//! WebGPU requires; [`check_stage_agreement`] verifies that of two translated modules.
+//! [`link_stages`] decides, per draw, which semantics travel between the stages, at which
+//! `@location`, in which components and with which interpolation, from what each stage's
+//! program states (`link_interface`; [`link`] takes two lifted interfaces instead). Both
+//! stages are then translated with its maps ([`Link::vertex`] for
+//! `VertexShaderOptions::output_locations`, [`Link::pixel`] for
+//! `PixelShaderOptions::input_locations`; `translate_pair` does it all), so they agree
+//! exactly as WebGPU requires; [`check_stage_agreement`] verifies that of two translated
+//! modules.
 //!
 //! The convention both stages follow ([`location_shapes`]): the variable at a location is
 //! `vecN<f32>` (`f32` for N = 1), N = the largest `component + components` of the varyings
@@ -15,6 +18,9 @@
 use std::collections::BTreeMap;
 
 use super::interface::{ShaderInterface, Varying, VaryingInterpolation, MAX_INTER_STAGE_VARIABLES};
+pub use super::link_interface::{
+    is_varying, LinkInput, LinkOutput, PixelLinkInterface, VertexLinkInterface,
+};
 use crate::bytecode::Usage;
 use crate::signature::Semantic;
 
@@ -166,40 +172,42 @@ pub fn fog_factor_source(fog: Option<u8>, specular: Option<u8>) -> Option<(Seman
     }
 }
 
-/// [`fog_factor_source`] of the vertex shader `vs`: from the outputs it writes.
-pub fn vertex_fog_factor_source(vs: &ShaderInterface) -> Option<(Semantic, u8)> {
-    let written = |s: Semantic| vs.output(s).filter(|o| o.written).map(|o| o.components);
+/// [`fog_factor_source`] of the vertex stage `vs`: from the outputs it writes.
+pub fn vertex_fog_factor_source(vs: &VertexLinkInterface) -> Option<(Semantic, u8)> {
+    let written = |s: Semantic| vs.written(s).map(|o| o.components);
     fog_factor_source(
         written(Semantic::new(Usage::Fog, 0)),
         written(Semantic::new(Usage::Color, 1)),
     )
 }
 
-/// Whether a vertex output semantic is an inter-stage variable: not the position (the
-/// `@builtin(position)`: POSITION0, and POSITIONT0 in vs_3_0) and not PSIZE (the backend's
-/// point expansion reads it; the pixel stage never does).
-pub fn is_varying(semantic: Semantic) -> bool {
-    let position =
-        matches!(semantic.usage, Usage::Position | Usage::PositionT) && semantic.index == 0;
-    !position && semantic.usage != Usage::PSize
-}
-
 /// Inter-stage variables the pixel stage of this link may use: WebGPU's 16, one fewer for a
 /// point list (WebGPU deducts one for point-list pipelines) and one fewer when the pixel
 /// shader reads `vFace` (`@builtin(front_facing)` counts against the fragment inputs).
-pub fn varying_limit(ps: &ShaderInterface, options: &LinkOptions) -> usize {
+pub fn varying_limit(ps: &PixelLinkInterface, options: &LinkOptions) -> usize {
     MAX_INTER_STAGE_VARIABLES - usize::from(options.point_list) - usize::from(ps.reads_face)
 }
 
-/// Link the outputs of vertex shader `vs` to the inputs of pixel shader `ps`.
+/// Link the outputs of lifted vertex shader `vs` to the inputs of lifted pixel shader `ps`:
+/// [`link_stages`] of their interfaces.
+pub fn link(
+    vs: &ShaderInterface,
+    ps: &ShaderInterface,
+    options: &LinkOptions,
+) -> Result<Link, LinkError> {
+    link_stages(&vs.into(), &ps.into(), options)
+}
+
+/// Link the outputs of vertex stage `vs` to the inputs of pixel stage `ps`, as the checked
+/// programs state them ([`VertexLinkInterface::of`], [`PixelLinkInterface::of`]) or lifted
+/// interfaces give them.
 ///
 /// - A pixel input gets the location of the vertex output with the same (usage, index); a
 ///   vertex output nobody reads is dropped; a pixel input the vertex shader does not write is
 ///   absent (the pixel shader reads its default, `Semantic::unwritten_value`). Pre-3.0 pixel
 ///   inputs are COLOR# (`v#`) and TEXCOORD# (`t#`), as their interface states.
 /// - The components that travel are what the vertex shader writes
-///   ([`VertexOutput::components`](super::interface::VertexOutput::components)), not the
-///   pixel shader's `dcl` mask.
+///   ([`LinkOutput::components`]), not the pixel shader's `dcl` mask.
 /// - Centroid where the pixel shader declares `_centroid`; flat for COLOR0/COLOR1 under
 ///   [`LinkOptions::flat_shading`]; perspective otherwise.
 /// - FOG travels when the pixel shader reads it (ps_3_0 `dcl_fog`) or, with
@@ -209,14 +217,14 @@ pub fn varying_limit(ps: &ShaderInterface, options: &LinkOptions) -> usize {
 ///   `fog.shader_test`; without `oD1` it is 0, fully fogged, Wine's `fog_with_shader_test`).
 /// - Up to [`varying_limit`] semantics get a location each, in pixel-input order; more are
 ///   packed several to a location (first fit, widest first, same interpolation only).
-pub fn link(
-    vs: &ShaderInterface,
-    ps: &ShaderInterface,
+pub fn link_stages(
+    vs: &VertexLinkInterface,
+    ps: &PixelLinkInterface,
     options: &LinkOptions,
 ) -> Result<Link, LinkError> {
     // The semantics the pixel stage reads, once each, with centroid if any read asks for it.
     let mut wanted: Vec<(Semantic, bool)> = Vec::new();
-    for input in ps.pixel_inputs.iter().filter(|i| is_varying(i.semantic)) {
+    for input in ps.inputs.iter().filter(|i| is_varying(i.semantic)) {
         match wanted.iter_mut().find(|(s, _)| *s == input.semantic) {
             Some((_, centroid)) => *centroid |= input.centroid,
             None => wanted.push((input.semantic, input.centroid)),
@@ -229,7 +237,7 @@ pub fn link(
     }
     let mut items = Vec::new();
     for (semantic, centroid) in wanted {
-        let Some(out) = vs.output(semantic).filter(|o| o.written) else {
+        let Some(out) = vs.written(semantic) else {
             continue;
         };
         let flat = options.flat_shading && semantic.usage == Usage::Color && semantic.index < 2;
@@ -594,7 +602,10 @@ mod tests {
                 let link = link(&v, &p, &options).expect("packs");
                 assert_eq!(link.vertex.len(), 22);
                 let shapes = location_shapes(&link.vertex).expect("a consistent map");
-                assert!(shapes.len() <= varying_limit(&p, &options), "{shapes:?}");
+                assert!(
+                    shapes.len() <= varying_limit(&(&p).into(), &options),
+                    "{shapes:?}"
+                );
                 for &(s, n) in &outputs {
                     assert_eq!(at(&link, s).map(|a| a.2), Some(n), "{s}");
                 }

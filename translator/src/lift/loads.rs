@@ -11,31 +11,8 @@
 //!   `v#` and `c#` are never written by a shader, so they stay valid until their block closes.
 
 use super::builder::Lifter;
+use super::function::Loaded;
 use naga::{Expression, Handle};
-
-/// A register whose loaded `vec4` can be remembered.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub(super) enum Loaded {
-    Temp(u32),
-    /// A direct `v#` read.
-    Input(u32),
-    /// A direct `t#` read (pixel shaders; ps_1_x writes them).
-    Texture(u32),
-    /// `vPos` (0) / `vFace` (1).
-    Misc(u32),
-    /// A direct `c#` read (flat index over the CONST banks).
-    Const(u32),
-    Addr,
-    Loop,
-    Pred,
-}
-
-impl Loaded {
-    /// Whether the shader itself writes this register.
-    fn mutable(self) -> bool {
-        !matches!(self, Loaded::Input(_) | Loaded::Const(_) | Loaded::Misc(_))
-    }
-}
 
 impl Lifter<'_> {
     /// The value of `key`: remembered, or loaded through `pointer` and remembered.

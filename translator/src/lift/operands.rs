@@ -5,8 +5,8 @@
 
 use super::builder::{Lanes, Lifter, Value};
 use super::error::LiftError;
-use super::globals::RegKey;
-use super::loads::Loaded;
+use super::function::Loaded;
+use super::state::RegKey;
 use crate::bytecode::{Register, RegisterFile, RelativeAddress, SrcModifier, SrcParam};
 use naga::{BinaryOperator as Bo, Expression, Handle, MathFunction as Mf, ScalarKind};
 
@@ -58,7 +58,7 @@ impl Lifter<'_> {
             RegisterFile::Input if !write => {
                 let g = self.inputs_global();
                 let base = self.global(g);
-                let n = self.input_registers;
+                let n = self.registers.input_registers;
                 self.indexed(base, reg, n)
             }
             RegisterFile::Const
@@ -74,7 +74,7 @@ impl Lifter<'_> {
                 };
                 let g = self.float_consts_global();
                 let base = self.global(g);
-                let n = self.float_registers;
+                let n = self.registers.float_registers;
                 self.indexed(base, &flat, n)
             }
             RegisterFile::Output if write && vs3 && reg.relative.is_none() => {
@@ -83,7 +83,7 @@ impl Lifter<'_> {
             RegisterFile::Output if write && vs3 => {
                 let g = self.outputs_global();
                 let base = self.global(g);
-                let n = self.output_registers;
+                let n = self.registers.output_registers;
                 self.indexed(base, reg, n)
             }
             // Pixel shaders: ps_2_x texture coordinates, vPos/vFace, colour and depth outputs.
@@ -124,7 +124,7 @@ impl Lifter<'_> {
             return Ok(h);
         }
         if reg.relative.is_none() {
-            if let Some(&h) = self.input_values.get(&(reg.file, reg.index)) {
+            if let Some(&h) = self.io.input_values.get(&(reg.file, reg.index)) {
                 return Ok(h);
             }
         }
@@ -167,7 +167,7 @@ impl Lifter<'_> {
         // A direct read of a def'd constant is a literal.
         let flat = src.reg.float_constant_index();
         if let (Some(n), None) = (flat, src.reg.relative) {
-            if let Some(bits) = self.defs.floats.get(&n).copied() {
+            if let Some(bits) = self.registers.defs.floats.get(&n).copied() {
                 let ps1 = self.is_ps1();
                 let v: Vec<f32> = pattern
                     .iter()
@@ -183,7 +183,7 @@ impl Lifter<'_> {
             }
         }
         if let (Some(n), Some(_)) = (flat, src.reg.relative) {
-            self.relative_reads.push((n, 1));
+            self.registers.relative_reads.push((n, 1));
         }
         let raw = match src.reg.file {
             RegisterFile::Addr => {
@@ -205,7 +205,9 @@ impl Lifter<'_> {
                 let picked = self.pick(Value { h: v, n: 4 }, pattern);
                 let finite = match (src.reg.file, src.reg.relative) {
                     (RegisterFile::Temp, _) => self.temp_is_finite(src.reg.index, pattern),
-                    (RegisterFile::Input, None) => self.finite_inputs.contains(&src.reg.index),
+                    (RegisterFile::Input, None) => {
+                        self.registers.finite_inputs.contains(&src.reg.index)
+                    }
                     _ => false,
                 };
                 if finite {
@@ -287,7 +289,7 @@ impl Lifter<'_> {
         if reg.file != RegisterFile::ConstInt {
             return Err(self.internal("expected an integer constant i#"));
         }
-        if let Some(v) = self.defs.ints.get(&reg.index).copied() {
+        if let Some(v) = self.registers.defs.ints.get(&reg.index).copied() {
             let components = v.iter().map(|&x| self.lit_i32(x)).collect();
             return Ok(self.emit(Expression::Compose {
                 ty: self.ty.vec4i,
@@ -298,7 +300,9 @@ impl Lifter<'_> {
         let base = self.global(g);
         let p = self.emit(Expression::AccessIndex {
             base,
-            index: reg.index.min(self.int_registers.saturating_sub(1)),
+            index: reg
+                .index
+                .min(self.registers.int_registers.saturating_sub(1)),
         });
         Ok(self.load(p))
     }
@@ -309,14 +313,14 @@ impl Lifter<'_> {
         if reg.file != RegisterFile::ConstBool {
             return Err(self.internal("expected a boolean constant b#"));
         }
-        let value = if let Some(v) = self.defs.bools.get(&reg.index).copied() {
+        let value = if let Some(v) = self.registers.defs.bools.get(&reg.index).copied() {
             self.lit_bool(v)
-        } else if reg.index >= self.bool_registers {
+        } else if reg.index >= self.registers.bool_registers {
             self.lit_bool(false)
         } else {
             let g = self.bool_consts_global();
             let mut p = self.global(g);
-            if self.software {
+            if self.registers.software {
                 // b#n is bit n % 32 of word n / 32; word w = element w / 4, component w % 4.
                 let word = reg.index / 32;
                 p = self.emit(Expression::AccessIndex {

@@ -9,13 +9,14 @@
 
 use super::builder::{FnBuilder, Lifter, Value};
 use super::error::LiftError;
-use super::globals::RegKey;
 use super::interface::{
     Varying, VaryingInterpolation, VertexOutput, MAX_INTER_STAGE_VARIABLES, POSITION_FIXUP_BINDING,
     VS_CONSTANTS_GROUP,
 };
+use super::link_interface::vertex_outputs;
+use super::state::RegKey;
 use crate::bytecode::{Register, RegisterFile, Usage, WriteMask};
-use crate::signature::Semantic;
+use crate::signature::{Semantic, SignatureElement};
 use naga::{
     AddressSpace, BinaryOperator as Bo, Binding, BuiltIn, EntryPoint, Expression, Function,
     FunctionArgument, FunctionResult, Handle, ShaderStage, Span, Statement, StructMember,
@@ -63,42 +64,19 @@ impl Lifter<'_> {
     /// Decide the outputs: position, and the located inter-stage variables.
     fn plan_outputs(&self) -> Result<(Option<Source>, Vec<Planned>), LiftError> {
         let vs3 = self.program.version.major >= 3;
-        let mut position = None;
-        let mut written = Vec::new();
-        for out in &self.signature.outputs {
-            let (source, register, mask) = if vs3 {
-                if out.register.file != RegisterFile::Output {
-                    continue;
-                }
-                // Point size travels as a scalar, its first declared component (as oPts).
-                let mask = if out.semantic.usage == Usage::PSize {
-                    WriteMask(out.mask.0 & out.mask.0.wrapping_neg())
-                } else {
-                    out.mask
-                };
-                (
-                    Source::O(out.register.index),
-                    Some(out.register.index),
-                    mask,
-                )
-            } else {
-                let mask = match out.semantic.usage {
-                    Usage::Fog | Usage::PSize => WriteMask(1),
-                    _ => WriteMask::ALL,
-                };
-                (Source::Fixed(out.register), None, mask)
-            };
-            // The position builtin: what is not a varying, point size apart.
-            if !super::link::is_varying(out.semantic) && out.semantic.usage != Usage::PSize {
-                if position.is_none() {
-                    position = Some(source);
-                }
-                continue;
-            }
-            written.push(Planned {
+        let outputs = vertex_outputs(self.program, &self.io.signature);
+        let source = |e: &SignatureElement| match vs3 {
+            true => Source::O(e.register.index),
+            false => Source::Fixed(e.register),
+        };
+        let position = outputs.position.map(source);
+        let mut written: Vec<Planned> = outputs
+            .travelling
+            .iter()
+            .map(|&(out, mask)| Planned {
                 info: VertexOutput {
                     semantic: out.semantic,
-                    register,
+                    register: vs3.then_some(out.register.index),
                     mask,
                     location: None,
                     component: 0,
@@ -106,9 +84,9 @@ impl Lifter<'_> {
                     interpolation: VaryingInterpolation::Perspective,
                     written: true,
                 },
-                source,
-            });
-        }
+                source: source(out),
+            })
+            .collect();
         let planned = match self
             .vertex_options()
             .and_then(|o| o.output_locations.as_ref())
@@ -260,7 +238,7 @@ impl Lifter<'_> {
         let inputs = self.plan_inputs();
         let (position, planned) = self.plan_outputs()?;
         self.f = FnBuilder::new(ENTRY_POINT);
-        let direct = inline && !self.relative_inputs;
+        let direct = inline && !self.registers.relative_inputs;
         for input in &inputs {
             let value = match input.location {
                 Some(location) => {
@@ -285,7 +263,8 @@ impl Lifter<'_> {
                 None => continue,
             };
             if direct {
-                self.input_values
+                self.io
+                    .input_values
                     .insert((RegisterFile::Input, input.register), value);
             } else {
                 let p = self.input_pointer(input.register);
@@ -484,6 +463,7 @@ impl Lifter<'_> {
         self.close_entry("VertexOutput", members, values, offset, ShaderStage::Vertex);
 
         let writes_point_size = self
+            .io
             .signature
             .outputs
             .iter()

@@ -24,7 +24,8 @@ use super::error::LiftError;
 use super::interface::{
     PixelInput, ShaderInterface, Varying, VaryingInterpolation, MAX_INTER_STAGE_VARIABLES,
 };
-use super::ENTRY_POINT;
+use super::link_interface::{pixel_inputs, reads_register};
+use super::outputs::ENTRY_POINT;
 use crate::bytecode::{Opcode, RegisterFile};
 use naga::{
     Binding, BuiltIn, Expression, Function, FunctionArgument, Handle, ShaderStage, Statement,
@@ -56,15 +57,6 @@ pub(super) struct PixelPlan {
 impl Lifter<'_> {
     /// The pixel inputs in register order, each with the varying it arrives in.
     fn plan_pixel_inputs(&self) -> Result<Vec<PixelInput>, LiftError> {
-        let centroid: BTreeSet<(RegisterFile, u32)> = self
-            .program
-            .instructions
-            .iter()
-            .filter(|i| i.opcode == Opcode::Dcl)
-            .filter_map(|i| i.dst)
-            .filter(|d| d.modifier.centroid())
-            .map(|d| (d.reg.file, d.reg.index))
-            .collect();
         let map = self
             .pixel_options()
             .and_then(|o| o.input_locations.as_ref());
@@ -81,34 +73,27 @@ impl Lifter<'_> {
             }
         }
         let mut inputs = Vec::new();
-        for (i, e) in self
-            .signature
-            .inputs
-            .iter()
-            .filter(|e| matches!(e.register.file, RegisterFile::Input | RegisterFile::Texture))
-            .enumerate()
-        {
-            let centroid = centroid.contains(&(e.register.file, e.register.index));
+        for p in pixel_inputs(self.program, &self.io.signature) {
+            let e = p.element;
             let varying = match map {
                 Some(map) => map.iter().find(|v| v.semantic == e.semantic).copied(),
                 None => Some(Varying {
-                    interpolation: if centroid {
+                    interpolation: if p.centroid {
                         VaryingInterpolation::Centroid
                     } else {
                         VaryingInterpolation::Perspective
                     },
-                    ..Varying::new(e.semantic, i as u32, 4)
+                    ..Varying::new(e.semantic, p.order, 4)
                 }),
             };
             inputs.push(PixelInput {
                 register: e.register,
                 semantic: e.semantic,
                 mask: e.mask,
-                centroid,
+                centroid: p.centroid,
                 varying,
             });
         }
-        inputs.sort_by_key(|p| (p.register.file, p.register.index));
         // Unlinked past WebGPU's 16: packed at their declared widths, as a link packs them.
         if map.is_none() && inputs.len() > MAX_INTER_STAGE_VARIABLES {
             let mut varyings: Vec<Varying> = inputs
@@ -193,16 +178,8 @@ impl Lifter<'_> {
         let inputs = self.plan_pixel_inputs()?;
         let locations = self.pixel_locations(&inputs)?;
         let program = self.program;
-        let reads = |file: RegisterFile, index: u32| {
-            program.instructions.iter().any(|i| {
-                i.opcode != Opcode::Dcl
-                    && i.src
-                        .iter()
-                        .any(|s| s.reg.file == file && s.reg.index == index)
-            })
-        };
-        let reads_position = reads(RegisterFile::MiscType, 0);
-        let reads_face = reads(RegisterFile::MiscType, 1);
+        let reads_position = reads_register(program, RegisterFile::MiscType, 0);
+        let reads_face = reads_register(program, RegisterFile::MiscType, 1);
         let mut color_outputs: BTreeSet<u32> = program
             .instructions
             .iter()
@@ -217,7 +194,7 @@ impl Lifter<'_> {
         });
 
         self.f = FnBuilder::new(ENTRY_POINT);
-        let direct = inline && !self.relative_inputs;
+        let direct = inline && !self.registers.relative_inputs;
         // One argument per location.
         let mut args: BTreeMap<u32, (Handle<Expression>, u8)> = BTreeMap::new();
         for (&location, arg) in &locations {
@@ -299,7 +276,7 @@ impl Lifter<'_> {
             self.set_input_register(file, index, value, direct);
         }
         // The position builtin, for vPos and for table fog's depth.
-        let table_fog = matches!(self.fog_source(), Some(super::FogSource::Table(_)));
+        let table_fog = matches!(self.fog_source(), Some(super::options::FogSource::Table(_)));
         let frag_coord = (reads_position || table_fog).then(|| {
             let index = self.f.function.arguments.len() as u32;
             let ty = self.ty.vec4f;
@@ -366,7 +343,7 @@ impl Lifter<'_> {
                 // ps_1_x colours arrive clamped to [0, 1].
                 RegisterFile::Input => value = self.math1(naga::MathFunction::Saturate, value),
                 RegisterFile::Texture => {
-                    self.ps1_coords.insert(index, value);
+                    self.ps1.coords.insert(index, value);
                     // ps_1_1–1_3 texture instructions write t#: a register, not a value.
                     direct &= self.program.version.minor >= 4;
                 }
@@ -374,7 +351,7 @@ impl Lifter<'_> {
             }
         }
         if direct {
-            self.input_values.insert((file, index), value);
+            self.io.input_values.insert((file, index), value);
             return;
         }
         let p = match file {
@@ -406,7 +383,7 @@ impl Lifter<'_> {
         for &n in &plan.color_outputs {
             // Before ps_2_0, r0 is the colour.
             let p = if self.is_ps1() {
-                self.register_pointer(super::globals::RegKey::Temp(n))
+                self.register_pointer(super::state::RegKey::Temp(n))
             } else {
                 self.pixel_register_pointer(RegisterFile::ColorOut, n)
             };

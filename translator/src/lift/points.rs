@@ -27,24 +27,13 @@
 //! [`PointExpansion`] change the code.
 
 use super::builder::Lifter;
-use super::globals::RegKey;
 use super::interface::{UniformBinding, POINT_BINDING, VS_CONSTANTS_GROUP};
+use super::options::PointExpansion;
+use super::state::RegKey;
 use naga::{
     AddressSpace, BinaryOperator as Bo, Binding, BuiltIn, Expression, FunctionArgument, Handle,
     MathFunction as Mf,
 };
-
-/// How the vertex entry point expands a point into a quad (see the module's rules).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct PointExpansion {
-    /// `D3DRS_POINTSPRITEENABLE`: texture coordinate outputs become the sprite coordinate.
-    pub sprite: bool,
-    /// `D3DRS_POINTSCALEENABLE` for fixed-function vertices: the size is scaled by the
-    /// distance from the eye. The eye-space position is the shader's POSITION1 output when
-    /// it writes one (a generated fixed-function stage writes `v · World · View` there),
-    /// else its position output (right for identity world, view and projection).
-    pub scale: bool,
-}
 
 /// The point render states the expansion reads at run time.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -18,9 +18,9 @@
 
 use super::builder::{Lanes, Lifter, Value};
 use super::error::LiftError;
-use super::globals::RegKey;
 use super::interface::{BUMP_ENV_BINDING, BUMP_ENV_STAGES, PS_CONSTANTS_GROUP};
-use super::Ps1Range;
+use super::options::Ps1Range;
+use super::state::RegKey;
 use crate::bytecode::{Instruction, Opcode, RegisterFile, SrcModifier, TextureType};
 use naga::{BinaryOperator as Bo, Expression, Handle, ImageDimension, MathFunction as Mf};
 
@@ -152,13 +152,13 @@ impl Lifter<'_> {
             O::TexM3x2Pad | O::TexM3x3Pad => {
                 let dst = self.dst(inst)?;
                 let d = self.texm_row(inst)?;
-                self.ps1_pads.push((dst.reg.index, d));
+                self.ps1.pads.push((dst.reg.index, d));
                 Ok(())
             }
             O::TexM3x2Tex | O::TexM3x2Depth => {
                 let dst = self.dst(inst)?;
                 let v = self.texm_row(inst)?;
-                let pads = std::mem::take(&mut self.ps1_pads);
+                let pads = std::mem::take(&mut self.ps1.pads);
                 let [(_, u)] = pads[..] else {
                     return Err(self.internal("texm3x2 without one texm3x2pad"));
                 };
@@ -199,7 +199,8 @@ impl Lifter<'_> {
 
     /// The interpolated coordinate of `t#n` (ps_1_x).
     fn ps1_coord(&mut self, n: u32) -> Result<Handle<Expression>, LiftError> {
-        self.ps1_coords
+        self.ps1
+            .coords
             .get(&n)
             .copied()
             .ok_or_else(|| self.internal(format!("t{n} is not an input")))
@@ -277,12 +278,11 @@ impl Lifter<'_> {
             TextureType::Volume => (ImageDimension::D3, 3),
             TextureType::TwoD | TextureType::Unknown => (ImageDimension::D2, 2),
         };
-        self.samplers.insert(stage, tt);
+        self.resources.samplers.insert(stage, tt);
         let read = self.sampler_read(stage, dim);
         if read.is_depth() {
             return Ok(self.depth_sample(stage, read, coord, super::depth::DepthLevel::Implicit));
         }
-        let (image, sampler) = self.texture_globals(stage, dim);
         let mut parts = Vec::with_capacity(3);
         for c in 0..n {
             parts.push(if c < coord.n {
@@ -292,18 +292,7 @@ impl Lifter<'_> {
             });
         }
         let coordinate = self.compose(&parts).h;
-        let texel = self.emit(Expression::ImageSample {
-            image,
-            sampler,
-            gather: None,
-            coordinate,
-            array_index: None,
-            offset: None,
-            level: naga::SampleLevel::Auto,
-            depth_ref: None,
-            clamp_to_edge: false,
-        });
-        Ok(self.fill_channels(texel, read))
+        Ok(self.sample_color(stage, dim, coordinate, n, naga::SampleLevel::Auto))
     }
 
     /// Write a `vec4` result to the destination's written components.
@@ -332,7 +321,7 @@ impl Lifter<'_> {
     fn texm3x3(&mut self, inst: &Instruction) -> Result<(), LiftError> {
         let dst = self.dst(inst)?;
         let w = self.texm_row(inst)?;
-        let pads = std::mem::take(&mut self.ps1_pads);
+        let pads = std::mem::take(&mut self.ps1.pads);
         let [(r0, u), (r1, v)] = pads[..] else {
             return Err(self.internal("texm3x3 without two texm3x3pad"));
         };

@@ -7,14 +7,15 @@
 
 use super::builder::Lifter;
 use super::builder::{Lanes, Value};
-use super::depth::{DepthLevel, SamplerRead};
+use super::depth::DepthLevel;
 use super::error::LiftError;
-use super::globals::RegKey;
 use super::interface::{sampler_binding, texture_binding, PS_TEXTURES_GROUP, VS_TEXTURES_GROUP};
+use super::interface::{AxisFixup, SamplerFixup, SamplerRead};
+use super::state::RegKey;
 use crate::bytecode::{Control, Instruction, Opcode, RegisterFile, Stage, TextureType};
 use naga::{
     AddressSpace, BinaryOperator as Bo, Expression, Handle, ImageClass, ImageDimension,
-    SampleLevel, ScalarKind, TypeInner,
+    MathFunction as Mf, SampleLevel, ScalarKind, TypeInner,
 };
 
 /// How the level of detail of a sample is chosen.
@@ -47,7 +48,7 @@ impl Lifter<'_> {
             return Err(self.internal("the second source of a texture sample is not s#"));
         }
         let n = s.reg.index;
-        let Some(&tt) = self.samplers.get(&n) else {
+        let Some(&tt) = self.resources.samplers.get(&n) else {
             return Err(self.internal(format!("s{n} is not declared")));
         };
         let (dim, coords) = match tt {
@@ -74,7 +75,6 @@ impl Lifter<'_> {
             let texel = self.depth_sample(n, read, Value { h: coord, n: 4 }, level);
             return self.write_sampled(inst, texel, s.swizzle);
         }
-        let (image, sampler) = self.texture_globals(n, dim);
         let mut coordinate = self.truncate(coord, coords);
         if project {
             let w = self.comp(coord, 3);
@@ -94,6 +94,27 @@ impl Lifter<'_> {
                 }
             }
         };
+        let texel = self.sample_color(n, dim, coordinate, coords, level);
+        self.write_sampled(inst, texel, s.swizzle)
+    }
+
+    /// A colour texel of `s#n` (a `dim` texture) at `coordinate` (`coords` components) and
+    /// `level`, as D3D9 reads it: the sampler's fixups ([`SamplerFixup`]: `MIRRORONCE`, a
+    /// border colour, the LOD bias) applied around the WebGPU sample, and the channels the
+    /// format lacks filled (`fill_channels`).
+    pub(super) fn sample_color(
+        &mut self,
+        n: u32,
+        dim: ImageDimension,
+        coordinate: Handle<Expression>,
+        coords: u8,
+        level: SampleLevel,
+    ) -> Handle<Expression> {
+        let read = self.sampler_read(n, dim);
+        let fix = self.sampler_fixup(n, dim);
+        let (image, sampler) = self.texture_globals(n, dim);
+        let coordinate = self.mirror_once(&fix, coordinate, coords);
+        let level = self.biased(fix.bias(), level);
         let texel = self.emit(Expression::ImageSample {
             image,
             sampler,
@@ -106,7 +127,130 @@ impl Lifter<'_> {
             clamp_to_edge: false,
         });
         let texel = self.fill_channels(texel, read);
-        self.write_sampled(inst, texel, s.swizzle)
+        self.border(&fix, texel, image, coordinate, coords)
+    }
+
+    /// The fixups of pixel sampler `s#n` (none in a vertex shader); a cube map's addressing
+    /// is the hardware's (D3D9 ignores the address modes there: Wine's test_cube_wrap).
+    fn sampler_fixup(&self, n: u32, dim: ImageDimension) -> SamplerFixup {
+        let mut fix = self
+            .pixel_options()
+            .and_then(|o| o.sampler_fixups.get(n as usize).copied())
+            .unwrap_or_default();
+        if dim == ImageDimension::Cube {
+            fix.address = [AxisFixup::None; 3];
+        }
+        fix
+    }
+
+    /// `MIRRORONCE` axes: the coordinate's absolute value (the sampler clamps to the edge).
+    /// Bilinear filtering of |u| reads the texels mirror-once addressing reads at u.
+    fn mirror_once(
+        &mut self,
+        fix: &SamplerFixup,
+        coordinate: Handle<Expression>,
+        coords: u8,
+    ) -> Handle<Expression> {
+        let axes = &fix.address[..usize::from(coords)];
+        if !axes.contains(&AxisFixup::MirrorOnce) {
+            return coordinate;
+        }
+        let parts: Vec<Handle<Expression>> = (0..coords)
+            .map(|c| {
+                let x = self.comp(coordinate, u32::from(c));
+                match fix.address[usize::from(c)] {
+                    AxisFixup::MirrorOnce => self.math1(Mf::Abs, x),
+                    _ => x,
+                }
+            })
+            .collect();
+        self.compose(&parts).h
+    }
+
+    /// `level` with the sampler's LOD bias added (as a Vulkan or GL sampler's bias adds to
+    /// implicit, biased and explicit levels); gradients scaled by 2^bias.
+    fn biased(&mut self, bias: f32, level: SampleLevel) -> SampleLevel {
+        if bias == 0.0 || !bias.is_finite() {
+            return level;
+        }
+        let b = self.lit_f32(bias);
+        match level {
+            SampleLevel::Auto => SampleLevel::Bias(b),
+            SampleLevel::Zero => SampleLevel::Exact(b),
+            SampleLevel::Bias(e) => SampleLevel::Bias(self.bin(Bo::Add, e, b)),
+            SampleLevel::Exact(e) => SampleLevel::Exact(self.bin(Bo::Add, e, b)),
+            SampleLevel::Gradient { x, y } => {
+                let scale = self.lit_f32(bias.exp2());
+                SampleLevel::Gradient {
+                    x: self.bin(Bo::Multiply, x, scale),
+                    y: self.bin(Bo::Multiply, y, scale),
+                }
+            }
+        }
+    }
+
+    /// `BORDER` axes addressed in the shader: the clamped texel mixed with the border colour
+    /// by the share of the filter footprint outside the texture. Point sampling: all of it
+    /// outside [0, 1). Linear: per axis `clamp(0.5 - u·size) + clamp(u·size - size + 0.5)`
+    /// (the bilinear weight of the texels past the edge at level 0), the axes' insides
+    /// multiplied; exact for bilinear filtering of level 0, where the clamped sample is the
+    /// edge texels' blend.
+    fn border(
+        &mut self,
+        fix: &SamplerFixup,
+        texel: Handle<Expression>,
+        image: Handle<Expression>,
+        coordinate: Handle<Expression>,
+        coords: u8,
+    ) -> Handle<Expression> {
+        let axes: Vec<u8> = (0..coords)
+            .filter(|&c| fix.address[usize::from(c)] == AxisFixup::Border)
+            .collect();
+        if axes.is_empty() {
+            return texel;
+        }
+        let size = fix.linear.then(|| {
+            let size = self.emit(Expression::ImageQuery {
+                image,
+                query: naga::ImageQuery::Size { level: None },
+            });
+            self.cast(size, ScalarKind::Float, Some(4))
+        });
+        let (zero, half, one) = (self.lit_f32(0.0), self.lit_f32(0.5), self.lit_f32(1.0));
+        let mut inside = None;
+        for c in axes {
+            let u = self.comp(coordinate, u32::from(c));
+            let outside = match size {
+                Some(size) => {
+                    let n = self.comp(size, u32::from(c));
+                    let t = self.bin(Bo::Multiply, u, n);
+                    let low = self.bin(Bo::Subtract, half, t);
+                    let low = self.math3(Mf::Clamp, low, zero, one);
+                    let past = self.bin(Bo::Subtract, t, n);
+                    let high = self.bin(Bo::Add, past, half);
+                    let high = self.math3(Mf::Clamp, high, zero, one);
+                    self.bin(Bo::Add, low, high)
+                }
+                None => {
+                    let below = self.bin(Bo::Less, u, zero);
+                    let above = self.bin(Bo::GreaterEqual, u, one);
+                    let out = self.bin(Bo::LogicalOr, below, above);
+                    self.select(out, one, zero)
+                }
+            };
+            let keep = self.bin(Bo::Subtract, one, outside);
+            inside = Some(match inside {
+                Some(i) => self.bin(Bo::Multiply, i, keep),
+                None => keep,
+            });
+        }
+        let inside = inside.unwrap_or(one);
+        let weight = self.bin(Bo::Subtract, one, inside);
+        let weight = self.splat(weight, 4).h;
+        let c = |shift: u32| ((fix.border_color >> shift) & 0xff) as f32 / 255.0;
+        let colour = [c(16), c(8), c(0), c(24)].map(|v| self.lit_f32(v));
+        let colour = self.compose4(colour);
+        self.math3(Mf::Mix, texel, colour, weight)
     }
 
     /// Writes a sampled `vec4` texel to the destination: the sampler's swizzle picks the

@@ -6,8 +6,8 @@
 
 use super::builder::{Lanes, Lifter, Value};
 use super::error::LiftError;
-use super::globals::RegKey;
-use super::loads::Loaded;
+use super::function::Loaded;
+use super::state::RegKey;
 use crate::bytecode::{DstParam, RegisterFile, SrcParam};
 use naga::{Expression, Handle, MathFunction as Mf, ScalarKind};
 
@@ -27,7 +27,7 @@ impl Lifter<'_> {
         if lanes.is_empty() {
             return Ok(());
         }
-        if let Some(held) = self.deferred.as_mut() {
+        if let Some(held) = self.ps1.deferred.as_mut() {
             held.push((*dst, value, pred.copied()));
             return Ok(());
         }
@@ -93,7 +93,7 @@ impl Lifter<'_> {
 
     /// Perform the writes a co-issued pair held back, in order.
     pub(super) fn flush_deferred_writes(&mut self) -> Result<(), LiftError> {
-        if let Some(held) = self.deferred.take() {
+        if let Some(held) = self.ps1.deferred.take() {
             for (dst, value, pred) in held {
                 self.write(&dst, value, pred.as_ref())?;
             }

@@ -16,7 +16,7 @@ use super::super::pairing::{SampledTexture, ShaderPair};
 use super::super::points::{point_constant_buffer, point_constants_key};
 use super::super::{Device, DeviceState};
 use super::{BindGroupKey, PipelineEntry, SamplerKey};
-use crate::{ConstantBuffer, MipFilter, TextureAddress, TextureFilter, TextureKind};
+use crate::{ConstantBuffer, MipFilter, TextureFilter, TextureKind};
 
 /// The textures on the slots a pair samples.
 pub(super) struct SampledTextures {
@@ -267,36 +267,16 @@ impl Device {
         lod: u32,
     ) -> Result<SamplerKey, DeviceError> {
         let s = self.state.samplers[slot];
-        if s.mip_lod_bias != 0.0 {
-            return Err(unsupported(
-                call,
-                format!(
-                    "D3DSAMP_MIPMAPLODBIAS {} on sampler {slot} (wgpu samplers have no LOD bias)",
-                    s.mip_lod_bias
-                ),
-            ));
-        }
-        let border = if s.address.contains(&TextureAddress::Border) {
-            let colour = match s.border_color {
-                0x0000_0000 => wgpu::SamplerBorderColor::TransparentBlack,
-                0xff00_0000 => wgpu::SamplerBorderColor::OpaqueBlack,
-                0xffff_ffff => wgpu::SamplerBorderColor::OpaqueWhite,
-                other => {
-                    return Err(unsupported(
-                        call,
-                        format!("D3DSAMP_BORDERCOLOR {other:#010x} (wgpu has transparent black, opaque black and opaque white)"),
-                    ))
-                }
-            };
+        // The LOD bias, MIRRORONCE and border colours WebGPU lacks are the shader's (`fixups`).
+        self.check_fixups(call, slot, read.is_depth())?;
+        let (address, border) = self.hardware_address(slot);
+        if border.is_some() {
             self.require_feature(
                 call,
                 wgpu::Features::ADDRESS_MODE_CLAMP_TO_BORDER,
                 "D3DTADDRESS_BORDER",
             )?;
-            Some(colour)
-        } else {
-            None
-        };
+        }
         let filtering =
             s.mag_filter.blends() || s.min_filter.blends() || s.mip_filter == MipFilter::Linear;
         // Depth textures filter through a comparison sampler (shadow maps) or in the shader
@@ -307,7 +287,7 @@ impl Device {
         let raw_depth = matches!(read, SamplerRead::Depth { .. });
         let point = |f: TextureFilter| if raw_depth { TextureFilter::Point } else { f };
         Ok(SamplerKey {
-            address: s.address,
+            address,
             border,
             mag: point(s.mag_filter),
             min: point(s.min_filter),

@@ -11,6 +11,7 @@
 
 mod bindings;
 mod encode;
+mod fixups;
 mod pipeline;
 mod primitives;
 mod stages;

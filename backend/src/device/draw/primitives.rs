@@ -144,12 +144,18 @@ impl Device {
             }
             _ => None,
         };
+        // The fill mode applies to triangles, not to points drawn as quads (`points`).
         let polygon_mode = match render.fill {
+            _ if points => wgpu::PolygonMode::Fill,
             FillMode::Wireframe => {
                 self.require_feature(call, wgpu::Features::POLYGON_MODE_LINE, "D3DFILL_WIREFRAME")?;
                 wgpu::PolygonMode::Line
             }
-            _ => wgpu::PolygonMode::Fill,
+            FillMode::Point => {
+                self.require_feature(call, wgpu::Features::POLYGON_MODE_POINT, "D3DFILL_POINT")?;
+                wgpu::PolygonMode::Point
+            }
+            FillMode::Solid => wgpu::PolygonMode::Fill,
         };
         // D3D9's front face is clockwise; culling keeps the other winding.
         let cull_mode = match render.cull {

@@ -57,14 +57,27 @@ impl Device {
             .cloned()
             .ok_or_else(|| invalid(call, "the vertex declaration was released"))?;
         let render = self.state.render;
-        if render.fill == FillMode::Point {
-            return Err(unsupported(
-                call,
-                "D3DFILL_POINT (wgpu has no point fill mode)",
-            ));
-        }
         let point_list = primitive == PrimitiveType::PointList;
         let stages = self.shader_stages(call, &declaration)?;
+        // D3DFILL_POINT draws the vertices of triangles as one-pixel points (`POLYGON_MODE_POINT`,
+        // see `primitives`); points D3D9 would draw larger are refused.
+        if render.fill == FillMode::Point && !point_list {
+            let sized = self
+                .point_expansion(
+                    call,
+                    PrimitiveType::PointList,
+                    stages.vertex_shader.as_deref(),
+                    &declaration,
+                    range,
+                )
+                .map_or(true, |p| p.is_some());
+            if sized {
+                return Err(unsupported(
+                    call,
+                    "D3DFILL_POINT with a point size other than 1, point scaling or point sprites (a filled primitive's points are drawn one pixel wide)",
+                ));
+            }
+        }
         // Both stages read D3DRS_ALPHAREF from a uniform.
         let alpha_test = render.alpha_test.then_some((render.alpha_func, None));
         let key = PairKey {
@@ -203,6 +216,7 @@ impl Device {
                     Vec::new()
                 },
                 sampler_reads: self.sampler_reads(),
+                sampler_fixups: self.sampler_fixups(),
             },
             _ => PixelStage::FixedFunction(self.fixed_function_pixel_key(&fog)?),
         };

@@ -148,6 +148,7 @@ impl Device {
                 .then_some(render.alpha_func)
                 .filter(|f| *f != CompareFunction::Always),
             sampler_reads: self.sampler_reads(),
+            sampler_fixups: self.sampler_fixups(),
         })
     }
 }

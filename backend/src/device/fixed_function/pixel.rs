@@ -12,6 +12,7 @@ use std::fmt::Write as _;
 
 use d3d9_translator::bytecode::TextureType;
 use d3d9_translator::lift::interface::{sampler_binding, texture_binding, PS_TEXTURES_GROUP};
+use d3d9_translator::lift::interface::{AxisFixup, SamplerFixup};
 use d3d9_translator::lift::{CompareFunction, DepthChannels, SamplerRead};
 
 use super::super::state::FogMode;
@@ -50,6 +51,8 @@ pub(crate) struct PixelKey {
     pub(crate) alpha_test: Option<CompareFunction>,
     /// How each stage reads a depth texture set on it (`Device::sampler_reads`).
     pub(crate) sampler_reads: Vec<SamplerRead>,
+    /// What each stage's sampler states ask of the shader (`Device::sampler_fixups`).
+    pub(crate) sampler_fixups: Vec<SamplerFixup>,
 }
 
 impl PixelKey {
@@ -78,6 +81,19 @@ impl PixelKey {
             TextureType::TwoD | TextureType::Unknown => read,
             _ if read.is_depth() => SamplerRead::Color,
             _ => read,
+        }
+    }
+
+    /// Stage `n`'s fixups for its texture of type `ty` read as `read`: a cube map's
+    /// addressing is the hardware's, a depth read takes none (as the translator's).
+    fn fixup(&self, n: usize, ty: TextureType, read: SamplerRead) -> SamplerFixup {
+        let mut fix = self.sampler_fixups.get(n).copied().unwrap_or_default();
+        if ty == TextureType::Cube {
+            fix.address = [AxisFixup::None; 3];
+        }
+        match read.is_depth() {
+            true => SamplerFixup::default(),
+            false => fix,
         }
     }
 }
@@ -215,7 +231,21 @@ fn sample(
             "    coord{n}.x += ff.bump[{p}].x * texel{p}.r + ff.bump[{p}].z * texel{p}.g;\n    coord{n}.y += ff.bump[{p}].y * texel{p}.r + ff.bump[{p}].w * texel{p}.g;"
         );
     }
-    let _ = writeln!(body, "    var texel{n} = {};", depth_texel(n, read));
+    // The sampler's fixups (the translator's `texture`): MIRRORONCE's |u|, the LOD bias,
+    // a border colour WebGPU cannot express.
+    let fix = key.fixup(n, ty, read);
+    let axes = if ty == TextureType::Volume { 3 } else { 2 };
+    for (c, lane) in ['x', 'y', 'z'].into_iter().enumerate().take(axes) {
+        if fix.address[c] == AxisFixup::MirrorOnce {
+            let _ = writeln!(body, "    coord{n}.{lane} = abs(coord{n}.{lane});");
+        }
+    }
+    let _ = writeln!(
+        body,
+        "    var texel{n} = {};",
+        depth_texel(n, read, fix.bias())
+    );
+    border(n, &fix, axes, body);
     if bump.is_some_and(|p| p.color.op == StageOp::BumpEnvMapLuminance) {
         let p = n - 1;
         let _ = writeln!(
@@ -228,16 +258,21 @@ fn sample(
 /// Stage `n`'s texel expression for a texture read as `read` (see the translator's `depth`:
 /// a shadow map's comparison of z, raw depth filtered from four gathered texels under linear
 /// filtering).
-fn depth_texel(n: usize, read: SamplerRead) -> String {
+fn depth_texel(n: usize, read: SamplerRead, bias: f32) -> String {
     let sample = format!("stage{n}, stage{n}_sampler, coord{n}");
+    // A colour read adds the sampler's LOD bias.
+    let colour = match bias == 0.0 {
+        true => format!("textureSample({sample})"),
+        false => format!("textureSampleBias({sample}, {bias:?})"),
+    };
     let (depth, channels) = match read {
-        SamplerRead::Color => return format!("textureSample({sample})"),
+        SamplerRead::Color => return colour,
         // D3D9 reads the channels the format lacks as 1.
         SamplerRead::Narrow { channels: 1 } => {
-            return format!("textureSample({sample}) * vec4<f32>(1.0, 0.0, 0.0, 1.0) + vec4<f32>(0.0, 1.0, 1.0, 0.0)")
+            return format!("{colour} * vec4<f32>(1.0, 0.0, 0.0, 1.0) + vec4<f32>(0.0, 1.0, 1.0, 0.0)")
         }
         SamplerRead::Narrow { .. } => {
-            return format!("textureSample({sample}) * vec4<f32>(1.0, 1.0, 0.0, 1.0) + vec4<f32>(0.0, 0.0, 1.0, 0.0)")
+            return format!("{colour} * vec4<f32>(1.0, 1.0, 0.0, 1.0) + vec4<f32>(0.0, 0.0, 1.0, 0.0)")
         }
         SamplerRead::Shadow => {
             let compare = format!("textureSampleCompare(stage{n}, stage{n}_sampler, coord{n}.xy, coord{n}.z)");
@@ -261,6 +296,52 @@ fn depth_texel(n: usize, read: SamplerRead) -> String {
         DepthChannels::All => format!("vec4<f32>({depth})"),
         DepthChannels::Red => format!("vec4<f32>({depth}, 0.0, 0.0, 1.0)"),
     }
+}
+
+/// Stage `n`'s border colour on the axes the shader addresses (`AxisFixup::Border`), as the
+/// translator's `texture` does: the texel mixed with the colour by the share of the filter
+/// footprint outside the texture (all of it outside [0, 1) when point sampling; the bilinear
+/// weight past the edge at level 0 when filtering).
+fn border(n: usize, fix: &SamplerFixup, axes: usize, body: &mut String) {
+    let lanes: Vec<char> = ['x', 'y', 'z']
+        .into_iter()
+        .enumerate()
+        .take(axes)
+        .filter(|(c, _)| fix.address[*c] == AxisFixup::Border)
+        .map(|(_, lane)| lane)
+        .collect();
+    if lanes.is_empty() {
+        return;
+    }
+    if fix.linear {
+        let _ = writeln!(
+            body,
+            "    let size{n} = vec{axes}<f32>(textureDimensions(stage{n}));"
+        );
+    }
+    let inside: Vec<String> = lanes
+        .iter()
+        .map(|l| {
+            let u = format!("coord{n}.{l}");
+            match fix.linear {
+                true => {
+                    let t = format!("{u} * size{n}.{l}");
+                    format!("(1.0 - clamp(0.5 - {t}, 0.0, 1.0) - clamp({t} - size{n}.{l} + 0.5, 0.0, 1.0))")
+                }
+                false => format!("select(1.0, 0.0, {u} < 0.0 || {u} >= 1.0)"),
+            }
+        })
+        .collect();
+    let c = |shift: u32| ((fix.border_color >> shift) & 0xff) as f32 / 255.0;
+    let _ = writeln!(
+        body,
+        "    texel{n} = mix(texel{n}, vec4<f32>({:?}, {:?}, {:?}, {:?}), 1.0 - {});",
+        c(16),
+        c(8),
+        c(0),
+        c(24),
+        inside.join(" * ")
+    );
 }
 
 /// The WGSL function the linearly filtered raw depth reads call.
@@ -462,6 +543,17 @@ mod tests {
                         linear: true,
                     },
                 };
+                // Every fixup: bias, MIRRORONCE, point and linear borders.
+                let fixup = |i: usize| SamplerFixup {
+                    lod_bias: (i as f32 - 1.5).to_bits(),
+                    address: [
+                        [AxisFixup::None, AxisFixup::MirrorOnce, AxisFixup::Border][i % 3],
+                        AxisFixup::Border,
+                        AxisFixup::MirrorOnce,
+                    ],
+                    border_color: 0xff00_ff00,
+                    linear: i.is_multiple_of(2),
+                };
                 for shift in [0, 1, 2, 3] {
                     let key = PixelKey {
                         stages: chunk.to_vec(),
@@ -470,6 +562,7 @@ mod tests {
                         flat: test.is_some(),
                         alpha_test: test,
                         sampler_reads: (0..8).map(|i| depth(i + shift)).collect(),
+                        sampler_fixups: (0..8).map(|i| fixup(i + shift)).collect(),
                     };
                     parses(&pixel_stage_wgsl(&key, test.is_some()));
                 }

@@ -226,9 +226,7 @@ impl SamplerState {
             2 => Ok(TextureAddress::Mirror),
             3 => Ok(TextureAddress::Clamp),
             4 => Ok(TextureAddress::Border),
-            5 => Err(RawStateError::Unsupported(
-                "D3DTADDRESS_MIRRORONCE (no wgpu counterpart)".into(),
-            )),
+            5 => Ok(TextureAddress::MirrorOnce),
             v => Err(RawStateError::Invalid(format!("D3DTEXTUREADDRESS {v}"))),
         };
         let filter = |v: u32| match v {
@@ -323,10 +321,10 @@ mod tests {
             SamplerState::from_d3d(1, 3),
             Ok(Some(SamplerState::AddressU(TextureAddress::Clamp)))
         );
-        assert!(matches!(
+        assert_eq!(
             SamplerState::from_d3d(1, 5),
-            Err(RawStateError::Unsupported(_))
-        ));
+            Ok(Some(SamplerState::AddressU(TextureAddress::MirrorOnce)))
+        );
         assert_eq!(
             SamplerState::from_d3d(5, 0),
             Ok(Some(SamplerState::MagFilter(TextureFilter::Point)))

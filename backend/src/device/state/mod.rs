@@ -15,7 +15,8 @@ pub use crate::CullMode;
 /// `D3DFILLMODE`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum FillMode {
-    /// `D3DFILL_POINT`: not offered by wgpu; draws refuse it.
+    /// `D3DFILL_POINT`: triangles' vertices as one-pixel points, wgpu's `PolygonMode::Point`
+    /// where the adapter has it.
     Point,
     /// `D3DFILL_WIREFRAME`: wgpu's `PolygonMode::Line` where the adapter has it.
     Wireframe,
@@ -626,7 +627,8 @@ pub struct SamplerStates {
     /// `D3DSAMP_ADDRESSU`, `_ADDRESSV`, `_ADDRESSW` (default WRAP).
     pub address: [TextureAddress; 3],
     /// `D3DSAMP_BORDERCOLOR`: a D3DCOLOR (default 0). wgpu has three border colours
-    /// (transparent black, opaque black, opaque white); another colour is refused at draw time.
+    /// (transparent black, opaque black, opaque white); another colour is read in the shader
+    /// (`draw/fixups.rs`).
     pub border_color: u32,
     /// `D3DSAMP_MAGFILTER` (default POINT).
     pub mag_filter: TextureFilter,
@@ -636,8 +638,8 @@ pub struct SamplerStates {
     pub mip_filter: MipFilter,
     /// `D3DSAMP_MAXMIPLEVEL` (default 0).
     pub max_mip_level: u32,
-    /// `D3DSAMP_MIPMAPLODBIAS` (default 0). wgpu samplers have no LOD bias; a non-zero bias
-    /// is refused at draw time.
+    /// `D3DSAMP_MIPMAPLODBIAS` (default 0). wgpu samplers have no LOD bias: the shader adds
+    /// it to the sample's level (`draw/fixups.rs`).
     pub mip_lod_bias: f32,
     /// `D3DSAMP_MAXANISOTROPY` (default 1), with an ANISOTROPIC filter.
     pub max_anisotropy: u32,

@@ -1,4 +1,4 @@
-//! One test per construct of the canonical text (`notes/text-format.md`) and of Wine's syntax.
+//! One test per construct of the canonical text (the text `asm::disasm` prints) and of Wine's syntax.
 
 #![allow(clippy::panic)] // test helpers report the failing text
 

@@ -1,0 +1,153 @@
+//! Sampler states a WebGPU sampler cannot hold, done in the shader: `D3DSAMP_MIPMAPLODBIAS`,
+//! `D3DTADDRESS_MIRRORONCE`, and `D3DTADDRESS_BORDER` with a colour WebGPU's three border
+//! colours do not express (or on an adapter without `ADDRESS_MODE_CLAMP_TO_BORDER`). One
+//! function decides per sampler what the shader does ([`Device::sampler_fixup`], read by the
+//! pair key of both pixel stages) and what the WebGPU sampler then does
+//! ([`Device::hardware_address`]), so the two always agree.
+
+use d3d9_translator::lift::interface::{AxisFixup, SamplerFixup};
+
+use super::super::error::{unsupported, DeviceError};
+use super::super::state::SamplerStates;
+use super::super::{Device, VERTEX_SAMPLER_BASE};
+use crate::{MipFilter, TextureAddress, TextureKind};
+
+/// The largest LOD bias honoured, either way: D3D9's 15 mip levels past the first (DXVK
+/// clamps to the same).
+const MAX_LOD_BIAS: f32 = 15.0;
+
+/// `D3DSAMP_MIPMAPLODBIAS` as the shader adds it: none under `MIPFILTER` NONE (one level is
+/// read, DXVK drops it there too), NaN as 0 (games pass it; DXVK), clamped to ±15.
+pub(crate) fn lod_bias(s: &SamplerStates) -> f32 {
+    match s.mip_filter {
+        MipFilter::None => 0.0,
+        _ if s.mip_lod_bias.is_nan() => 0.0,
+        // +0.0 for -0.0: the key's bits compare equal to the default.
+        _ => s.mip_lod_bias.clamp(-MAX_LOD_BIAS, MAX_LOD_BIAS) + 0.0,
+    }
+}
+
+impl Device {
+    /// What pixel samplers 0–15's states ask of the shader ([`Device::sampler_fixup`]), the
+    /// trailing defaults left out (a draw with none has an empty list): for the pair key.
+    pub(crate) fn sampler_fixups(&self) -> Vec<SamplerFixup> {
+        let mut fixups: Vec<SamplerFixup> = (0..VERTEX_SAMPLER_BASE)
+            .map(|slot| self.sampler_fixup(slot))
+            .collect();
+        while fixups.last() == Some(&SamplerFixup::default()) {
+            fixups.pop();
+        }
+        fixups
+    }
+
+    /// What sampler slot `slot`'s states ask of the shader: the LOD bias, and per axis
+    /// `MIRRORONCE` and border colours WebGPU cannot express. None on a cube map (D3D9
+    /// ignores the address modes there: Windows in Wine's test_cube_wrap) or a depth texture
+    /// (its reads do not take fixups: [`Device::check_fixups`] refuses what they would need).
+    pub(crate) fn sampler_fixup(&self, slot: usize) -> SamplerFixup {
+        let texture = self.state.textures[slot].and_then(|id| self.textures.get(&id));
+        if texture.is_some_and(|t| t.format.is_depth()) {
+            return SamplerFixup::default();
+        }
+        self.states_fixup(slot)
+    }
+
+    /// [`Device::sampler_fixup`] whatever the texture's format.
+    fn states_fixup(&self, slot: usize) -> SamplerFixup {
+        let s = &self.state.samplers[slot];
+        let texture = self.state.textures[slot].and_then(|id| self.textures.get(&id));
+        let cube = texture.is_some_and(|t| t.kind == TextureKind::Cube);
+        let hardware_border = self.hardware_border(s.border_color).is_some();
+        let address = s.address.map(|a| match a {
+            _ if cube => AxisFixup::None,
+            TextureAddress::MirrorOnce => AxisFixup::MirrorOnce,
+            TextureAddress::Border if !hardware_border => AxisFixup::Border,
+            _ => AxisFixup::None,
+        });
+        let border = address.contains(&AxisFixup::Border);
+        SamplerFixup {
+            lod_bias: lod_bias(s).to_bits(),
+            address,
+            border_color: if border { s.border_color } else { 0 },
+            linear: border && (s.mag_filter.blends() || s.min_filter.blends()),
+        }
+    }
+
+    /// WebGPU's border colour for a `D3DSAMP_BORDERCOLOR`, where the adapter has
+    /// `ADDRESS_MODE_CLAMP_TO_BORDER` and the colour is one of its three.
+    pub(crate) fn hardware_border(&self, colour: u32) -> Option<wgpu::SamplerBorderColor> {
+        let features = self.gpu.device.features();
+        if !features.contains(wgpu::Features::ADDRESS_MODE_CLAMP_TO_BORDER) {
+            return None;
+        }
+        match colour {
+            0x0000_0000 => Some(wgpu::SamplerBorderColor::TransparentBlack),
+            0xff00_0000 => Some(wgpu::SamplerBorderColor::OpaqueBlack),
+            0xffff_ffff => Some(wgpu::SamplerBorderColor::OpaqueWhite),
+            _ => None,
+        }
+    }
+
+    /// The WebGPU sampler's address modes and border colour for slot `slot`: clamped to the
+    /// edge where the shader addresses the axis (or on a cube map, whose addressing D3D9
+    /// ignores), the hardware border where it expresses the colour.
+    pub(crate) fn hardware_address(
+        &self,
+        slot: usize,
+    ) -> ([TextureAddress; 3], Option<wgpu::SamplerBorderColor>) {
+        let s = &self.state.samplers[slot];
+        let texture = self.state.textures[slot].and_then(|id| self.textures.get(&id));
+        let cube = texture.is_some_and(|t| t.kind == TextureKind::Cube);
+        let border = self.hardware_border(s.border_color);
+        let address = s.address.map(|a| match a {
+            TextureAddress::MirrorOnce => TextureAddress::Clamp,
+            TextureAddress::Border if cube || border.is_none() => TextureAddress::Clamp,
+            a => a,
+        });
+        let border = border.filter(|_| address.contains(&TextureAddress::Border));
+        (address, border)
+    }
+
+    /// Refuses the fixups a sampled slot's reads cannot take: any on a vertex sampler (vertex
+    /// shaders take none), and on a depth texture the address fixups, and the bias where it
+    /// has more than one level (a single level reads the same at any bias).
+    pub(crate) fn check_fixups(
+        &self,
+        call: &'static str,
+        slot: usize,
+        depth: bool,
+    ) -> Result<(), DeviceError> {
+        let fix = self.states_fixup(slot);
+        let levels = self.state.textures[slot]
+            .and_then(|id| self.textures.get(&id))
+            .map_or(1, |t| t.levels);
+        let where_ = match (slot >= VERTEX_SAMPLER_BASE, depth) {
+            (true, _) => "a vertex sampler",
+            (false, true) => "a depth texture",
+            (false, false) => return Ok(()),
+        };
+        let s = &self.state.samplers[slot];
+        if fix.addresses() {
+            let what = match fix.address.contains(&AxisFixup::MirrorOnce) {
+                true => "D3DTADDRESS_MIRRORONCE".to_string(),
+                false => format!("D3DSAMP_BORDERCOLOR {:#010x}", s.border_color),
+            };
+            return Err(unsupported(
+                call,
+                format!(
+                    "{what} on sampler {slot}, {where_} (done in pixel shaders' colour reads only)"
+                ),
+            ));
+        }
+        if fix.bias() != 0.0 && (levels > 1 || !depth) {
+            return Err(unsupported(
+                call,
+                format!(
+                    "D3DSAMP_MIPMAPLODBIAS {} on sampler {slot}, {where_} of {levels} levels (done in pixel shaders' colour reads only)",
+                    s.mip_lod_bias
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
