@@ -25,7 +25,8 @@
 use std::borrow::Cow;
 use std::time::{Duration, Instant};
 
-use d3d9_backend::{ConstantBuffer, Gpu};
+use d3d9_backend::device::ConstantBuffer;
+use d3d9_backend::Gpu;
 use d3d9_translator::decl::VertexBinding;
 
 mod scenes;

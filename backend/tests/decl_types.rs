@@ -13,7 +13,8 @@
 //! Tests named `gpu_*` need an adapter (lavapipe is enough) and fail without one unless
 //! `D3D9_ALLOW_NO_GPU=1`.
 
-use d3d9_backend::{Gpu, OutputValues, ShaderStage, VertexBuffer, VertexProbe};
+use d3d9_backend::Gpu;
+use d3d9_harness::{Harness, OutputValues, ShaderStage, VertexBuffer, VertexProbe};
 use d3d9_translator::asm::assemble;
 use d3d9_translator::bytecode::Stage;
 use d3d9_translator::bytecode::Usage;

@@ -5,10 +5,10 @@
 
 #[allow(dead_code)]
 mod device_common;
+use d3d9_backend::device::CullMode;
 use d3d9_backend::device::{
     ClearFlags, CompareFunction, Device, DeviceError, Format, PrimitiveType, RenderState, Viewport,
 };
-use d3d9_backend::CullMode;
 use device_common::{device, floats, ok, tokens};
 
 /// Pixel (x, y) of render target 0 as 0xAARRGGBB.

@@ -7,8 +7,8 @@
 
 #[allow(dead_code)]
 mod device_common;
+use d3d9_backend::device::CullMode;
 use d3d9_backend::device::{ClearFlags, Device, DeviceParams, PrimitiveType, RenderState};
-use d3d9_backend::CullMode;
 use d3d9_translator::asm::assemble_tokens;
 use device_common::ok;
 

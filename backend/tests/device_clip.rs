@@ -7,10 +7,10 @@
 
 #[allow(dead_code)]
 mod device_common;
+use d3d9_backend::device::CullMode;
 use d3d9_backend::device::{
     ClearFlags, Device, PrimitiveType, RenderState, TransformState, IDENTITY,
 };
-use d3d9_backend::CullMode;
 use d3d9_translator::asm::assemble_tokens;
 use device_common::{device, floats, ok};
 

@@ -9,10 +9,11 @@
 
 #[allow(dead_code)]
 mod device_common;
+use d3d9_backend::device::TextureKind;
 use d3d9_backend::device::{
     ClearFlags, Device, Format, Pool, PrimitiveType, SurfaceId, TextureDesc, TextureId, Usage,
 };
-use d3d9_backend::{DeviceError, TextureKind};
+use d3d9_backend::DeviceError;
 use device_common::{device, floats, ok, tokens};
 
 const SIZE: u32 = 64;

@@ -6,10 +6,10 @@
 
 #[allow(dead_code)]
 mod device_common;
+use d3d9_backend::device::CullMode;
 use d3d9_backend::device::{
     ClearFlags, Device, DeviceError, DeviceParams, IndexFormat, PrimitiveType, RenderState,
 };
-use d3d9_backend::CullMode;
 use d3d9_translator::bytecode::Usage;
 use d3d9_translator::decl::{DeclType, VertexElement};
 use device_common::{ok, tokens};

@@ -11,11 +11,11 @@
 
 #[allow(dead_code)]
 mod device_common;
+use d3d9_backend::device::TextureAddress;
 use d3d9_backend::device::{
     ClearFlags, Device, Format, PrimitiveType, RenderState, SamplerState, StageArg, StageOp,
     SurfaceData, TextureStage, TransformState,
 };
-use d3d9_backend::TextureAddress;
 use d3d9_translator::bytecode::Usage;
 use d3d9_translator::decl::{DeclType, VertexElement};
 use device_common::{device, floats, ok, tokens};
@@ -350,7 +350,7 @@ fn gpu_indexed_point_lists_are_expanded() {
         0,
         4,
         2,
-        d3d9_backend::Indices::U16(&[0, 2]),
+        d3d9_harness::Indices::U16(&[0, 2]),
         &vertices,
         20,
     ));

@@ -6,7 +6,7 @@
 
 #[allow(dead_code)]
 mod device_common;
-use d3d9_backend::device::{Device, Format, SurfaceId};
+use d3d9_backend::device::{Device, Format, Rect, SurfaceId};
 use d3d9_backend::DeviceParams;
 use device_common::ok;
 
@@ -67,4 +67,73 @@ fn gpu_present_with_one_back_buffer_keeps_it() {
         ..DeviceParams::default()
     })
     .is_err());
+}
+
+fn rect(left: i32, top: i32, right: i32, bottom: i32) -> Rect {
+    Rect {
+        left,
+        top,
+        right,
+        bottom,
+    }
+}
+
+#[test]
+fn gpu_present_with_rects_stretches_into_the_front_buffer() {
+    let mut dev = Device::new(DeviceParams {
+        back_buffer: (64, 64, Format::X8R8G8B8),
+        ..DeviceParams::default()
+    })
+    .unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"));
+    let bb = dev.back_buffer();
+    ok(dev.color_fill(bb, None, 0xff00_00ff));
+    ok(dev.present());
+    // Source (0, 0)-(16, 8): red left half, green right half; stretched 2x over (32, 32)-(64, 48).
+    ok(dev.color_fill(bb, Some(rect(0, 0, 8, 8)), 0xffff_0000));
+    ok(dev.color_fill(bb, Some(rect(8, 0, 16, 8)), 0xff00_ff00));
+    ok(dev.present_rects(None, Some(rect(0, 0, 16, 8)), Some(rect(32, 32, 64, 48))));
+    let front = ok(dev.front_buffer_data());
+    let at = |x, y| front.color(x, y).map(|c| c & 0xff_ffff);
+    // Outside the destination: what the first Present showed.
+    assert_eq!(at(0, 0), Some(0x00_00ff));
+    assert_eq!(at(31, 40), Some(0x00_00ff));
+    assert_eq!(at(40, 31), Some(0x00_00ff));
+    assert_eq!(at(32, 32), Some(0xff_0000));
+    assert_eq!(at(47, 47), Some(0xff_0000));
+    assert_eq!(at(48, 32), Some(0x00_ff00));
+    assert_eq!(at(63, 47), Some(0x00_ff00));
+    assert_eq!(at(40, 48), Some(0x00_00ff));
+    // Rectangles past the surfaces are clipped to them: (48, 0)-(80, 8) is (48, 0)-(64, 8).
+    ok(dev.present_rects(None, Some(rect(-8, 0, 8, 8)), Some(rect(48, 0, 80, 8))));
+    let front = ok(dev.front_buffer_data());
+    assert_eq!(front.color(47, 0).map(|c| c & 0xff_ffff), Some(0x00_00ff));
+    assert_eq!(front.color(48, 0).map(|c| c & 0xff_ffff), Some(0xff_0000));
+    assert_eq!(front.color(63, 7).map(|c| c & 0xff_ffff), Some(0xff_0000));
+    // An empty rectangle presents nothing, and succeeds.
+    ok(dev.present_rects(None, Some(rect(8, 8, 8, 16)), None));
+    assert_eq!(
+        ok(dev.front_buffer_data())
+            .color(48, 0)
+            .map(|c| c & 0xff_ffff),
+        Some(0xff_0000)
+    );
+}
+
+#[test]
+fn gpu_present_with_rects_rotates_several_back_buffers() {
+    let mut dev = Device::new(DeviceParams {
+        back_buffer: (32, 32, Format::A8R8G8B8),
+        back_buffer_count: 2,
+        ..DeviceParams::default()
+    })
+    .unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"));
+    let bb = dev.back_buffers().to_vec();
+    ok(dev.color_fill(bb[0], None, 0xffff_0000));
+    ok(dev.color_fill(bb[1], None, 0xff00_ff00));
+    ok(dev.present_rects(None, None, Some(rect(0, 0, 16, 32))));
+    let front = ok(dev.front_buffer_data());
+    assert_eq!(front.color(0, 0), Some(0xffff_0000));
+    assert_eq!(front.color(16, 0), Some(0));
+    assert_eq!(colour(&mut dev, bb[0]), 0xff00_ff00);
+    assert_eq!(colour(&mut dev, bb[1]), 0xffff_0000);
 }

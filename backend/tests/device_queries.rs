@@ -10,11 +10,11 @@
 #[allow(dead_code)]
 mod device_common;
 use d3d9_backend::device::query::{QueryData, QueryId, QueryKind, TIMESTAMP_FREQUENCY};
+use d3d9_backend::device::CullMode;
 use d3d9_backend::device::{
     ClearFlags, CompareFunction, Device, DeviceError, DeviceParams, Format, PrimitiveType,
     RenderState,
 };
-use d3d9_backend::CullMode;
 use device_common::{floats, ok};
 
 const D3DFVF_XYZRHW: u32 = 0x004;

@@ -7,8 +7,9 @@
 
 #[allow(dead_code)]
 mod device_common;
+use d3d9_backend::device::CullMode;
 use d3d9_backend::device::{ClearFlags, Device, Format, PrimitiveType, RenderState};
-use d3d9_backend::{CullMode, DeviceParams};
+use d3d9_backend::DeviceParams;
 use device_common::{floats, ok};
 
 const TARGET_AND_DEPTH: ClearFlags = ClearFlags {

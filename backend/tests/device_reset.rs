@@ -8,12 +8,13 @@
 
 #[allow(dead_code)]
 mod device_common;
+use d3d9_backend::device::TextureKind;
 use d3d9_backend::device::{
     Device, Format, IndexFormat, Light, LockFlags, Material, MultiSample, Pool, PresentParams,
     PrimitiveType, TextureDesc, TextureId, Usage, Viewport, RENDER_STATES, SAMPLER_STATES,
     TEXTURE_STAGES, TEXTURE_STAGE_STATES,
 };
-use d3d9_backend::{DeviceParams, TextureKind};
+use d3d9_backend::DeviceParams;
 use device_common::{device, floats, ok, tokens};
 
 const GREEN: u32 = 0x0000_ff00;

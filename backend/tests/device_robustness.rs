@@ -13,7 +13,8 @@ use d3d9_backend::device::{
     ClearFlags, Device, DeviceParams, Format, IndexBufferId, IndexFormat, PixelShaderId,
     PrimitiveType, Rect, TextureId, VertexBufferId, VertexShaderId, Viewport,
 };
-use d3d9_backend::{DeviceError, Indices};
+use d3d9_backend::DeviceError;
+use d3d9_harness::Indices;
 use d3d9_translator::asm::assemble_tokens;
 use d3d9_translator::bytecode::Usage;
 use d3d9_translator::decl::{DeclType, VertexElement};

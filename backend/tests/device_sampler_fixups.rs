@@ -10,7 +10,7 @@ mod device_common;
 use d3d9_backend::device::{
     ClearFlags, Device, DeviceParams, FillMode, Format, PrimitiveType, RenderState, SamplerState,
 };
-use d3d9_backend::{CullMode, MipFilter, TextureAddress, TextureFilter};
+use d3d9_backend::device::{CullMode, MipFilter, TextureAddress, TextureFilter};
 use device_common::{floats, ok, tokens};
 
 const D3DFVF_XYZ: u32 = 0x002;
@@ -275,7 +275,7 @@ fn gpu_border_colours_of_any_value() {
     }
     // A cube map reads its face whatever the address mode and border colour.
     let cube = ok(dev.create_texture_with(&d3d9_backend::device::TextureDesc {
-        kind: d3d9_backend::TextureKind::Cube,
+        kind: d3d9_backend::device::TextureKind::Cube,
         width: 2,
         height: 2,
         depth: 1,

@@ -11,7 +11,7 @@ use d3d9_backend::device::{
     Blend, ClearFlags, CompareFunction, Device, DeviceParams, Format, IndexFormat, PrimitiveType,
     Rect, RenderState, SamplerState, StencilOp,
 };
-use d3d9_backend::{CullMode, MipFilter, TextureAddress, TextureFilter};
+use d3d9_backend::device::{CullMode, MipFilter, TextureAddress, TextureFilter};
 use device_common::{floats, ok, tokens};
 
 fn px(dev: &mut Device, x: u32, y: u32) -> u32 {

@@ -6,11 +6,11 @@
 
 #[allow(dead_code)]
 mod device_common;
+use d3d9_backend::device::{CullMode, TextureKind};
 use d3d9_backend::device::{
     Device, Format, LockFlags, Pool, PrimitiveType, RenderState, TexelBox, TextureDesc, TextureId,
     Usage,
 };
-use d3d9_backend::{CullMode, TextureKind};
 use device_common::{device, floats, ok, tokens};
 
 const RED: u32 = 0x00ff_0000;
@@ -161,8 +161,8 @@ fn gpu_update_texture_converts_formats_and_matches_levels() {
 
 #[test]
 fn gpu_autogen_textures_show_one_level_and_make_the_others() {
+    use d3d9_backend::device::MipFilter;
     use d3d9_backend::device::SamplerState;
-    use d3d9_backend::MipFilter;
     let mut dev = device();
     let desc = TextureDesc {
         kind: TextureKind::TwoD,

@@ -86,7 +86,7 @@ fn gpu_triangle_through_world_view_projection_lands_on_cpu_pixels() {
     ok(dev.clear(&[], ClearFlags::TARGET, BLUE, 1.0, 0));
     let data: Vec<f32> = triangle.iter().flatten().copied().collect();
     // D3D9 culls counter-clockwise triangles by default; draw both windings.
-    ok(dev.set_render_state(RenderState::CullMode(d3d9_backend::CullMode::None)));
+    ok(dev.set_render_state(RenderState::CullMode(d3d9_backend::device::CullMode::None)));
     ok(dev.draw_primitive_up(PrimitiveType::TriangleList, 1, &floats(&data), 12));
     let rt = dev.back_buffer();
     let s = ok(dev.get_render_target_data(rt));
@@ -285,7 +285,7 @@ fn blue_under_green_fog(dev: &mut Device, vs: &str) {
     ok(dev.set_vertex_shader(Some(vs)));
     ok(dev.set_pixel_shader(Some(ps)));
     ok(dev.set_fvf(D3DFVF_XYZ));
-    ok(dev.set_render_state(RenderState::CullMode(d3d9_backend::CullMode::None)));
+    ok(dev.set_render_state(RenderState::CullMode(d3d9_backend::device::CullMode::None)));
     ok(dev.set_render_state(RenderState::FogEnable(true)));
     ok(dev.set_render_state(RenderState::FogColor(0xff00_ff00)));
 }

@@ -12,12 +12,13 @@
 
 mod x11_window;
 
+use d3d9_backend::device::TextureKind;
 use d3d9_backend::device::{
     ClearFlags, Device, DeviceError, Format, Pool, PresentInterval, PresentParams, Rect,
     TextureDesc, Usage,
 };
 use d3d9_backend::wgpu::PresentMode;
-use d3d9_backend::{DeviceParams, Gpu, TextureKind};
+use d3d9_backend::{DeviceParams, Gpu};
 use x11_window::{X11Window, XServer};
 
 fn ok<T>(r: Result<T, DeviceError>) -> T {
@@ -156,6 +157,65 @@ fn gpu_window_stretches_the_back_buffer_over_the_client_area() {
         .collect();
     let shown = window.capture(96, 64);
     assert_eq!(first_difference(&shown, &expected, 96), None);
+}
+
+#[test]
+fn gpu_window_present_with_rects_stretches_into_the_client_area() {
+    let Some(server) = XServer::start() else {
+        return;
+    };
+    let window = X11Window::open(&server, 80, 60);
+    let Some(mut device) = windowed(
+        &window,
+        (80, 60),
+        (40, 30, Format::X8R8G8B8),
+        PresentInterval::One,
+    ) else {
+        return;
+    };
+    let rect = |left, top, right, bottom| Rect {
+        left,
+        top,
+        right,
+        bottom,
+    };
+    // A blue frame, then a source rectangle of the next frame (red left, green right)
+    // stretched 2x over window rectangle (40, 20)-(72, 36); the rest stays blue.
+    draw_frame(&mut device, 0x0000_00ff, 0x0000_00ff, rect(0, 0, 1, 1));
+    ok(device.clear(&[rect(0, 0, 8, 8)], ClearFlags::TARGET, 0x00ff_0000, 1.0, 0));
+    ok(device.clear(
+        &[rect(8, 0, 16, 8)],
+        ClearFlags::TARGET,
+        0x0000_ff00,
+        1.0,
+        0,
+    ));
+    ok(device.present_rects(None, Some(rect(0, 0, 16, 8)), Some(rect(40, 20, 72, 36))));
+    let expected: Vec<u32> = (0..60)
+        .flat_map(|y| (0..80).map(move |x| (x, y)))
+        .map(|(x, y)| match (x, y) {
+            (40..=55, 20..=35) => 0x00ff_0000,
+            (56..=71, 20..=35) => 0x0000_ff00,
+            _ => 0x0000_00ff,
+        })
+        .collect();
+    let shown = window.capture(80, 60);
+    assert_eq!(first_difference(&shown, &expected, 80), None);
+    // The headless front buffer (the back buffer's size) takes the same rectangles.
+    let (_, _, front) = headless_frame(&mut device);
+    assert_eq!(front[0], 0x0000_00ff);
+    assert_eq!(front[(20 * 40 + 20) as usize], 0x0000_00ff);
+    // A Present without rectangles shows the whole frame again.
+    ok(device.present());
+    let (_, _, back) = headless_frame(&mut device);
+    let expected: Vec<u32> = (0..60u32)
+        .flat_map(|y| (0..80u32).map(move |x| (x, y)))
+        .map(|(x, y)| back[((y / 2) * 40 + x / 2) as usize])
+        .collect();
+    assert_eq!(
+        first_difference(&window.capture(80, 60), &expected, 80),
+        None
+    );
 }
 
 #[test]

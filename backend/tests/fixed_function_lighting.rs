@@ -164,7 +164,7 @@ fn setup() -> (Device, SurfaceId) {
     let mut dev = device();
     let rt = ok(dev.create_render_target(64, 64, Format::A8R8G8B8));
     ok(dev.set_render_target(0, Some(rt)));
-    ok(dev.set_render_state(RenderState::CullMode(d3d9_backend::CullMode::None)));
+    ok(dev.set_render_state(RenderState::CullMode(d3d9_backend::device::CullMode::None)));
     ok(dev.set_render_state(RenderState::ZEnable(false)));
     (dev, rt)
 }
@@ -598,7 +598,7 @@ fn gpu_process_vertices_lights_with_the_fixed_function_stage() {
     ok(dev.process_vertices(0, 0, 4, out, out_decl));
     ok(dev.set_vertex_declaration(Some(out_decl)));
     ok(dev.set_stream_source(0, Some(out), 0, 20));
-    ok(dev.set_render_state(RenderState::CullMode(d3d9_backend::CullMode::None)));
+    ok(dev.set_render_state(RenderState::CullMode(d3d9_backend::device::CullMode::None)));
     ok(dev.clear(&[], ClearFlags::TARGET, 0, 1.0, 0));
     ok(dev.draw_primitive(PrimitiveType::TriangleStrip, 0, 2));
     let global = [

@@ -55,7 +55,7 @@ fn setup() -> (Device, SurfaceId) {
     ok(dev.set_render_target(0, Some(rt)));
     ok(dev.set_render_state(RenderState::Lighting(false)));
     ok(dev.set_render_state(RenderState::ZEnable(false)));
-    ok(dev.set_render_state(RenderState::CullMode(d3d9_backend::CullMode::None)));
+    ok(dev.set_render_state(RenderState::CullMode(d3d9_backend::device::CullMode::None)));
     let ps = ok(dev.create_pixel_shader(&tokens("ps_2_0\ndcl t0\nmov oC0, t0")));
     ok(dev.set_pixel_shader(Some(ps)));
     (dev, rt)

@@ -1,9 +1,11 @@
-//! `Gpu::render_frame`: several draws into one cleared target, in order, with D3D9's cull
+//! `Harness::render_frame`: several draws into one cleared target, in order, with D3D9's cull
 //! modes. These tests need an adapter (lavapipe is enough) and fail without one.
 
 #![allow(clippy::panic)] // a failing GPU test says why
 
-use d3d9_backend::{CullMode, Draw, Frame, Gpu, Image, ShaderStage, Target};
+use d3d9_backend::device::CullMode;
+use d3d9_backend::Gpu;
+use d3d9_harness::{Draw, Frame, Harness, Image, ShaderStage, Target};
 
 /// A full-screen triangle pair and a small triangle, both wound as D3D9 front faces
 /// (clockwise on screen), plus the same small triangle wound counter-clockwise.

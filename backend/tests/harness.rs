@@ -2,10 +2,8 @@
 //! Tests named `gpu_*` need an adapter (lavapipe is enough); they fail
 //! without one unless D3D9_ALLOW_NO_GPU=1.
 
-use d3d9_backend::{
-    Capability, Draw, ExactReadback, Gpu, GpuError, Image, ShaderStage, Target, Uniform,
-    VertexBuffer, VertexProbe,
-};
+use d3d9_backend::{Capability, ExactReadback, Gpu, GpuError};
+use d3d9_harness::{Draw, Harness, Image, ShaderStage, Target, Uniform, VertexBuffer, VertexProbe};
 
 /// Position + D3DCOLOR, as a D3D9 FVF `XYZ | DIFFUSE` vertex.
 #[repr(C)]
@@ -208,7 +206,7 @@ struct VsOut { @builtin(position) p: vec4<f32>, @location(0) bits: vec4<f32>, @l
 }
 ";
     let probe = VertexProbe::new(ShaderStage::wgsl(shader), 2);
-    let bits = |outputs: &[d3d9_backend::OutputValues]| -> Vec<Vec<u32>> {
+    let bits = |outputs: &[d3d9_harness::OutputValues]| -> Vec<Vec<u32>> {
         outputs
             .iter()
             .map(|o| o.values().flatten().map(|v| v.to_bits()).collect())
@@ -355,7 +353,7 @@ struct VsOut { @builtin(position) p: vec4<f32>, @location(0) texel: vec4<f32> }
     let texels: [f32; 8] = [0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0];
     let level: &[u8] = bytemuck::cast_slice(&texels);
     let levels = [level];
-    let textures = [d3d9_backend::TextureBinding::two_d(
+    let textures = [d3d9_harness::TextureBinding::two_d(
         1,
         0,
         wgpu::TextureFormat::Rgba32Float,
@@ -363,11 +361,11 @@ struct VsOut { @builtin(position) p: vec4<f32>, @location(0) texel: vec4<f32> }
         1,
         &levels,
     )];
-    let samplers = [d3d9_backend::SamplerBinding {
-        mag_filter: d3d9_backend::TextureFilter::Linear,
-        min_filter: d3d9_backend::TextureFilter::Linear,
-        address: [d3d9_backend::TextureAddress::Clamp; 3],
-        ..d3d9_backend::SamplerBinding::new(1, 1)
+    let samplers = [d3d9_harness::SamplerBinding {
+        mag_filter: d3d9_backend::device::TextureFilter::Linear,
+        min_filter: d3d9_backend::device::TextureFilter::Linear,
+        address: [d3d9_backend::device::TextureAddress::Clamp; 3],
+        ..d3d9_harness::SamplerBinding::new(1, 1)
     }];
     let result = gpu.vertex_outputs(&VertexProbe {
         textures: &textures,
@@ -425,7 +423,7 @@ fn gpu_indexed_strip_and_instances_draw() -> Result<(), GpuError> {
     let image = gpu.render(&Draw {
         vertex_buffers: &buffers,
         topology: wgpu::PrimitiveTopology::TriangleStrip,
-        indices: Some(d3d9_backend::Indices::U16(&[0, 1, 2, 3])),
+        indices: Some(d3d9_harness::Indices::U16(&[0, 1, 2, 3])),
         instance_count: 2,
         ..Draw::new(stage.entry("vs"), stage.entry("fs"), 0, Target::rgba8(8, 2))
     })?;

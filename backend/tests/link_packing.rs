@@ -1,6 +1,6 @@
 //! Linked inter-stage variables on the GPU: a vs_3_0 shader writing twenty semantics (more
-//! than WebGPU's 16 locations, 15 for a point list) is translated with the map of a link
-//! that packs them several to a location, and a fragment stage written by hand from the
+//! than WebGPU's 16 locations, 15 for a point list) and a ps_3_0 shader reading them are
+//! translated as a pair (`translate_pair`), whose link packs them several to a location, and a fragment stage written by hand from the
 //! link's pixel map (the convention of `location_shapes`: `vecN<f32>` per location, a
 //! semantic at components `component..component + components`) reads every semantic back.
 //! One point per semantic, pixel `k` showing semantic `k`.
@@ -11,16 +11,14 @@
 
 use std::error::Error;
 
-use d3d9_backend::{Draw, Gpu, ShaderStage, Target, VertexBuffer};
+use d3d9_backend::Gpu;
+use d3d9_harness::{Draw, Harness, ShaderStage, Target, VertexBuffer};
 use d3d9_translator::asm::assemble;
-use d3d9_translator::bytecode::{Register, RegisterFile, Stage, Usage, WriteMask};
-use d3d9_translator::check::{check, DeviceCaps};
-use d3d9_translator::lift::interface::{PixelInput, Varying, VaryingInterpolation};
+use d3d9_translator::bytecode::{Stage, Usage};
+use d3d9_translator::check::{check, CheckedProgram, DeviceCaps};
+use d3d9_translator::lift::interface::{Varying, VaryingInterpolation};
 use d3d9_translator::lift::link::{check_stage_agreement, location_shapes};
-use d3d9_translator::lift::{
-    link, translate_vertex_shader, LinkOptions, ShaderInterface, TranslatedShader,
-    VertexShaderOptions,
-};
+use d3d9_translator::lift::{translate_pair, PairOptions, PairPixelStage, PixelShaderOptions};
 use d3d9_translator::signature::Semantic;
 
 type TestResult = Result<(), Box<dyn Error>>;
@@ -54,31 +52,28 @@ fn vertex_text() -> String {
     text
 }
 
-fn translate(text: &str, map: Option<Vec<Varying>>) -> Result<TranslatedShader, Box<dyn Error>> {
-    let program = assemble(text).map_err(|e| format!("{e}\n{text}"))?;
-    let checked = check(&program, Stage::Vertex, &DeviceCaps::default())
-        .map_err(|e| format!("{e}\n{text}"))?;
-    let options = VertexShaderOptions {
-        output_locations: map,
-        ..VertexShaderOptions::default()
-    };
-    Ok(translate_vertex_shader(&checked, &options)?)
+/// ps_3_0 reading every semantic: semantic `k` in `.xy` or `.zw` of `v(k/2)` (the vertex
+/// shader's packing, shifted by one register), `_centroid` in every third register.
+fn pixel_text() -> String {
+    let mut text = String::from("ps_3_0\n");
+    for k in 0..SEMANTICS {
+        let s = semantic(k);
+        let r = k / 2;
+        let centroid = if r % 3 == 0 { "_centroid" } else { "" };
+        let mask = if k % 2 == 0 { "xy" } else { "zw" };
+        text += &format!("dcl_{}{}{centroid} v{r}.{mask}\n", s.usage.name(), s.index);
+    }
+    text += "mov r0, v0\n";
+    for r in 1..SEMANTICS / 2 {
+        text += &format!("add r0, r0, v{r}\n");
+    }
+    text += "mov oC0, r0\n";
+    text
 }
 
-/// The pixel interface of a ps_3_0 shader reading every semantic (`.xy`).
-fn pixel_interface() -> ShaderInterface {
-    ShaderInterface {
-        pixel_inputs: (0..SEMANTICS)
-            .map(|k| PixelInput {
-                register: Register::new(RegisterFile::Input, u32::from(k % 10)),
-                semantic: semantic(k),
-                mask: WriteMask(0x3),
-                centroid: k % 5 == 0,
-                varying: None,
-            })
-            .collect(),
-        ..ShaderInterface::default()
-    }
+fn checked(text: &str, stage: Stage) -> Result<CheckedProgram, Box<dyn Error>> {
+    let program = assemble(text).map_err(|e| format!("{e}\n{text}"))?;
+    Ok(check(&program, stage, &DeviceCaps::default()).map_err(|e| format!("{e}\n{text}"))?)
 }
 
 /// A fragment stage from the pixel map: pixel `k` shows semantic `k` as `(x, y, 0, 0)`.
@@ -129,14 +124,19 @@ fn gpu_twenty_semantics_packed_by_a_link_arrive_exactly() -> TestResult {
     let Some(gpu) = Gpu::for_tests()? else {
         return Ok(());
     };
-    let text = vertex_text();
-    let unlinked = translate(&text, None)?;
-    let options = LinkOptions {
-        point_list: true,
-        flat_shading: true,
-        ..LinkOptions::default()
-    };
-    let link = link(&unlinked.interface, &pixel_interface(), &options)?;
+    let pair = translate_pair(
+        &checked(&vertex_text(), Stage::Vertex)?,
+        PairPixelStage::Shader {
+            program: &checked(&pixel_text(), Stage::Pixel)?,
+            options: PixelShaderOptions::default(),
+        },
+        PairOptions {
+            point_list: true,
+            flat_shading: true,
+            ..PairOptions::default()
+        },
+    )?;
+    let link = pair.link;
     let shapes = location_shapes(&link.vertex)?;
     assert!(shapes.len() <= 15, "{shapes:?}");
     assert!(
@@ -149,7 +149,7 @@ fn gpu_twenty_semantics_packed_by_a_link_arrive_exactly() -> TestResult {
             .any(|s| s.interpolation == VaryingInterpolation::Flat),
         "COLOR0/1 flat: {shapes:?}"
     );
-    let vs = translate(&text, Some(link.vertex.clone()))?;
+    let vs = pair.vertex;
     let source = fragment_wgsl(&link.pixel)?;
     let fs = naga::front::wgsl::parse_str(&source).map_err(|e| format!("{e}\n{source}"))?;
     check_stage_agreement(&vs.module, &fs)?;

@@ -1,6 +1,6 @@
 //! Flat and smooth colours through a link, on the GPU, against Wine's `test_shademode`
 //! (`dlls/d3d9/tests/visual.c`, Windows results; shaders, vertices and expectations read from
-//! `../shared/corpus/d3d9_visual.json`): with `LinkOptions::flat_shading` (`D3DSHADE_FLAT`)
+//! `../shared/corpus/d3d9_visual.json`): with `PairOptions::flat_shading` (`D3DSHADE_FLAT`)
 //! COLOR0 is flat in both stages and takes the first vertex of each triangle of a strip or a
 //! list; with GOURAUD it is interpolated. Pixels (100, 100) and (500, 350) of 640x480, ±1.
 //!
@@ -19,12 +19,13 @@ mod wine_visual;
 
 use std::error::Error;
 
-use d3d9_backend::{ConstantBuffer, Draw, Gpu, ShaderStage, Target, VertexBuffer, VertexConstants};
+use d3d9_backend::device::VertexConstants;
+use d3d9_backend::Gpu;
+use d3d9_harness::{Draw, Harness, ShaderStage, Target, VertexBuffer};
 use d3d9_translator::bytecode::{decode, Stage};
 use d3d9_translator::check::{check, CheckedProgram, DeviceCaps};
 use d3d9_translator::lift::{
-    link, translate_pixel_shader, translate_vertex_shader, LinkOptions, PixelShaderOptions,
-    VertexShaderOptions,
+    translate_pair, PairOptions, PairPixelStage, PixelShaderOptions, VertexShaderOptions,
 };
 use wine_visual::corpus::color_match;
 use wine_visual::corpus::{tokenize, CToken, Corpus};
@@ -128,31 +129,26 @@ fn gpu_shademode_through_a_link() -> TestResult {
         };
         let vs = checked(&corpus, &vs_name, Stage::Vertex)?;
         let ps = checked(&corpus, ps_name, Stage::Pixel)?;
-        let vs_alone = translate_vertex_shader(&vs, &VertexShaderOptions::default())?;
-        let ps_alone = translate_pixel_shader(&ps, &PixelShaderOptions::default())?;
-        let options = LinkOptions {
-            flat_shading: row.flat,
-            ..LinkOptions::default()
-        };
-        let link = link(&vs_alone.interface, &ps_alone.interface, &options)?;
-        let vs_linked = translate_vertex_shader(
+        let pair = translate_pair(
             &vs,
-            &VertexShaderOptions {
-                output_locations: Some(link.vertex.clone()),
-                position_fixup: true,
-                ..VertexShaderOptions::default()
+            PairPixelStage::Shader {
+                program: &ps,
+                options: PixelShaderOptions::default(),
+            },
+            PairOptions {
+                vertex: VertexShaderOptions {
+                    position_fixup: true,
+                    ..VertexShaderOptions::default()
+                },
+                flat_shading: row.flat,
+                ..PairOptions::default()
             },
         )?;
-        let ps_linked = translate_pixel_shader(
-            &ps,
-            &PixelShaderOptions {
-                input_locations: Some(link.pixel.clone()),
-                ..PixelShaderOptions::default()
-            },
-        )?;
+        let vs_linked = pair.vertex;
+        let ps_linked = pair.pixel.ok_or("the pair has no pixel shader")?;
         let constants =
             VertexConstants::default().buffers(&vs_linked.interface, (WIDTH, HEIGHT))?;
-        let uniforms: Vec<_> = constants.iter().map(ConstantBuffer::uniform).collect();
+        let uniforms: Vec<_> = constants.iter().map(d3d9_harness::Uniform::from).collect();
         let location = |n: u32| {
             vs_linked
                 .interface

@@ -21,13 +21,11 @@ mod wine_visual;
 
 use std::error::Error;
 
-use d3d9_backend::{Draw, Gpu, ShaderStage, Target, VertexBuffer};
+use d3d9_backend::Gpu;
+use d3d9_harness::{Draw, Harness, ShaderStage, Target, VertexBuffer};
 use d3d9_translator::bytecode::{decode, Stage};
 use d3d9_translator::check::{check, CheckedProgram, DeviceCaps};
-use d3d9_translator::lift::{
-    link, translate_pixel_shader, translate_vertex_shader, LinkOptions, PixelShaderOptions,
-    VertexShaderOptions,
-};
+use d3d9_translator::lift::{translate_pair, PairOptions, PairPixelStage, PixelShaderOptions};
 use wine_visual::corpus::color_match;
 use wine_visual::corpus::Corpus;
 
@@ -142,27 +140,16 @@ fn gpu_uninitialized_varyings_through_a_link() -> TestResult {
         }
         let vs = checked(&corpus, vs_name, Stage::Vertex)?;
         let ps = checked(&corpus, ps_name, Stage::Pixel)?;
-        let vs_alone = translate_vertex_shader(&vs, &VertexShaderOptions::default())?;
-        let ps_alone = translate_pixel_shader(&ps, &PixelShaderOptions::default())?;
-        let link = link(
-            &vs_alone.interface,
-            &ps_alone.interface,
-            &LinkOptions::default(),
-        )?;
-        let vs_linked = translate_vertex_shader(
+        let pair = translate_pair(
             &vs,
-            &VertexShaderOptions {
-                output_locations: Some(link.vertex.clone()),
-                ..VertexShaderOptions::default()
+            PairPixelStage::Shader {
+                program: &ps,
+                options: PixelShaderOptions::default(),
             },
+            PairOptions::default(),
         )?;
-        let ps_linked = translate_pixel_shader(
-            &ps,
-            &PixelShaderOptions {
-                input_locations: Some(link.pixel.clone()),
-                ..PixelShaderOptions::default()
-            },
-        )?;
+        let vs_linked = pair.vertex;
+        let ps_linked = pair.pixel.ok_or("the pair has no pixel shader")?;
         let location = vs_linked
             .interface
             .input(0)

@@ -25,13 +25,14 @@ mod wine_visual;
 
 use std::error::Error;
 
-use d3d9_backend::{Draw, Gpu, ShaderStage, Target, Uniform, VertexBuffer};
+use d3d9_backend::Gpu;
+use d3d9_harness::{Draw, Harness, ShaderStage, Target, Uniform, VertexBuffer};
 use d3d9_translator::bytecode::{decode, Stage};
 use d3d9_translator::check::{check, CheckedProgram, DeviceCaps};
 use d3d9_translator::lift::interface::{FOG_BINDING, PS_CONSTANTS_GROUP};
 use d3d9_translator::lift::{
-    link, translate_pixel_shader, translate_vertex_shader, FogConstants, FogMode, FogOptions,
-    FogSource, LinkOptions, PixelShaderOptions, VertexShaderOptions,
+    translate_pair, FogConstants, FogMode, FogOptions, FogSource, PairOptions, PairPixelStage,
+    PixelShaderOptions,
 };
 use wine_visual::corpus::color_match;
 use wine_visual::corpus::{CToken, Corpus};
@@ -139,7 +140,6 @@ fn gpu_fog_with_shader_test() -> TestResult {
     let rows = rows(&corpus)?;
     assert_eq!(rows.len(), 47, "rows of test_data");
     let ps = checked(&corpus, "pixel_shader_code2", Stage::Pixel)?;
-    let ps_alone = translate_pixel_shader(&ps, &PixelShaderOptions::default())?;
     let constants = FogConstants {
         color: [0.0, 1.0, 0.0, 1.0],
         start: 0.1,
@@ -156,31 +156,23 @@ fn gpu_fog_with_shader_test() -> TestResult {
             &format!("vertex_shader_code{}", row.vshader),
             Stage::Vertex,
         )?;
-        let vs_alone = translate_vertex_shader(&vs, &VertexShaderOptions::default())?;
         let source = fog_source(&row.tfog)?;
-        let options = LinkOptions {
-            vertex_fog: source == FogSource::Vertex,
-            ..LinkOptions::default()
-        };
-        let link = link(&vs_alone.interface, &ps_alone.interface, &options)?;
-        let vs_linked = translate_vertex_shader(
+        let pair = translate_pair(
             &vs,
-            &VertexShaderOptions {
-                output_locations: Some(link.vertex.clone()),
-                ..VertexShaderOptions::default()
+            PairPixelStage::Shader {
+                program: &ps,
+                options: PixelShaderOptions {
+                    fog: Some(FogOptions {
+                        source,
+                        from_w: false,
+                    }),
+                    ..PixelShaderOptions::default()
+                },
             },
+            PairOptions::default(),
         )?;
-        let ps_linked = translate_pixel_shader(
-            &ps,
-            &PixelShaderOptions {
-                input_locations: Some(link.pixel.clone()),
-                fog: Some(FogOptions {
-                    source,
-                    from_w: false,
-                }),
-                ..PixelShaderOptions::default()
-            },
-        )?;
+        let vs_linked = pair.vertex;
+        let ps_linked = pair.pixel.ok_or("the pair has no pixel shader")?;
         let fog = ps_linked.interface.fog.ok_or("no fog uniform")?;
         assert_eq!((fog.group, fog.binding), (PS_CONSTANTS_GROUP, FOG_BINDING));
         let location = |n: u32| {
@@ -344,31 +336,19 @@ fn gpu_fog_after_ps_3_0_as_vkd3d_on_windows() -> TestResult {
                         density: number(&state["density"]).unwrap_or(1.0),
                     };
                     let from_w = !state["ortho"].as_bool().unwrap_or(true);
-                    let vs_alone = translate_vertex_shader(&vs, &VertexShaderOptions::default())?;
-                    let ps_alone = translate_pixel_shader(&ps, &PixelShaderOptions::default())?;
-                    let link = link(
-                        &vs_alone.interface,
-                        &ps_alone.interface,
-                        &LinkOptions {
-                            vertex_fog: fog == Some(FogSource::Vertex),
-                            ..LinkOptions::default()
-                        },
-                    )?;
-                    let vs_linked = translate_vertex_shader(
+                    let pair = translate_pair(
                         &vs,
-                        &VertexShaderOptions {
-                            output_locations: Some(link.vertex.clone()),
-                            ..VertexShaderOptions::default()
+                        PairPixelStage::Shader {
+                            program: &ps,
+                            options: PixelShaderOptions {
+                                fog: fog.map(|source| FogOptions { source, from_w }),
+                                ..PixelShaderOptions::default()
+                            },
                         },
+                        PairOptions::default(),
                     )?;
-                    let ps_linked = translate_pixel_shader(
-                        &ps,
-                        &PixelShaderOptions {
-                            input_locations: Some(link.pixel.clone()),
-                            fog: fog.map(|source| FogOptions { source, from_w }),
-                            ..PixelShaderOptions::default()
-                        },
-                    )?;
+                    let vs_linked = pair.vertex;
+                    let ps_linked = pair.pixel.ok_or("the pair has no pixel shader")?;
                     let data: Vec<u32> = draw["vertex_buffers"][0]["data"]
                         .as_array()
                         .ok_or("no vertex data")?

@@ -19,7 +19,8 @@ mod common;
 
 use std::error::Error;
 
-use d3d9_backend::{Draw, Gpu, SamplerBinding, ShaderStage, Target, TextureBinding, Uniform};
+use d3d9_backend::Gpu;
+use d3d9_harness::{Draw, Harness, SamplerBinding, ShaderStage, Target, TextureBinding, Uniform};
 use d3d9_translator::asm::assemble;
 use d3d9_translator::bytecode::{decode, Program, RegisterFile, Stage, TextureType};
 use d3d9_translator::check::{check, DeviceCaps};

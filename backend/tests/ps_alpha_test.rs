@@ -13,7 +13,9 @@
 
 use std::error::Error;
 
-use d3d9_backend::{CullMode, Draw, Frame, Gpu, ShaderStage, Target, Uniform, VertexBuffer};
+use d3d9_backend::device::CullMode;
+use d3d9_backend::Gpu;
+use d3d9_harness::{Draw, Frame, Harness, ShaderStage, Target, Uniform, VertexBuffer};
 use d3d9_translator::asm::assemble;
 use d3d9_translator::bytecode::Stage;
 use d3d9_translator::check::{check, DeviceCaps};

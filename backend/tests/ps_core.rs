@@ -1,5 +1,5 @@
 //! GPU tests of translated ps_3_0 pixel shaders' builtin inputs and kills, drawn with
-//! [`Gpu::render`] into a small `Rgba8Unorm` target with a WGSL vertex stage that covers it:
+//! [`Harness::render`](d3d9_harness::Harness::render) into a small `Rgba8Unorm` target with a WGSL vertex stage that covers it:
 //! `vPos` holds integer pixel centres (D3D9's convention), `vFace` is positive for the faces
 //! D3D9 calls front (clockwise), `dsx`/`dsy` of `vPos` are 1, and `texkill` discards pixels
 //! with a negative component; and the `texld` family on a mipmapped 2D texture: `texldp`
@@ -11,9 +11,9 @@
 
 use std::error::Error;
 
-use d3d9_backend::{
-    Draw, Gpu, MipFilter, SamplerBinding, ShaderStage, Target, TextureBinding, TextureFilter,
-};
+use d3d9_backend::device::{MipFilter, TextureFilter};
+use d3d9_backend::Gpu;
+use d3d9_harness::{Draw, Harness, SamplerBinding, ShaderStage, Target, TextureBinding};
 use d3d9_translator::asm::assemble;
 use d3d9_translator::bytecode::Stage;
 use d3d9_translator::check::{check, DeviceCaps};
@@ -47,7 +47,7 @@ fn pixel_shader(text: &str) -> Result<TranslatedShader, Box<dyn Error>> {
     )?)
 }
 
-fn render(ps: &TranslatedShader) -> Result<Option<d3d9_backend::Image>, Box<dyn Error>> {
+fn render(ps: &TranslatedShader) -> Result<Option<d3d9_harness::Image>, Box<dyn Error>> {
     let Some(gpu) = Gpu::for_tests()? else {
         return Ok(None);
     };
@@ -164,7 +164,7 @@ const LEVEL2: [u8; 4] = [0, 0, 255, 255];
 
 /// Draw `ps` over the 16x16 target with the 4x4 three-level texture at `s0` (point
 /// filtering, point mip filter): level 0 distinct per texel, level 1 and 2 each one colour.
-fn sample(ps: &TranslatedShader) -> Result<Option<d3d9_backend::Image>, Box<dyn Error>> {
+fn sample(ps: &TranslatedShader) -> Result<Option<d3d9_harness::Image>, Box<dyn Error>> {
     let Some(gpu) = Gpu::for_tests()? else {
         return Ok(None);
     };

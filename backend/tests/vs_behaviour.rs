@@ -1,5 +1,5 @@
 //! Vertex-shader behaviours beyond single instructions, on the GPU (lavapipe is enough)
-//! through [`Gpu::vertex_outputs`], each against a CPU reference written from the SDK's
+//! through [`Harness::vertex_outputs`], each against a CPU reference written from the SDK's
 //! definitions: `_sat` on vs_3_0 arithmetic and the `_abs` source modifier; nested `loop`s
 //! (the outer `aL` comes back after the inner loop) and `aL`-relative `v#`/`o#` (reads past
 //! the register file give 0, writes past it are dropped); `if p0.x` / `if !p0.y` and
@@ -14,9 +14,9 @@
 
 use std::error::Error;
 
-use d3d9_backend::{
-    ConstantBuffer, Gpu, OutputValues, ShaderStage, VertexBuffer, VertexConstants, VertexProbe,
-};
+use d3d9_backend::device::VertexConstants;
+use d3d9_backend::Gpu;
+use d3d9_harness::{Harness, OutputValues, ShaderStage, VertexBuffer, VertexProbe};
 use d3d9_translator::asm::assemble;
 use d3d9_translator::bytecode::{Stage, Usage};
 use d3d9_translator::check::{check, DeviceCaps};
@@ -49,7 +49,7 @@ fn run(
 ) -> Result<Vec<OutputValues>, Box<dyn Error>> {
     let iface = &shader.interface;
     let buffers = constants.buffers(iface, (1, 1))?;
-    let uniforms: Vec<_> = buffers.iter().map(ConstantBuffer::uniform).collect();
+    let uniforms: Vec<_> = buffers.iter().map(d3d9_harness::Uniform::from).collect();
     let attributes: Vec<wgpu::VertexAttribute> = iface
         .inputs
         .iter()

@@ -1,6 +1,6 @@
 //! Per-instruction GPU tests of the vertex-shader lifter: each vs_1_1 … vs_3_0 instruction is
 //! assembled into a tiny shader, lifted under `Legacy`, `LegacyStrict` and `Ieee`, run
-//! on the GPU (lavapipe is enough) through [`Gpu::vertex_outputs`], and compared with a CPU
+//! on the GPU (lavapipe is enough) through [`Harness::vertex_outputs`], and compared with a CPU
 //! reference written from the SDK's definitions (module [`reference`]).
 //!
 //! Inputs travel as vertex attributes (`v0`, `v1`, `v2`, one vertex per case, so the lifter
@@ -25,7 +25,9 @@
 
 use std::error::Error;
 
-use d3d9_backend::{ConstantBuffer, Gpu, ShaderStage, VertexBuffer, VertexConstants, VertexProbe};
+use d3d9_backend::device::VertexConstants;
+use d3d9_backend::Gpu;
+use d3d9_harness::{Harness, ShaderStage, VertexBuffer, VertexProbe};
 use d3d9_translator::asm::assemble;
 use d3d9_translator::bytecode::Stage;
 use d3d9_translator::bytecode::{Literal, Opcode, RegisterFile, Usage};
@@ -361,7 +363,7 @@ fn run(
 
     // No position fix-up is asked for, so the target size is not used.
     let constants = env.constants().buffers(iface, (1, 1))?;
-    let uniforms: Vec<_> = constants.iter().map(ConstantBuffer::uniform).collect();
+    let uniforms: Vec<_> = constants.iter().map(d3d9_harness::Uniform::from).collect();
 
     let attributes: Vec<wgpu::VertexAttribute> = iface
         .inputs

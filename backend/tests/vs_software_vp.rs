@@ -1,7 +1,7 @@
 //! Software vertex processing on the GPU: a vs_3_0 shader lifted with
 //! `software_vertex_processing` reads 8192 `c#` from a read-only storage buffer, 2048 `i#` and
 //! 2048 `b#`, all set through [`VertexConstants::new`]`(VertexProcessing::Software)`, and is
-//! run through [`Gpu::vertex_outputs`]. Expected values are computed on the CPU from the same
+//! run through [`Harness::vertex_outputs`]. Expected values are computed on the CPU from the same
 //! constants: a direct read of `c2047` (the last register the `c#` file names directly;
 //! direct reads past c2047 use the CONST2–CONST4 register files, which come later), relative
 //! reads `c300[a0.x]` and `c2000[a0.x]` that land past 255, on 8191, and out of range (≥ 8192
@@ -12,7 +12,9 @@
 
 use std::error::Error;
 
-use d3d9_backend::{ConstantBuffer, Gpu, ShaderStage, VertexBuffer, VertexConstants, VertexProbe};
+use d3d9_backend::device::VertexConstants;
+use d3d9_backend::Gpu;
+use d3d9_harness::{Harness, ShaderStage, VertexBuffer, VertexProbe};
 use d3d9_translator::asm::assemble;
 use d3d9_translator::bytecode::Stage;
 use d3d9_translator::bytecode::{RegisterFile, Usage};
@@ -118,7 +120,7 @@ fn software_vertex_processing_constants() -> Result<(), Box<dyn Error>> {
         .set_b(999, &[false, true, false]);
     let buffers = constants.buffers(iface, (1, 1))?;
     assert!(buffers.iter().any(|b| b.storage));
-    let uniforms: Vec<_> = buffers.iter().map(ConstantBuffer::uniform).collect();
+    let uniforms: Vec<_> = buffers.iter().map(d3d9_harness::Uniform::from).collect();
 
     // a0.x per vertex: c300[a0.x] and c2000[a0.x] land on 300 + a and 2000 + a (a = 6191
     // reaches c8191, the last; a = 6192 and a < -300 fall outside and read zero).

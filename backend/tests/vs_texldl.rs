@@ -1,6 +1,6 @@
 //! GPU tests of vertex texture fetch: vs_3_0 shaders declaring `dcl_2d` / `dcl_cube` /
 //! `dcl_volume s#` and sampling with `texldl`, assembled, lifted by the translator, run
-//! through [`Gpu::vertex_outputs`] with textures bound where the shader interface says, and
+//! through [`Harness::vertex_outputs`] with textures bound where the shader interface says, and
 //! compared exactly with texels picked on the CPU from the same texture data.
 //!
 //! The CPU reference (module [`reference`]) follows D3D9's point sampling: the mip level is
@@ -20,10 +20,11 @@ mod common;
 
 use std::error::Error;
 
-use d3d9_backend::{
-    fixed_function_pixel_wgsl, Draw, Gpu, MipFilter, SamplerBinding, ShaderStage, Target,
-    TextureAddress, TextureBinding, TextureKind, Uniform, VertexBuffer, VertexProbe,
-    FIXED_FUNCTION_ENTRY_POINT,
+use d3d9_backend::device::{MipFilter, TextureAddress, TextureKind, FIXED_FUNCTION_ENTRY_POINT};
+use d3d9_backend::Gpu;
+use d3d9_harness::{
+    fixed_function_pixel_wgsl, Draw, Harness, SamplerBinding, ShaderStage, Target, TextureBinding,
+    Uniform, VertexBuffer, VertexProbe,
 };
 use d3d9_translator::asm::assemble;
 use d3d9_translator::bytecode::{decode, Program, Stage, TextureType, Usage};
@@ -130,7 +131,8 @@ impl Texture {
 /// D3D9 point sampling on the CPU.
 mod reference {
     use super::{Texel, Texture};
-    use d3d9_backend::{MipFilter, SamplerBinding, TextureAddress, TextureFilter, TextureKind};
+    use d3d9_backend::device::{MipFilter, TextureAddress, TextureFilter, TextureKind};
+    use d3d9_harness::SamplerBinding;
 
     /// The mip level D3D9 reads for LOD `lod`.
     pub fn level(texture: &Texture, states: &SamplerBinding, lod: f32) -> u32 {

@@ -26,7 +26,8 @@
 
 mod differential;
 
-use d3d9_backend::{Gpu, ShaderStage, TextureBinding, Uniform, VertexBuffer, VertexProbe};
+use d3d9_backend::Gpu;
+use d3d9_harness::{Harness, ShaderStage, TextureBinding, Uniform, VertexBuffer, VertexProbe};
 use d3d9_translator::asm::assemble;
 use d3d9_translator::bytecode::{Stage, Usage};
 use d3d9_translator::check::{check, DeviceCaps};
@@ -326,7 +327,7 @@ fn run_case(gpu: &Gpu, case: &Case) -> Result<(Vec<Pair>, Vec<Pair>), String> {
             .ok_or("no output location")
     };
     let (l0, l1) = (loc(0)?, loc(1)?);
-    let read = |o: &d3d9_backend::OutputValues, l| -> Result<[f32; 4], String> {
+    let read = |o: &d3d9_harness::OutputValues, l| -> Result<[f32; 4], String> {
         o.get(&l)
             .and_then(|v| <[f32; 4]>::try_from(v.as_slice()).ok())
             .ok_or_else(|| "an output not read back".to_string())

@@ -16,6 +16,13 @@
  * - PresentationInterval D3DPRESENT_INTERVAL_DEFAULT or _ONE waits for the vertical blank
  *   (wgpu's Fifo); _IMMEDIATE does not wait where the window system allows it; TWO to
  *   FOUR are D3DERR_INVALIDCALL (the caps report ONE and IMMEDIATE);
+ * - Present's source and destination rectangles (windowed chains, any swap effect, as on
+ *   Windows; ignored full-screen) stretch that part of the back buffer over that part of
+ *   the client area, the rest keeping what it showed; the dirty region is ignored;
+ * - CreateAdditionalSwapChain whose hDeviceWindow is another registered window presents
+ *   into that window (a window another chain presents into: D3DERR_NOTAVAILABLE);
+ * - windowed back buffers may be X8R8G8B8, A8R8G8B8, R5G6B5 or A2R10G10B10, with 1 to 3
+ *   back buffers;
  * - BackBufferWidth or BackBufferHeight 0 is the client area's (Width, Height below);
  * - when the window is resized, tell libd3d9 (D3D9NativeWindowResized): the next Present
  *   answers D3DERR_DEVICELOST, TestCooperativeLevel D3DERR_DEVICENOTRESET, and Reset (every

@@ -24,7 +24,8 @@ pub fn device_caps(gpu: &Gpu, caps: &DeviceCaps) -> D3DCAPS9 {
     D3DCAPS9 {
         DeviceType: 1,
         AdapterOrdinal: 0,
-        Caps: 0,
+        // D3DCAPS_READ_SCANLINE: GetRasterStatus answers (see `swapchain`).
+        Caps: 0x2_0000,
         // D3DCAPS2_DYNAMICTEXTURES.
         Caps2: 0x2000_0000,
         // D3DCAPS3_ALPHA_FULLSCREEN_FLIP_OR_DISCARD, COPY_TO_VIDMEM, COPY_TO_SYSTEMMEM.

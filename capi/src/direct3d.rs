@@ -222,10 +222,18 @@ unsafe extern "C" fn get_adapter_display_mode(
     })
 }
 
-/// Back-buffer formats a swap chain can have (the device's render-target formats that
-/// D3D9 allows as back buffers).
-fn back_buffer_format(format: u32) -> bool {
-    matches!(format, 21 | 22)
+/// Back-buffer formats a swap chain can have: full-screen, the display format's
+/// (X8R8G8B8, or A8R8G8B8: alpha may differ); windowed also R5G6B5 and A2R10G10B10, which
+/// the present pass converts to the window's format ("for windowed applications, the back
+/// buffer format does not need to match the display mode format if the hardware supports
+/// color conversion", CheckDeviceType in the SDK).
+pub fn back_buffer_format(format: u32, windowed: bool) -> bool {
+    match format {
+        21 | 22 => true,
+        // D3DFMT_R5G6B5, D3DFMT_A2R10G10B10.
+        23 | 35 => windowed,
+        _ => false,
+    }
 }
 
 unsafe extern "C" fn check_device_type(
@@ -234,7 +242,7 @@ unsafe extern "C" fn check_device_type(
     device_type: u32,
     display: u32,
     back_buffer: u32,
-    _windowed: i32,
+    windowed: i32,
 ) -> HRESULT {
     entry("IDirect3D9::CheckDeviceType", || {
         // SAFETY: checked live.
@@ -248,7 +256,7 @@ unsafe extern "C" fn check_device_type(
             ));
         }
         // D3DFMT_UNKNOWN back buffers take the display format (windowed).
-        if back_buffer != 0 && !back_buffer_format(back_buffer) {
+        if back_buffer != 0 && !back_buffer_format(back_buffer, windowed != 0) {
             return Err(fail(
                 D3DERR_NOTAVAILABLE,
                 format!("back-buffer format {back_buffer}"),

@@ -253,3 +253,30 @@ pub fn windowed_device(
     device.set_window(None, surface, size, interval)?;
     Ok(device)
 }
+
+/// Makes additional swap chain `chain` of `device` present into `window` (a surface made on
+/// the device's GPU).
+pub fn attach(
+    device: &mut d3d9_backend::Device,
+    chain: d3d9_backend::device::SwapChainId,
+    window: &NativeWindow,
+    interval: d3d9_backend::device::PresentInterval,
+) -> CallResult<()> {
+    use d3d9_backend::device::DeviceError;
+    let surface = device.gpu().create_surface(*window).map_err(|source| {
+        crate::hresult::Refusal::from(DeviceError::Gpu {
+            call: "CreateAdditionalSwapChain",
+            source,
+        })
+    })?;
+    let back = device
+        .swap_chain_back_buffers(chain)
+        .and_then(|b| b.first().copied())
+        .and_then(|b| device.surface_desc(b));
+    let size = match (window.size, back) {
+        ((0, _) | (_, 0), Some((width, height, _))) => (width, height),
+        (size, _) => size,
+    };
+    device.set_window(Some(chain), surface, size, interval)?;
+    Ok(())
+}

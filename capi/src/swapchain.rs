@@ -113,12 +113,21 @@ impl SwapChain9 {
         )
     }
 
-    /// A headless display is never in its vertical blank.
-    pub fn raster_status() -> D3DRASTER_STATUS {
-        D3DRASTER_STATUS {
-            InVBlank: 0,
-            ScanLine: 0,
-        }
+    /// `GetRasterStatus` of a chain: the raster of the display mode the device reports
+    /// (see the backend's `Device::raster_status`).
+    pub fn raster_status(
+        inner: &DeviceInner,
+        chain: Option<SwapChainId>,
+    ) -> CallResult<D3DRASTER_STATUS> {
+        let mode = crate::direct3d::DISPLAY_MODE;
+        let status = inner
+            .device
+            .raster_status(chain, mode.Height, mode.RefreshRate)
+            .map_err(Refusal::from)?;
+        Ok(D3DRASTER_STATUS {
+            InVBlank: i32::from(status.in_vblank),
+            ScanLine: status.scan_line,
+        })
     }
 }
 
@@ -173,21 +182,22 @@ fn with_chain<R>(
 
 unsafe extern "C" fn present(
     this: This,
-    _src: *const RECT,
-    _dst: *const RECT,
+    src: *const RECT,
+    dst: *const RECT,
     _window: *mut c_void,
     _dirty: *const c_void,
     _flags: u32,
 ) -> HRESULT {
     entry("IDirect3DSwapChain9::Present", || {
-        with_chain(this, |inner, chain| match chain {
-            None => crate::device::present_inner(inner),
-            Some(id) => {
-                if inner.lost {
-                    return Err(fail(D3DERR_DEVICELOST, "the device is lost until a Reset"));
-                }
-                inner.device.present_swap_chain(id).map_err(Refusal::from)
-            }
+        // SAFETY: per the caller, each rectangle is NULL or readable.
+        let rects = unsafe {
+            (
+                crate::surface::opt_rect(src)?,
+                crate::surface::opt_rect(dst)?,
+            )
+        };
+        with_chain(this, |inner, chain| {
+            crate::device::present_inner(inner, chain, rects)
         })
     })
 }
@@ -236,9 +246,9 @@ unsafe extern "C" fn get_back_buffer(
 
 unsafe extern "C" fn get_raster_status(this: This, status: *mut D3DRASTER_STATUS) -> HRESULT {
     entry("IDirect3DSwapChain9::GetRasterStatus", || {
-        // SAFETY: checked live; `status` per the caller.
-        unsafe { crate::com::this(this)? };
-        unsafe { write_out(status, SwapChain9::raster_status()) }
+        let value = with_chain(this, |inner, chain| SwapChain9::raster_status(inner, chain))?;
+        // SAFETY: `status` per the caller.
+        unsafe { write_out(status, value) }
     })
 }
 

@@ -6,8 +6,8 @@ use std::ffi::c_void;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Mutex;
 
+use d3d9_backend::device::TextureKind;
 use d3d9_backend::device::{Filter, LockFlags, TexelBox, TextureId};
-use d3d9_backend::TextureKind;
 
 use crate::child::Child;
 use crate::com::{entry, entry_value, read_in, write_out, Class, Com, Kind};

@@ -190,18 +190,58 @@ fn gpu_readme_c_tour_runs() {
 /// `D3D9_ALLOW_NO_WINDOW=1`.
 #[test]
 fn gpu_c_presents_into_a_native_window() {
+    check_window_program("native_window.c", &["-lX11"], &[]);
+}
+
+/// `tests/c/sdl_window.c`: an SDL2 window handed to libd3d9 as a port using SDL would
+/// (SDL_GetWindowWMInfo's X11 handles in a D3D9_NATIVE_WINDOW), on an Xvfb server this test
+/// starts: Present shows the frame in it pixel for pixel, an SDL resize loses the device
+/// until Reset. Needs SDL2's development files (`sdl2-config`; CI installs libsdl2-dev):
+/// fails without them, or without Xvfb, unless `D3D9_ALLOW_NO_WINDOW=1`.
+#[test]
+fn gpu_c_presents_into_an_sdl_window() {
+    let flags = match std::process::Command::new("sdl2-config")
+        .args(["--cflags", "--libs"])
+        .output()
+    {
+        Ok(out) if out.status.success() => String::from_utf8_lossy(&out.stdout).into_owned(),
+        _ if std::env::var("D3D9_ALLOW_NO_WINDOW").is_ok_and(|v| v == "1") => {
+            eprintln!("skipping: no sdl2-config (D3D9_ALLOW_NO_WINDOW=1)");
+            return;
+        }
+        other => panic!("sdl2-config (SDL2's development files) is needed: {other:?}"),
+    };
+    let mut libs: Vec<&str> = flags.split_whitespace().collect();
+    libs.push("-lX11");
+    check_window_program("sdl_window.c", &libs, &[("SDL_VIDEODRIVER", "x11")]);
+}
+
+/// Compiles `tests/c/<file>` with `libs` and runs it on an Xvfb server of its own (and
+/// `env`): it must print that its checks passed. Nothing without an adapter or Xvfb where
+/// the environment allows that.
+fn check_window_program(file: &str, libs: &[&str], env: &[(&str, &str)]) {
     if !gpu_available() {
         return;
     }
     let Some(server) = x11_window::XServer::start() else {
         return;
     };
-    let exe = compile_with(
-        Lang::C,
-        &[c_source("native_window.c")],
-        "native_window_c",
-        &["-lX11"],
-    );
-    let out = run_with_env(&exe, &[("DISPLAY", server.display.as_str())]);
+    let name = file.replace('.', "_");
+    let exe = compile_with(Lang::C, &[c_source(file)], &name, libs);
+    let mut env = env.to_vec();
+    env.push(("DISPLAY", server.display.as_str()));
+    let out = run_with_env(&exe, &env);
     assert!(out.contains("checks passed"), "{out}");
+}
+
+/// `tests/c/native_swap_chains.c`: two registered windows on an Xvfb server this test
+/// starts. Present with source and destination rectangles (device and swap chain; clipped
+/// to the surfaces; the rest of the window kept); GetRasterStatus runs through its lines
+/// and vertical blanks (device and swap chain, D3DCAPS_READ_SCANLINE); an additional swap
+/// chain presents into the second window (R5G6B5 with two back buffers, A2R10G10B10 with
+/// three), one on the first window's is D3DERR_NOTAVAILABLE; two back buffers on the
+/// device's window after a Reset. Fails without Xvfb unless `D3D9_ALLOW_NO_WINDOW=1`.
+#[test]
+fn gpu_c_swap_chains_in_native_windows() {
+    check_window_program("native_swap_chains.c", &["-lX11"], &[]);
 }

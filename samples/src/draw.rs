@@ -6,11 +6,12 @@
 //! `GetRenderTargetData` of the back buffer. No pixel shader is set: the default
 //! fixed-function pixel stage shows COLOR0.
 
+use d3d9_backend::device::CullMode;
 use d3d9_backend::device::{
     ClearFlags, DeclarationId, Device, DeviceError, DeviceParams, Format, IndexBufferId,
     PrimitiveType, RenderState, SurfaceData, VertexBufferId, VertexShaderId,
 };
-use d3d9_backend::{CullMode, Gpu};
+use d3d9_backend::Gpu;
 use d3d9_translator::asm::{assemble_tokens, AsmError};
 use d3d9_translator::decl::VertexElement;
 

@@ -370,6 +370,7 @@ fn every_shader_disassembles_and_translates_for_the_page() {
         }
         assert!(!scene.calls.is_empty(), "{}", scene.name);
     }
-    // Five vertex-shader scenes, normal_map (2), post_process (2), point_sprites (1).
-    assert_eq!(count, 10);
+    // Five vertex-shader scenes, normal_map (2), post_process (2), point_sprites (1),
+    // vertex_blend (1).
+    assert_eq!(count, 11);
 }

@@ -234,6 +234,35 @@ fn gpu_point_sprites_are_sized_by_distance() {
     assert!(r > 20 && r < 250, "{r}");
 }
 
+#[test]
+fn gpu_vertex_blend_bends_the_bar_with_its_bones() {
+    let Some(gpu) = Gpu::for_tests().expect("GPU") else {
+        return;
+    };
+    let image = scene(&gpu, "vertex_blend");
+    // The scene's numbers: camera (0, 0, -4) towards the origin, the gallery's projection;
+    // bone 0 the identity, bone 1 turned 1.2 rad about z; bone 0's weight 1 for x <= -0.2,
+    // 0 for x >= 0.2; left vertices 0xFFFF00, right 0x00FFFF; tint (1, 0.5, 1).
+    let vp =
+        Mat4::look_at_lh([0.0, 0.0, -4.0], [0.0; 3], [0.0, 1.0, 0.0]).then(&gallery_projection());
+    let tint = [1.0, 0.5, 1.0];
+    let tinted = |c: [f32; 3]| [c[0] * tint[0], c[1] * tint[1], c[2] * tint[2]];
+    // The left half follows bone 0: (-1, 0) stays, yellow tinted.
+    let left = project(&vp, [-1.0, 0.0, 0.0]);
+    assert_near(&image, left, tinted(rgb(0xFFFF00)), 2);
+    // The right half follows bone 1: (1, 0) is carried to (cos 1.2, sin 1.2), cyan tinted.
+    let (s, c) = 1.2f32.sin_cos();
+    let right = project(&vp, [c, s, 0.0]);
+    assert_near(&image, right, tinted(rgb(0x00FFFF)), 2);
+    let outer = project(&vp, [1.4 * c - 0.1 * s, 1.4 * s + 0.1 * c, 0.0]);
+    assert_near(&image, outer, tinted(rgb(0x00FFFF)), 2);
+    // Where the right half would be unbent: the clear colour.
+    let unbent = project(&vp, [1.0, 0.0, 0.0]);
+    assert_near(&image, unbent, rgb(0x101020), 0);
+    // Below the bar's left half: the clear colour too.
+    assert_near(&image, project(&vp, [-1.0, -0.5, 0.0]), rgb(0x101020), 0);
+}
+
 /// A program releases what it made: drawn again after a release and a new creation on the
 /// same device (the windowed run's `Reset`), each scene gives the same picture.
 #[test]
@@ -241,7 +270,7 @@ fn gpu_scenes_draw_again_after_release() {
     let Some(gpu) = Gpu::for_tests().expect("GPU") else {
         return;
     };
-    for name in ["meshes", "post_process"] {
+    for name in ["meshes", "post_process", "vertex_blend"] {
         let scene = d3d9_samples::SCENES
             .iter()
             .find(|s| s.name == name)

@@ -5,7 +5,9 @@
 
 use std::borrow::Cow;
 
-use d3d9_backend::{ConstantBuffer, Gpu, ShaderStage, VertexBuffer, VertexConstants, VertexProbe};
+use d3d9_backend::device::{ConstantBuffer, VertexConstants};
+use d3d9_backend::Gpu;
+use d3d9_harness::{Harness, ShaderStage, VertexBuffer, VertexProbe};
 use d3d9_translator::asm::assemble;
 use d3d9_translator::bytecode::{Stage, Usage};
 use d3d9_translator::check::{check, DeviceCaps};
@@ -280,7 +282,7 @@ pub fn check_outputs(
         .iter()
         .map(|layout| VertexBuffer::stream(layout, &data))
         .collect();
-    let uniforms: Vec<_> = buffers.iter().map(ConstantBuffer::uniform).collect();
+    let uniforms: Vec<_> = buffers.iter().map(d3d9_harness::Uniform::from).collect();
     let outputs = |v: &Variant| {
         gpu.vertex_outputs(&VertexProbe {
             vertex_buffers: &streams,

@@ -13,7 +13,7 @@ use super::format::FormatSupport;
 use super::objects::{Pool, TexelBox, TextureId, Usage};
 use super::textures::TextureDesc;
 use super::Device;
-use crate::TextureKind;
+use crate::device::TextureKind;
 
 /// An AUTOGENMIPMAP texture's filter and the version of level 0 its levels were made from.
 #[derive(Clone, Copy, Debug)]

@@ -19,7 +19,7 @@ use super::error::{invalid, unsupported, DeviceError};
 use super::pairing::ShaderPair;
 use super::transform::{multiply, Matrix, TransformState, IDENTITY};
 use super::{Device, DeviceState};
-use crate::ConstantBuffer;
+use crate::device::ConstantBuffer;
 use d3d9_translator::lift::interface::CLIP_PLANES;
 
 /// A plane `(A, B, C, D)`.

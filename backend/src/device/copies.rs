@@ -179,7 +179,7 @@ impl Device {
         };
         let matched = (0..src.levels).find(|&l| size(&src, l) == size(&dst, 0));
         let skip = matched.unwrap_or(0);
-        let faces = if src.kind == crate::TextureKind::Cube {
+        let faces = if src.kind == crate::device::TextureKind::Cube {
             6
         } else {
             1

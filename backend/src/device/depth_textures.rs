@@ -16,7 +16,7 @@ use super::objects::{GpuTexture, Pool, TextureId, TextureMemory, TextureObject, 
 use super::textures::TextureDesc;
 use super::upload::DirtyRegion;
 use super::Device;
-use crate::TextureKind;
+use crate::device::TextureKind;
 
 impl Device {
     /// `CreateTexture` of a depth format (the caller checked the size and the pool).
@@ -93,8 +93,8 @@ impl Device {
             ));
         }
         self.gpu
-            .require(crate::caps::check_texture_size(
-                kind,
+            .require(crate::gpu::caps::check_texture_size(
+                kind.dimensions().1,
                 [width, height, 1],
                 &self.gpu.device.limits(),
             ))

@@ -6,7 +6,7 @@ use d3d9_translator::check::CheckError;
 use d3d9_translator::decl::{BindError, DeclError};
 use d3d9_translator::lift::{LiftError, LinkError};
 
-use crate::GpuError;
+use crate::gpu::GpuError;
 
 /// Why a device call failed. Nothing on the device changes when a call fails.
 ///

@@ -59,7 +59,7 @@ pub(crate) fn sampled_format(format: W) -> W {
 /// one where the adapter cannot give the float format `usage` and can the `u32` one, or
 /// where `forced`; `format` otherwise.
 pub(crate) fn held_format(
-    gpu: &crate::Gpu,
+    gpu: &crate::gpu::Gpu,
     format: W,
     usage: wgpu::TextureUsages,
     forced: bool,

@@ -16,6 +16,7 @@ mod blit;
 mod buffer;
 mod cache;
 mod clip;
+mod constants;
 mod copies;
 mod depth_pass;
 mod depth_textures;
@@ -42,6 +43,7 @@ mod srgb;
 mod standin;
 mod state;
 mod surfaces;
+mod texture_kind;
 mod textures;
 mod transform;
 mod upload;
@@ -61,13 +63,17 @@ use d3d9_translator::lift::interface::{
 };
 use d3d9_translator::lift::{FloatMode, Ps1Range};
 
+/// The index data of `DrawIndexedPrimitiveUP`.
+pub use crate::gpu::Indices;
 pub use blit::Filter;
 pub use cache::CacheStats;
 pub use clip::Plane;
+pub use constants::{ConstantBuffer, PixelConstants, ProcessingMismatch, VertexConstants};
 pub use d3d9_translator::lift::CompareFunction;
 pub use error::DeviceError;
 pub use fixed_function::{
-    Light, LightType, Material, StageArg, StageOp, TextureStage, MAX_ACTIVE_LIGHTS,
+    Light, LightType, Material, StageArg, StageOp, TextureStage, FIXED_FUNCTION_ENTRY_POINT,
+    MAX_ACTIVE_LIGHTS,
 };
 pub use format::{Format, FormatSupport, SurfaceData};
 pub use multisample::{MultiSample, NONMASKABLE};
@@ -75,15 +81,17 @@ pub use objects::{
     DeclarationId, IndexBufferId, IndexFormat, LockFlags, Locked, PixelShaderId, Pool, SurfaceId,
     TexelBox, TextureId, Usage, VertexBufferId, VertexShaderId,
 };
-pub use present::{PresentParams, SwapChainId};
+pub use present::{PresentParams, RasterStatus, SwapChainId};
 pub use raw_state::{
     StateInfo, RENDER_STATES, SAMPLER_STATES, TEXTURE_STAGES, TEXTURE_STAGE_STATES,
 };
 pub use state::{
-    Blend, BlendOp, FillMode, FogMode, Rect, RenderState, RenderStates, SamplerState,
-    SamplerStates, ShadeMode, StencilOp, Viewport,
+    sampler_descriptor, Blend, BlendOp, CullMode, FillMode, FogMode, MipFilter, Rect, RenderState,
+    RenderStates, SamplerState, SamplerStates, ShadeMode, StencilOp, TextureAddress, TextureFilter,
+    Viewport,
 };
 pub use surfaces::SurfaceInfo;
+pub use texture_kind::TextureKind;
 pub use textures::{TextureDesc, TextureInfo};
 pub use transform::{Matrix, TransformState, IDENTITY};
 pub use window::PresentInterval;
@@ -94,7 +102,7 @@ use objects::{BufferObject, SurfaceObject, TextureObject};
 use pairing::{PairKey, ShaderPair};
 use versioned::Versioned;
 
-use crate::{Gpu, GpuError, PixelConstants, VertexConstants};
+use crate::gpu::{Gpu, GpuError};
 
 /// Sampler stages: 0–15 for the pixel stage, then `D3DVERTEXTEXTURESAMPLER0..3`
 /// (`D3DDMAPSAMPLER + 1 ..= + 4` = 257–260 in D3D9, 16–19 here).

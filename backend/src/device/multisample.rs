@@ -48,7 +48,7 @@ impl MultiSample {
 /// The sample counts above 1 the device draws with whatever the format: those its usual
 /// colour and depth formats all have (what DXVK takes, colour and depth sample counts
 /// together), so that a colour and a depth-stencil surface of one D3D9 type get one count.
-fn device_counts(gpu: &crate::Gpu) -> Vec<u32> {
+fn device_counts(gpu: &crate::gpu::Gpu) -> Vec<u32> {
     use wgpu::TextureFormat as W;
     // wgpu's GL backend reports 4 samples on llvmpipe, but its resolves read back black
     // (Wine's multisample tests fail there): no multisampling on GL (`docs/backends.md`).
@@ -72,7 +72,7 @@ fn device_counts(gpu: &crate::Gpu) -> Vec<u32> {
 
 impl Format {
     /// The wgpu format a surface of this format is drawn in.
-    fn drawn_wgpu(self, gpu: &crate::Gpu) -> wgpu::TextureFormat {
+    fn drawn_wgpu(self, gpu: &crate::gpu::Gpu) -> wgpu::TextureFormat {
         let features = gpu.device().features();
         let target = self.wgpu(
             true,
@@ -85,7 +85,7 @@ impl Format {
     /// The sample counts a surface of this format can have on `gpu` (above 1): the device's
     /// that the format has, and for colour formats can resolve (no multisampled float32 held
     /// as bits, compressed, YUV or lockable depth formats).
-    fn multisample_counts(self, gpu: &crate::Gpu) -> Vec<u32> {
+    fn multisample_counts(self, gpu: &crate::gpu::Gpu) -> Vec<u32> {
         let support = self.support(gpu);
         let lockable_depth = matches!(self, Format::D16Lockable | Format::D32FLockable);
         if self == Format::Null {
@@ -112,7 +112,7 @@ impl Format {
     /// of this format (1 for 2 to 16 samples, one per sample count for `NONMASKABLE`), or
     /// `None` where the adapter has no such multisampling (`D3DERR_NOTAVAILABLE`).
     /// `D3DMULTISAMPLE_NONE` has one level for every format a surface can have.
-    pub fn multisample_quality_levels(self, gpu: &crate::Gpu, kind: u32) -> Option<u32> {
+    pub fn multisample_quality_levels(self, gpu: &crate::gpu::Gpu, kind: u32) -> Option<u32> {
         let counts = self.multisample_counts(gpu);
         match kind {
             0 => Some(1),
@@ -124,7 +124,11 @@ impl Format {
 
     /// The samples a surface of this format with `multisample` has (1 without); `None`
     /// where the adapter has no such multisampling or the quality is past its levels.
-    pub(crate) fn sample_count(self, gpu: &crate::Gpu, multisample: MultiSample) -> Option<u32> {
+    pub(crate) fn sample_count(
+        self,
+        gpu: &crate::gpu::Gpu,
+        multisample: MultiSample,
+    ) -> Option<u32> {
         let counts = self.multisample_counts(gpu);
         match multisample.kind {
             0 => Some(1),

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use d3d9_translator::check::CheckedProgram;
 
 use super::format::Format;
-use crate::TextureKind;
+use crate::device::TextureKind;
 
 macro_rules! handle {
     ($(#[$doc:meta])* $name:ident) => {

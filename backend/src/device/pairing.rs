@@ -219,7 +219,7 @@ pub(crate) fn build_pair(
             }
             let mut module = ps.module;
             if key.bitcast {
-                crate::bitcast::bitcast_fragment_output(&mut module, None)
+                crate::gpu::bitcast::bitcast_fragment_output(&mut module, None)
                     .map_err(|source| DeviceError::Gpu { call: CALL, source })?;
             }
             let fragment = naga_module(device, module);
@@ -420,7 +420,7 @@ fn fixed_function_pixel(
         )
     })?;
     if key.bitcast {
-        crate::bitcast::bitcast_fragment_output(&mut module, None)
+        crate::gpu::bitcast::bitcast_fragment_output(&mut module, None)
             .map_err(|source| DeviceError::Gpu { call: CALL, source })?;
     }
     Ok((vs, naga_module(device, module)))

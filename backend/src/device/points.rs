@@ -27,7 +27,7 @@ use d3d9_translator::signature::Signature;
 use super::error::{invalid, unsupported, DeviceError};
 use super::range::{read_indices, user_index_range, DrawRange};
 use super::{Device, DeviceState, PrimitiveType, MAX_STREAMS};
-use crate::ConstantBuffer;
+use crate::device::ConstantBuffer;
 
 /// How a draw's expanded points are fed: `count` instances of the 4-vertex strip, from
 /// vertex `first` of each stream, or from de-indexed copies of the streams.

@@ -8,10 +8,12 @@
 //! buffer takes what the front buffer held; the surfaces stay the same objects (the GPU
 //! images move between them, nothing is copied).
 
+use super::blit::Filter;
 use super::error::{invalid, DeviceError};
 use super::format::Format;
 use super::multisample::MultiSample;
 use super::objects::{Pool, SurfaceId};
+use super::state::Rect;
 use super::{Device, DeviceParams, SurfaceData};
 
 /// An additional swap chain (`CreateAdditionalSwapChain`); the implicit one has no id.
@@ -202,55 +204,122 @@ impl Device {
         self.present_chain(Some(id))
     }
 
-    fn present_chain(&mut self, id: Option<SwapChainId>) -> Result<(), DeviceError> {
+    /// `Present(source, dest, ..)` of a swap chain (`None`: the implicit one) with rectangles,
+    /// as a windowed D3D9 swap chain presents them whatever its swap effect: rectangle
+    /// `source` of the back buffer (`None`: all of it), clipped to it, is stretched (point
+    /// sampling) over rectangle `dest` (`None`: all of it), clipped to the client area, and
+    /// the rest of the client area keeps what the last `Present` left there. The client area
+    /// is the window's where the chain has one; the front buffer (of the back buffer's size)
+    /// takes the same rectangles, as the headless window. Several back buffers then rotate
+    /// among themselves (back buffer n takes n + 1's image, the last takes the first's); the
+    /// front buffer keeps its image. Without rectangles, this is [`Device::present`].
+    pub fn present_rects(
+        &mut self,
+        id: Option<SwapChainId>,
+        source: Option<Rect>,
+        dest: Option<Rect>,
+    ) -> Result<(), DeviceError> {
+        if source.is_none() && dest.is_none() {
+            return self.present_chain(id);
+        }
         let call = "Present";
-        // A resized or lost window: D3DERR_DEVICELOST, nothing presented.
         self.window_check(id)?;
-        let chain = self.swap_chain(call, id)?;
-        let (back_buffers, old_front) = (chain.back_buffers.clone(), chain.front_buffer);
+        let back_buffers = self.swap_chain(call, id)?.back_buffers.clone();
         let back = back_buffers[0];
+        let (width, height, _) = self
+            .surface_desc(back)
+            .ok_or_else(|| invalid(call, "the back buffer was released"))?;
+        let front = self.front_buffer(call, id, &back_buffers)?;
+        let clipped = |rect: Option<Rect>| {
+            let whole = Rect {
+                left: 0,
+                top: 0,
+                right: width as i32,
+                bottom: height as i32,
+            };
+            rect.unwrap_or(whole)
+                .clip(width, height)
+                .map(|(x, y, w, h)| Rect {
+                    left: x as i32,
+                    top: y as i32,
+                    right: (x + w) as i32,
+                    bottom: (y + h) as i32,
+                })
+        };
+        if let (Some(s), Some(d)) = (clipped(source), clipped(dest)) {
+            self.stretch_rect(back, Some(s), front, Some(d), Filter::Point)?;
+        }
+        self.flush()?;
+        if self.has_window(id) {
+            // The window takes the back buffer's texels (resolved where it is multisampled).
+            let shown = match self.surface_samples(back) {
+                1 => None,
+                _ => {
+                    let (w, h, format) = self
+                        .surface_desc(back)
+                        .ok_or_else(|| invalid(call, "the back buffer was released"))?;
+                    let shown = self.create_render_target(w, h, format)?;
+                    self.resolve_surface(call, back, shown)?;
+                    self.flush()?;
+                    Some(shown)
+                }
+            };
+            let result = self.window_show_rects(id, shown.unwrap_or(back), source, dest);
+            if let Some(shown) = shown {
+                self.release_surface(shown)?;
+            }
+            result?;
+        }
+        if back_buffers.len() > 1 {
+            self.rotate_images(call, &back_buffers)?;
+        }
+        Ok(())
+    }
+
+    /// The chain's front buffer, made (or made again) with the back buffers' description.
+    fn front_buffer(
+        &mut self,
+        call: &'static str,
+        id: Option<SwapChainId>,
+        back_buffers: &[SurfaceId],
+    ) -> Result<SurfaceId, DeviceError> {
+        let back = back_buffers[0];
+        let old_front = self.swap_chain(call, id)?.front_buffer;
         let (width, height, format) = self
             .surface_desc(back)
             .ok_or_else(|| invalid(call, "the back buffer was released"))?;
-        let front =
-            match old_front.filter(|f| self.surface_desc(*f) == Some((width, height, format))) {
-                Some(front) => front,
-                None => {
-                    if let Some(old) = old_front {
-                        let _ = self.release_surface(old);
-                    }
-                    // Flipped with the back buffers, it is multisampled as they are.
-                    let ms = match back_buffers.len() {
-                        1 => MultiSample::NONE,
-                        _ => self
-                            .surface_info(back)
-                            .map_or(MultiSample::NONE, |i| i.multisample),
-                    };
-                    let front =
-                        self.create_render_target_multisampled(width, height, format, ms, false)?;
-                    match id {
-                        None => self.implicit.front_buffer = Some(front),
-                        Some(id) => {
-                            if let Some(chain) = self.additional.get_mut(&id) {
-                                chain.front_buffer = Some(front);
-                            }
-                        }
-                    }
-                    front
-                }
-            };
-        if back_buffers.len() == 1 {
-            // (A multisampled back buffer is resolved into the front buffer: `multisample`.)
-            self.copy_to_front(call, back, front)?;
-            self.flush()?;
-            return self.window_show(id, front);
+        if let Some(front) =
+            old_front.filter(|f| self.surface_desc(*f) == Some((width, height, format)))
+        {
+            return Ok(front);
         }
-        // What was recorded draws into the images where they are now.
-        self.flush()?;
-        let mut ring = vec![front];
-        ring.extend(back_buffers);
+        if let Some(old) = old_front {
+            let _ = self.release_surface(old);
+        }
+        // Flipped with the back buffers, it is multisampled as they are.
+        let ms = match back_buffers.len() {
+            1 => MultiSample::NONE,
+            _ => self
+                .surface_info(back)
+                .map_or(MultiSample::NONE, |i| i.multisample),
+        };
+        let front = self.create_render_target_multisampled(width, height, format, ms, false)?;
+        match id {
+            None => self.implicit.front_buffer = Some(front),
+            Some(id) => {
+                if let Some(chain) = self.additional.get_mut(&id) {
+                    chain.front_buffer = Some(front);
+                }
+            }
+        }
+        Ok(front)
+    }
+
+    /// Moves each surface's GPU image to the surface before it in `ring`, the first's to the
+    /// last (a flip: nothing is copied).
+    fn rotate_images(&mut self, call: &'static str, ring: &[SurfaceId]) -> Result<(), DeviceError> {
         let mut images = Vec::with_capacity(ring.len());
-        for id in &ring {
+        for id in ring {
             let surface = self
                 .surfaces
                 .get_mut(id)
@@ -265,6 +334,27 @@ impl Device {
         }
         // A memoised draw names the images it drew into.
         self.memo = None;
+        Ok(())
+    }
+
+    fn present_chain(&mut self, id: Option<SwapChainId>) -> Result<(), DeviceError> {
+        let call = "Present";
+        // A resized or lost window: D3DERR_DEVICELOST, nothing presented.
+        self.window_check(id)?;
+        let back_buffers = self.swap_chain(call, id)?.back_buffers.clone();
+        let back = back_buffers[0];
+        let front = self.front_buffer(call, id, &back_buffers)?;
+        if back_buffers.len() == 1 {
+            // (A multisampled back buffer is resolved into the front buffer: `multisample`.)
+            self.copy_to_front(call, back, front)?;
+            self.flush()?;
+            return self.window_show(id, front);
+        }
+        // What was recorded draws into the images where they are now.
+        self.flush()?;
+        let mut ring = vec![front];
+        ring.extend(back_buffers);
+        self.rotate_images(call, &ring)?;
         self.show_front(id, front)
     }
 
@@ -328,5 +418,95 @@ impl Device {
             ));
         }
         self.write_surface(call, dst, None, &data.data)
+    }
+}
+
+/// `D3DRASTER_STATUS`: where the display's raster is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RasterStatus {
+    /// In the vertical blank.
+    pub in_vblank: bool,
+    /// The line being scanned out, 0 at the top; 0 in the vertical blank (the SDK's
+    /// `D3DRASTER_STATUS`).
+    pub scan_line: u32,
+}
+
+impl RasterStatus {
+    /// The raster of a display of `height` visible lines refreshed `refresh_hz` times a
+    /// second, `elapsed` after a refresh began: the visible lines, then a vertical blank
+    /// of `height / 20` lines (1024 x 768 at 60 Hz: VESA's timing has 806 lines, 38 of them
+    /// blank).
+    pub fn at(elapsed: std::time::Duration, height: u32, refresh_hz: u32) -> RasterStatus {
+        let height = u64::from(height.max(1));
+        let lines = height + (height / 20).max(1);
+        let frame_ns = 1_000_000_000 / u64::from(refresh_hz.max(1));
+        let into_frame = (elapsed.as_nanos() % u128::from(frame_ns)) as u64;
+        let line = into_frame * lines / frame_ns;
+        match line < height {
+            true => RasterStatus {
+                in_vblank: false,
+                scan_line: line as u32,
+            },
+            false => RasterStatus {
+                in_vblank: true,
+                scan_line: 0,
+            },
+        }
+    }
+}
+
+impl Device {
+    /// `GetRasterStatus` of a swap chain (`None`: the implicit one) on a display of
+    /// `height` lines refreshed `refresh_hz` times a second. wgpu does not expose the
+    /// display's raster, so the raster runs on the clock from when the process first asked,
+    /// as DXVK's does (it computes it from the time): the scan line advances through
+    /// the frame and the vertical blank comes once a refresh, so programs that wait for it
+    /// see it come.
+    pub fn raster_status(
+        &self,
+        id: Option<SwapChainId>,
+        height: u32,
+        refresh_hz: u32,
+    ) -> Result<RasterStatus, DeviceError> {
+        static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+        self.swap_chain("GetRasterStatus", id)?;
+        let start = START.get_or_init(std::time::Instant::now);
+        Ok(RasterStatus::at(start.elapsed(), height, refresh_hz))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RasterStatus;
+    use std::time::Duration;
+
+    #[test]
+    fn the_raster_scans_the_lines_then_blanks() {
+        let at = |us| RasterStatus::at(Duration::from_micros(us), 768, 60);
+        // 806 lines in 16 666 us: about 20.7 us a line.
+        assert_eq!(
+            at(0),
+            RasterStatus {
+                in_vblank: false,
+                scan_line: 0
+            }
+        );
+        assert_eq!(at(8_000).scan_line, 386);
+        assert!(!at(15_800).in_vblank);
+        assert_eq!(
+            at(16_000),
+            RasterStatus {
+                in_vblank: true,
+                scan_line: 0
+            }
+        );
+        // The next refresh starts at the top again.
+        assert_eq!(
+            at(16_667 + 21),
+            RasterStatus {
+                in_vblank: false,
+                scan_line: 1
+            }
+        );
     }
 }

@@ -32,7 +32,7 @@ use std::sync::Arc;
 
 use super::error::{invalid, unsupported};
 use super::{Device, DeviceError};
-use crate::GpuError;
+use crate::gpu::GpuError;
 
 /// A query of a [`Device`]; never reused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -144,7 +144,7 @@ struct Batch {
 }
 
 impl Batch {
-    fn new(gpu: &crate::Gpu, ty: wgpu::QueryType, count: u32) -> Batch {
+    fn new(gpu: &crate::gpu::Gpu, ty: wgpu::QueryType, count: u32) -> Batch {
         let size = u64::from(count) * 8;
         let buffer = |usage| {
             gpu.device.create_buffer(&wgpu::BufferDescriptor {

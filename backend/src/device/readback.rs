@@ -8,7 +8,7 @@ use super::format::SurfaceData;
 use super::objects::SurfaceId;
 use super::state::Rect;
 use super::{ClearFlags, Device};
-use crate::frame::bits_of;
+use crate::gpu::bits_of;
 
 /// WGSL of the clear pass for partial clears: a triangle covering the target at depth `z`
 /// writing `colour` to every render target location in `0..targets.len()` (as the bits of
@@ -412,74 +412,25 @@ impl Device {
         };
         let rows = super::format::gpu_rows(format, height);
         let (bw, bh) = format.block_dimensions();
-        let padded =
-            row.div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
-        let gpu = &self.gpu;
-        let buffer = gpu
-            .capture("readback copy", || {
-                let buffer = gpu.device.create_buffer(&wgpu::BufferDescriptor {
-                    label: Some("readback"),
-                    size: u64::from(padded) * u64::from(rows),
-                    usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
-                    mapped_at_creation: false,
-                });
-                let mut encoder = gpu.device.create_command_encoder(&Default::default());
-                encoder.copy_texture_to_buffer(
-                    wgpu::TexelCopyTextureInfo {
-                        texture,
-                        mip_level: level,
-                        origin: wgpu::Origin3d {
-                            x: 0,
-                            y: 0,
-                            z: layer,
-                        },
-                        aspect,
-                    },
-                    wgpu::TexelCopyBufferInfo {
-                        buffer: &buffer,
-                        layout: wgpu::TexelCopyBufferLayout {
-                            offset: 0,
-                            bytes_per_row: Some(padded),
-                            rows_per_image: Some(rows),
-                        },
-                    },
-                    wgpu::Extent3d {
-                        width: width.next_multiple_of(bw),
-                        height: height.next_multiple_of(bh),
-                        depth_or_array_layers: 1,
-                    },
-                );
-                gpu.queue.submit([encoder.finish()]);
-                Ok(buffer)
-            })
-            .map_err(Device::gpu_error(call))?;
-        let (sender, receiver) = std::sync::mpsc::channel();
-        buffer
-            .slice(..)
-            .map_async(wgpu::MapMode::Read, move |result| {
-                let _ = sender.send(result);
-            });
-        let readback = |e: String| DeviceError::Gpu {
-            call,
-            source: crate::GpuError::Readback(e),
+        let copy = crate::gpu::TexelCopy {
+            level,
+            origin: wgpu::Origin3d {
+                x: 0,
+                y: 0,
+                z: layer,
+            },
+            aspect,
+            extent: wgpu::Extent3d {
+                width: width.next_multiple_of(bw),
+                height: height.next_multiple_of(bh),
+                depth_or_array_layers: 1,
+            },
+            row_bytes: row,
+            rows,
         };
-        gpu.device
-            .poll(wgpu::PollType::wait_indefinitely())
-            .map_err(|e| readback(e.to_string()))?;
-        receiver
-            .recv()
-            .map_err(|e| readback(e.to_string()))?
-            .map_err(|e| readback(e.to_string()))?;
-        let mapped = buffer
-            .get_mapped_range(..)
-            .map_err(|e| readback(e.to_string()))?;
-        let mut bytes = Vec::with_capacity(row as usize * rows as usize);
-        for chunk in mapped.chunks(padded as usize) {
-            bytes.extend_from_slice(chunk.get(..row as usize).unwrap_or(chunk));
-        }
-        drop(mapped);
-        buffer.unmap();
-        Ok(bytes)
+        self.gpu
+            .read_texels(texture, copy)
+            .map_err(Device::gpu_error(call))
     }
 
     /// The colour of pixel (x, y) of render target 0 as a D3DCOLOR (Wine's

@@ -28,7 +28,7 @@ use super::{
     fixed_function, transform, Device, DeviceParams, DeviceState, Stream, MAX_RENDER_TARGETS,
     MAX_STREAMS, SAMPLER_STAGES,
 };
-use crate::{PixelConstants, VertexConstants};
+use crate::device::{PixelConstants, VertexConstants};
 use d3d9_translator::decl::VertexProcessing;
 
 impl DeviceState {

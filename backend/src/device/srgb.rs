@@ -31,7 +31,7 @@ const SRGBTEXTURE: u32 = 11;
 /// The view formats of a texture of `format` held as `wgpu_format`: its sRGB twin where D3D9
 /// reads or writes the format as sRGB and the adapter allows views in another format.
 pub(crate) fn view_formats(
-    gpu: &crate::Gpu,
+    gpu: &crate::gpu::Gpu,
     format: Format,
     wgpu_format: wgpu::TextureFormat,
 ) -> Vec<wgpu::TextureFormat> {

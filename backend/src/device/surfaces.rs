@@ -527,29 +527,23 @@ impl Device {
         let (bw, bh) = gpu.wgpu_format.block_dimensions();
         let (w, h) = (region.right - region.left, region.bottom - region.top);
         let converted = format.to_wgpu_bytes(gpu.wgpu_format, &data[..row * rows], w, h);
-        self.gpu.queue.write_texture(
-            wgpu::TexelCopyTextureInfo {
-                texture: &gpu.texture,
-                mip_level: gpu.level,
-                origin: wgpu::Origin3d {
-                    x: region.left,
-                    y: region.top,
-                    z: gpu.layer,
-                },
-                aspect: wgpu::TextureAspect::All,
+        let copy = crate::gpu::TexelCopy {
+            level: gpu.level,
+            origin: wgpu::Origin3d {
+                x: region.left,
+                y: region.top,
+                z: gpu.layer,
             },
-            &converted,
-            wgpu::TexelCopyBufferLayout {
-                offset: 0,
-                bytes_per_row: Some(super::format::gpu_row_pitch(gpu.wgpu_format, w)),
-                rows_per_image: Some(super::format::gpu_rows(gpu.wgpu_format, h)),
-            },
-            wgpu::Extent3d {
+            aspect: wgpu::TextureAspect::All,
+            extent: wgpu::Extent3d {
                 width: w.next_multiple_of(bw),
                 height: h.next_multiple_of(bh),
                 depth_or_array_layers: 1,
             },
-        );
+            row_bytes: super::format::gpu_row_pitch(gpu.wgpu_format, w),
+            rows: super::format::gpu_rows(gpu.wgpu_format, h),
+        };
+        crate::gpu::write_texels(&self.gpu.queue, &gpu.texture, copy, &converted);
         Ok(())
     }
 

@@ -13,7 +13,7 @@ use super::objects::{
 };
 use super::upload::{write_subresource, DirtyRegion};
 use super::Device;
-use crate::TextureKind;
+use crate::device::TextureKind;
 
 /// The usages of every GPU texture. COPY_SRC: copies out (StretchRect, GetRenderTargetData,
 /// a 2D texture on a `dcl_volume` sampler is copied into a one-slice volume, float32 bits
@@ -323,8 +323,8 @@ impl Device {
             ));
         }
         self.gpu
-            .require(crate::caps::check_texture_size(
-                kind,
+            .require(crate::gpu::caps::check_texture_size(
+                kind.dimensions().1,
                 [width, height, depth],
                 &self.gpu.device.limits(),
             ))

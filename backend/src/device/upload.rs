@@ -13,7 +13,8 @@
 use super::format::{gpu_row_pitch, gpu_rows, Format};
 use super::objects::{Pool, TexelBox, TextureId, TextureObject, Usage};
 use super::Device;
-use crate::TextureKind;
+use crate::device::TextureKind;
+use crate::gpu::{write_texels, TexelCopy};
 
 /// The most rectangles a dirty region tracks apart before it becomes the whole texture.
 const MOST_BOXES: usize = 8;
@@ -256,30 +257,24 @@ pub(crate) fn write_box(
         .format
         .to_wgpu_bytes(texture.wgpu_format, bytes, w, h);
     let (block_width, block_height) = texture.wgpu_format.block_dimensions();
-    queue.write_texture(
-        wgpu::TexelCopyTextureInfo {
-            texture: &gpu.texture,
-            mip_level: level,
-            origin: wgpu::Origin3d {
-                x: b.left,
-                y: b.top,
-                z: face,
-            },
-            aspect: wgpu::TextureAspect::All,
+    let copy = TexelCopy {
+        level,
+        origin: wgpu::Origin3d {
+            x: b.left,
+            y: b.top,
+            z: face,
         },
-        &converted,
-        wgpu::TexelCopyBufferLayout {
-            offset: 0,
-            bytes_per_row: Some(gpu_row_pitch(texture.wgpu_format, w)),
-            rows_per_image: Some(gpu_rows(texture.wgpu_format, h)),
-        },
+        aspect: wgpu::TextureAspect::All,
         // Block-compressed levels smaller than a block copy their whole (physical) block.
-        wgpu::Extent3d {
+        extent: wgpu::Extent3d {
             width: w.next_multiple_of(block_width),
             height: h.next_multiple_of(block_height),
             depth_or_array_layers: if b == whole { depth } else { 1 },
         },
-    );
+        row_bytes: gpu_row_pitch(texture.wgpu_format, w),
+        rows: gpu_rows(texture.wgpu_format, h),
+    };
+    write_texels(queue, &gpu.texture, copy, &converted);
 }
 
 /// The rows of box `b` (one slice) of an uncompressed image `width` texels wide.

@@ -14,7 +14,7 @@
 use super::error::{invalid, DeviceError};
 use super::objects::TextureId;
 use super::Device;
-use crate::TextureKind;
+use crate::device::TextureKind;
 
 /// The one-slice volume standing in for a 2D texture.
 pub(crate) struct VolumeSlice {

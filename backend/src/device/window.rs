@@ -23,11 +23,12 @@
 
 use super::error::{invalid, DeviceError};
 use super::objects::SurfaceId;
+use super::state::Rect;
 use std::collections::HashMap;
 
 use super::present::{SwapChain, SwapChainId};
 use super::Device;
-use crate::Gpu;
+use crate::gpu::Gpu;
 
 /// `D3DPRESENT_PARAMETERS::PresentationInterval`, as far as a wgpu surface can honour it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -72,13 +73,30 @@ pub(crate) struct WindowTarget {
     lost: Option<String>,
     pipeline: wgpu::RenderPipeline,
     layout: wgpu::BindGroupLayout,
-    /// The configured size, for the pass that stretches the frame over it.
-    size_uniform: wgpu::Buffer,
+    /// What the window shows, at its configured size: `Present` draws into it (all of it, or
+    /// a destination rectangle, the rest kept as the last frame left it), then shows it.
+    image: Option<wgpu::TextureView>,
+    /// The rectangles of the draw into `image` (source texels, destination pixels).
+    rects_uniform: wgpu::Buffer,
+    /// The same for showing `image` whole over the surface texture.
+    whole_uniform: wgpu::Buffer,
+}
+
+/// `x, y, width, height` of a source and a destination rectangle, as the present pass reads them.
+fn rects_data(source: (u32, u32, u32, u32), dest: (u32, u32, u32, u32)) -> [f32; 8] {
+    let (s, d) = (source, dest);
+    [s.0, s.1, s.2, s.3, d.0, d.1, d.2, d.3].map(|v| v as f32)
 }
 
 const PRESENT_WGSL: &str = r#"
+struct Rects {
+    // x, y, width, height: the source rectangle in texels, the destination one in pixels.
+    source: vec4<f32>,
+    dest: vec4<f32>,
+}
+
 @group(0) @binding(0) var frame: texture_2d<f32>;
-@group(0) @binding(1) var<uniform> window_size: vec4<f32>;
+@group(0) @binding(1) var<uniform> rects: Rects;
 
 @vertex
 fn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4<f32> {
@@ -88,8 +106,11 @@ fn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4<f32> {
 
 @fragment
 fn fs(@builtin(position) p: vec4<f32>) -> @location(0) vec4<f32> {
-    let size = textureDimensions(frame);
-    let texel = min(vec2<u32>(p.xy * vec2<f32>(size) / window_size.xy), size - 1u);
+    // The source texel this pixel of the destination rectangle falls in (point sampling).
+    let at = rects.source.xy + (p.xy - rects.dest.xy) * rects.source.zw / rects.dest.zw;
+    let first = vec2<i32>(rects.source.xy);
+    let last = vec2<i32>(rects.source.xy + rects.source.zw) - 1;
+    let texel = clamp(vec2<i32>(floor(at)), first, last);
     return vec4<f32>(textureLoad(frame, texel, 0).rgb, 1.0);
 }
 "#;
@@ -113,12 +134,14 @@ impl WindowTarget {
                 Ok(build_pipeline(device, view_format))
             })
             .map_err(Device::gpu_error(call))?;
-        let size_uniform = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("Present: window size"),
-            size: 16,
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
+        let uniform = |label| {
+            device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size: 32,
+                usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            })
+        };
         let mut target = WindowTarget {
             surface,
             interval,
@@ -129,7 +152,9 @@ impl WindowTarget {
             lost: None,
             pipeline,
             layout,
-            size_uniform,
+            image: None,
+            rects_uniform: uniform("Present: rectangles"),
+            whole_uniform: uniform("Present: the window whole"),
         };
         target.configure(gpu, call)?;
         Ok(target)
@@ -141,6 +166,7 @@ impl WindowTarget {
         self.lost = None;
         if width == 0 || height == 0 {
             self.config = None;
+            self.image = None;
             return Ok(());
         }
         let caps = self.surface.get_capabilities(gpu.adapter());
@@ -167,9 +193,25 @@ impl WindowTarget {
             Ok(())
         })
         .map_err(Device::gpu_error(call))?;
-        let size = [width as f32, height as f32, 0.0, 0.0];
+        let whole = rects_data((0, 0, width, height), (0, 0, width, height));
         gpu.queue()
-            .write_buffer(&self.size_uniform, 0, bytemuck::cast_slice(&size));
+            .write_buffer(&self.whole_uniform, 0, bytemuck::cast_slice(&whole));
+        // (A new texture reads as zero: black until the first frame.)
+        let image = gpu.device().create_texture(&wgpu::TextureDescriptor {
+            label: Some("Present: the window's image"),
+            size: wgpu::Extent3d {
+                width,
+                height,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: self.view_format,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING,
+            view_formats: &[],
+        });
+        self.image = Some(image.create_view(&Default::default()));
         self.config = Some(config);
         Ok(())
     }
@@ -194,11 +236,38 @@ impl WindowTarget {
         }
     }
 
-    /// Draws `frame` (the front buffer's view) over the window and presents it.
-    fn show(&mut self, gpu: &Gpu, frame: &wgpu::TextureView) -> Result<(), DeviceError> {
+    /// Draws `frame` (a `frame_size` image: the front buffer, or with rectangles the back
+    /// buffer) into the window's image and presents that: rectangle `source` of the frame
+    /// (`None`: all of it) stretched over rectangle `dest` of the client area (`None`: all of
+    /// it), each clipped to its surface first; the rest of the window keeps what it showed.
+    fn show(
+        &mut self,
+        gpu: &Gpu,
+        frame: &wgpu::TextureView,
+        frame_size: (u32, u32),
+        source: Option<Rect>,
+        dest: Option<Rect>,
+    ) -> Result<(), DeviceError> {
         let call = "Present";
-        if self.config.is_none() {
+        let (Some(config), Some(image)) = (&self.config, &self.image) else {
             return Ok(());
+        };
+        let (width, height) = (config.width, config.height);
+        let whole = |(w, h): (u32, u32)| Rect {
+            left: 0,
+            top: 0,
+            right: i32::try_from(w).unwrap_or(i32::MAX),
+            bottom: i32::try_from(h).unwrap_or(i32::MAX),
+        };
+        let src = source
+            .unwrap_or(whole(frame_size))
+            .clip(frame_size.0, frame_size.1);
+        let dst = dest.unwrap_or(whole((width, height))).clip(width, height);
+        let rects = src.zip(dst);
+        if let Some((src, dst)) = rects {
+            let data = rects_data(src, dst);
+            gpu.queue()
+                .write_buffer(&self.rects_uniform, 0, bytemuck::cast_slice(&data));
         }
         let texture = match self.surface.get_current_texture() {
             wgpu::CurrentSurfaceTexture::Success(t)
@@ -223,39 +292,52 @@ impl WindowTarget {
             ..Default::default()
         });
         gpu.capture("presenting to the window", || {
-            let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("Present"),
-                layout: &self.layout,
-                entries: &[
-                    wgpu::BindGroupEntry {
-                        binding: 0,
-                        resource: wgpu::BindingResource::TextureView(frame),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 1,
-                        resource: self.size_uniform.as_entire_binding(),
-                    },
-                ],
-            });
+            let bind_group = |view: &wgpu::TextureView, uniform: &wgpu::Buffer| {
+                device.create_bind_group(&wgpu::BindGroupDescriptor {
+                    label: Some("Present"),
+                    layout: &self.layout,
+                    entries: &[
+                        wgpu::BindGroupEntry {
+                            binding: 0,
+                            resource: wgpu::BindingResource::TextureView(view),
+                        },
+                        wgpu::BindGroupEntry {
+                            binding: 1,
+                            resource: uniform.as_entire_binding(),
+                        },
+                    ],
+                })
+            };
             let mut encoder = device.create_command_encoder(&Default::default());
-            {
+            let mut pass = |view: &wgpu::TextureView,
+                            load: wgpu::LoadOp<wgpu::Color>,
+                            bind_group: &wgpu::BindGroup,
+                            scissor: (u32, u32, u32, u32)| {
                 let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                     label: Some("Present"),
                     color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                        view: &target,
+                        view,
                         depth_slice: None,
                         resolve_target: None,
                         ops: wgpu::Operations {
-                            load: wgpu::LoadOp::Clear(wgpu::Color::BLACK),
+                            load,
                             store: wgpu::StoreOp::Store,
                         },
                     })],
                     ..Default::default()
                 });
                 pass.set_pipeline(&self.pipeline);
-                pass.set_bind_group(0, &bind_group, &[]);
+                pass.set_bind_group(0, bind_group, &[]);
+                pass.set_scissor_rect(scissor.0, scissor.1, scissor.2, scissor.3);
                 pass.draw(0..3, 0..1);
+            };
+            if let Some((_, dst)) = rects {
+                let frame_group = bind_group(frame, &self.rects_uniform);
+                pass(image, wgpu::LoadOp::Load, &frame_group, dst);
             }
+            let image_group = bind_group(image, &self.whole_uniform);
+            let clear = wgpu::LoadOp::Clear(wgpu::Color::BLACK);
+            pass(&target, clear, &image_group, (0, 0, width, height));
             gpu.queue().submit([encoder.finish()]);
             Ok(())
         })
@@ -456,15 +538,34 @@ impl Device {
         chain: Option<SwapChainId>,
         front: SurfaceId,
     ) -> Result<(), DeviceError> {
-        let view = self
+        self.window_show_rects(chain, front, None, None)
+    }
+
+    /// Shows rectangle `source` of `frame` (single-sampled) over rectangle `dest` of a
+    /// chain's window, if it has one (`None`: the whole frame, the whole client area).
+    pub(crate) fn window_show_rects(
+        &mut self,
+        chain: Option<SwapChainId>,
+        frame: SurfaceId,
+        source: Option<Rect>,
+        dest: Option<Rect>,
+    ) -> Result<(), DeviceError> {
+        let (view, size) = self
             .surfaces
-            .get(&front)
-            .and_then(|s| s.gpu.as_ref())
-            .map(|g| g.view.clone())
-            .ok_or_else(|| invalid("Present", "the front buffer is not on the GPU"))?;
+            .get(&frame)
+            .and_then(|s| Some((s.gpu.as_ref()?.view.clone(), (s.width, s.height))))
+            .ok_or_else(|| invalid("Present", "the frame to show is not on the GPU"))?;
         match slot(&mut self.implicit, &mut self.additional, chain)? {
-            Some(window) => window.show(&self.gpu, &view),
+            Some(window) => window.show(&self.gpu, &view, size, source, dest),
             None => Ok(()),
+        }
+    }
+
+    /// Whether a chain presents into a window.
+    pub(crate) fn has_window(&self, chain: Option<SwapChainId>) -> bool {
+        match chain {
+            None => self.implicit.window.is_some(),
+            Some(id) => self.additional.get(&id).is_some_and(|c| c.window.is_some()),
         }
     }
 

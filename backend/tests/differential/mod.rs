@@ -1,5 +1,5 @@
 //! Differential testing: the same vertex shader run by the reference interpreter
-//! (`d3d9_translator::interp`) and, translated, on the GPU (`Gpu::vertex_outputs`), with every
+//! (`d3d9_translator::interp`) and, translated, on the GPU (`Harness::vertex_outputs`), with every
 //! output (texture coordinates, colours, fog, point size; position apart) compared component
 //! by component.
 //!
@@ -17,10 +17,13 @@ pub mod bounds;
 pub mod generate;
 
 use bounds::{Bound, Legal, Tracker};
-use d3d9_backend::{
-    ConstantBuffer, Gpu, MipFilter as GpuMipFilter, SamplerBinding, ShaderStage, TextureAddress,
-    TextureBinding, TextureFilter, TextureKind as GpuKind, VertexBuffer, VertexConstants,
-    VertexProbe,
+use d3d9_backend::device::{
+    MipFilter as GpuMipFilter, TextureAddress, TextureFilter, TextureKind as GpuKind,
+    VertexConstants,
+};
+use d3d9_backend::Gpu;
+use d3d9_harness::{
+    Harness, SamplerBinding, ShaderStage, TextureBinding, VertexBuffer, VertexProbe,
 };
 use d3d9_translator::bytecode::{Program, RegisterFile, TextureType, Usage};
 use d3d9_translator::check::CheckedProgram;
@@ -212,7 +215,7 @@ pub fn run_both_textured(
     let buffers = constants
         .buffers(iface, (1, 1))
         .map_err(|e| e.to_string())?;
-    let uniforms: Vec<_> = buffers.iter().map(ConstantBuffer::uniform).collect();
+    let uniforms: Vec<_> = buffers.iter().map(d3d9_harness::Uniform::from).collect();
     let attributes: Vec<wgpu::VertexAttribute> = iface
         .inputs
         .iter()

@@ -52,6 +52,9 @@ impl XServer {
                 "640x480x24",
                 "-nolisten",
                 "tcp",
+                // Without it the server resets when its last client leaves, and a window
+                // opened in that moment fails to connect (tests open one after another).
+                "-noreset",
             ])
             .stdout(Stdio::piped())
             .stderr(Stdio::null())

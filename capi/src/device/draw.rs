@@ -2,8 +2,8 @@
 
 use std::ffi::c_void;
 
+use d3d9_backend::device::Indices;
 use d3d9_backend::device::{ClearFlags, PrimitiveType, Rect};
-use d3d9_backend::Indices;
 
 use super::{object, with, DeviceInner, This};
 use crate::buffer::{IndexBuffer9, VertexBuffer9};

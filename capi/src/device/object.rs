@@ -5,7 +5,9 @@
 use std::collections::HashMap;
 use std::ffi::c_void;
 
-use d3d9_backend::device::{Device, DeviceError, DeviceParams, Format, MultiSample, PresentParams};
+use d3d9_backend::device::{
+    Device, DeviceError, DeviceParams, Format, MultiSample, PresentParams, Rect,
+};
 use d3d9_translator::decl::VertexProcessing;
 
 use super::{with, with_device, with_value, Cursor, Device9, DeviceInner, This, VTBL};
@@ -68,7 +70,7 @@ fn complete_present_parameters(p: &mut D3DPRESENT_PARAMETERS) -> CallResult<(u32
         p.BackBufferCount = 1;
     }
     let format = Format::from_d3d(p.BackBufferFormat)
-        .filter(|_| matches!({ p.BackBufferFormat }, 21 | 22))
+        .filter(|_| crate::direct3d::back_buffer_format(p.BackBufferFormat, p.Windowed != 0))
         .ok_or_else(|| {
             fail(
                 D3DERR_NOTAVAILABLE,
@@ -363,8 +365,10 @@ pub(super) unsafe extern "C" fn show_cursor(this: This, show: i32) -> i32 {
     })
 }
 
-/// `CreateAdditionalSwapChain`: a headless swap chain with back buffers of its own (any
-/// window is headless) and no depth-stencil surface; `params` is completed as for
+/// `CreateAdditionalSwapChain`: a swap chain with back buffers of its own and no
+/// depth-stencil surface, presenting into its `hDeviceWindow` (else the focus window) where
+/// that is a registered native window (one no other chain of the device presents into),
+/// headless otherwise; `params` is completed as for
 /// `CreateDevice` and written back. Refused for a full-screen chain, and on a full-screen
 /// device (Wine's test_swapchain on Windows).
 pub(super) unsafe extern "C" fn create_additional_swap_chain(
@@ -386,12 +390,35 @@ pub(super) unsafe extern "C" fn create_additional_swap_chain(
                     "an additional swap chain on a full-screen device",
                 ));
             }
+            // A registered window presents into; any other is headless.
+            let focus = inner.creation.hFocusWindow;
+            let window = native_window::complete_for_window(&mut present, focus);
+            let interval = match &window {
+                Some(_) => Some(native_window::interval(present.PresentationInterval)?),
+                None => None,
+            };
             let mut chain = present_params(&mut present)?;
             chain.auto_depth_stencil = None;
+            let hwnd = reported(present, focus).hDeviceWindow;
+            if window.is_some() && inner.presents_into(hwnd) {
+                // One wgpu surface per window: a second chain cannot present into it.
+                return Err(fail(
+                    D3DERR_NOTAVAILABLE,
+                    "a second swap chain presenting into a window another one presents into \
+                     (not done: one surface per window)",
+                ));
+            }
             let id = inner
                 .device
                 .create_swap_chain(chain)
                 .map_err(Refusal::from)?;
+            if let (Some(window), Some(interval)) = (&window, interval) {
+                let attached = native_window::attach(&mut inner.device, id, window, interval);
+                if let Err(refusal) = attached {
+                    let _ = inner.device.release_swap_chain(id);
+                    return Err(refusal);
+                }
+            }
             let back_buffers = inner
                 .device
                 .swap_chain_back_buffers(id)
@@ -443,33 +470,53 @@ pub(super) unsafe extern "C" fn get_number_of_swap_chains(this: This) -> u32 {
     with_value(this, "GetNumberOfSwapChains", 0, |_| Ok(1))
 }
 
+/// `Present(source, dest, override, dirty)`: see [`present_inner`].
 pub(super) unsafe extern "C" fn present(
     this: This,
-    _src: *const RECT,
-    _dst: *const RECT,
+    src: *const RECT,
+    dst: *const RECT,
     _window: *mut c_void,
     _dirty: *const c_void,
 ) -> HRESULT {
-    with(this, "Present", present_inner)
+    // SAFETY: per the caller, each rectangle is NULL or readable.
+    let rects = unsafe {
+        crate::surface::opt_rect(src).and_then(|s| Ok((s, crate::surface::opt_rect(dst)?)))
+    };
+    with(this, "Present", |inner| present_inner(inner, None, rects?))
 }
 
-/// `Present` of the implicit swap chain: headless, the back buffer becomes the front
-/// buffer. `D3DERR_DEVICELOST` while a failed `Reset` left the device lost.
-pub fn present_inner(inner: &mut DeviceInner) -> CallResult {
+/// `Present` of a swap chain (`None`: the implicit one): the back buffer becomes the front
+/// buffer (and shows in the chain's window, if it has one). `D3DERR_DEVICELOST` while a
+/// failed `Reset` left the device lost, or the window was resized.
+///
+/// The source and destination rectangles are honoured by a windowed chain whatever its swap
+/// effect and ignored by a full-screen one, as Windows does (DXVK's tests on Windows); the
+/// dirty region is an optimisation hint the SDK lets an implementation ignore (the whole
+/// source rectangle is presented).
+pub fn present_inner(
+    inner: &mut DeviceInner,
+    chain: Option<d3d9_backend::device::SwapChainId>,
+    (source, dest): (Option<Rect>, Option<Rect>),
+) -> CallResult {
     if inner.lost {
         return Err(fail(D3DERR_DEVICELOST, "the device is lost until a Reset"));
     }
+    let present = inner.chain(chain)?.present;
     // A real window's client area as the program last reported it: a resize loses the
     // device (D3DERR_DEVICELOST, then D3DERR_DEVICENOTRESET until a Reset).
-    if let Some(window) = native_window::lookup(inner.implicit.present.hDeviceWindow) {
+    if let Some(window) = native_window::lookup(present.hDeviceWindow) {
         if window.size.0 > 0 && window.size.1 > 0 {
             inner
                 .device
-                .window_resized(None, window.size)
+                .window_resized(chain, window.size)
                 .map_err(Refusal::from)?;
         }
     }
-    let presented = inner.device.present();
+    let (source, dest) = match present.Windowed {
+        0 => (None, None),
+        _ => (source, dest),
+    };
+    let presented = inner.device.present_rects(chain, source, dest);
     if let Err(DeviceError::DeviceLost { .. }) = &presented {
         inner.lost = true;
     }
@@ -501,12 +548,13 @@ pub(super) unsafe extern "C" fn get_raster_status(
     swap_chain: u32,
     status: *mut D3DRASTER_STATUS,
 ) -> HRESULT {
-    with(this, "GetRasterStatus", |_| {
+    with(this, "GetRasterStatus", |inner| {
         if swap_chain != 0 {
             return Err(invalid_call(format!("swap chain {swap_chain}")));
         }
+        let value = SwapChain9::raster_status(inner, None)?;
         // SAFETY: per the caller.
-        unsafe { write_out(status, SwapChain9::raster_status()) }
+        unsafe { write_out(status, value) }
     })
 }
 
@@ -556,6 +604,16 @@ pub(super) unsafe extern "C" fn create_query(
         }
         Ok(())
     })
+}
+
+impl DeviceInner {
+    /// Whether a chain of the device presents into registered window `hwnd`.
+    fn presents_into(&self, hwnd: *mut c_void) -> bool {
+        native_window::lookup(hwnd).is_some()
+            && std::iter::once(&self.implicit)
+                .chain(self.additional.values())
+                .any(|c| c.present.hDeviceWindow == hwnd)
+    }
 }
 
 impl Device9 {

@@ -5,8 +5,8 @@
 use std::ffi::c_void;
 use std::sync::Arc;
 
+use d3d9_backend::device::TextureKind;
 use d3d9_backend::device::{Filter, Format, IndexFormat, MultiSample, Pool, TextureDesc, Usage};
-use d3d9_backend::TextureKind;
 
 use super::{object, with, with_device, Device9, This};
 use crate::buffer::{IndexBuffer9, VertexBuffer9};

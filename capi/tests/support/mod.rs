@@ -42,14 +42,39 @@ pub fn libd3d9_dir() -> PathBuf {
             .map(|dir| dir.join("libd3d9.so"))
             .find(|lib| lib.is_file())
             .unwrap_or_else(|| panic!("libd3d9.so not found in {}", deps.display()));
-        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-            .join(format!("libd3d9-{}", std::process::id()));
+        let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+        remove_copies_of_ended_processes(&tmp);
+        let dir = tmp.join(format!("libd3d9-{}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("library folder");
         std::fs::copy(&built, dir.join("libd3d9.so"))
             .unwrap_or_else(|e| panic!("{}: {e}", built.display()));
         dir
     })
     .clone()
+}
+
+/// Removes the `libd3d9-<pid>` folders of test processes that have ended (each copy is
+/// 175 MB in a debug build; without this they pile up by the hundred). Linux only: it asks
+/// `/proc` whether a process lives.
+fn remove_copies_of_ended_processes(tmp: &std::path::Path) {
+    if !cfg!(target_os = "linux") {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(tmp) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let pid = name
+            .to_str()
+            .and_then(|n| n.strip_prefix("libd3d9-"))
+            .and_then(|p| p.parse::<u32>().ok());
+        if let Some(pid) = pid {
+            if pid != std::process::id() && !PathBuf::from(format!("/proc/{pid}")).exists() {
+                let _ = std::fs::remove_dir_all(entry.path());
+            }
+        }
+    }
 }
 
 /// The language a program is written in: its compiler (environment variable, default) and

@@ -3,7 +3,8 @@
 //! the CPU). The others are programs in the shape of the D3D9 SDK's tutorials and samples:
 //! the fixed-function pipeline (`vertices`, `matrices`, `lights`, `textures`, `meshes`) and
 //! vertex and pixel shaders in D3D9 assembly (`normal_map`, `post_process`,
-//! `point_sprites`).
+//! `point_sprites`), and skinning by fixed-function indexed vertex blending with a pixel
+//! shader (`vertex_blend`).
 
 use d3d9_backend::device::{Device, Matrix};
 
@@ -23,6 +24,7 @@ mod post_process;
 mod skinned_arm;
 mod textures;
 mod triangle;
+mod vertex_blend;
 mod vertices;
 mod wave_grid;
 
@@ -64,6 +66,7 @@ pub static SCENES: &[Scene] = &[
     normal_map::SCENE,
     post_process::SCENE,
     point_sprites::SCENE,
+    vertex_blend::SCENE,
 ];
 
 /// The calls of a one-draw vertex-shader scene.

@@ -3,7 +3,7 @@
 //! default culling wants) through `shaders/triangle.asm`, with FVF
 //! `D3DFVF_XYZ | D3DFVF_DIFFUSE` and an identity transform.
 
-use d3d9_backend::CullMode;
+use d3d9_backend::device::CullMode;
 use d3d9_translator::decl::fvf::{D3DFVF_DIFFUSE, D3DFVF_XYZ};
 
 use super::{Scene, SceneKind};

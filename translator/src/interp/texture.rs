@@ -1,7 +1,7 @@
 //! Vertex texture fetch on the CPU: the textures and sampler states of the four vertex
 //! sampler stages (`D3DVERTEXTEXTURESAMPLER0..3`, `s0..s3` of vs_3_0) and `texldl`'s
 //! sampling, computed as the GPU path computes it. The backend maps D3D9's sampler states
-//! onto a wgpu sampler (`d3d9_backend::SamplerBinding`): `MAXMIPLEVEL` becomes the lowest
+//! onto a wgpu sampler (`d3d9_backend::device::sampler_descriptor`): `MAXMIPLEVEL` becomes the lowest
 //! LOD clamp, `MIPFILTER = NONE` clamps the LOD to exactly `MAXMIPLEVEL`, `NONE` and `POINT`
 //! are nearest mip selection. The sampling below is Vulkan's texel filtering for that sampler
 //! (spec, "Texel Filtering"), step by step:

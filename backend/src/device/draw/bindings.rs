@@ -16,7 +16,7 @@ use super::super::pairing::{SampledTexture, ShaderPair};
 use super::super::points::{point_constant_buffer, point_constants_key};
 use super::super::{Device, DeviceState};
 use super::{BindGroupKey, PipelineEntry, SamplerKey};
-use crate::{ConstantBuffer, MipFilter, TextureFilter, TextureKind};
+use crate::device::{ConstantBuffer, MipFilter, TextureFilter, TextureKind};
 
 /// The textures on the slots a pair samples.
 pub(super) struct SampledTextures {
@@ -313,7 +313,7 @@ impl Device {
         self.samplers
             .entry(key)
             .or_insert_with(|| {
-                let mut desc = crate::texture::sampler_descriptor(
+                let mut desc = crate::device::sampler_descriptor(
                     key.address,
                     [key.mag, key.min],
                     key.mip,
@@ -470,20 +470,19 @@ impl Device {
             view_formats: &[],
         });
         let texel: Vec<u8> = [0u8, 0, 0, 0xff].repeat(layers as usize);
-        self.gpu.queue.write_texture(
-            texture.as_image_copy(),
-            &texel,
-            wgpu::TexelCopyBufferLayout {
-                offset: 0,
-                bytes_per_row: Some(4),
-                rows_per_image: Some(1),
-            },
-            wgpu::Extent3d {
+        let copy = crate::gpu::TexelCopy {
+            level: 0,
+            origin: wgpu::Origin3d::ZERO,
+            aspect: wgpu::TextureAspect::All,
+            extent: wgpu::Extent3d {
                 width: 1,
                 height: 1,
                 depth_or_array_layers: layers,
             },
-        );
+            row_bytes: 4,
+            rows: 1,
+        };
+        crate::gpu::write_texels(&self.gpu.queue, &texture, copy, &texel);
         texture.create_view(&wgpu::TextureViewDescriptor {
             dimension: Some(view_dimension),
             ..Default::default()
@@ -511,7 +510,7 @@ pub(super) fn vertex_constant_buffers(
             true => d3d9_translator::decl::VertexProcessing::Software,
             false => d3d9_translator::decl::VertexProcessing::Hardware,
         };
-        let mut c = crate::VertexConstants::new(processing);
+        let mut c = crate::device::VertexConstants::new(processing);
         c.set_f(
             0,
             &super::super::fixed_function::vertex_constants(state, software),

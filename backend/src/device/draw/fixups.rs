@@ -10,7 +10,7 @@ use d3d9_translator::lift::interface::{AxisFixup, SamplerFixup};
 use super::super::error::{unsupported, DeviceError};
 use super::super::state::SamplerStates;
 use super::super::{Device, VERTEX_SAMPLER_BASE};
-use crate::{MipFilter, TextureAddress, TextureKind};
+use crate::device::{MipFilter, TextureAddress, TextureKind};
 
 /// The largest LOD bias honoured, either way: D3D9's 15 mip levels past the first (DXVK
 /// clamps to the same).

@@ -28,7 +28,8 @@ use super::pairing::ShaderPair;
 use super::points::PointQuads;
 use super::range::DrawRange;
 use super::{Device, PrimitiveType, Stream};
-use crate::{Indices, MipFilter, TextureAddress, TextureFilter};
+use crate::device::{MipFilter, TextureAddress, TextureFilter};
+use crate::gpu::Indices;
 
 /// What makes a pipeline: the pair, the vertex buffer layouts, the primitive, blend, write
 /// masks and depth-stencil state, target formats, and per sampled texture whether its

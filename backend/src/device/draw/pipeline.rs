@@ -13,7 +13,7 @@ use super::super::pairing::ShaderPair;
 use super::super::Device;
 use super::bindings::{pixel_constant_buffers, vertex_constant_buffers};
 use super::{PipelineEntry, PipelineKey};
-use crate::ConstantBuffer;
+use crate::device::ConstantBuffer;
 
 impl Device {
     /// The pipeline of `pair` reading the streams of `binding` with `primitive` into
@@ -110,7 +110,7 @@ fn buffer_entries(buffers: &[ConstantBuffer]) -> Vec<wgpu::BindGroupLayoutEntry>
 }
 
 fn build_pipeline(
-    gpu: &crate::Gpu,
+    gpu: &crate::gpu::Gpu,
     pair: &ShaderPair,
     key: &PipelineKey,
     streams: &[StreamLayout],

@@ -9,7 +9,8 @@ use super::super::range::{read_indices, user_index_range, DrawRange};
 use super::super::state::{FillMode, RenderStates};
 use super::super::{Device, PrimitiveType};
 use super::{DrawCall, IndexSource};
-use crate::{CullMode, Indices};
+use crate::device::CullMode;
+use crate::gpu::Indices;
 
 /// The indices a draw's pass is issued with.
 pub(super) struct PassIndices {
@@ -270,9 +271,11 @@ impl Device {
         };
         if gl_flat {
             let count = list.len() as u32;
-            if let Some((t, order)) =
-                crate::provoking::last_vertex_order(topology, Some(&Indices::U32(&list)), count)
-            {
+            if let Some((t, order)) = crate::gpu::provoking::last_vertex_order(
+                topology,
+                Some(&Indices::U32(&list)),
+                count,
+            ) {
                 return (t, order);
             }
         }

@@ -17,7 +17,7 @@ use super::super::pairing::{build_pair, PairInputs, PairKey, PixelStage, ShaderP
 use super::super::range::DrawRange;
 use super::super::state::{FillMode, ShadeMode};
 use super::super::{Device, PrimitiveType};
-use crate::TextureKind;
+use crate::device::TextureKind;
 
 /// The draw's shader pair, with the declaration it was paired for.
 pub(super) struct DrawPair {

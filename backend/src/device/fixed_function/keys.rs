@@ -13,7 +13,7 @@ use super::pixel::{PixelFog, PixelKey};
 use super::stages::stage_keys;
 use super::vertex::{LightingKey, MaterialSource, VertexBlend, VertexFog, VertexKey};
 use super::FogState;
-use crate::TextureKind;
+use crate::device::TextureKind;
 
 /// `D3DRENDERSTATETYPE` numbers the fixed-function stages read raw.
 const SPECULARENABLE: u32 = 29;

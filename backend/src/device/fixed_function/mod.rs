@@ -28,6 +28,7 @@ use super::state::FogMode;
 pub(crate) use constants::{bump_env_data, pixel_uniform, vertex_constants};
 pub(crate) use lighting::Lights;
 pub use lighting::{Light, LightType, Material, MAX_ACTIVE_LIGHTS};
+pub use pixel::FIXED_FUNCTION_ENTRY_POINT;
 pub(crate) use pixel::{
     pixel_stage_wgsl, PixelFog, PixelKey, FF_FOG_LOCATION, FF_TEXCOORD_LOCATIONS,
     PIXEL_UNIFORM_BINDING, PIXEL_UNIFORM_GROUP,

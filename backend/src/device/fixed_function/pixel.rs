@@ -17,7 +17,10 @@ use d3d9_translator::lift::{CompareFunction, DepthChannels, SamplerRead};
 
 use super::super::state::FogMode;
 use super::stages::{Arg, Operation, StageArg, StageKey, StageOp};
-use crate::FIXED_FUNCTION_ENTRY_POINT;
+
+/// The entry point of every generated fixed-function pixel stage (and of the test harness's
+/// default one).
+pub const FIXED_FUNCTION_ENTRY_POINT: &str = "main";
 
 /// The locations of texture coordinate sets 0–7 in the fixed-function pixel stage (after
 /// diffuse 0, specular 1 and fog 3).

@@ -424,16 +424,24 @@ impl Format {
         texel::from_gpu(self, wgpu, data)
     }
 
-    /// The channels a shader reads that the GPU texels do not hold as D3D9 gives them:
-    /// render-target textures of R16F, R32F (two channels: G16R16F, G32R32F; their bits
-    /// likewise) hold only what the shaders wrote, so sampling them would read 0 where D3D9
-    /// reads 1.
+    /// How many of red, green, blue the texels hold as D3D9 reads them; D3D9 reads the rest
+    /// as 1 (R16F, R32F: (r, 1, 1, 1); G16R16F, G32R32F, G16R16: (r, g, 1, 1)). Sampled
+    /// textures are expanded with those 1s on upload, but a render-target texture holds what
+    /// the shaders wrote: in a narrow GPU format (`R16Float`, `Rg32Uint` bits, ...) the GPU
+    /// reads 0 there, and in a wider one (G16R16 drawn as `Rgba16Unorm` where `Rg16Unorm`
+    /// cannot be drawn) whatever was written.
     pub(crate) fn channels(self, wgpu: W) -> u32 {
-        match wgpu {
+        let held = match wgpu {
             W::R16Float | W::R32Float | W::R32Uint => 1,
             W::Rg16Float | W::Rg32Float | W::Rg32Uint | W::Rg16Unorm => 2,
             _ => 4,
-        }
+        };
+        let read = match self {
+            Format::R16F | Format::R32F => 1,
+            Format::G16R16F | Format::G32R32F | Format::G16R16 => 2,
+            _ => 4,
+        };
+        held.min(read)
     }
 
     /// The `wgpu::Features` the GPU format of this format needs (block-compressed formats
@@ -558,7 +566,7 @@ fn renderable_in_d3d9(format: Format) -> bool {
 
 /// Whether textures can be viewed in their sRGB twin format (`DownlevelFlags::VIEW_FORMATS`;
 /// wgpu's GL backend cannot).
-pub(crate) fn srgb_views(gpu: &crate::Gpu) -> bool {
+pub(crate) fn srgb_views(gpu: &crate::gpu::Gpu) -> bool {
     gpu.adapter()
         .get_downlevel_capabilities()
         .flags
@@ -574,7 +582,7 @@ pub(crate) fn srgb_twin(format: W) -> Option<W> {
 
 impl Format {
     /// What `gpu`'s device does with this format.
-    pub fn support(self, gpu: &crate::Gpu) -> FormatSupport {
+    pub fn support(self, gpu: &crate::gpu::Gpu) -> FormatSupport {
         use wgpu::TextureUsages as U;
         let features = gpu.device().features();
         if !features.contains(self.required_features()) {

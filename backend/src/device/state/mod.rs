@@ -3,14 +3,36 @@
 //! `SetSamplerState` values) are mapped in `from_d3d`.
 
 mod from_d3d;
+mod sampler;
 
 use d3d9_translator::lift::CompareFunction;
 
-pub use crate::{MipFilter, TextureAddress, TextureFilter};
 pub(crate) use from_d3d::RawStateError;
+pub use sampler::{sampler_descriptor, MipFilter, TextureAddress, TextureFilter};
 
-/// `D3DCULL`: which winding is culled (D3D9's front face is clockwise).
-pub use crate::CullMode;
+/// `D3DRS_CULLMODE` (`D3DCULL`): which triangles D3D9 discards (its front face is clockwise). Winding is judged as
+/// the triangle appears on screen; points and lines are never culled.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum CullMode {
+    /// `D3DCULL_NONE`: every triangle is drawn.
+    None,
+    /// `D3DCULL_CW`: clockwise triangles are discarded.
+    Cw,
+    /// `D3DCULL_CCW` (the D3D9 default): counter-clockwise triangles are discarded.
+    #[default]
+    Ccw,
+}
+
+impl CullMode {
+    /// The wgpu front face and cull mode with the same effect.
+    pub fn primitive_state(self) -> (wgpu::FrontFace, Option<wgpu::Face>) {
+        match self {
+            CullMode::None => (wgpu::FrontFace::Cw, None),
+            CullMode::Cw => (wgpu::FrontFace::Ccw, Some(wgpu::Face::Back)),
+            CullMode::Ccw => (wgpu::FrontFace::Cw, Some(wgpu::Face::Back)),
+        }
+    }
+}
 
 /// `D3DFILLMODE`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

@@ -2,12 +2,10 @@
 //!
 //! D3D9 vertex work runs on every wgpu backend, but the downlevel ones (GL/GLES, and
 //! WebGPU's compatibility tier) lack some WebGPU guarantees: float render targets, vertex
-//! storage buffers, large uniform buffers. Each draw, probe, texture and buffer the harness
-//! makes is checked here against the adapter's downlevel flags, limits and format features
-//! first, so a feature that cannot run is a [`GpuError::Unsupported`](crate::GpuError)
+//! storage buffers, large uniform buffers. Each texture, target and pass the device or the
+//! test harness makes is checked here against the adapter's downlevel flags, limits and format features
+//! first, so a feature that cannot run is a [`GpuError::Unsupported`](super::GpuError)
 //! naming the missing [`Capability`], never a wgpu validation error deep in a draw.
-
-use crate::{SamplerBinding, TextureBinding, TextureKind, Uniform, VertexBuffer};
 
 /// A device capability some work needs and the adapter lacks. `Display` says what is
 /// missing and, where it is a limit, what was asked and what the adapter allows.
@@ -62,10 +60,10 @@ pub enum Capability {
     FilterableTexture { format: wgpu::TextureFormat },
     /// A texture larger than `max_texture_dimension_2d` / `_3d`.
     #[error(
-        "a {kind:?} texture of {width}x{height}x{depth}: the adapter allows {limit} per dimension"
+        "a {dimension:?} texture of {width}x{height}x{depth}: the adapter allows {limit} per dimension"
     )]
     TextureSize {
-        kind: TextureKind,
+        dimension: wgpu::TextureViewDimension,
         width: u32,
         height: u32,
         depth: u32,
@@ -91,14 +89,14 @@ pub enum Capability {
     /// More colour targets than `max_color_attachments`.
     #[error("{needed} colour targets: the adapter allows {limit}")]
     ColorAttachments { needed: u32, limit: u32 },
-    /// `D3DTADDRESS_MIRRORONCE` on a harness sampler: WebGPU has no such address mode (the
+    /// `D3DTADDRESS_MIRRORONCE` on a test harness sampler: WebGPU has no such address mode (the
     /// device's shaders take the coordinate's absolute value; a harness shader does not).
     #[error("D3DTADDRESS_MIRRORONCE on sampler @binding({binding}) (no WebGPU address mode)")]
     MirrorOnce { binding: u32 },
 }
 
 /// How exact `f32` values come back from the GPU (the vertex probe and `Rgba32Float`
-/// render targets). [`Gpu::exact_readback`](crate::Gpu::exact_readback) says which one a
+/// render targets). [`Gpu::exact_readback`](super::Gpu::exact_readback) says which one a
 /// device uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ExactReadback {
@@ -120,17 +118,17 @@ impl ExactReadback {
     }
 }
 
-/// The usages a harness render target needs.
-pub(crate) const TARGET_USAGES: wgpu::TextureUsages =
+/// The usages a render target that is read back needs.
+pub const TARGET_USAGES: wgpu::TextureUsages =
     wgpu::TextureUsages::RENDER_ATTACHMENT.union(wgpu::TextureUsages::COPY_SRC);
 
-/// The usages a harness texture needs.
-pub(crate) const TEXTURE_USAGES: wgpu::TextureUsages =
+/// The usages a sampled texture filled from the CPU needs.
+pub const TEXTURE_USAGES: wgpu::TextureUsages =
     wgpu::TextureUsages::TEXTURE_BINDING.union(wgpu::TextureUsages::COPY_DST);
 
 /// The exact readback path: an `Rgba32Float` target where the adapter renders to one,
 /// else an `Rgba32Uint` target.
-pub(crate) fn choose_readback(
+pub fn choose_readback(
     float: wgpu::TextureUsages,
     uint: wgpu::TextureUsages,
 ) -> Result<ExactReadback, Capability> {
@@ -143,51 +141,8 @@ pub(crate) fn choose_readback(
     }
 }
 
-/// Uniform and storage buffers of one pipeline against the adapter's limits. Uniform buffers
-/// are visible to both stages, storage buffers to the vertex stage only.
-pub(crate) fn check_buffers(
-    uniforms: &[Uniform<'_>],
-    limits: &wgpu::Limits,
-    downlevel: &wgpu::DownlevelCapabilities,
-) -> Result<(), Capability> {
-    let padded = |u: &Uniform<'_>| (u.data.len() as u64).div_ceil(16).max(1) * 16;
-    let storage: Vec<_> = uniforms.iter().filter(|u| u.storage).collect();
-    let uniform: Vec<_> = uniforms.iter().filter(|u| !u.storage).collect();
-    if !storage.is_empty() {
-        let vertex_storage = downlevel
-            .flags
-            .contains(wgpu::DownlevelFlags::VERTEX_STORAGE);
-        let limit = match vertex_storage {
-            true => limits.max_storage_buffers_per_shader_stage,
-            false => 0,
-        };
-        let needed = count(storage.len());
-        if needed > limit {
-            return Err(Capability::VertexStorageBuffers {
-                needed,
-                limit,
-                vertex_storage,
-            });
-        }
-        let limit = limits.max_storage_buffer_binding_size;
-        if let Some(bytes) = storage.iter().map(|u| padded(u)).find(|&b| b > limit) {
-            return Err(Capability::StorageBufferSize { bytes, limit });
-        }
-    }
-    let needed = count(uniform.len());
-    let limit = limits.max_uniform_buffers_per_shader_stage;
-    if needed > limit {
-        return Err(Capability::UniformBuffers { needed, limit });
-    }
-    let limit = limits.max_uniform_buffer_binding_size;
-    if let Some(bytes) = uniform.iter().map(|u| padded(u)).find(|&b| b > limit) {
-        return Err(Capability::UniformBufferSize { bytes, limit });
-    }
-    Ok(())
-}
-
 /// Counts of bind groups, textures and samplers of one pipeline against the adapter's limits.
-pub(crate) fn check_bindings(
+pub fn check_bindings(
     groups: u32,
     textures: usize,
     samplers: usize,
@@ -216,49 +171,27 @@ pub(crate) fn check_bindings(
     Ok(())
 }
 
-/// Each filtering sampler against the texture it samples: in the translator's layout,
-/// sampler `@binding(2n+1)` samples texture `@binding(2n)` of the same group.
-/// `filterable` says whether the device filters a format.
-pub(crate) fn check_filtering(
-    textures: &[TextureBinding<'_>],
-    samplers: &[SamplerBinding],
-    filterable: impl Fn(wgpu::TextureFormat) -> bool,
-) -> Result<(), Capability> {
-    for sampler in samplers.iter().filter(|s| s.filters()) {
-        let paired = textures.iter().find(|t| {
-            t.group == sampler.group && t.binding.checked_add(1) == Some(sampler.binding)
-        });
-        if let Some(texture) = paired {
-            if !filterable(texture.format) {
-                return Err(Capability::FilterableTexture {
-                    format: texture.format,
-                });
-            }
-        }
-    }
-    Ok(())
-}
-
-/// The size of a texture against the adapter's dimension limits.
-pub(crate) fn check_texture_size(
-    kind: TextureKind,
+/// The size of a texture viewed as `dimension` (`D2`, `Cube` or `D3`) against the adapter's
+/// dimension limits.
+pub fn check_texture_size(
+    dimension: wgpu::TextureViewDimension,
     [width, height, depth]: [u32; 3],
     limits: &wgpu::Limits,
 ) -> Result<(), Capability> {
-    let (limit, fits) = match kind {
-        TextureKind::TwoD | TextureKind::Cube => {
-            let limit = limits.max_texture_dimension_2d;
-            (limit, width <= limit && height <= limit)
-        }
-        TextureKind::Volume => {
+    let (limit, fits) = match dimension {
+        wgpu::TextureViewDimension::D3 => {
             let limit = limits.max_texture_dimension_3d;
             (limit, width <= limit && height <= limit && depth <= limit)
+        }
+        _ => {
+            let limit = limits.max_texture_dimension_2d;
+            (limit, width <= limit && height <= limit)
         }
     };
     match fits {
         true => Ok(()),
         false => Err(Capability::TextureSize {
-            kind,
+            dimension,
             width,
             height,
             depth,
@@ -268,8 +201,8 @@ pub(crate) fn check_texture_size(
 }
 
 /// Vertex streams (per-vertex or per-instance) against the adapter's limits and features.
-pub(crate) fn check_vertex_buffers(
-    buffers: &[VertexBuffer<'_>],
+pub fn check_vertex_buffers(
+    buffers: &[wgpu::VertexBufferLayout<'_>],
     limits: &wgpu::Limits,
     features: wgpu::Features,
 ) -> Result<(), Capability> {
@@ -281,14 +214,14 @@ pub(crate) fn check_vertex_buffers(
         });
     }
     for buffer in buffers {
-        let stride = buffer.layout.array_stride;
+        let stride = buffer.array_stride;
         if stride > u64::from(limits.max_vertex_buffer_array_stride) {
             return Err(Capability::VertexStride {
                 stride,
                 limit: limits.max_vertex_buffer_array_stride,
             });
         }
-        for attribute in buffer.layout.attributes {
+        for attribute in buffer.attributes {
             if attribute.shader_location >= limits.max_vertex_attributes {
                 return Err(Capability::VertexAttributeLocation {
                     location: attribute.shader_location,
@@ -314,10 +247,7 @@ pub(crate) fn check_vertex_buffers(
 }
 
 /// Colour targets of one pass against the adapter's limit.
-pub(crate) fn check_color_attachments(
-    needed: u32,
-    limits: &wgpu::Limits,
-) -> Result<(), Capability> {
+pub fn check_color_attachments(needed: u32, limits: &wgpu::Limits) -> Result<(), Capability> {
     match needed <= limits.max_color_attachments {
         true => Ok(()),
         false => Err(Capability::ColorAttachments {
@@ -327,23 +257,14 @@ pub(crate) fn check_color_attachments(
     }
 }
 
-fn count(n: usize) -> u32 {
+/// `n` as a `u32` limit count, saturating.
+pub fn count(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn gles() -> (wgpu::Limits, wgpu::DownlevelCapabilities) {
-        (
-            wgpu::Limits::downlevel_webgl2_defaults(),
-            wgpu::DownlevelCapabilities {
-                flags: wgpu::DownlevelFlags::empty(),
-                ..Default::default()
-            },
-        )
-    }
 
     #[test]
     fn readback_prefers_float_then_uint() {
@@ -359,87 +280,6 @@ mod tests {
             ExactReadback::UintTarget.format(),
             wgpu::TextureFormat::Rgba32Uint
         );
-    }
-
-    #[test]
-    fn vertex_storage_needs_the_downlevel_flag() {
-        let (limits, downlevel) = gles();
-        let data = [0u8; 16];
-        let err = check_buffers(&[Uniform::storage(0, 0, &data)], &limits, &downlevel);
-        assert_eq!(
-            err,
-            Err(Capability::VertexStorageBuffers {
-                needed: 1,
-                limit: 0,
-                vertex_storage: false
-            })
-        );
-        let message = err.err().map(|e| e.to_string()).unwrap_or_default();
-        assert!(message.contains("VERTEX_STORAGE"), "{message}");
-        let full = wgpu::DownlevelCapabilities::default();
-        let limits = wgpu::Limits::default();
-        assert_eq!(
-            check_buffers(&[Uniform::storage(0, 0, &data)], &limits, &full),
-            Ok(())
-        );
-    }
-
-    #[test]
-    fn uniform_size_and_count_limits() {
-        let (limits, downlevel) = gles();
-        let big = vec![0u8; 16 * 2048]; // software vertex processing's i# file
-        assert_eq!(
-            check_buffers(&[Uniform::new(0, 1, &big)], &limits, &downlevel),
-            Err(Capability::UniformBufferSize {
-                bytes: 32768,
-                limit: limits.max_uniform_buffer_binding_size
-            })
-        );
-        let small = [0u8; 4];
-        let many: Vec<_> = (0..13).map(|b| Uniform::new(0, b, &small)).collect();
-        assert_eq!(
-            check_buffers(&many, &limits, &downlevel),
-            Err(Capability::UniformBuffers {
-                needed: 13,
-                limit: 11
-            })
-        );
-        assert_eq!(check_buffers(&many[..11], &limits, &downlevel), Ok(()));
-    }
-
-    #[test]
-    fn filtering_needs_a_filterable_paired_texture() {
-        let level: &[u8] = &[0; 16];
-        let levels = [level];
-        let float = TextureBinding::two_d(1, 0, wgpu::TextureFormat::Rgba32Float, 1, 1, &levels);
-        let linear = SamplerBinding {
-            mag_filter: crate::TextureFilter::Linear,
-            ..SamplerBinding::new(1, 1)
-        };
-        let unfilterable = |f: wgpu::TextureFormat| f != wgpu::TextureFormat::Rgba32Float;
-        assert_eq!(
-            check_filtering(&[float], &[linear], unfilterable),
-            Err(Capability::FilterableTexture {
-                format: wgpu::TextureFormat::Rgba32Float
-            })
-        );
-        // Point sampling, or a sampler paired with another texture, needs no filtering.
-        assert_eq!(
-            check_filtering(&[float], &[SamplerBinding::new(1, 1)], unfilterable),
-            Ok(())
-        );
-        assert_eq!(
-            check_filtering(
-                &[float],
-                &[SamplerBinding {
-                    binding: 3,
-                    ..linear
-                }],
-                unfilterable
-            ),
-            Ok(())
-        );
-        assert_eq!(check_filtering(&[float], &[linear], |_| true), Ok(()));
     }
 
     #[test]
@@ -461,22 +301,19 @@ mod tests {
             })
         );
         assert_eq!(
-            check_texture_size(TextureKind::Volume, [4, 4, 4096], &limits)
+            check_texture_size(wgpu::TextureViewDimension::D3, [4, 4, 4096], &limits)
                 .map_err(|e| e.to_string()),
-            Err("a Volume texture of 4x4x4096: the adapter allows 256 per dimension".to_owned())
+            Err("a D3 texture of 4x4x4096: the adapter allows 256 per dimension".to_owned())
         );
         let attributes = [wgpu::VertexAttribute {
             format: wgpu::VertexFormat::Float64x2,
             offset: 0,
             shader_location: 0,
         }];
-        let buffer = VertexBuffer {
-            layout: wgpu::VertexBufferLayout {
-                array_stride: 16,
-                step_mode: wgpu::VertexStepMode::Instance,
-                attributes: &attributes,
-            },
-            data: &[],
+        let buffer = wgpu::VertexBufferLayout {
+            array_stride: 16,
+            step_mode: wgpu::VertexStepMode::Instance,
+            attributes: &attributes,
         };
         assert_eq!(
             check_vertex_buffers(
@@ -489,13 +326,10 @@ mod tests {
                 feature: wgpu::Features::VERTEX_ATTRIBUTE_64BIT
             })
         );
-        let wide = VertexBuffer {
-            layout: wgpu::VertexBufferLayout {
-                array_stride: 4096,
-                attributes: &[],
-                ..buffer.layout.clone()
-            },
-            data: &[],
+        let wide = wgpu::VertexBufferLayout {
+            array_stride: 4096,
+            attributes: &[],
+            ..buffer.clone()
         };
         assert_eq!(
             check_vertex_buffers(&[wide], &limits, wgpu::Features::empty()),

@@ -4,7 +4,7 @@
 //! GPU (so every GPU a D3D9 game meets today) filters seamlessly; Vulkan, Metal and DX12 do so
 //! always. Desktop GL filters each face on its own, clamped at its edges, unless
 //! `GL_TEXTURE_CUBE_MAP_SEAMLESS` is enabled, and wgpu does not enable it. wined3d enables it
-//! where the driver has it; so do we, on every wgpu device a [`crate::Gpu`] is made from, so
+//! where the driver has it; so do we, on every wgpu device a [`Gpu`](super::Gpu) is made from, so
 //! a linear-filtered `texld`/`texldl` of a cube map gives the same texels on GL as on Vulkan
 //! (and as the reference interpreter). GL ES 3.0 and WebGL 2 are seamless by definition.
 

@@ -8,11 +8,26 @@
 //! (a cyclic rotation keeps its winding, so culling is unchanged), strip triangles are
 //! listed with the strip's alternating winding first, lines are reversed.
 
-use crate::render::Indices;
+/// Index data of a draw; the draw then covers all of its indices.
+#[derive(Clone, Copy, Debug)]
+pub enum Indices<'a> {
+    U16(&'a [u16]),
+    U32(&'a [u32]),
+}
+
+impl Indices<'_> {
+    /// The wgpu index format of these indices.
+    pub fn format(&self) -> wgpu::IndexFormat {
+        match self {
+            Indices::U16(_) => wgpu::IndexFormat::Uint16,
+            Indices::U32(_) => wgpu::IndexFormat::Uint32,
+        }
+    }
+}
 
 /// Whether the vertex entry point `entry` of `module` (`None`: its vertex entry point) has a
 /// `flat` output.
-pub(crate) fn has_flat_output(module: &naga::Module, entry: Option<&str>) -> bool {
+pub fn has_flat_output(module: &naga::Module, entry: Option<&str>) -> bool {
     let Some(ep) = module
         .entry_points
         .iter()
@@ -56,7 +71,7 @@ fn vertex_order(indices: Option<&Indices<'_>>, vertex_count: u32) -> Vec<Option<
 
 /// The draw as a list (`TriangleList` or `LineList`) whose primitives end with the vertex
 /// D3D9 takes flat values from; `None` for topologies that need nothing (points).
-pub(crate) fn last_vertex_order(
+pub fn last_vertex_order(
     topology: wgpu::PrimitiveTopology,
     indices: Option<&Indices<'_>>,
     vertex_count: u32,

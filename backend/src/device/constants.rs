@@ -26,8 +26,6 @@ use d3d9_translator::lift::interface::{
 };
 use d3d9_translator::lift::ShaderInterface;
 
-use crate::Uniform;
-
 /// The vertex-shader constant registers of one device, as `SetVertexShaderConstantF/I/B`
 /// leave them. Registers past the ends are never read; writes past them are dropped.
 #[derive(Clone, Debug, PartialEq)]
@@ -58,18 +56,6 @@ pub struct ConstantBuffer {
     pub storage: bool,
     /// The bytes of the WGSL type, little-endian.
     pub data: Vec<u8>,
-}
-
-impl ConstantBuffer {
-    /// The buffer as the harness's [`Uniform`] (a read-only storage buffer when `storage`).
-    pub fn uniform(&self) -> Uniform<'_> {
-        Uniform {
-            group: self.group,
-            binding: self.binding,
-            data: &self.data,
-            storage: self.storage,
-        }
-    }
 }
 
 /// The shader and the constants disagree on the vertex processing mode.
@@ -448,8 +434,8 @@ mod tests {
         want[63] = 1 << 31;
         assert_eq!(bools, want);
         assert_eq!(f32s(&buffers[3].data), [0.25, -0.5, 0.0, 0.0]);
-        assert!(buffers[0].uniform().storage);
-        assert!(!buffers[1].uniform().storage);
+        assert!(buffers[0].storage);
+        assert!(!buffers[1].storage);
     }
 
     #[test]

@@ -13,8 +13,7 @@
 //! Texture stages, specular, fog and alpha test are not emulated here; a
 //! draw that needs them must not use this stage.
 
-/// The entry point of the generated fragment shader.
-pub const FIXED_FUNCTION_ENTRY_POINT: &str = "main";
+use d3d9_backend::device::FIXED_FUNCTION_ENTRY_POINT;
 
 /// WGSL of the default fixed-function pixel stage. `diffuse_location` is
 /// the `@location` of the vertex shader's COLOR0 output (from the

@@ -19,11 +19,13 @@
 
 use std::collections::BTreeMap;
 
-use crate::render::{begin_pass, Bindings};
-use crate::{
-    ExactReadback, Gpu, GpuError, SamplerBinding, Shader, ShaderStage, TextureBinding, Uniform,
-    VertexBuffer,
+use d3d9_backend::gpu::{ExactReadback, Gpu, GpuError};
+
+use crate::draw::{Shader, ShaderStage, Uniform, VertexBuffer};
+use crate::render::{
+    begin_pass, create_module, naga_module, read_texture, target_texture, Bindings,
 };
+use crate::texture::{SamplerBinding, TextureBinding};
 
 /// Texels per side of one probed vertex's cell in the probe's targets.
 const CELL: u32 = 4;
@@ -70,167 +72,168 @@ struct Output {
     components: usize,
 }
 
-impl Gpu {
-    /// Runs the vertex stage of `probe` and returns, for each instance and
-    /// vertex (index `instance * vertex_count + vertex`), the values of all
-    /// its `@location` outputs. The position is not read back; it must lie
-    /// inside the clip volume (`-w <= x, y <= w`, `0 <= z <= w`), else
-    /// [`GpuError::Clipped`].
-    pub fn vertex_outputs(&self, probe: &VertexProbe<'_>) -> Result<Vec<OutputValues>, GpuError> {
-        let module = Self::naga_module(probe.vertex.shader, "vertex")?;
-        let mut module = module;
-        flatten_outputs(module.to_mut(), probe.vertex.entry_point);
-        let outputs = vertex_outputs_of(&module, probe.vertex.entry_point)?;
-        let count = u64::from(probe.vertex_count) * u64::from(probe.instance_count);
-        let limit = self.device.limits().max_texture_dimension_2d / CELL;
-        let columns = u32::try_from(count)
-            .ok()
-            .filter(|&c| c <= limit)
-            .ok_or(GpuError::ProbeCount { count, limit })?;
-        if columns == 0 {
-            return Ok(Vec::new());
-        }
-        let rows = u32::try_from(outputs.len().max(1)).unwrap_or(u32::MAX);
-        let readback = self.exact_readback()?;
-        let limits = self.device.limits();
-        self.require(crate::caps::check_vertex_buffers(
-            probe.vertex_buffers,
-            &limits,
-            self.device.features(),
-        ))?;
-        self.require(crate::caps::check_color_attachments(2, &limits))?;
-        let fragments = match outputs.len() {
-            0 => vec![pass_through(None, readback)?],
-            _ => outputs
-                .iter()
-                .map(|o| pass_through(Some(o), readback))
-                .collect::<Result<_, _>>()?,
-        };
+/// Runs the vertex stage of `probe` and returns, for each instance and
+/// vertex (index `instance * vertex_count + vertex`), the values of all
+/// its `@location` outputs. The position is not read back; it must lie
+/// inside the clip volume (`-w <= x, y <= w`, `0 <= z <= w`), else
+/// [`GpuError::Clipped`].
+pub(crate) fn vertex_outputs(
+    gpu: &Gpu,
+    probe: &VertexProbe<'_>,
+) -> Result<Vec<OutputValues>, GpuError> {
+    let module = naga_module(probe.vertex.shader, "vertex")?;
+    let mut module = module;
+    flatten_outputs(module.to_mut(), probe.vertex.entry_point);
+    let outputs = vertex_outputs_of(&module, probe.vertex.entry_point)?;
+    let count = u64::from(probe.vertex_count) * u64::from(probe.instance_count);
+    let limit = gpu.device().limits().max_texture_dimension_2d / CELL;
+    let columns = u32::try_from(count)
+        .ok()
+        .filter(|&c| c <= limit)
+        .ok_or(GpuError::ProbeCount { count, limit })?;
+    if columns == 0 {
+        return Ok(Vec::new());
+    }
+    let rows = u32::try_from(outputs.len().max(1)).unwrap_or(u32::MAX);
+    let readback = gpu.exact_readback()?;
+    let limits = gpu.device().limits();
+    gpu.require(crate::caps::check_streams(
+        probe.vertex_buffers,
+        &limits,
+        gpu.device().features(),
+    ))?;
+    gpu.require(d3d9_backend::gpu::caps::check_color_attachments(2, &limits))?;
+    let fragments = match outputs.len() {
+        0 => vec![pass_through(None, readback)?],
+        _ => outputs
+            .iter()
+            .map(|o| pass_through(Some(o), readback))
+            .collect::<Result<_, _>>()?,
+    };
 
-        let values_format = readback.format();
-        let covered_format = wgpu::TextureFormat::R8Unorm;
-        let (width, height) = (columns * CELL, rows.saturating_mul(CELL));
-        // Where the viewport in a cell lies: strictly inside one texel where viewports may
-        // be fractional, so every point covers that texel's centre; two whole texels on GL,
-        // which truncates viewports to integers (the point then covers the one texel centre
-        // its rasterization rule gives it, inside the cell).
-        let viewport = match self.adapter_info().backend {
-            wgpu::Backend::Gl => ((CELL / 2 - 1) as f32, 2.0),
-            _ => (CELL as f32 / 2.0 - 0.75, 0.5),
-        };
-        let values = self.target_texture(values_format, width, height)?;
-        let covered = self.target_texture(covered_format, width, height)?;
-        self.capture("vertex probe", || {
-            let vs = self.create_module(Shader::Naga(&module));
-            let bindings = Bindings::new(self, probe.uniforms, probe.textures, probe.samplers)?;
-            let layouts: Vec<_> = probe
-                .vertex_buffers
-                .iter()
-                .map(|b| Some(b.layout.clone()))
-                .collect();
-            let pipelines: Vec<_> = fragments
-                .iter()
-                .map(|fragment| {
-                    let fs = self.create_module(Shader::Naga(fragment));
-                    self.device
-                        .create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                            label: Some("vertex probe"),
-                            layout: Some(&bindings.pipeline_layout),
-                            vertex: wgpu::VertexState {
-                                module: &vs,
-                                entry_point: probe.vertex.entry_point,
-                                compilation_options: Default::default(),
-                                buffers: &layouts,
-                            },
-                            primitive: wgpu::PrimitiveState {
-                                topology: wgpu::PrimitiveTopology::PointList,
-                                ..Default::default()
-                            },
-                            depth_stencil: None,
-                            multisample: Default::default(),
-                            fragment: Some(wgpu::FragmentState {
-                                module: &fs,
-                                entry_point: None,
-                                compilation_options: Default::default(),
-                                targets: &[Some(values_format.into()), Some(covered_format.into())],
-                            }),
-                            multiview_mask: None,
-                            cache: None,
-                        })
-                })
-                .collect();
-            let buffers: Vec<_> = probe
-                .vertex_buffers
-                .iter()
-                .map(|b| self.init_buffer(b.data, wgpu::BufferUsages::VERTEX))
-                .collect();
-            let values_view = values.create_view(&Default::default());
-            let covered_view = covered.create_view(&Default::default());
-            let mut encoder = self.device.create_command_encoder(&Default::default());
-            {
-                let mut pass = begin_pass(
-                    &mut encoder,
-                    &[
-                        (&values_view, wgpu::Color::TRANSPARENT),
-                        (&covered_view, wgpu::Color::TRANSPARENT),
-                    ],
-                );
-                bindings.set(&mut pass);
-                for (slot, buffer) in (0u32..).zip(&buffers) {
-                    pass.set_vertex_buffer(slot, buffer.slice(..));
-                }
-                for (row, pipeline) in (0u32..).zip(&pipelines) {
-                    pass.set_pipeline(pipeline);
-                    for instance in 0..probe.instance_count {
-                        for vertex in 0..probe.vertex_count {
-                            let column = instance * probe.vertex_count + vertex;
-                            let (x, y) = (column * CELL, row * CELL);
-                            let (offset, size) = viewport;
-                            let at = |n: u32| n as f32 + offset;
-                            pass.set_viewport(at(x), at(y), size, size, 0.0, 1.0);
-                            pass.set_scissor_rect(x, y, CELL, CELL);
-                            pass.draw(vertex..vertex + 1, instance..instance + 1);
-                        }
+    let values_format = readback.format();
+    let covered_format = wgpu::TextureFormat::R8Unorm;
+    let (width, height) = (columns * CELL, rows.saturating_mul(CELL));
+    // Where the viewport in a cell lies: strictly inside one texel where viewports may
+    // be fractional, so every point covers that texel's centre; two whole texels on GL,
+    // which truncates viewports to integers (the point then covers the one texel centre
+    // its rasterization rule gives it, inside the cell).
+    let viewport = match gpu.adapter_info().backend {
+        wgpu::Backend::Gl => ((CELL / 2 - 1) as f32, 2.0),
+        _ => (CELL as f32 / 2.0 - 0.75, 0.5),
+    };
+    let values = target_texture(gpu, values_format, width, height)?;
+    let covered = target_texture(gpu, covered_format, width, height)?;
+    gpu.capture("vertex probe", || {
+        let vs = create_module(gpu, Shader::Naga(&module));
+        let bindings = Bindings::new(gpu, probe.uniforms, probe.textures, probe.samplers)?;
+        let layouts: Vec<_> = probe
+            .vertex_buffers
+            .iter()
+            .map(|b| Some(b.layout.clone()))
+            .collect();
+        let pipelines: Vec<_> = fragments
+            .iter()
+            .map(|fragment| {
+                let fs = create_module(gpu, Shader::Naga(fragment));
+                gpu.device()
+                    .create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                        label: Some("vertex probe"),
+                        layout: Some(&bindings.pipeline_layout),
+                        vertex: wgpu::VertexState {
+                            module: &vs,
+                            entry_point: probe.vertex.entry_point,
+                            compilation_options: Default::default(),
+                            buffers: &layouts,
+                        },
+                        primitive: wgpu::PrimitiveState {
+                            topology: wgpu::PrimitiveTopology::PointList,
+                            ..Default::default()
+                        },
+                        depth_stencil: None,
+                        multisample: Default::default(),
+                        fragment: Some(wgpu::FragmentState {
+                            module: &fs,
+                            entry_point: None,
+                            compilation_options: Default::default(),
+                            targets: &[Some(values_format.into()), Some(covered_format.into())],
+                        }),
+                        multiview_mask: None,
+                        cache: None,
+                    })
+            })
+            .collect();
+        let buffers: Vec<_> = probe
+            .vertex_buffers
+            .iter()
+            .map(|b| gpu.init_buffer(b.data, wgpu::BufferUsages::VERTEX))
+            .collect();
+        let values_view = values.create_view(&Default::default());
+        let covered_view = covered.create_view(&Default::default());
+        let mut encoder = gpu.device().create_command_encoder(&Default::default());
+        {
+            let mut pass = begin_pass(
+                &mut encoder,
+                &[
+                    (&values_view, wgpu::Color::TRANSPARENT),
+                    (&covered_view, wgpu::Color::TRANSPARENT),
+                ],
+            );
+            bindings.set(&mut pass);
+            for (slot, buffer) in (0u32..).zip(&buffers) {
+                pass.set_vertex_buffer(slot, buffer.slice(..));
+            }
+            for (row, pipeline) in (0u32..).zip(&pipelines) {
+                pass.set_pipeline(pipeline);
+                for instance in 0..probe.instance_count {
+                    for vertex in 0..probe.vertex_count {
+                        let column = instance * probe.vertex_count + vertex;
+                        let (x, y) = (column * CELL, row * CELL);
+                        let (offset, size) = viewport;
+                        let at = |n: u32| n as f32 + offset;
+                        pass.set_viewport(at(x), at(y), size, size, 0.0, 1.0);
+                        pass.set_scissor_rect(x, y, CELL, CELL);
+                        pass.draw(vertex..vertex + 1, instance..instance + 1);
                     }
                 }
             }
-            self.queue.submit([encoder.finish()]);
-            Ok(())
-        })?;
-        let values = self.read_texture(&values, values_format, width, height)?;
-        let covered = self.read_texture(&covered, covered_format, width, height)?;
-
-        let mut result = Vec::with_capacity(columns as usize);
-        for column in 0..columns {
-            let mut vertex_values = OutputValues::new();
-            // The texel the point covered in each row's cell.
-            let mut texels = Vec::with_capacity(rows as usize);
-            for row in 0..rows {
-                let covered_texel = (0..CELL * CELL)
-                    .map(|i| (column * CELL + i % CELL, row * CELL + i / CELL))
-                    .find(|&(x, y)| covered.texel(x, y) == Some(&[255u8][..]));
-                let Some(texel) = covered_texel else {
-                    return Err(GpuError::Clipped {
-                        vertex: column % probe.vertex_count,
-                        instance: column / probe.vertex_count,
-                    });
-                };
-                texels.push(texel);
-            }
-            for (&(x, y), output) in texels.iter().zip(&outputs) {
-                // Float or uint target alike, the texel's bytes are the floats' bytes.
-                let texel: [f32; 4] = values
-                    .texel(x, y)
-                    .and_then(|t| <[u8; 16]>::try_from(t).ok())
-                    .map(bytemuck::cast)
-                    .unwrap_or_default();
-                let components = texel.get(..output.components).unwrap_or(&texel);
-                vertex_values.insert(output.location, components.to_vec());
-            }
-            result.push(vertex_values);
         }
-        Ok(result)
+        gpu.queue().submit([encoder.finish()]);
+        Ok(())
+    })?;
+    let values = read_texture(gpu, &values, values_format, width, height)?;
+    let covered = read_texture(gpu, &covered, covered_format, width, height)?;
+
+    let mut result = Vec::with_capacity(columns as usize);
+    for column in 0..columns {
+        let mut vertex_values = OutputValues::new();
+        // The texel the point covered in each row's cell.
+        let mut texels = Vec::with_capacity(rows as usize);
+        for row in 0..rows {
+            let covered_texel = (0..CELL * CELL)
+                .map(|i| (column * CELL + i % CELL, row * CELL + i / CELL))
+                .find(|&(x, y)| covered.texel(x, y) == Some(&[255u8][..]));
+            let Some(texel) = covered_texel else {
+                return Err(GpuError::Clipped {
+                    vertex: column % probe.vertex_count,
+                    instance: column / probe.vertex_count,
+                });
+            };
+            texels.push(texel);
+        }
+        for (&(x, y), output) in texels.iter().zip(&outputs) {
+            // Float or uint target alike, the texel's bytes are the floats' bytes.
+            let texel: [f32; 4] = values
+                .texel(x, y)
+                .and_then(|t| <[u8; 16]>::try_from(t).ok())
+                .map(bytemuck::cast)
+                .unwrap_or_default();
+            let components = texel.get(..output.components).unwrap_or(&texel);
+            vertex_values.insert(output.location, components.to_vec());
+        }
+        result.push(vertex_values);
     }
+    Ok(result)
 }
 
 /// The `@location` outputs of the vertex entry point `name` (or the only one).

@@ -1,5 +1,5 @@
-//! The fragment-stage rewrite behind [`ExactReadback::UintTarget`](crate::ExactReadback):
-//! where `Rgba32Float` cannot be rendered to, a draw into an `Rgba32Float` [`Target`](crate::Target)
+//! The fragment-stage rewrite behind [`ExactReadback::UintTarget`](super::ExactReadback):
+//! where `Rgba32Float` cannot be rendered to, a draw into an `Rgba32Float` target
 //! renders into `Rgba32Uint`, its fragment stage writing `bitcast<vecN<u32>>` of the floats
 //! it computes. The texel bytes read back are then exactly the floats' bytes.
 
@@ -7,7 +7,7 @@ use naga::{
     Expression, Function, FunctionResult, Handle, Module, Span, Statement, Type, TypeInner,
 };
 
-use crate::GpuError;
+use super::GpuError;
 
 /// `ty` with its `f32` scalar(s) replaced by `u32`; `None` when `ty` is not an `f32`
 /// scalar or vector.
@@ -35,10 +35,7 @@ fn is_location_0(binding: Option<&naga::Binding>) -> bool {
 /// The entry point's function becomes an ordinary function; a new entry point of the same
 /// name and inputs calls it and bitcasts the location-0 value (the other outputs pass
 /// unchanged). An entry point without an `f32` output at location 0 is left as it is.
-pub(crate) fn bitcast_fragment_output(
-    module: &mut Module,
-    name: Option<&str>,
-) -> Result<(), GpuError> {
+pub fn bitcast_fragment_output(module: &mut Module, name: Option<&str>) -> Result<(), GpuError> {
     let mut candidates = module
         .entry_points
         .iter()

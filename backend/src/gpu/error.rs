@@ -1,4 +1,4 @@
-//! The harness's one error type.
+//! The GPU layer's one error type.
 
 /// Everything that can go wrong while opening the GPU, drawing or reading back.
 ///
@@ -82,7 +82,7 @@ pub enum GpuError {
     Unsupported {
         adapter: String,
         backend: wgpu::Backend,
-        capability: crate::Capability,
+        capability: super::Capability,
     },
     /// Mapping the readback buffer or waiting for the device failed.
     #[error("reading back the render target failed: {0}")]

@@ -1,7 +1,7 @@
 //! The headless GPU context: instance, adapter, device and queue.
 
-use crate::caps::{choose_readback, Capability, ExactReadback};
-use crate::GpuError;
+use super::caps::{choose_readback, Capability, ExactReadback, TARGET_USAGES};
+use super::GpuError;
 
 /// Environment variable: when set to `1`, [`Gpu::for_tests`] returns `None`
 /// instead of an error where no adapter exists, so GPU tests skip.
@@ -75,7 +75,7 @@ impl Gpu {
         let info = adapter.get_info();
         let (device, queue) = adapter
             .request_device(&wgpu::DeviceDescriptor {
-                label: Some("d3d9-backend harness"),
+                label: Some("d3d9-backend"),
                 required_limits: adapter.limits(),
                 // Linear filtering of `D3DFMT_A32B32G32R32F` textures, and D24S8 depth that
                 // can be read back (`Depth32FloatStencil8`), D3DFILL_WIREFRAME and _POINT
@@ -124,7 +124,7 @@ impl Gpu {
     ) -> Self {
         let info = adapter.get_info();
         let downlevel = adapter.get_downlevel_capabilities();
-        crate::gl_context::enable_seamless_cube_maps(&device);
+        super::gl_context::enable_seamless_cube_maps(&device);
         let mut gpu = Self {
             instance: None,
             adapter,
@@ -165,10 +165,7 @@ impl Gpu {
     /// Makes the probe and `Rgba32Float` targets use `path` (to test one path on an adapter
     /// that has both); [`GpuError::Unsupported`] where the adapter cannot render to its format.
     pub fn set_exact_readback(&mut self, path: ExactReadback) -> Result<(), GpuError> {
-        if !self
-            .format_usages(path.format())
-            .contains(crate::caps::TARGET_USAGES)
-        {
+        if !self.format_usages(path.format()).contains(TARGET_USAGES) {
             let format = path.format();
             return Err(self.unsupported(Capability::RenderTarget { format }));
         }
@@ -244,7 +241,7 @@ impl Gpu {
     }
 
     /// [`GpuError::Unsupported`] for this adapter.
-    pub(crate) fn unsupported(&self, capability: Capability) -> GpuError {
+    pub fn unsupported(&self, capability: Capability) -> GpuError {
         GpuError::Unsupported {
             adapter: self.info.name.clone(),
             backend: self.info.backend,
@@ -253,7 +250,7 @@ impl Gpu {
     }
 
     /// A capability check's result, as a [`GpuError`].
-    pub(crate) fn require(&self, check: Result<(), Capability>) -> Result<(), GpuError> {
+    pub fn require(&self, check: Result<(), Capability>) -> Result<(), GpuError> {
         check.map_err(|c| self.unsupported(c))
     }
 
@@ -319,7 +316,7 @@ impl Gpu {
     /// Runs `work` with wgpu validation and internal errors captured, so a
     /// bad shader or pipeline becomes [`GpuError::Wgpu`] instead of a panic
     /// in wgpu's default error handler.
-    pub(crate) fn capture<T>(
+    pub fn capture<T>(
         &self,
         during: &'static str,
         work: impl FnOnce() -> Result<T, GpuError>,
