@@ -7,30 +7,11 @@
 //! a draw into it (Wine's `test_mipmap_autogen`, checked on Windows). `GenerateMipSubLevels`
 //! makes them at once. Each level is a blit of the one before.
 
-use super::blit::Filter;
 use super::error::{invalid, DeviceError};
 use super::format::FormatSupport;
-use super::objects::{Pool, TexelBox, TextureId, Usage};
-use super::textures::TextureDesc;
+use super::objects::{Filter, Pool, TexelBox, TextureDesc, TextureId, Usage};
 use super::Device;
 use crate::device::TextureKind;
-
-/// An AUTOGENMIPMAP texture's filter and the version of level 0 its levels were made from.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct AutoGen {
-    pub(crate) filter: Filter,
-    /// The texture's `version` after the levels were last made (`None`: never made).
-    made_at: Option<u64>,
-}
-
-impl Default for AutoGen {
-    fn default() -> Self {
-        AutoGen {
-            filter: Filter::Linear,
-            made_at: None,
-        }
-    }
-}
 
 /// D3D9's rules for an AUTOGENMIPMAP texture: 2D or cube, one level or the whole chain
 /// (0), in DEFAULT or MANAGED. `Ok(false)`: a format the device cannot draw into, for which

@@ -10,30 +10,8 @@ use std::collections::HashMap;
 
 use super::error::{invalid, unsupported, DeviceError};
 use super::format::{Format, YUV_TO_RGB};
-use super::objects::{GpuImage, SurfaceId, TexelBox};
+use super::objects::{Filter, GpuImage, SurfaceId, TexelBox};
 use super::Device;
-
-/// `D3DTEXTUREFILTERTYPE` of `StretchRect`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Filter {
-    /// `D3DTEXF_NONE` / `D3DTEXF_POINT`.
-    Point,
-    /// `D3DTEXF_LINEAR` (and the anisotropic/quad filters, which act as linear here).
-    Linear,
-}
-
-impl Filter {
-    /// The filter of a `D3DTEXTUREFILTERTYPE` number `StretchRect` takes: NONE, POINT and
-    /// LINEAR (Windows refuses the anisotropic, quad and convolution filters there, Wine's
-    /// stretchrect_test).
-    pub fn from_d3d(value: u32) -> Option<Filter> {
-        match value {
-            0 | 1 => Some(Filter::Point),
-            2 => Some(Filter::Linear),
-            _ => None,
-        }
-    }
-}
 
 /// How the blit reads its source: the fragment entry point.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -287,24 +265,10 @@ impl Device {
         let src = resolved.as_ref().unwrap_or(src);
         let (dst_surface, dst) = image(destination)?;
         let samples = dst.texture.sample_count();
-        let features = self.gpu.device.features();
-        // Bits filter where their float format does (D3D9 filters float32 where
-        // QUERY_FILTER says so; no adapter that holds bits filters float32).
-        let filterable = matches!(
-            super::float_bits::sampled_format(src.wgpu_format).sample_type(None, Some(features)),
-            Some(wgpu::TextureSampleType::Float { filterable: true })
-        );
         if dst_surface.format.is_yuv() {
             return Err(unsupported(call, "converting into YUV surfaces"));
         }
-        let linear = filter == Filter::Linear && filterable;
-        let sampling = match src_surface.format {
-            _ if src.holds_bits() => Sampling::Bits { linear },
-            Format::Yuy2 => Sampling::Yuy2,
-            Format::Uyvy => Sampling::Uyvy,
-            _ if linear => Sampling::Bilinear,
-            _ => Sampling::Point,
-        };
+        let sampling = self.blit_sampling(src_surface.format, src, filter);
         let key = (dst.wgpu_format, sampling, samples);
         let (src_view, src_size) = (src.view.clone(), (src_surface.width, src_surface.height));
         let (dst_view, dst_format) = match &drawn_copy {
@@ -321,25 +285,44 @@ impl Device {
             .blit_pipelines
             .get(&key)
             .ok_or_else(|| invalid(call, "internal: no blit pipeline"))?;
-        let f = |v: u32| v as f32;
-        let missing = |channel: u32| f(u32::from(channel >= channels));
-        let uniform: [f32; 12] = [
-            f(s.left),
-            f(s.top),
-            f(s.right - s.left) / f(d.right - d.left),
-            f(s.bottom - s.top) / f(d.bottom - d.top),
-            f(d.left),
-            f(d.top),
-            f(src_size.0),
-            f(src_size.1),
-            missing(0),
-            missing(1),
-            missing(2),
-            missing(3),
-        ];
+        let uniform = blit_uniform(s, d, src_size, channels);
+        let group = self.blit_bind_group(layout, sampling, &src_view, &uniform);
+        let pipeline = pipeline.clone();
+        self.encode_blit(&pipeline, &group, &dst_view, d, drawn_copy, dst_layer);
+        self.bump_container(destination);
+        Ok(())
+    }
+
+    /// How the blit reads a source of `format` held in `src`: bits, YUV texels, or point or
+    /// bilinear filtered. Bits filter where their float format does (D3D9 filters float32
+    /// where QUERY_FILTER says so; no adapter that holds bits filters float32).
+    fn blit_sampling(&self, format: Format, src: &GpuImage, filter: Filter) -> Sampling {
+        let features = self.gpu.device.features();
+        let filterable = matches!(
+            super::float_bits::sampled_format(src.wgpu_format).sample_type(None, Some(features)),
+            Some(wgpu::TextureSampleType::Float { filterable: true })
+        );
+        let linear = filter == Filter::Linear && filterable;
+        match format {
+            _ if src.holds_bits() => Sampling::Bits { linear },
+            Format::Yuy2 => Sampling::Yuy2,
+            Format::Uyvy => Sampling::Uyvy,
+            _ if linear => Sampling::Bilinear,
+            _ => Sampling::Point,
+        }
+    }
+
+    /// The blit's bind group: its uniform, the source view and (but for bits) a sampler.
+    fn blit_bind_group(
+        &self,
+        layout: &wgpu::BindGroupLayout,
+        sampling: Sampling,
+        src_view: &wgpu::TextureView,
+        uniform: &[f32; 12],
+    ) -> wgpu::BindGroup {
         let buffer = self
             .gpu
-            .init_buffer(bytemuck::cast_slice(&uniform), wgpu::BufferUsages::UNIFORM);
+            .init_buffer(bytemuck::cast_slice(uniform), wgpu::BufferUsages::UNIFORM);
         let device = &self.gpu.device;
         let mut entries = vec![
             wgpu::BindGroupEntry {
@@ -348,7 +331,7 @@ impl Device {
             },
             wgpu::BindGroupEntry {
                 binding: sampling.source_binding(),
-                resource: wgpu::BindingResource::TextureView(&src_view),
+                resource: wgpu::BindingResource::TextureView(src_view),
             },
         ];
         let sampler;
@@ -368,12 +351,24 @@ impl Device {
                 resource: wgpu::BindingResource::Sampler(&sampler),
             });
         }
-        let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+        device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("StretchRect"),
             layout,
             entries: &entries,
-        });
-        let pipeline = pipeline.clone();
+        })
+    }
+
+    /// The blit's pass over box `d` of `dst_view`, on the pending encoder; then a drawn 2D
+    /// copy back into its layer (`dst_layer`: texture, level, layer).
+    fn encode_blit(
+        &mut self,
+        pipeline: &wgpu::RenderPipeline,
+        group: &wgpu::BindGroup,
+        dst_view: &wgpu::TextureView,
+        d: TexelBox,
+        drawn_copy: Option<GpuImage>,
+        dst_layer: (wgpu::Texture, u32, u32),
+    ) {
         let encoder = self
             .encoder
             .get_or_insert_with(|| self.gpu.device.create_command_encoder(&Default::default()));
@@ -381,7 +376,7 @@ impl Device {
             let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some("StretchRect"),
                 color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view: &dst_view,
+                    view: dst_view,
                     depth_slice: None,
                     resolve_target: None,
                     ops: wgpu::Operations {
@@ -394,8 +389,8 @@ impl Device {
                 occlusion_query_set: None,
                 multiview_mask: None,
             });
-            pass.set_pipeline(&pipeline);
-            pass.set_bind_group(0, &group, &[]);
+            pass.set_pipeline(pipeline);
+            pass.set_bind_group(0, group, &[]);
             pass.set_scissor_rect(d.left, d.top, d.right - d.left, d.bottom - d.top);
             pass.draw(0..3, 0..1);
         }
@@ -416,9 +411,28 @@ impl Device {
                 copy.texture.size(),
             );
         }
-        self.bump_container(destination);
-        Ok(())
     }
+}
+
+/// The blit's uniform: the source box's origin and its scale over the destination box, the
+/// destination's origin, the source's size, and 1 for each channel the source lacks.
+fn blit_uniform(s: TexelBox, d: TexelBox, src_size: (u32, u32), channels: u32) -> [f32; 12] {
+    let f = |v: u32| v as f32;
+    let missing = |channel: u32| f(u32::from(channel >= channels));
+    [
+        f(s.left),
+        f(s.top),
+        f(s.right - s.left) / f(d.right - d.left),
+        f(s.bottom - s.top) / f(d.bottom - d.top),
+        f(d.left),
+        f(d.top),
+        f(src_size.0),
+        f(src_size.1),
+        missing(0),
+        missing(1),
+        missing(2),
+        missing(3),
+    ]
 }
 
 /// A fragment-stage binding of the blit's layout.

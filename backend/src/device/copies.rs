@@ -2,11 +2,9 @@
 //! `UpdateTexture`, `ColorFill` and `StretchRect`, with D3D9's rules on which pools each
 //! reads and writes.
 
-use super::blit::Filter;
 use super::error::{invalid, unsupported, DeviceError};
 use super::format::Format;
-use super::multisample::MultiSample;
-use super::objects::{GpuImage, Pool, SurfaceId, TexelBox, TextureId, Usage};
+use super::objects::{Filter, GpuImage, MultiSample, Pool, SurfaceId, TexelBox, TextureId, Usage};
 use super::state::Rect;
 use super::upload::write_box;
 use super::Device;

@@ -12,9 +12,9 @@
 use d3d9_translator::lift::SamplerRead;
 
 use super::error::{invalid, unsupported, DeviceError};
-use super::objects::{GpuTexture, Pool, TextureId, TextureMemory, TextureObject, Usage};
-use super::textures::TextureDesc;
-use super::upload::DirtyRegion;
+use super::objects::{
+    DirtyRegion, GpuTexture, Pool, TextureDesc, TextureId, TextureMemory, TextureObject, Usage,
+};
 use super::Device;
 use crate::device::TextureKind;
 

@@ -24,6 +24,7 @@ mod draw;
 mod error;
 mod fixed_function;
 mod float_bits;
+mod float_copy;
 mod format;
 mod multisample;
 mod objects;
@@ -65,7 +66,6 @@ use d3d9_translator::lift::{FloatMode, Ps1Range};
 
 /// The index data of `DrawIndexedPrimitiveUP`.
 pub use crate::gpu::Indices;
-pub use blit::Filter;
 pub use cache::CacheStats;
 pub use clip::Plane;
 pub use constants::{ConstantBuffer, PixelConstants, ProcessingMismatch, VertexConstants};
@@ -76,12 +76,13 @@ pub use fixed_function::{
     MAX_ACTIVE_LIGHTS,
 };
 pub use format::{Format, FormatSupport, SurfaceData};
-pub use multisample::{MultiSample, NONMASKABLE};
+pub use multisample::NONMASKABLE;
 pub use objects::{
-    DeclarationId, IndexBufferId, IndexFormat, LockFlags, Locked, PixelShaderId, Pool, SurfaceId,
-    TexelBox, TextureId, Usage, VertexBufferId, VertexShaderId,
+    DeclarationId, Filter, IndexBufferId, IndexFormat, LockFlags, Locked, MultiSample,
+    PixelShaderId, Pool, SurfaceId, SwapChainId, TexelBox, TextureDesc, TextureId, Usage,
+    VertexBufferId, VertexShaderId,
 };
-pub use present::{PresentParams, RasterStatus, SwapChainId};
+pub use present::{PresentParams, RasterStatus};
 pub use raw_state::{
     StateInfo, RENDER_STATES, SAMPLER_STATES, TEXTURE_STAGES, TEXTURE_STAGE_STATES,
 };
@@ -92,7 +93,7 @@ pub use state::{
 };
 pub use surfaces::SurfaceInfo;
 pub use texture_kind::TextureKind;
-pub use textures::{TextureDesc, TextureInfo};
+pub use textures::TextureInfo;
 pub use transform::{Matrix, TransformState, IDENTITY};
 pub use window::PresentInterval;
 
@@ -296,6 +297,8 @@ pub struct Device {
     pub(crate) pairs: Lru<PairKey, Arc<ShaderPair>>,
     pub(crate) pipelines: Lru<draw::PipelineKey, Arc<draw::PipelineEntry>>,
     pub(crate) bind_groups: Lru<draw::BindGroupKey, wgpu::BindGroup>,
+    /// The draws' constants since the last submit, bound with dynamic offsets (`draw::ring`).
+    pub(crate) constant_ring: draw::ConstantRing,
     /// Declaration bindings by (pair, stream strides and frequencies).
     pub(crate) bindings: Lru<
         (
@@ -311,8 +314,8 @@ pub struct Device {
     pub(crate) standin_textures: standin::StandIns,
     /// One-slice volume copies of 2D textures set on `dcl_volume` samplers.
     pub(crate) volume_slices: HashMap<TextureId, volume_slice::VolumeSlice>,
-    /// Float copies of float32 textures held as bits, for sampling (`float_bits`).
-    pub(crate) float_copies: float_bits::FloatCopies,
+    /// Float copies of float32 textures held as bits, for sampling (`float_copy`).
+    pub(crate) float_copies: float_copy::FloatCopies,
     /// The pipelines of the depth passes (`depth_pass`).
     pub(crate) depth_pipelines: depth_pass::DepthPipelines,
     /// Draws recorded since the last submit.
@@ -380,6 +383,7 @@ impl Device {
         let pairs = Lru::new(params.shader_cache_capacity);
         let pipelines = Lru::new(params.pipeline_cache_capacity);
         let half_pixel_in_viewport = gpu.adapter_info().backend != wgpu::Backend::Gl;
+        let constant_ring = draw::ConstantRing::new(&gpu.device);
         let mut device = Device {
             gpu,
             half_pixel_in_viewport,
@@ -397,6 +401,7 @@ impl Device {
             pairs,
             pipelines,
             bind_groups: Lru::new(256),
+            constant_ring,
             bindings: Lru::new(256),
             samplers: HashMap::new(),
             clear_pipelines: HashMap::new(),
@@ -479,6 +484,7 @@ impl Device {
             .take();
         if let Some(message) = uncaptured {
             self.encoder = None;
+            self.constant_ring.discard();
             return Err(DeviceError::Gpu {
                 call: "flush",
                 source: GpuError::Wgpu {
@@ -492,7 +498,10 @@ impl Device {
         };
         self.upload_held_locks();
         let gpu = &self.gpu;
+        let ring = &mut self.constant_ring;
         gpu.capture("submitting the recorded draws", || {
+            // The draws' constants, written before the commands that read them.
+            ring.upload(&gpu.queue);
             gpu.queue.submit([encoder.finish()]);
             Ok(())
         })

@@ -14,8 +14,7 @@
 
 use super::error::{invalid, unsupported, DeviceError};
 use super::format::Format;
-use super::objects::{GpuImage, SurfaceId, TexelBox};
-use super::present::SwapChainId;
+use super::objects::{GpuImage, MultiSample, SurfaceId, SwapChainId, TexelBox};
 use super::Device;
 
 /// `D3DMULTISAMPLE_NONMASKABLE`.
@@ -24,37 +23,11 @@ pub const NONMASKABLE: u32 = 1;
 /// `D3DRS_MULTISAMPLEMASK`.
 const MULTISAMPLEMASK: u32 = 162;
 
-/// A surface's `D3DMULTISAMPLE_TYPE` (0, `NONMASKABLE` or 2 to 16 samples) and quality, as
-/// it was created and as `GetDesc` reports it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct MultiSample {
-    pub kind: u32,
-    pub quality: u32,
-}
-
-impl MultiSample {
-    /// `D3DMULTISAMPLE_NONE`.
-    pub const NONE: MultiSample = MultiSample {
-        kind: 0,
-        quality: 0,
-    };
-
-    /// `kind` samples at quality 0.
-    pub fn samples(kind: u32) -> MultiSample {
-        MultiSample { kind, quality: 0 }
-    }
-}
-
 /// The sample counts above 1 the device draws with whatever the format: those its usual
 /// colour and depth formats all have (what DXVK takes, colour and depth sample counts
 /// together), so that a colour and a depth-stencil surface of one D3D9 type get one count.
 fn device_counts(gpu: &crate::gpu::Gpu) -> Vec<u32> {
     use wgpu::TextureFormat as W;
-    // wgpu's GL backend reports 4 samples on llvmpipe, but its resolves read back black
-    // (Wine's multisample tests fail there): no multisampling on GL (`docs/backends.md`).
-    if gpu.adapter_info().backend == wgpu::Backend::Gl {
-        return Vec::new();
-    }
     let formats = [
         W::Bgra8Unorm,
         W::Rgba8Unorm,
@@ -159,6 +132,29 @@ pub(crate) fn real_mask(mask: u32, kind: u32, samples: u32) -> u64 {
 }
 
 impl Device {
+    /// wgpu's GL backend does not apply a pipeline's sample mask: there a draw into a
+    /// multisampled target whose `D3DRS_MULTISAMPLEMASK` leaves samples out is `Unsupported`
+    /// rather than drawn into every sample.
+    pub(crate) fn check_multisample_mask(
+        &self,
+        call: &'static str,
+        kind: u32,
+        samples: u32,
+    ) -> Result<(), DeviceError> {
+        let mask = self.state.raw.render.get(MULTISAMPLEMASK);
+        let all = !0u64;
+        if samples > 1
+            && self.gpu.adapter_info().backend == wgpu::Backend::Gl
+            && real_mask(mask, kind, samples) != all
+        {
+            return Err(super::error::unsupported(
+                call,
+                format!("D3DRS_MULTISAMPLEMASK {mask:#x} on wgpu's GL backend (no sample mask)"),
+            ));
+        }
+        Ok(())
+    }
+
     /// The multisample state of a draw into targets of `kind` and `samples`
     /// (`D3DRS_MULTISAMPLEMASK`; alpha to coverage is not done).
     pub(crate) fn multisample_state(&self, kind: u32, samples: u32) -> wgpu::MultisampleState {

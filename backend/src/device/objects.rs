@@ -1,6 +1,8 @@
-//! The device's objects: vertex declarations, shaders, vertex and index buffers, textures
-//! and surfaces, named by handles. A handle is never reused, so the caches key on it; a
-//! released or foreign handle is `D3DERR_INVALIDCALL`.
+//! The device's objects: vertex declarations, shaders, vertex and index buffers, textures,
+//! surfaces and swap chains, named by handles, and the plain data they are made of (a
+//! texture's description, dirty region and autogen filter, a surface's multisample type).
+//! A handle is never reused, so the caches key on it; a released or foreign handle is
+//! `D3DERR_INVALIDCALL`. This module imports no module that works on the objects.
 
 use std::sync::Arc;
 
@@ -46,6 +48,10 @@ handle!(
     /// render-target texture.
     SurfaceId
 );
+
+/// An additional swap chain (`CreateAdditionalSwapChain`); the implicit one has no id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SwapChainId(pub u64);
 
 /// `D3DFMT_INDEX16` / `D3DFMT_INDEX32`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -321,6 +327,21 @@ pub(crate) struct GpuTexture {
     pub(crate) srgb_view: Option<wgpu::TextureView>,
 }
 
+/// What `CreateTexture`, `CreateCubeTexture` and `CreateVolumeTexture` take.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TextureDesc {
+    pub kind: TextureKind,
+    /// Width and height (the edge of a cube texture) and depth (volumes; 1 otherwise).
+    pub width: u32,
+    pub height: u32,
+    pub depth: u32,
+    /// Mip levels; 0 makes the full chain.
+    pub levels: u32,
+    pub format: Format,
+    pub usage: Usage,
+    pub pool: Pool,
+}
+
 /// A texture: its wgpu texture (DEFAULT and MANAGED pools), and per subresource the texels
 /// D3D9's memory keeps (MANAGED, SYSTEMMEM, SCRATCH and dynamic DEFAULT textures: what a lock
 /// shows; render-target textures keep none, their contents live on the GPU).
@@ -346,13 +367,13 @@ pub(crate) struct TextureObject {
     pub(crate) lod: u32,
     /// D3D9's dirty region: what a MANAGED or dynamic texture uploads before it is next
     /// read, what `UpdateTexture` copies of a SYSTEMMEM one.
-    pub(crate) dirty: super::upload::DirtyRegion,
+    pub(crate) dirty: DirtyRegion,
     /// A SYSTEMMEM texture drawn with: its memory changed since its GPU copy was made.
     pub(crate) stale: bool,
     /// Bumped by every update, for the bind-group cache.
     pub(crate) version: u64,
     /// `D3DUSAGE_AUTOGENMIPMAP`: the levels past 0 are made from it (`autogen`).
-    pub(crate) autogen: Option<super::autogen::AutoGen>,
+    pub(crate) autogen: Option<AutoGen>,
 }
 
 impl TextureObject {
@@ -442,12 +463,176 @@ pub(crate) struct SurfaceObject {
     pub(crate) lock: Option<ActiveLock>,
     /// The `D3DMULTISAMPLE_TYPE` and quality the surface was made with (its GPU image has
     /// the samples that serve them: `multisample`).
-    pub(crate) multisample: super::multisample::MultiSample,
+    pub(crate) multisample: MultiSample,
 }
 
 impl SurfaceObject {
     /// Whether a float32 format is held as bits (see [`GpuImage::holds_bits`]).
     pub(crate) fn holds_bits(&self) -> bool {
         self.gpu.as_ref().is_some_and(GpuImage::holds_bits)
+    }
+}
+
+/// The most rectangles a dirty region tracks apart before it becomes the whole texture.
+const MOST_BOXES: usize = 8;
+
+/// The part of a texture's level 0 written since it last reached the GPU.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) enum DirtyRegion {
+    #[default]
+    Clean,
+    /// Boxes of level 0.
+    Boxes(Vec<TexelBox>),
+    Whole,
+}
+
+impl DirtyRegion {
+    /// Adds a box of level 0 (`None`: the whole texture).
+    pub(crate) fn add(&mut self, region: Option<TexelBox>) {
+        *self = match (std::mem::take(self), region) {
+            (DirtyRegion::Whole, _) | (_, None) => DirtyRegion::Whole,
+            (DirtyRegion::Clean, Some(b)) => DirtyRegion::Boxes(vec![b]),
+            (DirtyRegion::Boxes(mut boxes), Some(b)) => {
+                if !boxes.contains(&b) {
+                    boxes.push(b);
+                }
+                if boxes.len() > MOST_BOXES {
+                    DirtyRegion::Whole
+                } else {
+                    DirtyRegion::Boxes(boxes)
+                }
+            }
+        };
+    }
+
+    pub(crate) fn is_clean(&self) -> bool {
+        *self == DirtyRegion::Clean
+    }
+
+    /// The region's boxes at `level` (`size`: that level's width, height and depth); `None`
+    /// where the whole level is dirty.
+    pub(crate) fn at_level(&self, level: u32, (w, h, d): (u32, u32, u32)) -> Option<Vec<TexelBox>> {
+        let DirtyRegion::Boxes(boxes) = self else {
+            return match self {
+                DirtyRegion::Clean => Some(Vec::new()),
+                _ => None,
+            };
+        };
+        let down = |lo: u32, hi: u32, size: u32| {
+            let lo = (lo >> level).min(size - 1);
+            let hi = hi.div_ceil(1 << level).clamp(lo + 1, size);
+            (lo, hi)
+        };
+        Some(
+            boxes
+                .iter()
+                .map(|b| b.map_axes(|axis, lo, hi| down(lo, hi, [w, h, d][axis])))
+                .collect(),
+        )
+    }
+}
+
+/// `D3DTEXTUREFILTERTYPE` of `StretchRect`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Filter {
+    /// `D3DTEXF_NONE` / `D3DTEXF_POINT`.
+    Point,
+    /// `D3DTEXF_LINEAR` (and the anisotropic/quad filters, which act as linear here).
+    Linear,
+}
+
+impl Filter {
+    /// The filter of a `D3DTEXTUREFILTERTYPE` number `StretchRect` takes: NONE, POINT and
+    /// LINEAR (Windows refuses the anisotropic, quad and convolution filters there, Wine's
+    /// stretchrect_test).
+    pub fn from_d3d(value: u32) -> Option<Filter> {
+        match value {
+            0 | 1 => Some(Filter::Point),
+            2 => Some(Filter::Linear),
+            _ => None,
+        }
+    }
+}
+
+/// An AUTOGENMIPMAP texture's filter and the version of level 0 its levels were made from.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct AutoGen {
+    pub(crate) filter: Filter,
+    /// The texture's `version` after the levels were last made (`None`: never made).
+    pub(crate) made_at: Option<u64>,
+}
+
+impl Default for AutoGen {
+    fn default() -> Self {
+        AutoGen {
+            filter: Filter::Linear,
+            made_at: None,
+        }
+    }
+}
+
+/// A surface's `D3DMULTISAMPLE_TYPE` (0, `NONMASKABLE` or 2 to 16 samples) and quality, as
+/// it was created and as `GetDesc` reports it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct MultiSample {
+    pub kind: u32,
+    pub quality: u32,
+}
+
+impl MultiSample {
+    /// `D3DMULTISAMPLE_NONE`.
+    pub const NONE: MultiSample = MultiSample {
+        kind: 0,
+        quality: 0,
+    };
+
+    /// `kind` samples at quality 0.
+    pub fn samples(kind: u32) -> MultiSample {
+        MultiSample { kind, quality: 0 }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn b(left: u32, top: u32, right: u32, bottom: u32) -> TexelBox {
+        TexelBox {
+            left,
+            top,
+            right,
+            bottom,
+            front: 0,
+            back: 1,
+        }
+    }
+
+    #[test]
+    fn a_region_grows_from_clean_to_boxes_to_whole() {
+        let mut region = DirtyRegion::Clean;
+        assert!(region.is_clean());
+        assert_eq!(region.at_level(0, (8, 8, 1)), Some(Vec::new()));
+        region.add(Some(b(0, 0, 2, 2)));
+        region.add(Some(b(0, 0, 2, 2)));
+        assert_eq!(region, DirtyRegion::Boxes(vec![b(0, 0, 2, 2)]));
+        for i in 0..MOST_BOXES as u32 {
+            region.add(Some(b(i, i, i + 1, i + 1)));
+        }
+        assert_eq!(region, DirtyRegion::Whole);
+        assert_eq!(region.at_level(0, (8, 8, 1)), None);
+        let mut region = DirtyRegion::Boxes(vec![b(1, 1, 2, 2)]);
+        region.add(None);
+        assert_eq!(region, DirtyRegion::Whole);
+    }
+
+    #[test]
+    fn level_zero_boxes_scale_down_covering_every_texel() {
+        let region = DirtyRegion::Boxes(vec![b(96, 96, 160, 160), b(3, 5, 4, 6)]);
+        assert_eq!(
+            region.at_level(2, (64, 64, 1)),
+            Some(vec![b(24, 24, 40, 40), b(0, 1, 1, 2)])
+        );
+        // Never empty, never past the level.
+        assert_eq!(region.at_level(8, (1, 1, 1)), Some(vec![b(0, 0, 1, 1); 2]));
     }
 }

@@ -8,17 +8,11 @@
 //! buffer takes what the front buffer held; the surfaces stay the same objects (the GPU
 //! images move between them, nothing is copied).
 
-use super::blit::Filter;
 use super::error::{invalid, DeviceError};
 use super::format::Format;
-use super::multisample::MultiSample;
-use super::objects::{Pool, SurfaceId};
+use super::objects::{Filter, MultiSample, Pool, SurfaceId, SwapChainId};
 use super::state::Rect;
 use super::{Device, DeviceParams, SurfaceData};
-
-/// An additional swap chain (`CreateAdditionalSwapChain`); the implicit one has no id.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct SwapChainId(pub u64);
 
 /// What a swap chain is made of: the part of `D3DPRESENT_PARAMETERS` a headless device uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,6 +78,28 @@ impl SwapChain {
 }
 
 impl Device {
+    /// A chain's window slot (`None`: the implicit chain's), borrowed apart from the GPU
+    /// context that configuring and showing the window take.
+    pub(crate) fn window_slot(
+        &mut self,
+        chain: Option<SwapChainId>,
+    ) -> Result<(&crate::gpu::Gpu, &mut Option<super::window::WindowTarget>), DeviceError> {
+        let slot = match chain {
+            None => &mut self.implicit.window,
+            Some(id) => self
+                .additional
+                .get_mut(&id)
+                .map(|c| &mut c.window)
+                .ok_or_else(|| {
+                    invalid(
+                        "Present",
+                        format!("{id:?} is not a swap chain of this device"),
+                    )
+                })?,
+        };
+        Ok((&self.gpu, slot))
+    }
+
     /// A swap chain's back buffers (and, with `depth`, its automatic depth-stencil surface)
     /// made from `present`; nothing is left made when it fails.
     pub(crate) fn make_swap_chain(

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use super::error::{invalid, DeviceError};
 use super::format::SurfaceData;
-use super::objects::SurfaceId;
+use super::objects::{SurfaceId, SurfaceObject};
 use super::state::Rect;
 use super::{ClearFlags, Device};
 use crate::gpu::bits_of;
@@ -65,6 +65,89 @@ pub(crate) struct ClearKey {
     samples: u32,
 }
 
+/// A view and its format.
+type ViewFormat = (wgpu::TextureView, wgpu::TextureFormat);
+
+/// A render target's view, format and size (width, height, samples).
+type SizedView = (wgpu::TextureView, wgpu::TextureFormat, (u32, u32, u32));
+
+/// One pass of a clear: its colour attachments and their formats, its depth-stencil
+/// attachment, what it clears, and its attachments' size (width, height, samples).
+struct ClearPass {
+    views: Vec<Option<wgpu::TextureView>>,
+    formats: Vec<Option<wgpu::TextureFormat>>,
+    depth: Option<(ViewFormat, (u32, u32, u32))>,
+    flags: ClearFlags,
+    size: (u32, u32, u32),
+}
+
+/// A D3DCOLOR (0xAARRGGBB) as a wgpu colour.
+fn d3dcolor_to_wgpu(colour: u32) -> wgpu::Color {
+    let ch = |shift: u32| f64::from((colour >> shift) & 0xff) / 255.0;
+    wgpu::Color {
+        r: ch(16),
+        g: ch(8),
+        b: ch(0),
+        a: ch(24),
+    }
+}
+
+/// The passes of a clear: one when every attachment has render target 0's `size`;
+/// otherwise (a larger or smaller depth-stencil surface, targets of other sizes: WebGPU's
+/// attachments must match) a pass per target and one for the depth-stencil surface.
+fn clear_passes(
+    targets: Vec<Option<SizedView>>,
+    depth: Option<(ViewFormat, (u32, u32, u32))>,
+    one_size: bool,
+    flags: ClearFlags,
+    size: (u32, u32, u32),
+) -> Vec<ClearPass> {
+    let depth_matches = depth.as_ref().is_none_or(|(_, s)| *s == size);
+    if one_size && depth_matches {
+        let views = targets
+            .iter()
+            .map(|t| t.as_ref().map(|t| t.0.clone()))
+            .collect();
+        let formats = targets.iter().map(|t| t.as_ref().map(|t| t.1)).collect();
+        return vec![ClearPass {
+            views,
+            formats,
+            depth,
+            flags,
+            size,
+        }];
+    }
+    let colour_only = ClearFlags {
+        zbuffer: false,
+        stencil: false,
+        ..flags
+    };
+    let depth_only = ClearFlags {
+        target: false,
+        ..flags
+    };
+    let mut passes = Vec::new();
+    for (view, format, size) in targets.into_iter().flatten() {
+        passes.push(ClearPass {
+            views: vec![Some(view)],
+            formats: vec![Some(format)],
+            depth: None,
+            flags: colour_only,
+            size,
+        });
+    }
+    if let Some((d, size)) = depth {
+        passes.push(ClearPass {
+            views: Vec::new(),
+            formats: Vec::new(),
+            depth: Some((d, size)),
+            flags: depth_only,
+            size,
+        });
+    }
+    passes
+}
+
 impl Device {
     /// `Clear(rects, flags, colour, z, stencil)`: the render targets (all bound ones), the
     /// depth and the stencil of the depth-stencil surface, within the viewport, the scissor
@@ -79,6 +162,35 @@ impl Device {
         stencil: u32,
     ) -> Result<(), DeviceError> {
         let call = "Clear";
+        let ds = self.clear_depth_stencil(call, flags, z)?;
+        let rt0 = self.state.render_targets[0]
+            .and_then(|id| self.surfaces.get(&id))
+            .ok_or_else(|| invalid(call, "no render target 0"))?;
+        let samples = rt0.gpu.as_ref().map_or(1, |g| g.texture.sample_count());
+        let size = (rt0.width, rt0.height, samples);
+        let areas = self.clear_areas(rects);
+        let clear_colour = d3dcolor_to_wgpu(colour);
+        let (targets, one_size) = self.clear_targets(call, flags, size)?;
+        let depth = ds
+            .filter(|_| flags.zbuffer || flags.stencil)
+            .and_then(|s| Some((s.gpu.as_ref()?, (s.width, s.height))))
+            .map(|(s, (w, h))| {
+                let size = (w, h, s.texture.sample_count());
+                ((s.view.clone(), s.wgpu_format), size)
+            });
+        for pass in clear_passes(targets, depth, one_size, flags, size) {
+            self.run_clear_pass(pass, &areas, clear_colour, z, stencil)?;
+        }
+        Ok(())
+    }
+
+    /// `Clear`'s rules for the depth-stencil surface and `z`; the surface, if one is set.
+    fn clear_depth_stencil(
+        &self,
+        call: &'static str,
+        flags: ClearFlags,
+        z: f32,
+    ) -> Result<Option<&SurfaceObject>, DeviceError> {
         let ds = match self.state.depth_stencil {
             Some(id) => Some(
                 self.surfaces
@@ -102,11 +214,12 @@ impl Device {
         if !(0.0..=1.0).contains(&z) {
             return Err(invalid(call, format!("z {z} outside 0..=1")));
         }
-        let rt0 = self.state.render_targets[0]
-            .and_then(|id| self.surfaces.get(&id))
-            .ok_or_else(|| invalid(call, "no render target 0"))?;
-        let (width, height) = (rt0.width, rt0.height);
-        let samples = rt0.gpu.as_ref().map_or(1, |g| g.texture.sample_count());
+        Ok(ds)
+    }
+
+    /// The rectangles cleared: the viewport, within the scissor rectangle when the scissor
+    /// test is on, within each of `rects` when some are given.
+    fn clear_areas(&self, rects: &[Rect]) -> Vec<Rect> {
         let v = self.state.viewport;
         let mut area = Rect {
             left: v.x as i32,
@@ -117,19 +230,22 @@ impl Device {
         if self.state.render.scissor_test {
             area = area.intersect(&self.state.scissor);
         }
-        let areas: Vec<Rect> = if rects.is_empty() {
+        if rects.is_empty() {
             vec![area]
         } else {
             rects.iter().map(|r| r.intersect(&area)).collect()
-        };
-        let ch = |shift: u32| f64::from((colour >> shift) & 0xff) / 255.0;
-        let clear_colour = wgpu::Color {
-            r: ch(16),
-            g: ch(8),
-            b: ch(0),
-            a: ch(24),
-        };
-        // Each target with its size (D3D9 clears every bound target, whatever its size).
+        }
+    }
+
+    /// Each render target cleared with its view, format and size (D3D9 clears every bound
+    /// target, whatever its size; none without `D3DCLEAR_TARGET`), and whether all have
+    /// render target 0's `size`.
+    fn clear_targets(
+        &self,
+        call: &'static str,
+        flags: ClearFlags,
+        size0: (u32, u32, u32),
+    ) -> Result<(Vec<Option<SizedView>>, bool), DeviceError> {
         let mut targets = Vec::new();
         let mut one_size = true;
         for id in self.state.render_targets.iter() {
@@ -143,7 +259,7 @@ impl Device {
             };
             // (Targets of another multisampling than render target 0's are cleared apart.)
             let size = (surface.width, surface.height, gpu.texture.sample_count());
-            one_size &= size == (width, height, samples);
+            one_size &= size == size0;
             // With D3DRS_SRGBWRITEENABLE the clear colour is encoded too (`srgb`).
             let (view, format) = self.target_view(call, surface, gpu)?;
             targets.push(Some((view, format, size)));
@@ -151,90 +267,57 @@ impl Device {
         while targets.last().is_some_and(Option::is_none) {
             targets.pop();
         }
-        let depth = ds
-            .filter(|_| flags.zbuffer || flags.stencil)
-            .and_then(|s| Some((s.gpu.as_ref()?, (s.width, s.height))))
-            .map(|(s, (w, h))| {
-                let size = (w, h, s.texture.sample_count());
-                ((s.view.clone(), s.wgpu_format), size)
-            });
-        let colour_only = ClearFlags {
-            zbuffer: false,
-            stencil: false,
-            ..flags
-        };
-        let depth_only = ClearFlags {
-            target: false,
-            ..flags
-        };
-        // One pass when every attachment has render target 0's size; otherwise (a larger or
-        // smaller depth-stencil surface, targets of other sizes: WebGPU's attachments must
-        // match) a pass per target and one for the depth-stencil surface.
-        type Pass = (
-            Vec<Option<wgpu::TextureView>>,
-            Vec<Option<wgpu::TextureFormat>>,
-            Option<((wgpu::TextureView, wgpu::TextureFormat), (u32, u32, u32))>,
-            ClearFlags,
-            (u32, u32, u32),
-        );
-        let mut passes: Vec<Pass> = Vec::new();
-        let depth_matches = depth
-            .as_ref()
-            .is_none_or(|(_, size)| *size == (width, height, samples));
-        if one_size && depth_matches {
-            let views = targets
-                .iter()
-                .map(|t| t.as_ref().map(|t| t.0.clone()))
-                .collect();
-            let formats = targets.iter().map(|t| t.as_ref().map(|t| t.1)).collect();
-            passes.push((views, formats, depth, flags, (width, height, samples)));
-        } else {
-            for (view, format, size) in targets.into_iter().flatten() {
-                passes.push((
-                    vec![Some(view)],
-                    vec![Some(format)],
-                    None,
-                    colour_only,
-                    size,
-                ));
-            }
-            if let Some((d, size)) = depth {
-                passes.push((Vec::new(), Vec::new(), Some((d, size)), depth_only, size));
-            }
+        Ok((targets, one_size))
+    }
+
+    /// One pass of a clear, over each of `areas` within its attachments: a load operation
+    /// where an area is the whole attachment, a draw otherwise.
+    fn run_clear_pass(
+        &mut self,
+        pass: ClearPass,
+        areas: &[Rect],
+        clear_colour: wgpu::Color,
+        z: f32,
+        stencil: u32,
+    ) -> Result<(), DeviceError> {
+        let ClearPass {
+            views,
+            formats,
+            depth,
+            flags,
+            size: target,
+        } = pass;
+        if views.is_empty() && depth.is_none() {
+            return Ok(());
         }
-        for (views, formats, depth, flags, target) in passes {
-            if views.is_empty() && depth.is_none() {
+        let depth = depth.map(|(d, _)| d);
+        for rect in areas {
+            let Some((x, y, w, h)) = rect.clip(target.0, target.1) else {
                 continue;
-            }
-            let depth = depth.map(|(d, _)| d);
-            for rect in &areas {
-                let Some((x, y, w, h)) = rect.clip(target.0, target.1) else {
-                    continue;
-                };
-                let whole = (x, y, w, h) == (0, 0, target.0, target.1);
-                let samples = target.2;
-                if whole {
-                    self.clear_whole(
-                        &views,
-                        &formats,
-                        depth.as_ref(),
-                        flags,
-                        clear_colour,
-                        z,
-                        stencil,
-                    );
-                } else {
-                    self.clear_rect(
-                        &views,
-                        &formats,
-                        depth.as_ref(),
-                        flags,
-                        clear_colour,
-                        z,
-                        stencil,
-                        (x, y, w, h, samples),
-                    )?;
-                }
+            };
+            let whole = (x, y, w, h) == (0, 0, target.0, target.1);
+            let samples = target.2;
+            if whole {
+                self.clear_whole(
+                    &views,
+                    &formats,
+                    depth.as_ref(),
+                    flags,
+                    clear_colour,
+                    z,
+                    stencil,
+                );
+            } else {
+                self.clear_rect(
+                    &views,
+                    &formats,
+                    depth.as_ref(),
+                    flags,
+                    clear_colour,
+                    z,
+                    stencil,
+                    (x, y, w, h, samples),
+                )?;
             }
         }
         Ok(())

@@ -4,9 +4,9 @@
 
 use super::error::{invalid, unsupported, DeviceError};
 use super::format::Format;
-use super::multisample::MultiSample;
 use super::objects::{
-    ActiveLock, GpuImage, LockFlags, Locked, Pool, SurfaceId, SurfaceObject, TexelBox, Usage,
+    ActiveLock, GpuImage, LockFlags, Locked, MultiSample, Pool, SurfaceId, SurfaceObject, TexelBox,
+    Usage,
 };
 use super::state::Rect;
 use super::Device;
@@ -254,6 +254,14 @@ impl Device {
                 format!("{format:?} ({wgpu_format:?}) surfaces with {gpu_usage:?} on this adapter"),
             ));
         }
+        // wgpu's GL backend resolves only multisampled images it holds as renderbuffers, which
+        // it does for those that are render attachments and nothing else (with
+        // TEXTURE_BINDING or COPY_SRC the resolve reads back black): there they are.
+        let gpu_usage = if samples > 1 && self.gpu.adapter_info().backend == wgpu::Backend::Gl {
+            gpu_usage & wgpu::TextureUsages::RENDER_ATTACHMENT
+        } else {
+            gpu_usage
+        };
         let view_formats = super::srgb::view_formats(&self.gpu, format, wgpu_format);
         let texture = self.gpu.device.create_texture(&wgpu::TextureDescriptor {
             label: Some(call),

@@ -8,10 +8,10 @@
 use super::error::{invalid, unsupported, DeviceError};
 use super::format::Format;
 use super::objects::{
-    ActiveLock, GpuImage, GpuTexture, LockFlags, Locked, Pool, SurfaceId, SurfaceObject, TexelBox,
-    TextureId, TextureMemory, TextureObject, Usage,
+    ActiveLock, DirtyRegion, GpuImage, GpuTexture, LockFlags, Locked, Pool, SurfaceId,
+    SurfaceObject, TexelBox, TextureDesc, TextureId, TextureMemory, TextureObject, Usage,
 };
-use super::upload::{write_subresource, DirtyRegion};
+use super::upload::write_subresource;
 use super::Device;
 use crate::device::TextureKind;
 
@@ -23,21 +23,6 @@ const GPU_TEXTURE_USAGE: wgpu::TextureUsages = wgpu::TextureUsages::TEXTURE_BIND
     .union(wgpu::TextureUsages::COPY_SRC);
 /// What textures drawn into (render-target and AUTOGENMIPMAP ones) add.
 const DRAWN_USAGE: wgpu::TextureUsages = wgpu::TextureUsages::RENDER_ATTACHMENT;
-
-/// What `CreateTexture`, `CreateCubeTexture` and `CreateVolumeTexture` take.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TextureDesc {
-    pub kind: TextureKind,
-    /// Width and height (the edge of a cube texture) and depth (volumes; 1 otherwise).
-    pub width: u32,
-    pub height: u32,
-    pub depth: u32,
-    /// Mip levels; 0 makes the full chain.
-    pub levels: u32,
-    pub format: Format,
-    pub usage: Usage,
-    pub pool: Pool,
-}
 
 /// What `GetLevelDesc` and friends report of a texture.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -154,97 +139,22 @@ impl Device {
             pool,
             ..
         } = *desc;
-        if width == 0 || height == 0 || depth == 0 {
-            return Err(invalid(call, format!("a {width}x{height}x{depth} texture")));
-        }
-        let render_target = usage.contains(Usage::RENDER_TARGET);
-        if (render_target || usage.contains(Usage::DEPTH_STENCIL)) && pool != Pool::Default {
-            return Err(invalid(
-                call,
-                format!("D3DUSAGE_RENDERTARGET or _DEPTHSTENCIL in {pool:?}"),
-            ));
-        }
-        if pool == Pool::Managed && usage.contains(Usage::DYNAMIC) {
-            return Err(invalid(call, "D3DUSAGE_DYNAMIC in D3DPOOL_MANAGED"));
-        }
-        if render_target && kind == TextureKind::Volume {
-            return Err(invalid(call, "a volume render target"));
-        }
-        if format == Format::Null {
-            return Err(invalid(
-                call,
-                "NULL textures (the format is for render targets)",
-            ));
-        }
-        if format.is_yuv() {
-            return Err(invalid(
-                call,
-                format!("{format:?} textures (YUV formats are offscreen plain surfaces)"),
-            ));
-        }
+        check_texture_desc(call, desc)?;
         if format.is_depth() || usage.contains(Usage::DEPTH_STENCIL) {
             return self.create_depth_texture(call, desc);
         }
+        let render_target = usage.contains(Usage::RENDER_TARGET);
         let asks_autogen = usage.contains(Usage::AUTOGEN_MIPMAP);
         let autogen =
             asks_autogen && super::autogen::check_desc(call, desc, format.support(&self.gpu))?;
-        let largest = width.max(height).max(if kind == TextureKind::Volume {
-            depth
-        } else {
-            1
-        });
-        let full_chain = 32 - largest.leading_zeros();
-        let levels = match desc.levels {
-            // An AUTOGENMIPMAP texture shows one level and keeps the whole chain (one level
-            // where the format cannot have its levels generated).
-            0 | 1 if asks_autogen && !autogen => 1,
-            0 => full_chain,
-            1 if autogen => full_chain,
-            n if n > full_chain => {
-                return Err(invalid(
-                    call,
-                    format!("{n} levels; a {width}x{height} texture has at most {full_chain}"),
-                ))
-            }
-            n => n,
-        };
-        let object_kind = kind;
-        let features = self.gpu.device.features();
-        if !features.contains(format.required_features()) {
-            return Err(unsupported(
-                call,
-                format!(
-                    "{format:?} textures (the adapter lacks {:?})",
-                    format.required_features()
-                ),
-            ));
-        }
-        // DEFAULT textures take part in GPU copies with render targets: the same formats
-        // (float formats keep their expanded sampled layout unless drawn into).
-        // Block-compressed volumes are decoded where the adapter cannot hold them.
-        let bc = if kind == TextureKind::Volume {
-            wgpu::Features::TEXTURE_COMPRESSION_BC
-                | wgpu::Features::TEXTURE_COMPRESSION_BC_SLICED_3D
-        } else {
-            wgpu::Features::TEXTURE_COMPRESSION_BC
-        };
+        let levels = texture_levels(call, desc, asks_autogen, autogen)?;
         // AUTOGENMIPMAP levels are drawn from level 0 (`autogen`).
         let drawn = render_target || autogen;
-        let wgpu_format = format.texture_wgpu(
-            drawn || (pool == Pool::Default && !format.is_float()),
-            self.depth32_stencil8(),
-            width.is_multiple_of(4) && height.is_multiple_of(4) && features.contains(bc),
-        );
-        // Float32 levels that are drawn into, where the adapter cannot render floats: their
-        // bits in a u32 format (`float_bits`; shaders sample a float copy).
-        let wgpu_format = match drawn {
-            true => self.drawn_format(wgpu_format, GPU_TEXTURE_USAGE | DRAWN_USAGE),
-            false => wgpu_format,
-        };
+        let wgpu_format = self.texture_format(call, desc, drawn)?;
         let gpu = if pool.on_gpu() {
             Some(self.create_gpu_texture(
                 call,
-                object_kind,
+                kind,
                 [width, height, depth],
                 levels,
                 format,
@@ -279,7 +189,7 @@ impl Device {
             },
             stale: false,
             version: 0,
-            autogen: autogen.then(super::autogen::AutoGen::default),
+            autogen: autogen.then(super::objects::AutoGen::default),
         };
         if object.lockable() {
             object.memory = TextureMemory::new((0..subresources).map(|i| {
@@ -299,6 +209,55 @@ impl Device {
         let id = TextureId(self.next_id());
         self.textures.insert(id, object);
         Ok(id)
+    }
+
+    /// The GPU format of a colour texture: one the adapter can hold, the same as render
+    /// targets' in DEFAULT (`drawn`: levels drawn into), float32 bits where drawn float32
+    /// cannot be rendered.
+    fn texture_format(
+        &self,
+        call: &'static str,
+        desc: &TextureDesc,
+        drawn: bool,
+    ) -> Result<wgpu::TextureFormat, DeviceError> {
+        let TextureDesc {
+            kind,
+            width,
+            height,
+            format,
+            pool,
+            ..
+        } = *desc;
+        let features = self.gpu.device.features();
+        if !features.contains(format.required_features()) {
+            return Err(unsupported(
+                call,
+                format!(
+                    "{format:?} textures (the adapter lacks {:?})",
+                    format.required_features()
+                ),
+            ));
+        }
+        // DEFAULT textures take part in GPU copies with render targets: the same formats
+        // (float formats keep their expanded sampled layout unless drawn into).
+        // Block-compressed volumes are decoded where the adapter cannot hold them.
+        let bc = if kind == TextureKind::Volume {
+            wgpu::Features::TEXTURE_COMPRESSION_BC
+                | wgpu::Features::TEXTURE_COMPRESSION_BC_SLICED_3D
+        } else {
+            wgpu::Features::TEXTURE_COMPRESSION_BC
+        };
+        let wgpu_format = format.texture_wgpu(
+            drawn || (pool == Pool::Default && !format.is_float()),
+            self.depth32_stencil8(),
+            width.is_multiple_of(4) && height.is_multiple_of(4) && features.contains(bc),
+        );
+        // Float32 levels that are drawn into, where the adapter cannot render floats: their
+        // bits in a u32 format (`float_bits`; shaders sample a float copy).
+        Ok(match drawn {
+            true => self.drawn_format(wgpu_format, GPU_TEXTURE_USAGE | DRAWN_USAGE),
+            false => wgpu_format,
+        })
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -623,7 +582,7 @@ impl Device {
             memory: None,
             container: Some((id, face, level)),
             lock: None,
-            multisample: super::multisample::MultiSample::NONE,
+            multisample: super::objects::MultiSample::NONE,
         };
         let sid = SurfaceId(self.next_id());
         self.surfaces.insert(sid, surface);
@@ -713,4 +672,85 @@ impl TextureObject {
         }
         Ok((face * self.levels + level) as usize)
     }
+}
+
+/// D3D9's rules on a texture's description, before its kind is looked at: a size, render
+/// targets and depth textures in DEFAULT, no dynamic MANAGED textures, no volume render
+/// targets, no NULL or YUV textures.
+fn check_texture_desc(call: &'static str, desc: &TextureDesc) -> Result<(), DeviceError> {
+    let TextureDesc {
+        kind,
+        width,
+        height,
+        depth,
+        format,
+        usage,
+        pool,
+        ..
+    } = *desc;
+    if width == 0 || height == 0 || depth == 0 {
+        return Err(invalid(call, format!("a {width}x{height}x{depth} texture")));
+    }
+    let render_target = usage.contains(Usage::RENDER_TARGET);
+    if (render_target || usage.contains(Usage::DEPTH_STENCIL)) && pool != Pool::Default {
+        return Err(invalid(
+            call,
+            format!("D3DUSAGE_RENDERTARGET or _DEPTHSTENCIL in {pool:?}"),
+        ));
+    }
+    if pool == Pool::Managed && usage.contains(Usage::DYNAMIC) {
+        return Err(invalid(call, "D3DUSAGE_DYNAMIC in D3DPOOL_MANAGED"));
+    }
+    if render_target && kind == TextureKind::Volume {
+        return Err(invalid(call, "a volume render target"));
+    }
+    if format == Format::Null {
+        return Err(invalid(
+            call,
+            "NULL textures (the format is for render targets)",
+        ));
+    }
+    if format.is_yuv() {
+        return Err(invalid(
+            call,
+            format!("{format:?} textures (YUV formats are offscreen plain surfaces)"),
+        ));
+    }
+    Ok(())
+}
+
+/// The levels a texture has: 0 makes the full chain; an AUTOGENMIPMAP texture shows one
+/// level and keeps the whole chain (one level where the format cannot have its levels
+/// generated: `autogen` false).
+fn texture_levels(
+    call: &'static str,
+    desc: &TextureDesc,
+    asks_autogen: bool,
+    autogen: bool,
+) -> Result<u32, DeviceError> {
+    let TextureDesc {
+        kind,
+        width,
+        height,
+        depth,
+        ..
+    } = *desc;
+    let largest = width.max(height).max(if kind == TextureKind::Volume {
+        depth
+    } else {
+        1
+    });
+    let full_chain = 32 - largest.leading_zeros();
+    Ok(match desc.levels {
+        0 | 1 if asks_autogen && !autogen => 1,
+        0 => full_chain,
+        1 if autogen => full_chain,
+        n if n > full_chain => {
+            return Err(invalid(
+                call,
+                format!("{n} levels; a {width}x{height} texture has at most {full_chain}"),
+            ))
+        }
+        n => n,
+    })
 }

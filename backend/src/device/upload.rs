@@ -11,69 +11,10 @@
 //! `add_dirty_rect_test`, checked on Windows).
 
 use super::format::{gpu_row_pitch, gpu_rows, Format};
-use super::objects::{Pool, TexelBox, TextureId, TextureObject, Usage};
+use super::objects::{DirtyRegion, Pool, TexelBox, TextureId, TextureObject, Usage};
 use super::Device;
 use crate::device::TextureKind;
 use crate::gpu::{write_texels, TexelCopy};
-
-/// The most rectangles a dirty region tracks apart before it becomes the whole texture.
-const MOST_BOXES: usize = 8;
-
-/// The part of a texture's level 0 written since it last reached the GPU.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) enum DirtyRegion {
-    #[default]
-    Clean,
-    /// Boxes of level 0.
-    Boxes(Vec<TexelBox>),
-    Whole,
-}
-
-impl DirtyRegion {
-    /// Adds a box of level 0 (`None`: the whole texture).
-    pub(crate) fn add(&mut self, region: Option<TexelBox>) {
-        *self = match (std::mem::take(self), region) {
-            (DirtyRegion::Whole, _) | (_, None) => DirtyRegion::Whole,
-            (DirtyRegion::Clean, Some(b)) => DirtyRegion::Boxes(vec![b]),
-            (DirtyRegion::Boxes(mut boxes), Some(b)) => {
-                if !boxes.contains(&b) {
-                    boxes.push(b);
-                }
-                if boxes.len() > MOST_BOXES {
-                    DirtyRegion::Whole
-                } else {
-                    DirtyRegion::Boxes(boxes)
-                }
-            }
-        };
-    }
-
-    pub(crate) fn is_clean(&self) -> bool {
-        *self == DirtyRegion::Clean
-    }
-
-    /// The region's boxes at `level` (`size`: that level's width, height and depth); `None`
-    /// where the whole level is dirty.
-    pub(crate) fn at_level(&self, level: u32, (w, h, d): (u32, u32, u32)) -> Option<Vec<TexelBox>> {
-        let DirtyRegion::Boxes(boxes) = self else {
-            return match self {
-                DirtyRegion::Clean => Some(Vec::new()),
-                _ => None,
-            };
-        };
-        let down = |lo: u32, hi: u32, size: u32| {
-            let lo = (lo >> level).min(size - 1);
-            let hi = hi.div_ceil(1 << level).clamp(lo + 1, size);
-            (lo, hi)
-        };
-        Some(
-            boxes
-                .iter()
-                .map(|b| b.map_axes(|axis, lo, hi| down(lo, hi, [w, h, d][axis])))
-                .collect(),
-        )
-    }
-}
 
 impl TextureObject {
     /// A box of level `level` as a box of level 0 (the whole level reaches level 0's edges).
@@ -289,49 +230,4 @@ pub(crate) fn crop_rows(format: Format, data: &[u8], width: u32, b: TexelBox) ->
         out.extend_from_slice(data.get(at..at + row).unwrap_or(&[]));
     }
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn b(left: u32, top: u32, right: u32, bottom: u32) -> TexelBox {
-        TexelBox {
-            left,
-            top,
-            right,
-            bottom,
-            front: 0,
-            back: 1,
-        }
-    }
-
-    #[test]
-    fn a_region_grows_from_clean_to_boxes_to_whole() {
-        let mut region = DirtyRegion::Clean;
-        assert!(region.is_clean());
-        assert_eq!(region.at_level(0, (8, 8, 1)), Some(Vec::new()));
-        region.add(Some(b(0, 0, 2, 2)));
-        region.add(Some(b(0, 0, 2, 2)));
-        assert_eq!(region, DirtyRegion::Boxes(vec![b(0, 0, 2, 2)]));
-        for i in 0..MOST_BOXES as u32 {
-            region.add(Some(b(i, i, i + 1, i + 1)));
-        }
-        assert_eq!(region, DirtyRegion::Whole);
-        assert_eq!(region.at_level(0, (8, 8, 1)), None);
-        let mut region = DirtyRegion::Boxes(vec![b(1, 1, 2, 2)]);
-        region.add(None);
-        assert_eq!(region, DirtyRegion::Whole);
-    }
-
-    #[test]
-    fn level_zero_boxes_scale_down_covering_every_texel() {
-        let region = DirtyRegion::Boxes(vec![b(96, 96, 160, 160), b(3, 5, 4, 6)]);
-        assert_eq!(
-            region.at_level(2, (64, 64, 1)),
-            Some(vec![b(24, 24, 40, 40), b(0, 1, 1, 2)])
-        );
-        // Never empty, never past the level.
-        assert_eq!(region.at_level(8, (1, 1, 1)), Some(vec![b(0, 0, 1, 1); 2]));
-    }
 }

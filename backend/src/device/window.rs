@@ -22,11 +22,8 @@
 //! Headless stays the default: a swap chain with no window presents only to its front buffer.
 
 use super::error::{invalid, DeviceError};
-use super::objects::SurfaceId;
+use super::objects::{SurfaceId, SwapChainId};
 use super::state::Rect;
-use std::collections::HashMap;
-
-use super::present::{SwapChain, SwapChainId};
 use super::Device;
 use crate::gpu::Gpu;
 
@@ -461,7 +458,7 @@ impl Device {
             .map(|g| g.wgpu_format)
             .ok_or_else(|| invalid("CreateDevice", "the back buffer is not on the GPU"))?;
         let target = WindowTarget::new(&self.gpu, surface, size, interval, format)?;
-        *slot(&mut self.implicit, &mut self.additional, chain)? = Some(target);
+        *self.window_slot(chain)?.1 = Some(target);
         Ok(())
     }
 
@@ -472,7 +469,7 @@ impl Device {
         chain: Option<SwapChainId>,
         size: (u32, u32),
     ) -> Result<(), DeviceError> {
-        if let Some(window) = slot(&mut self.implicit, &mut self.additional, chain)? {
+        if let Some(window) = self.window_slot(chain)?.1 {
             window.window_size = size;
         }
         Ok(())
@@ -484,10 +481,11 @@ impl Device {
         chain: Option<SwapChainId>,
         interval: PresentInterval,
     ) -> Result<(), DeviceError> {
-        if let Some(window) = slot(&mut self.implicit, &mut self.additional, chain)? {
+        let (gpu, window) = self.window_slot(chain)?;
+        if let Some(window) = window {
             window.interval = interval;
             if window.lost.is_none() {
-                window.configure(&self.gpu, "Reset")?;
+                window.configure(gpu, "Reset")?;
             }
         }
         Ok(())
@@ -526,7 +524,7 @@ impl Device {
 
     /// `Present`'s refusal while a chain's window waits for a `Reset`.
     pub(crate) fn window_check(&mut self, chain: Option<SwapChainId>) -> Result<(), DeviceError> {
-        match slot(&mut self.implicit, &mut self.additional, chain)? {
+        match self.window_slot(chain)?.1 {
             Some(window) => window.check_lost(),
             None => Ok(()),
         }
@@ -555,8 +553,9 @@ impl Device {
             .get(&frame)
             .and_then(|s| Some((s.gpu.as_ref()?.view.clone(), (s.width, s.height))))
             .ok_or_else(|| invalid("Present", "the frame to show is not on the GPU"))?;
-        match slot(&mut self.implicit, &mut self.additional, chain)? {
-            Some(window) => window.show(&self.gpu, &view, size, source, dest),
+        let (gpu, window) = self.window_slot(chain)?;
+        match window {
+            Some(window) => window.show(gpu, &view, size, source, dest),
             None => Ok(()),
         }
     }
@@ -585,26 +584,6 @@ impl Device {
         buffers
             .and_then(|b| b.first().copied())
             .ok_or_else(|| invalid("CreateAdditionalSwapChain", "no such swap chain"))
-    }
-}
-
-/// A chain's window slot (`None`: the implicit chain's).
-fn slot<'a>(
-    implicit: &'a mut SwapChain,
-    additional: &'a mut HashMap<SwapChainId, SwapChain>,
-    chain: Option<SwapChainId>,
-) -> Result<&'a mut Option<WindowTarget>, DeviceError> {
-    match chain {
-        None => Ok(&mut implicit.window),
-        Some(id) => additional
-            .get_mut(&id)
-            .map(|c| &mut c.window)
-            .ok_or_else(|| {
-                invalid(
-                    "Present",
-                    format!("{id:?} is not a swap chain of this device"),
-                )
-            }),
     }
 }
 

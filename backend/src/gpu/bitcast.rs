@@ -36,6 +36,33 @@ fn is_location_0(binding: Option<&naga::Binding>) -> bool {
 /// name and inputs calls it and bitcasts the location-0 value (the other outputs pass
 /// unchanged). An entry point without an `f32` output at location 0 is left as it is.
 pub fn bitcast_fragment_output(module: &mut Module, name: Option<&str>) -> Result<(), GpuError> {
+    let index = fragment_entry(module, name)?;
+    let Some(result) = module.entry_points[index].function.result.clone() else {
+        return Ok(());
+    };
+    let old = module.types[result.ty].clone();
+    let Some((new_ty, member)) = bits_result_type(module, &result, &old) else {
+        return Ok(());
+    };
+    let (inner, arguments, entry_name) = entry_as_function(module, index, result.ty);
+    let member = member.map(|k| {
+        let count = match &old.inner {
+            TypeInner::Struct { members, .. } => members.len(),
+            _ => 0,
+        };
+        (k, count)
+    });
+    let result = FunctionResult {
+        ty: new_ty,
+        binding: result.binding,
+    };
+    module.entry_points[index].function =
+        bitcasting_entry(entry_name, arguments, inner, result, member);
+    Ok(())
+}
+
+/// The index of fragment entry point `name`, or of the module's only one.
+fn fragment_entry(module: &Module, name: Option<&str>) -> Result<usize, GpuError> {
     let mut candidates = module
         .entry_points
         .iter()
@@ -50,27 +77,25 @@ pub fn bitcast_fragment_output(module: &mut Module, name: Option<&str>) -> Resul
     if candidates.next().is_some() {
         return Err(no_entry());
     }
-    let entry = &module.entry_points[index];
-    let Some(result) = entry.function.result.clone() else {
-        return Ok(());
-    };
+    Ok(index)
+}
 
-    // What changes: the whole result, or one member of the result struct.
-    let old = module.types[result.ty].clone();
+/// What changes: the whole result, or one member of the result struct (`Some(k)`), made
+/// `u32`; the new result type. `None`: no `f32` output at location 0.
+fn bits_result_type(
+    module: &mut Module,
+    result: &FunctionResult,
+    old: &Type,
+) -> Option<(Handle<Type>, Option<usize>)> {
     let (new_inner, member) = match (&result.binding, &old.inner) {
-        (Some(binding), inner) if is_location_0(Some(binding)) => match uint_of(inner) {
-            Some(inner) => (inner, None),
-            None => return Ok(()),
-        },
+        (Some(binding), inner) if is_location_0(Some(binding)) => (uint_of(inner)?, None),
         (None, TypeInner::Struct { members, span }) => {
-            let Some((k, new_ty)) = members.iter().enumerate().find_map(|(k, m)| {
+            let (k, new_ty) = members.iter().enumerate().find_map(|(k, m)| {
                 is_location_0(m.binding.as_ref())
                     .then(|| uint_of(&module.types[m.ty].inner))
                     .flatten()
                     .map(|inner| (k, inner))
-            }) else {
-                return Ok(());
-            };
+            })?;
             let new_ty = module.types.insert(
                 Type {
                     name: None,
@@ -88,7 +113,7 @@ pub fn bitcast_fragment_output(module: &mut Module, name: Option<&str>) -> Resul
             };
             (inner, Some(k))
         }
-        _ => return Ok(()),
+        _ => return None,
     };
     let new_ty = module.types.insert(
         Type {
@@ -97,8 +122,16 @@ pub fn bitcast_fragment_output(module: &mut Module, name: Option<&str>) -> Resul
         },
         Span::UNDEFINED,
     );
+    Some((new_ty, member))
+}
 
-    // The original entry function, as an ordinary function.
+/// The entry point's function moved out as an ordinary function `<name>_float` (no
+/// bindings, result of type `result_ty`): its handle, the entry's arguments and name.
+fn entry_as_function(
+    module: &mut Module,
+    index: usize,
+    result_ty: Handle<Type>,
+) -> (Handle<Function>, Vec<naga::FunctionArgument>, String) {
     let entry = &mut module.entry_points[index];
     let mut inner = std::mem::take(&mut entry.function);
     let arguments = inner.arguments.clone();
@@ -106,21 +139,29 @@ pub fn bitcast_fragment_output(module: &mut Module, name: Option<&str>) -> Resul
         argument.binding = None;
     }
     inner.result = Some(FunctionResult {
-        ty: result.ty,
+        ty: result_ty,
         binding: None,
     });
     inner.name = Some(format!("{}_float", entry.name));
     let entry_name = entry.name.clone();
     let inner = module.functions.append(inner, Span::UNDEFINED);
+    (inner, arguments, entry_name)
+}
 
-    // The new entry: call it, bitcast the location-0 value.
+/// The new entry: call `inner`, bitcast its location-0 value (the whole result, or member
+/// `k` of `count`) into `result`'s type.
+fn bitcasting_entry(
+    name: String,
+    arguments: Vec<naga::FunctionArgument>,
+    inner: Handle<Function>,
+    result: FunctionResult,
+    member: Option<(usize, usize)>,
+) -> Function {
+    let new_ty = result.ty;
     let mut f = Function {
-        name: Some(entry_name),
+        name: Some(name),
         arguments,
-        result: Some(FunctionResult {
-            ty: new_ty,
-            binding: result.binding.clone(),
-        }),
+        result: Some(result),
         ..Function::default()
     };
     let span = Span::UNDEFINED;
@@ -150,11 +191,7 @@ pub fn bitcast_fragment_output(module: &mut Module, name: Option<&str>) -> Resul
     };
     let value = match member {
         None => bitcast(&mut f, call),
-        Some(k) => {
-            let count = match &old.inner {
-                TypeInner::Struct { members, .. } => members.len(),
-                _ => 0,
-            };
+        Some((k, count)) => {
             let components = (0u32..)
                 .take(count)
                 .map(|i| {
@@ -183,8 +220,7 @@ pub fn bitcast_fragment_output(module: &mut Module, name: Option<&str>) -> Resul
     f.body
         .push(Statement::Emit(f.expressions.range_from(start)), span);
     f.body.push(Statement::Return { value: Some(value) }, span);
-    module.entry_points[index].function = f;
-    Ok(())
+    f
 }
 
 #[cfg(test)]

@@ -18,7 +18,7 @@
 
 use super::registers::operand;
 use super::{Ctx, InvalidShader, Site};
-use crate::bytecode::{Opcode, RegisterFile, Stage};
+use crate::bytecode::{Instruction, Opcode, RegisterFile, Stage};
 use crate::check::CheckError;
 use std::collections::HashMap;
 
@@ -87,63 +87,108 @@ struct Function {
 
 /// Every flow-control rule over the whole program.
 pub(super) fn check(ctx: &Ctx<'_>) -> Result<(), CheckError> {
-    let v = ctx.version;
-    let lim = limits(ctx);
-    let mut stack: Vec<(Block, Site)> = Vec::new();
-    let mut functions = vec![Function {
-        label: None,
-        calls: Vec::new(),
-    }];
-    let mut in_function = true;
-    let mut static_count = 0u32;
-    let nest = |stack: &[(Block, Site)], f: &dyn Fn(&Block) -> bool| -> u32 {
-        stack.iter().filter(|(b, _)| f(b)).count() as u32
+    let mut walk = Walk {
+        ctx,
+        lim: limits(ctx),
+        stack: Vec::new(),
+        functions: vec![Function {
+            label: None,
+            calls: Vec::new(),
+        }],
+        in_function: true,
+        static_count: 0,
     };
-
     for (index, inst) in ctx.program.instructions.iter().enumerate() {
-        let site = Site::of(index, inst);
-        let op = inst.opcode;
-        let src_file = |i: usize| inst.src.get(i).map(|s| s.reg.file);
-        let scope = |labelled: bool| {
-            if labelled {
-                "subroutine"
-            } else {
-                "main program"
-            }
-        };
-        let current_is_sub = functions.last().is_some_and(|f| f.label.is_some());
+        walk.instruction(Site::of(index, inst), inst)?;
+    }
+    if let Some(&(_, open)) = walk.stack.last() {
+        return Err(unclosed(ctx, open, walk.scope()));
+    }
+    check_calls(ctx, &walk.functions, walk.lim.calls)
+}
 
+/// The walk over the program in order: the open blocks, the functions so far, and the
+/// static flow-control count.
+struct Walk<'a> {
+    ctx: &'a Ctx<'a>,
+    lim: Limits,
+    stack: Vec<(Block, Site)>,
+    functions: Vec<Function>,
+    /// Whether executable instructions may come (not between a `ret` and the next `label`).
+    in_function: bool,
+    static_count: u32,
+}
+
+impl Walk<'_> {
+    /// One instruction: its function's boundaries, `aL`'s scope, its block rule, the count.
+    fn instruction(&mut self, site: Site, inst: &Instruction) -> Result<(), CheckError> {
+        let op = inst.opcode;
         if op == Opcode::Label {
-            if let Some(&(_, open)) = stack.last() {
-                return Err(unclosed(ctx, open, scope(current_is_sub)));
-            }
-            let Some(src) = inst
-                .src
-                .first()
-                .filter(|s| s.reg.file == RegisterFile::Label)
-            else {
-                return Err(label_operand(inst, site));
-            };
-            let label = src.reg.index;
-            if functions.iter().any(|f| f.label == Some(label)) {
-                return Err(InvalidShader::LabelDefinedTwice { site, label }.into());
-            }
-            functions.push(Function {
-                label: Some(label),
-                calls: Vec::new(),
-            });
-            in_function = true;
-            continue;
+            return self.label(site, inst);
         }
         if !super::is_executable(op) {
-            continue;
+            return Ok(());
         }
-        if !in_function {
+        if !self.in_function {
             return Err(InvalidShader::CodeAfterReturn { site }.into());
         }
+        self.check_al(site, inst)?;
+        match op {
+            Opcode::If | Opcode::Ifc => self.open_if(site, inst)?,
+            Opcode::Else => self.else_branch(site, op)?,
+            Opcode::EndIf => self.end_if(site, op)?,
+            Opcode::Loop | Opcode::Rep => self.open_loop(site, inst)?,
+            Opcode::EndLoop | Opcode::EndRep => self.end_loop(site, op)?,
+            Opcode::Break | Opcode::Breakc | Opcode::Breakp => self.break_out(site, inst)?,
+            Opcode::Call | Opcode::CallNz => self.call(site, inst)?,
+            Opcode::Ret => self.ret()?,
+            Opcode::Setp => setp(site, inst)?,
+            _ => {}
+        }
+        self.check_static_count(site)
+    }
 
-        // aL is read only inside a loop of this function, or in a subroutine.
-        let in_loop = stack.iter().any(|(b, _)| *b == Block::Loop);
+    /// What the current function is, for messages.
+    fn scope(&self) -> &'static str {
+        if self.functions.last().is_some_and(|f| f.label.is_some()) {
+            "subroutine"
+        } else {
+            "main program"
+        }
+    }
+
+    fn nest(&self, f: impl Fn(&Block) -> bool) -> u32 {
+        self.stack.iter().filter(|(b, _)| f(b)).count() as u32
+    }
+
+    /// `label l#`: no block open across it, each label defined once; a new function begins.
+    fn label(&mut self, site: Site, inst: &Instruction) -> Result<(), CheckError> {
+        if let Some(&(_, open)) = self.stack.last() {
+            return Err(unclosed(self.ctx, open, self.scope()));
+        }
+        let Some(src) = inst
+            .src
+            .first()
+            .filter(|s| s.reg.file == RegisterFile::Label)
+        else {
+            return Err(label_operand(inst, site));
+        };
+        let label = src.reg.index;
+        if self.functions.iter().any(|f| f.label == Some(label)) {
+            return Err(InvalidShader::LabelDefinedTwice { site, label }.into());
+        }
+        self.functions.push(Function {
+            label: Some(label),
+            calls: Vec::new(),
+        });
+        self.in_function = true;
+        Ok(())
+    }
+
+    /// aL is read only inside a loop of this function, or in a subroutine.
+    fn check_al(&self, site: Site, inst: &Instruction) -> Result<(), CheckError> {
+        let op = inst.opcode;
+        let in_loop = self.stack.iter().any(|(b, _)| *b == Block::Loop);
         let reads_al = inst.src.iter().enumerate().any(|(i, s)| {
             let own_operand = op == Opcode::Loop && i == 0;
             (!own_operand && s.reg.file == RegisterFile::Loop)
@@ -151,7 +196,8 @@ pub(super) fn check(ctx: &Ctx<'_>) -> Result<(), CheckError> {
         }) || inst
             .dst
             .is_some_and(|d| d.reg.relative.is_some_and(|r| r.file == RegisterFile::Loop));
-        if reads_al && !in_loop && !current_is_sub {
+        let in_sub = self.functions.last().is_some_and(|f| f.label.is_some());
+        if reads_al && !in_loop && !in_sub {
             return Err(InvalidShader::OutsideBlock {
                 site,
                 what: "aL",
@@ -159,186 +205,200 @@ pub(super) fn check(ctx: &Ctx<'_>) -> Result<(), CheckError> {
             }
             .into());
         }
+        Ok(())
+    }
 
-        match op {
-            Opcode::If | Opcode::Ifc => {
-                let dynamic = match op {
-                    Opcode::Ifc => true,
-                    _ => match src_file(0) {
-                        Some(RegisterFile::ConstBool) => false,
-                        // p0 exists from 2_x on; the register rules refuse it before.
-                        Some(RegisterFile::Predicate) => true,
-                        _ => return Err(first_operand(inst, site, "b# (or p0 in 2_x and 3_0)")),
-                    },
-                };
-                if !dynamic {
-                    static_count += 1;
-                }
-                stack.push((
-                    Block::If {
-                        dynamic,
-                        has_else: false,
-                    },
-                    site,
-                ));
-                let (kind, depth, limit) = if dynamic {
-                    (
-                        "dynamic if",
-                        nest(&stack, &|b| matches!(b, Block::If { dynamic: true, .. })),
-                        lim.dynamic,
-                    )
-                } else {
-                    (
-                        "static if",
-                        nest(&stack, &|b| matches!(b, Block::If { dynamic: false, .. })),
-                        lim.static_if,
-                    )
-                };
-                too_deep(ctx, site, kind, depth, limit)?;
-            }
-            Opcode::Else => match stack.last_mut() {
-                Some((
-                    Block::If {
-                        has_else: has_else @ false,
-                        dynamic,
-                    },
-                    _,
-                )) => {
-                    *has_else = true;
-                    if !*dynamic {
-                        static_count += 1;
-                    }
-                }
-                _ => return Err(unmatched(site, op, "if")),
+    /// `if b#` (static), `if p0` / `if_cmp` (dynamic), each within its nesting limit.
+    fn open_if(&mut self, site: Site, inst: &Instruction) -> Result<(), CheckError> {
+        let dynamic = match inst.opcode {
+            Opcode::Ifc => true,
+            _ => match src_file(inst, 0) {
+                Some(RegisterFile::ConstBool) => false,
+                // p0 exists from 2_x on; the register rules refuse it before.
+                Some(RegisterFile::Predicate) => true,
+                _ => return Err(first_operand(inst, site, "b# (or p0 in 2_x and 3_0)")),
             },
-            Opcode::EndIf => match stack.last() {
-                Some((Block::If { .. }, _)) => {
-                    stack.pop();
-                }
-                _ => return Err(unmatched(site, op, "if")),
-            },
-            Opcode::Loop | Opcode::Rep => {
-                let ok = if op == Opcode::Loop {
-                    src_file(0) == Some(RegisterFile::Loop)
-                        && src_file(1) == Some(RegisterFile::ConstInt)
-                } else {
-                    src_file(0) == Some(RegisterFile::ConstInt)
-                };
-                if !ok {
-                    let expected = if op == Opcode::Loop { "aL, i#" } else { "i#" };
-                    return Err(first_operand(inst, site, expected));
-                }
-                static_count += 1;
-                stack.push((
-                    if op == Opcode::Loop {
-                        Block::Loop
-                    } else {
-                        Block::Rep
-                    },
-                    site,
-                ));
-                let depth = nest(&stack, &|b| matches!(b, Block::Loop | Block::Rep));
-                too_deep(ctx, site, "loop/rep", depth, lim.loops)?;
-            }
-            Opcode::EndLoop | Opcode::EndRep => {
-                let want = if op == Opcode::EndLoop {
-                    Block::Loop
-                } else {
-                    Block::Rep
-                };
-                match stack.last() {
-                    Some((b, _)) if *b == want => {
-                        stack.pop();
-                    }
-                    _ => {
-                        let expected = if want == Block::Loop { "loop" } else { "rep" };
-                        return Err(unmatched(site, op, expected));
-                    }
-                }
-            }
-            Opcode::Break | Opcode::Breakc | Opcode::Breakp => {
-                if !stack
-                    .iter()
-                    .any(|(b, _)| matches!(b, Block::Loop | Block::Rep))
-                {
-                    return Err(InvalidShader::OutsideBlock {
-                        site,
-                        what: "break",
-                        needed: "loop or rep",
-                    }
-                    .into());
-                }
-                if op == Opcode::Breakp && src_file(0) != Some(RegisterFile::Predicate) {
-                    return Err(first_operand(inst, site, "p0"));
-                }
-            }
-            Opcode::Call | Opcode::CallNz => {
-                let Some(target) = inst
-                    .src
-                    .first()
-                    .filter(|s| s.reg.file == RegisterFile::Label)
-                else {
-                    return Err(label_operand(inst, site));
-                };
-                if op == Opcode::CallNz {
-                    match src_file(1) {
-                        Some(RegisterFile::ConstBool) => {}
-                        Some(RegisterFile::Predicate) => {}
-                        _ => {
-                            let reg = inst.src.get(1).map(|s| s.reg).unwrap_or(target.reg);
-                            return Err(operand(
-                                site,
-                                "condition",
-                                "b# (or p0 in 2_x and 3_0)",
-                                reg,
-                            ));
-                        }
-                    }
-                }
-                static_count += 1;
-                if let Some(f) = functions.last_mut() {
-                    f.calls.push((target.reg.index, site));
-                }
-            }
-            Opcode::Ret => {
-                if let Some(&(_, open)) = stack.last() {
-                    return Err(unclosed(ctx, open, scope(current_is_sub)));
-                }
-                in_function = false;
-            }
-            Opcode::Setp => {
-                if let Some(dst) = inst.dst.filter(|d| d.reg.file != RegisterFile::Predicate) {
-                    return Err(operand(site, "destination", "p0", dst.reg));
-                }
-            }
-            _ => {}
+        };
+        if !dynamic {
+            self.static_count += 1;
         }
-        if let Some(limit) = lim.static_count {
-            if static_count > limit {
+        self.stack.push((
+            Block::If {
+                dynamic,
+                has_else: false,
+            },
+            site,
+        ));
+        let (kind, depth, limit) = if dynamic {
+            (
+                "dynamic if",
+                self.nest(|b| matches!(b, Block::If { dynamic: true, .. })),
+                self.lim.dynamic,
+            )
+        } else {
+            (
+                "static if",
+                self.nest(|b| matches!(b, Block::If { dynamic: false, .. })),
+                self.lim.static_if,
+            )
+        };
+        too_deep(self.ctx, site, kind, depth, limit)
+    }
+
+    /// `else`: one per open `if`.
+    fn else_branch(&mut self, site: Site, op: Opcode) -> Result<(), CheckError> {
+        match self.stack.last_mut() {
+            Some((
+                Block::If {
+                    has_else: has_else @ false,
+                    dynamic,
+                },
+                _,
+            )) => {
+                *has_else = true;
+                if !*dynamic {
+                    self.static_count += 1;
+                }
+                Ok(())
+            }
+            _ => Err(unmatched(site, op, "if")),
+        }
+    }
+
+    /// `endif` closes an `if`.
+    fn end_if(&mut self, site: Site, op: Opcode) -> Result<(), CheckError> {
+        match self.stack.last() {
+            Some((Block::If { .. }, _)) => {
+                self.stack.pop();
+                Ok(())
+            }
+            _ => Err(unmatched(site, op, "if")),
+        }
+    }
+
+    /// `loop aL, i#` and `rep i#`, within the loop nesting limit.
+    fn open_loop(&mut self, site: Site, inst: &Instruction) -> Result<(), CheckError> {
+        let is_loop = inst.opcode == Opcode::Loop;
+        let ok = if is_loop {
+            src_file(inst, 0) == Some(RegisterFile::Loop)
+                && src_file(inst, 1) == Some(RegisterFile::ConstInt)
+        } else {
+            src_file(inst, 0) == Some(RegisterFile::ConstInt)
+        };
+        if !ok {
+            let expected = if is_loop { "aL, i#" } else { "i#" };
+            return Err(first_operand(inst, site, expected));
+        }
+        self.static_count += 1;
+        self.stack
+            .push((if is_loop { Block::Loop } else { Block::Rep }, site));
+        let depth = self.nest(|b| matches!(b, Block::Loop | Block::Rep));
+        too_deep(self.ctx, site, "loop/rep", depth, self.lim.loops)
+    }
+
+    /// `endloop` closes a `loop`, `endrep` a `rep`.
+    fn end_loop(&mut self, site: Site, op: Opcode) -> Result<(), CheckError> {
+        let want = if op == Opcode::EndLoop {
+            Block::Loop
+        } else {
+            Block::Rep
+        };
+        match self.stack.last() {
+            Some((b, _)) if *b == want => {
+                self.stack.pop();
+                Ok(())
+            }
+            _ => {
+                let expected = if want == Block::Loop { "loop" } else { "rep" };
+                Err(unmatched(site, op, expected))
+            }
+        }
+    }
+
+    /// `break`, `break_comp` and `breakp p0` inside a `loop` or `rep`.
+    fn break_out(&self, site: Site, inst: &Instruction) -> Result<(), CheckError> {
+        if !self
+            .stack
+            .iter()
+            .any(|(b, _)| matches!(b, Block::Loop | Block::Rep))
+        {
+            return Err(InvalidShader::OutsideBlock {
+                site,
+                what: "break",
+                needed: "loop or rep",
+            }
+            .into());
+        }
+        if inst.opcode == Opcode::Breakp && src_file(inst, 0) != Some(RegisterFile::Predicate) {
+            return Err(first_operand(inst, site, "p0"));
+        }
+        Ok(())
+    }
+
+    /// `call l#` and `callnz l#, b#/p0`: recorded for the call-graph rules.
+    fn call(&mut self, site: Site, inst: &Instruction) -> Result<(), CheckError> {
+        let Some(target) = inst
+            .src
+            .first()
+            .filter(|s| s.reg.file == RegisterFile::Label)
+        else {
+            return Err(label_operand(inst, site));
+        };
+        if inst.opcode == Opcode::CallNz {
+            match src_file(inst, 1) {
+                Some(RegisterFile::ConstBool) => {}
+                Some(RegisterFile::Predicate) => {}
+                _ => {
+                    let reg = inst.src.get(1).map(|s| s.reg).unwrap_or(target.reg);
+                    return Err(operand(site, "condition", "b# (or p0 in 2_x and 3_0)", reg));
+                }
+            }
+        }
+        self.static_count += 1;
+        if let Some(f) = self.functions.last_mut() {
+            f.calls.push((target.reg.index, site));
+        }
+        Ok(())
+    }
+
+    /// `ret` ends the function; no block may be open across it.
+    fn ret(&mut self) -> Result<(), CheckError> {
+        if let Some(&(_, open)) = self.stack.last() {
+            return Err(unclosed(self.ctx, open, self.scope()));
+        }
+        self.in_function = false;
+        Ok(())
+    }
+
+    /// vs_2_0's limit on the number of static flow-control instructions.
+    fn check_static_count(&self, site: Site) -> Result<(), CheckError> {
+        if let Some(limit) = self.lim.static_count {
+            if self.static_count > limit {
                 return Err(InvalidShader::NestingTooDeep {
                     site,
                     kind: "static flow instruction count",
-                    depth: static_count,
+                    depth: self.static_count,
                     limit,
-                    version: v,
+                    version: self.ctx.version,
                 }
                 .into());
             }
         }
+        Ok(())
     }
-    if let Some(&(_, open)) = stack.last() {
-        let labelled = functions.last().is_some_and(|f| f.label.is_some());
-        return Err(unclosed(
-            ctx,
-            open,
-            if labelled {
-                "subroutine"
-            } else {
-                "main program"
-            },
-        ));
+}
+
+/// `setp` writes p0.
+fn setp(site: Site, inst: &Instruction) -> Result<(), CheckError> {
+    if let Some(dst) = inst.dst.filter(|d| d.reg.file != RegisterFile::Predicate) {
+        return Err(operand(site, "destination", "p0", dst.reg));
     }
-    check_calls(ctx, &functions, lim.calls)
+    Ok(())
+}
+
+/// The register file of source operand `i`.
+fn src_file(inst: &Instruction, i: usize) -> Option<RegisterFile> {
+    inst.src.get(i).map(|s| s.reg.file)
 }
 
 /// Every call names a defined label; no recursion; call chains within the nesting limit.
@@ -441,11 +501,7 @@ fn unclosed(_ctx: &Ctx<'_>, open: Site, scope: &'static str) -> CheckError {
     .into()
 }
 
-fn first_operand(
-    inst: &crate::bytecode::Instruction,
-    site: Site,
-    expected: &'static str,
-) -> CheckError {
+fn first_operand(inst: &Instruction, site: Site, expected: &'static str) -> CheckError {
     match inst.src.first() {
         Some(s) => operand(site, "source", expected, s.reg),
         None => InvalidShader::NotInVersion {
@@ -457,6 +513,6 @@ fn first_operand(
     }
 }
 
-fn label_operand(inst: &crate::bytecode::Instruction, site: Site) -> CheckError {
+fn label_operand(inst: &Instruction, site: Site) -> CheckError {
     first_operand(inst, site, "a label l#")
 }

@@ -133,8 +133,24 @@ impl Lifter<'_> {
         if lanes.is_empty() {
             return Ok(());
         }
-        let n = lanes.len();
         let r = match inst.opcode {
+            O::Mov | O::Mova | O::Add | O::Sub | O::Mul | O::Mad | O::Lrp => {
+                self.arithmetic(inst, lanes)?
+            }
+            O::Min | O::Max | O::Slt | O::Sge | O::Cmp | O::Cnd => {
+                self.comparison(inst, dst.mask, lanes)?
+            }
+            O::Frc | O::Abs | O::Sgn | O::Nrm => self.unary(inst, lanes)?,
+            O::Dsx | O::Dsy => self.derivative(inst, lanes)?,
+            other => return Err(self.internal(format!("{other} is not an instruction"))),
+        };
+        self.write(&dst, r, inst.predicate.as_ref())
+    }
+
+    /// `mov`, `mova`, `add`, `sub`, `mul`, `mad`, `lrp`.
+    fn arithmetic(&mut self, inst: &Instruction, lanes: Lanes) -> Result<Value, LiftError> {
+        use Opcode as O;
+        Ok(match inst.opcode {
             O::Mov | O::Mova => self.src(inst, 0, lanes)?,
             O::Add | O::Sub => {
                 let (a, b) = (self.src(inst, 0, lanes)?, self.src(inst, 1, lanes)?);
@@ -166,6 +182,21 @@ impl Lifter<'_> {
                 let m = self.mul_d3d9(a, d);
                 self.bin_v(Bo::Add, m, c)
             }
+            other => return Err(self.internal(format!("{other} is not an instruction"))),
+        })
+    }
+
+    /// `min`, `max`, `slt`, `sge`, `cmp`, `cnd`: a comparison selecting between sources (`mask`: the
+    /// destination's, which ps_1_x's co-issued `cnd` looks at).
+    fn comparison(
+        &mut self,
+        inst: &Instruction,
+        mask: WriteMask,
+        lanes: Lanes,
+    ) -> Result<Value, LiftError> {
+        use Opcode as O;
+        let n = lanes.len();
+        Ok(match inst.opcode {
             O::Min | O::Max => {
                 // min: src0 < src1 ? src0 : src1; max: src0 >= src1 ? src0 : src1.
                 let (a, b) = (self.src(inst, 0, lanes)?, self.src(inst, 1, lanes)?);
@@ -191,6 +222,50 @@ impl Lifter<'_> {
                 let r = self.select_v(c, one, zero);
                 self.mark_finite(r)
             }
+            O::Cnd if self.is_ps1() && self.program.version.minor < 4 => {
+                // ps_1_1–1_3: one condition, src0's first swizzled component (r0.a) > 0.5.
+                // Co-issued on the colour half (any mask but `.a` alone), the instruction
+                // writes src1 whatever the condition; co-issued on the alpha half it selects
+                // as usual: what the hardware does (Wine's shader_glsl_cnd, its cnd_test).
+                let b = self.src(inst, 1, lanes)?;
+                if inst.coissue && mask != WriteMask::ALPHA {
+                    b
+                } else {
+                    let a = self.src(inst, 0, Lanes::of(&[0]))?;
+                    let c = self.src(inst, 2, lanes)?;
+                    let k = self.lit_f32(0.5);
+                    let t = self.bin(Bo::Greater, a.h, k);
+                    let r = Value {
+                        h: self.select(t, b.h, c.h),
+                        n,
+                    };
+                    self.finite_if(r, &[b, c])
+                }
+            }
+            O::Cmp | O::Cnd => {
+                // cmp: src0 >= 0 ? src1 : src2; cnd: src0 > 0.5 ? src1 : src2.
+                let a = self.src(inst, 0, lanes)?;
+                let b = self.src(inst, 1, lanes)?;
+                let c = self.src(inst, 2, lanes)?;
+                let (op, k) = if inst.opcode == O::Cmp {
+                    (Bo::GreaterEqual, 0.0)
+                } else {
+                    (Bo::Greater, 0.5)
+                };
+                let k = self.float_n(k, n);
+                let t = self.bin_v(op, a, k);
+                let r = self.select_v(t, b, c);
+                self.finite_if(r, &[b, c])
+            }
+            other => return Err(self.internal(format!("{other} is not an instruction"))),
+        })
+    }
+
+    /// `frc`, `abs`, `sgn`, `nrm`.
+    fn unary(&mut self, inst: &Instruction, lanes: Lanes) -> Result<Value, LiftError> {
+        use Opcode as O;
+        let n = lanes.len();
+        Ok(match inst.opcode {
             O::Frc => {
                 let a = self.src(inst, 0, lanes)?;
                 let f = self.math1_v(Mf::Floor, a);
@@ -225,41 +300,15 @@ impl Lifter<'_> {
                 let a = self.pick(v, lanes.as_slice());
                 self.mul_d3d9(a, q)
             }
-            O::Cnd if self.is_ps1() && self.program.version.minor < 4 => {
-                // ps_1_1–1_3: one condition, src0's first swizzled component (r0.a) > 0.5.
-                // Co-issued on the colour half (any mask but `.a` alone), the instruction
-                // writes src1 whatever the condition; co-issued on the alpha half it selects
-                // as usual: what the hardware does (Wine's shader_glsl_cnd, its cnd_test).
-                let b = self.src(inst, 1, lanes)?;
-                if inst.coissue && dst.mask != WriteMask::ALPHA {
-                    b
-                } else {
-                    let a = self.src(inst, 0, Lanes::of(&[0]))?;
-                    let c = self.src(inst, 2, lanes)?;
-                    let k = self.lit_f32(0.5);
-                    let t = self.bin(Bo::Greater, a.h, k);
-                    let r = Value {
-                        h: self.select(t, b.h, c.h),
-                        n,
-                    };
-                    self.finite_if(r, &[b, c])
-                }
-            }
-            O::Cmp | O::Cnd => {
-                // cmp: src0 >= 0 ? src1 : src2; cnd: src0 > 0.5 ? src1 : src2.
-                let a = self.src(inst, 0, lanes)?;
-                let b = self.src(inst, 1, lanes)?;
-                let c = self.src(inst, 2, lanes)?;
-                let (op, k) = if inst.opcode == O::Cmp {
-                    (Bo::GreaterEqual, 0.0)
-                } else {
-                    (Bo::Greater, 0.5)
-                };
-                let k = self.float_n(k, n);
-                let t = self.bin_v(op, a, k);
-                let r = self.select_v(t, b, c);
-                self.finite_if(r, &[b, c])
-            }
+            other => return Err(self.internal(format!("{other} is not an instruction"))),
+        })
+    }
+
+    /// `dsx`, `dsy`.
+    fn derivative(&mut self, inst: &Instruction, lanes: Lanes) -> Result<Value, LiftError> {
+        use Opcode as O;
+        let n = lanes.len();
+        Ok(match inst.opcode {
             O::Dsx | O::Dsy => {
                 // The screen-space derivative, at the precision the device picks (WGSL
                 // `dpdx`/`dpdy`, as Wine's dFdx/dFdy and DXVK's OpDPdx/OpDPdy).
@@ -277,8 +326,7 @@ impl Lifter<'_> {
                 Value { h, n }
             }
             other => return Err(self.internal(format!("{other} is not an instruction"))),
-        };
-        self.write(&dst, r, inst.predicate.as_ref())
+        })
     }
 
     /// The destination parameter.

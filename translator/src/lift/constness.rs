@@ -47,26 +47,7 @@ impl Lifter<'_> {
             Expression::Literal(naga::Literal::F32(v)) => Float(vec![v]),
             Expression::Literal(naga::Literal::Bool(v)) => Bool(vec![v]),
             Expression::Compose { ty, ref components } => {
-                // Vectors only (a struct of constants is not a value WGSL folds to one).
-                if !matches!(self.module.types[ty].inner, naga::TypeInner::Vector { .. }) {
-                    return None;
-                }
-                match self.f.consts.get(components.first()?)? {
-                    Float(_) => {
-                        let mut out = Vec::new();
-                        for &c in components {
-                            out.extend_from_slice(self.constant_floats(c)?);
-                        }
-                        Float(out)
-                    }
-                    Bool(_) => {
-                        let mut out = Vec::new();
-                        for &c in components {
-                            out.extend_from_slice(self.constant_bools(c)?);
-                        }
-                        Bool(out)
-                    }
-                }
+                return self.const_compose(ty, components)
             }
             Expression::Splat { size, value } => match self.f.consts.get(&value)? {
                 Float(v) => Float(vec![*v.first()?; size as usize]),
@@ -101,27 +82,7 @@ impl Lifter<'_> {
                 _ => return None,
             },
             Expression::Binary { op, left, right } => {
-                match (self.f.consts.get(&left)?, self.f.consts.get(&right)?) {
-                    (Float(a), Float(b)) => match op {
-                        Bo::Add => Float(zip(a, b, |x, y| x + y)?),
-                        Bo::Subtract => Float(zip(a, b, |x, y| x - y)?),
-                        Bo::Multiply => Float(zip(a, b, |x, y| x * y)?),
-                        Bo::Divide => Float(zip(a, b, |x, y| x / y)?),
-                        Bo::Equal => Bool(zip(a, b, |x, y| x == y)?),
-                        Bo::NotEqual => Bool(zip(a, b, |x, y| x != y)?),
-                        Bo::Less => Bool(zip(a, b, |x, y| x < y)?),
-                        Bo::LessEqual => Bool(zip(a, b, |x, y| x <= y)?),
-                        Bo::Greater => Bool(zip(a, b, |x, y| x > y)?),
-                        Bo::GreaterEqual => Bool(zip(a, b, |x, y| x >= y)?),
-                        _ => return None,
-                    },
-                    (Bool(a), Bool(b)) => match op {
-                        Bo::LogicalAnd | Bo::And => Bool(zip(a, b, |x, y| x && y)?),
-                        Bo::LogicalOr | Bo::InclusiveOr => Bool(zip(a, b, |x, y| x || y)?),
-                        _ => return None,
-                    },
-                    _ => return None,
-                }
+                return fold_binary(op, self.f.consts.get(&left)?, self.f.consts.get(&right)?)
             }
             Expression::Select {
                 condition,
@@ -130,20 +91,7 @@ impl Lifter<'_> {
             } => {
                 let c = self.constant_bools(condition)?;
                 let (a, b) = (self.constant_floats(accept)?, self.constant_floats(reject)?);
-                let n = a.len().max(b.len());
-                let at = |v: &[f32], i: usize| v.get(i).or(v.first()).copied();
-                Float(
-                    (0..n)
-                        .map(|i| {
-                            let take = *c.get(i).or(c.first())?;
-                            if take {
-                                at(a, i)
-                            } else {
-                                at(b, i)
-                            }
-                        })
-                        .collect::<Option<_>>()?,
-                )
+                return fold_select(c, a, b);
             }
             Expression::Math {
                 fun,
@@ -161,44 +109,122 @@ impl Lifter<'_> {
                     Some(h) => Some(self.constant_floats(h)?),
                     None => None,
                 };
-                let map1 = |f: fn(f32) -> f32| Float(a.iter().map(|&x| f(x)).collect());
-                match (fun, b, c) {
-                    (Mf::Abs, None, None) => map1(f32::abs),
-                    (Mf::Floor, None, None) => map1(f32::floor),
-                    (Mf::Saturate, None, None) => map1(|x| x.clamp(0.0, 1.0)),
-                    (Mf::Sign, None, None) => map1(|x| {
-                        if x > 0.0 {
-                            1.0
-                        } else if x < 0.0 {
-                            -1.0
-                        } else {
-                            0.0
-                        }
-                    }),
-                    (Mf::Exp2, None, None) => map1(f32::exp2),
-                    (Mf::Log2, None, None) => map1(f32::log2),
-                    (Mf::InverseSqrt, None, None) => map1(|x| 1.0 / x.sqrt()),
-                    (Mf::Sin, None, None) => map1(f32::sin),
-                    (Mf::Cos, None, None) => map1(f32::cos),
-                    (Mf::Min, Some(b), None) => Float(zip(a, b, f32::min)?),
-                    (Mf::Max, Some(b), None) => Float(zip(a, b, f32::max)?),
-                    (Mf::Pow, Some(b), None) => Float(zip(a, b, f32::powf)?),
-                    (Mf::Clamp, Some(lo), Some(hi)) => {
-                        let low = zip(a, lo, f32::max)?;
-                        Float(zip(&low, hi, f32::min)?)
-                    }
-                    (Mf::Dot, Some(b), None) if a.len() == b.len() => {
-                        Float(vec![a.iter().zip(b).map(|(x, y)| x * y).sum()])
-                    }
-                    (Mf::Cross, Some(b), None) if a.len() == 3 && b.len() == 3 => Float(vec![
-                        a[1] * b[2] - a[2] * b[1],
-                        a[2] * b[0] - a[0] * b[2],
-                        a[0] * b[1] - a[1] * b[0],
-                    ]),
-                    _ => return None,
-                }
+                return fold_math(fun, a, b, c);
             }
             _ => return None,
         })
     }
+
+    /// A vector composed of constants (a struct of constants is not a value WGSL folds to
+    /// one).
+    fn const_compose(
+        &self,
+        ty: Handle<naga::Type>,
+        components: &[Handle<Expression>],
+    ) -> Option<ConstValue> {
+        if !matches!(self.module.types[ty].inner, naga::TypeInner::Vector { .. }) {
+            return None;
+        }
+        Some(match self.f.consts.get(components.first()?)? {
+            ConstValue::Float(_) => {
+                let mut out = Vec::new();
+                for &c in components {
+                    out.extend_from_slice(self.constant_floats(c)?);
+                }
+                ConstValue::Float(out)
+            }
+            ConstValue::Bool(_) => {
+                let mut out = Vec::new();
+                for &c in components {
+                    out.extend_from_slice(self.constant_bools(c)?);
+                }
+                ConstValue::Bool(out)
+            }
+        })
+    }
+}
+
+/// Arithmetic, comparison and logic of two constants.
+fn fold_binary(op: Bo, left: &ConstValue, right: &ConstValue) -> Option<ConstValue> {
+    use ConstValue::{Bool, Float};
+    Some(match (left, right) {
+        (Float(a), Float(b)) => match op {
+            Bo::Add => Float(zip(a, b, |x, y| x + y)?),
+            Bo::Subtract => Float(zip(a, b, |x, y| x - y)?),
+            Bo::Multiply => Float(zip(a, b, |x, y| x * y)?),
+            Bo::Divide => Float(zip(a, b, |x, y| x / y)?),
+            Bo::Equal => Bool(zip(a, b, |x, y| x == y)?),
+            Bo::NotEqual => Bool(zip(a, b, |x, y| x != y)?),
+            Bo::Less => Bool(zip(a, b, |x, y| x < y)?),
+            Bo::LessEqual => Bool(zip(a, b, |x, y| x <= y)?),
+            Bo::Greater => Bool(zip(a, b, |x, y| x > y)?),
+            Bo::GreaterEqual => Bool(zip(a, b, |x, y| x >= y)?),
+            _ => return None,
+        },
+        (Bool(a), Bool(b)) => match op {
+            Bo::LogicalAnd | Bo::And => Bool(zip(a, b, |x, y| x && y)?),
+            Bo::LogicalOr | Bo::InclusiveOr => Bool(zip(a, b, |x, y| x || y)?),
+            _ => return None,
+        },
+        _ => return None,
+    })
+}
+
+/// `select(reject, accept, condition)` of constants, a scalar broadcast to the others.
+fn fold_select(c: &[bool], a: &[f32], b: &[f32]) -> Option<ConstValue> {
+    let n = a.len().max(b.len());
+    let at = |v: &[f32], i: usize| v.get(i).or(v.first()).copied();
+    Some(ConstValue::Float(
+        (0..n)
+            .map(|i| {
+                let take = *c.get(i).or(c.first())?;
+                if take {
+                    at(a, i)
+                } else {
+                    at(b, i)
+                }
+            })
+            .collect::<Option<_>>()?,
+    ))
+}
+
+/// The math functions the lifter emits, of constants.
+fn fold_math(fun: Mf, a: &[f32], b: Option<&[f32]>, c: Option<&[f32]>) -> Option<ConstValue> {
+    use ConstValue::Float;
+    let map1 = |f: fn(f32) -> f32| Float(a.iter().map(|&x| f(x)).collect());
+    Some(match (fun, b, c) {
+        (Mf::Abs, None, None) => map1(f32::abs),
+        (Mf::Floor, None, None) => map1(f32::floor),
+        (Mf::Saturate, None, None) => map1(|x| x.clamp(0.0, 1.0)),
+        (Mf::Sign, None, None) => map1(|x| {
+            if x > 0.0 {
+                1.0
+            } else if x < 0.0 {
+                -1.0
+            } else {
+                0.0
+            }
+        }),
+        (Mf::Exp2, None, None) => map1(f32::exp2),
+        (Mf::Log2, None, None) => map1(f32::log2),
+        (Mf::InverseSqrt, None, None) => map1(|x| 1.0 / x.sqrt()),
+        (Mf::Sin, None, None) => map1(f32::sin),
+        (Mf::Cos, None, None) => map1(f32::cos),
+        (Mf::Min, Some(b), None) => Float(zip(a, b, f32::min)?),
+        (Mf::Max, Some(b), None) => Float(zip(a, b, f32::max)?),
+        (Mf::Pow, Some(b), None) => Float(zip(a, b, f32::powf)?),
+        (Mf::Clamp, Some(lo), Some(hi)) => {
+            let low = zip(a, lo, f32::max)?;
+            Float(zip(&low, hi, f32::min)?)
+        }
+        (Mf::Dot, Some(b), None) if a.len() == b.len() => {
+            Float(vec![a.iter().zip(b).map(|(x, y)| x * y).sum()])
+        }
+        (Mf::Cross, Some(b), None) if a.len() == 3 && b.len() == 3 => Float(vec![
+            a[1] * b[2] - a[2] * b[1],
+            a[2] * b[0] - a[0] * b[2],
+            a[0] * b[1] - a[1] * b[0],
+        ]),
+        _ => return None,
+    })
 }

@@ -14,6 +14,7 @@ use super::interface::{
     VS_CONSTANTS_GROUP,
 };
 use super::link_interface::vertex_outputs;
+use super::points::ExpandedPoint;
 use super::state::RegKey;
 use crate::bytecode::{Register, RegisterFile, Usage, WriteMask};
 use crate::signature::{Semantic, SignatureElement};
@@ -38,6 +39,20 @@ enum Source {
 struct Planned {
     info: VertexOutput,
     source: Source,
+}
+
+/// The clip distances' value and type, and the planes' uniform.
+type ClipDistances = (
+    Handle<Expression>,
+    Handle<naga::Type>,
+    super::interface::UniformBinding,
+);
+
+/// The entry point's result struct: its members, their values, and its size.
+struct OutputStruct {
+    members: Vec<StructMember>,
+    values: Vec<Handle<Expression>>,
+    size: u32,
 }
 
 /// The entry point's plan, between opening it and closing it.
@@ -297,82 +312,141 @@ impl Lifter<'_> {
                 result: None,
             });
         }
-
-        // Position.
-        let mut pos = match position {
+        let pos = match position {
             Some(src) => self.load_source(src, Semantic::new(Usage::Position, 0))?,
             None => self.float_n(0.0, 4).h,
         };
-        // The eye-space position point scaling measures: the POSITION1 output where the
-        // shader writes one (the backend's fixed-function stage writes `v · World · View`
-        // there), else the position.
-        let scaling = self
-            .vertex_options()
-            .and_then(|o| o.point_expansion)
-            .is_some_and(|p| p.scale);
-        let eye = match planned
-            .iter()
-            .find(|p| p.info.semantic == Semantic::new(Usage::Position, 1))
-        {
-            Some(p) if scaling && !matches!(p.source, Source::Default) => {
-                self.load_source(p.source, p.info.semantic)?
-            }
-            _ => pos,
-        };
+        let eye = self.eye_position(&planned, pos)?;
         let clip = if self.vertex_options().is_some_and(|o| o.clip_planes) {
             Some(self.clip_distances(pos))
         } else {
             None
         };
-        let mut position_fixup = None;
-        if self.vertex_options().is_some_and(|o| o.position_fixup) {
-            let ty = self.ty.vec4f;
-            let g = self.resource_global(
-                RegKey::PositionFixup,
-                "position_fixup",
-                ty,
-                AddressSpace::Uniform,
-                VS_CONSTANTS_GROUP,
-                POSITION_FIXUP_BINDING,
-            );
-            position_fixup = Some(super::interface::UniformBinding {
-                group: VS_CONSTANTS_GROUP,
-                binding: POSITION_FIXUP_BINDING,
-            });
-            let p = self.global(g);
-            let fix = self.load(p);
-            let w = self.comp(pos, 3);
-            let w4 = self.splat(w, 4).h;
-            let off = self.bin(Bo::Multiply, fix, w4);
-            let moved = self.bin(Bo::Add, pos, off);
-            let x = self.comp(moved, 0);
-            let y = self.comp(moved, 1);
-            let z = self.comp(moved, 2);
-            pos = self.compose4([x, y, z, w]);
-        }
-        // Point expansion: this vertex is a corner of the point's quad.
-        let mut sprite = None;
-        let mut points = None;
-        if let Some(options) = self.vertex_options().and_then(|o| o.point_expansion) {
-            let written = match planned
-                .iter()
-                .find(|p| p.info.semantic.usage == Usage::PSize)
-            {
-                Some(p) if !matches!(p.source, Source::Default) => {
-                    let v = self.load_source(p.source, p.info.semantic)?;
-                    let lane = (0..4u32)
-                        .find(|&c| p.info.mask.contains(c as usize))
-                        .unwrap_or(0);
-                    Some(self.comp(v, lane))
-                }
-                _ => None,
-            };
-            let expanded = self.expand_point(options, pos, eye, written);
-            pos = expanded.position;
-            sprite = expanded.sprite;
-            points = Some(expanded.binding);
-        }
+        let clip_planes = clip.map(|(_, _, binding)| binding);
+        let (pos, position_fixup) = self.fix_position(pos);
+        let (pos, sprite, points) = match self.point_corner(&planned, pos, eye)? {
+            Some(corner) => (corner.position, corner.sprite, Some(corner.binding)),
+            None => (pos, None, None),
+        };
+        let OutputStruct {
+            members,
+            values,
+            size,
+        } = self.output_members(pos, clip, &planned, sprite)?;
+        self.close_entry("VertexOutput", members, values, size, ShaderStage::Vertex);
 
+        let writes_point_size = self
+            .io
+            .signature
+            .outputs
+            .iter()
+            .any(|o| o.semantic.usage == Usage::PSize);
+        Ok(EntryInterface {
+            inputs,
+            outputs: interface_outputs(position, &planned),
+            position_fixup,
+            writes_point_size,
+            points,
+            clip_planes,
+        })
+    }
+
+    /// The eye-space position point scaling measures: the POSITION1 output where the shader
+    /// writes one (the backend's fixed-function stage writes `v · World · View` there), else
+    /// the position.
+    fn eye_position(
+        &mut self,
+        planned: &[Planned],
+        pos: Handle<Expression>,
+    ) -> Result<Handle<Expression>, LiftError> {
+        let scaling = self
+            .vertex_options()
+            .and_then(|o| o.point_expansion)
+            .is_some_and(|p| p.scale);
+        Ok(
+            match planned
+                .iter()
+                .find(|p| p.info.semantic == Semantic::new(Usage::Position, 1))
+            {
+                Some(p) if scaling && !matches!(p.source, Source::Default) => {
+                    self.load_source(p.source, p.info.semantic)?
+                }
+                _ => pos,
+            },
+        )
+    }
+
+    /// The position fix-up (`pos + fixup · pos.w`), where the options ask for it, and its
+    /// uniform.
+    fn fix_position(
+        &mut self,
+        pos: Handle<Expression>,
+    ) -> (Handle<Expression>, Option<super::interface::UniformBinding>) {
+        if !self.vertex_options().is_some_and(|o| o.position_fixup) {
+            return (pos, None);
+        }
+        let ty = self.ty.vec4f;
+        let g = self.resource_global(
+            RegKey::PositionFixup,
+            "position_fixup",
+            ty,
+            AddressSpace::Uniform,
+            VS_CONSTANTS_GROUP,
+            POSITION_FIXUP_BINDING,
+        );
+        let binding = super::interface::UniformBinding {
+            group: VS_CONSTANTS_GROUP,
+            binding: POSITION_FIXUP_BINDING,
+        };
+        let p = self.global(g);
+        let fix = self.load(p);
+        let w = self.comp(pos, 3);
+        let w4 = self.splat(w, 4).h;
+        let off = self.bin(Bo::Multiply, fix, w4);
+        let moved = self.bin(Bo::Add, pos, off);
+        let x = self.comp(moved, 0);
+        let y = self.comp(moved, 1);
+        let z = self.comp(moved, 2);
+        (self.compose4([x, y, z, w]), Some(binding))
+    }
+
+    /// Point expansion, where the options ask for it: this vertex is a corner of the point's
+    /// quad.
+    fn point_corner(
+        &mut self,
+        planned: &[Planned],
+        pos: Handle<Expression>,
+        eye: Handle<Expression>,
+    ) -> Result<Option<ExpandedPoint>, LiftError> {
+        let Some(options) = self.vertex_options().and_then(|o| o.point_expansion) else {
+            return Ok(None);
+        };
+        let written = match planned
+            .iter()
+            .find(|p| p.info.semantic.usage == Usage::PSize)
+        {
+            Some(p) if !matches!(p.source, Source::Default) => {
+                let v = self.load_source(p.source, p.info.semantic)?;
+                let lane = (0..4u32)
+                    .find(|&c| p.info.mask.contains(c as usize))
+                    .unwrap_or(0);
+                Some(self.comp(v, lane))
+            }
+            _ => None,
+        };
+        Ok(Some(self.expand_point(options, pos, eye, written)))
+    }
+
+    /// The result struct's members and values, and its size: the position, the clip
+    /// distances, then one variable per location, the varyings sharing it composed into its
+    /// vector.
+    fn output_members(
+        &mut self,
+        pos: Handle<Expression>,
+        clip: Option<ClipDistances>,
+        planned: &[Planned],
+        sprite: Option<Handle<Expression>>,
+    ) -> Result<OutputStruct, LiftError> {
         let mut members = vec![StructMember {
             name: Some("position".into()),
             ty: self.ty.vec4f,
@@ -381,8 +455,7 @@ impl Lifter<'_> {
         }];
         let mut values = vec![pos];
         let mut offset: u32 = 16;
-        let mut clip_planes = None;
-        if let Some((distances, ty, binding)) = clip {
+        if let Some((distances, ty, _)) = clip {
             members.push(StructMember {
                 name: Some("clip_distances".into()),
                 ty,
@@ -391,11 +464,9 @@ impl Lifter<'_> {
             });
             offset += 4 * super::interface::CLIP_PLANES;
             values.push(distances);
-            clip_planes = Some(binding);
         }
-        // One variable per location: the varyings sharing it composed into its vector.
         let mut locations: std::collections::BTreeMap<u32, Vec<&Planned>> = Default::default();
-        for p in &planned {
+        for p in planned {
             if let Some(location) = p.info.location {
                 locations.entry(location).or_default().push(p);
             }
@@ -411,35 +482,7 @@ impl Lifter<'_> {
                 .iter()
                 .map(|p| format!("{}{}", p.info.semantic.usage.name(), p.info.semantic.index))
                 .collect();
-            let value = match sharing.as_slice() {
-                [p] if p.info.component == 0 => self.located_value(p, sprite)?.h,
-                _ => {
-                    let mut slots: Vec<Option<Handle<Expression>>> = vec![None; usize::from(n)];
-                    for p in &sharing {
-                        let value = self.located_value(p, sprite)?;
-                        let start = usize::from(p.info.component);
-                        for (j, slot) in slots
-                            .iter_mut()
-                            .skip(start)
-                            .take(usize::from(value.n))
-                            .enumerate()
-                        {
-                            *slot = Some(match value.n {
-                                1 => value.h,
-                                _ => self.comp(value.h, j as u32),
-                            });
-                        }
-                    }
-                    let mut parts = Vec::with_capacity(slots.len());
-                    for slot in slots {
-                        parts.push(match slot {
-                            Some(h) => h,
-                            None => self.lit_f32(0.0),
-                        });
-                    }
-                    self.compose(&parts).h
-                }
-            };
+            let value = self.location_value(&sharing, n, sprite)?;
             let (ty, size, align) = match n {
                 1 => (self.ty.f32, 4, 4),
                 2 => (self.value_type(0, 2), 8, 8),
@@ -460,51 +503,55 @@ impl Lifter<'_> {
             offset += size;
             values.push(value);
         }
-        self.close_entry("VertexOutput", members, values, offset, ShaderStage::Vertex);
+        Ok(OutputStruct {
+            members,
+            values,
+            size: offset,
+        })
+    }
 
-        let writes_point_size = self
-            .io
-            .signature
-            .outputs
-            .iter()
-            .any(|o| o.semantic.usage == Usage::PSize);
-        let mut outputs = Vec::new();
-        if let Some(src) = position {
-            outputs.push(VertexOutput {
-                semantic: Semantic::new(Usage::Position, 0),
-                register: match src {
-                    Source::O(n) => Some(n),
-                    _ => None,
-                },
-                mask: WriteMask::ALL,
-                location: None,
-                component: 0,
-                components: 4,
-                interpolation: VaryingInterpolation::Perspective,
-                written: true,
+    /// The `n`-component value of one location: its one varying, or the varyings sharing
+    /// it, each at its component (components nothing covers are 0).
+    fn location_value(
+        &mut self,
+        sharing: &[&Planned],
+        n: u8,
+        sprite: Option<Handle<Expression>>,
+    ) -> Result<Handle<Expression>, LiftError> {
+        if let [p] = sharing {
+            if p.info.component == 0 {
+                return Ok(self.located_value(p, sprite)?.h);
+            }
+        }
+        let mut slots: Vec<Option<Handle<Expression>>> = vec![None; usize::from(n)];
+        for p in sharing {
+            let value = self.located_value(p, sprite)?;
+            let start = usize::from(p.info.component);
+            for (j, slot) in slots
+                .iter_mut()
+                .skip(start)
+                .take(usize::from(value.n))
+                .enumerate()
+            {
+                *slot = Some(match value.n {
+                    1 => value.h,
+                    _ => self.comp(value.h, j as u32),
+                });
+            }
+        }
+        let mut parts = Vec::with_capacity(slots.len());
+        for slot in slots {
+            parts.push(match slot {
+                Some(h) => h,
+                None => self.lit_f32(0.0),
             });
         }
-        outputs.extend(planned.iter().map(|p| p.info));
-        Ok(EntryInterface {
-            inputs,
-            outputs,
-            position_fixup,
-            writes_point_size,
-            points,
-            clip_planes,
-        })
+        Ok(self.compose(&parts).h)
     }
 
     /// D3D9's user clip planes: the six distances `dot(plane[i], position)` as the
     /// `array<f32, 6>` of `@builtin(clip_distances)`, its type, and the planes' uniform.
-    fn clip_distances(
-        &mut self,
-        position: Handle<Expression>,
-    ) -> (
-        Handle<Expression>,
-        Handle<naga::Type>,
-        super::interface::UniformBinding,
-    ) {
+    fn clip_distances(&mut self, position: Handle<Expression>) -> ClipDistances {
         use super::interface::{CLIP_PLANES, CLIP_PLANES_BINDING};
         let planes_ty = self.vec4_array(CLIP_PLANES);
         let g = self.resource_global(
@@ -592,4 +639,27 @@ impl Lifter<'_> {
         f.function.body = body;
         f.function
     }
+}
+
+/// The outputs the entry point reports: the position (where the shader writes it), then the
+/// planned varyings.
+fn interface_outputs(position: Option<Source>, planned: &[Planned]) -> Vec<VertexOutput> {
+    let mut outputs = Vec::new();
+    if let Some(src) = position {
+        outputs.push(VertexOutput {
+            semantic: Semantic::new(Usage::Position, 0),
+            register: match src {
+                Source::O(n) => Some(n),
+                _ => None,
+            },
+            mask: WriteMask::ALL,
+            location: None,
+            component: 0,
+            components: 4,
+            interpolation: VaryingInterpolation::Perspective,
+            written: true,
+        });
+    }
+    outputs.extend(planned.iter().map(|p| p.info));
+    outputs
 }

@@ -180,24 +180,45 @@ impl Lifter<'_> {
         let program = self.program;
         let reads_position = reads_register(program, RegisterFile::MiscType, 0);
         let reads_face = reads_register(program, RegisterFile::MiscType, 1);
-        let mut color_outputs: BTreeSet<u32> = program
-            .instructions
-            .iter()
-            .filter_map(|i| i.dst)
-            .filter(|d| d.reg.file == RegisterFile::ColorOut && d.reg.index < COLOR_OUTPUTS)
-            .map(|d| d.reg.index)
-            .collect();
-        color_outputs.insert(0);
-        let writes_depth = program.instructions.iter().any(|i| {
-            matches!(i.opcode, Opcode::TexDepth | Opcode::TexM3x2Depth)
-                || i.dst.is_some_and(|d| d.reg.file == RegisterFile::DepthOut)
-        });
+        let color_outputs = color_outputs(program);
+        let writes_depth = writes_depth(program);
 
         self.f = FnBuilder::new(ENTRY_POINT);
         let direct = inline && !self.registers.relative_inputs;
-        // One argument per location.
-        let mut args: BTreeMap<u32, (Handle<Expression>, u8)> = BTreeMap::new();
-        for (&location, arg) in &locations {
+        let args = self.location_arguments(&locations);
+        let registers: BTreeSet<(RegisterFile, u32)> = inputs
+            .iter()
+            .map(|p| (p.register.file, p.register.index))
+            .collect();
+        for (file, index) in registers {
+            let value = self.input_register_value(&inputs, &args, file, index)?;
+            self.set_input_register(file, index, value, direct);
+        }
+        let frag_coord = self.frag_coord(reads_position, direct);
+        let fog_arg = self
+            .fog_varying()
+            .and_then(|(v, _)| args.get(&v.location).copied());
+        let fog = self.plan_fog(fog_arg, frag_coord)?;
+        if reads_face {
+            self.face_register(direct);
+        }
+        Ok(PixelPlan {
+            inputs,
+            fog,
+            color_outputs,
+            writes_depth,
+            reads_position,
+            reads_face,
+        })
+    }
+
+    /// One argument per location: its value and components.
+    fn location_arguments(
+        &mut self,
+        locations: &BTreeMap<u32, LocationArg>,
+    ) -> BTreeMap<u32, (Handle<Expression>, u8)> {
+        let mut args = BTreeMap::new();
+        for (&location, arg) in locations {
             let ty = self.value_type(0, arg.n);
             let (interpolation, sampling) = arg.interpolation.naga();
             let index = self.f.function.arguments.len() as u32;
@@ -215,67 +236,74 @@ impl Lifter<'_> {
             let h = self.emit(Expression::FunctionArgument(index));
             args.insert(location, (h, arg.n));
         }
-        // Each input register from the components of its declarations.
-        let registers: BTreeSet<(RegisterFile, u32)> = inputs
+        args
+    }
+
+    /// An input register's value from the components of its declarations: the argument
+    /// itself where a whole vec4 arrives unchanged; each declared component from its
+    /// varying, else the semantic's unwritten value; 0 in undeclared components.
+    fn input_register_value(
+        &mut self,
+        inputs: &[PixelInput],
+        args: &BTreeMap<u32, (Handle<Expression>, u8)>,
+        file: RegisterFile,
+        index: u32,
+    ) -> Result<Handle<Expression>, LiftError> {
+        let mut parts: [Option<Handle<Expression>>; 4] = [None; 4];
+        let whole = inputs
             .iter()
-            .map(|p| (p.register.file, p.register.index))
-            .collect();
-        for (file, index) in registers {
-            let mut parts: [Option<Handle<Expression>>; 4] = [None; 4];
-            // A whole vec4 arriving unchanged is the argument itself.
-            let whole = inputs
-                .iter()
-                .filter(|p| p.register.file == file && p.register.index == index)
-                .find_map(|p| {
-                    let v = p.varying?;
-                    let (h, n) = *args.get(&v.location)?;
-                    (p.mask == crate::bytecode::WriteMask::ALL
-                        && v.component == 0
-                        && v.components == 4
-                        && n == 4)
-                        .then_some(h)
-                });
-            if let Some(h) = whole {
-                self.set_input_register(file, index, h, direct);
-                continue;
-            }
-            for p in inputs
-                .iter()
-                .filter(|p| p.register.file == file && p.register.index == index)
-            {
-                let default = p.semantic.unwritten_value();
-                let mut j = 0u8;
-                for c in 0..4u8 {
-                    if !p.mask.contains(usize::from(c)) {
-                        continue;
-                    }
-                    let arrived = p
-                        .varying
-                        .filter(|v| j < v.components)
-                        .and_then(|v| args.get(&v.location).map(|&(h, n)| (h, n, v.component + j)));
-                    let value = match arrived {
-                        Some((h, 1, _)) => h,
-                        Some((h, _, k)) => self.comp(h, u32::from(k)),
-                        None => self.lit_f32(default[usize::from(j.min(3))]),
-                    };
-                    parts[usize::from(c)] = Some(value);
-                    j += 1;
-                }
-            }
-            let mut components = [None; 4];
-            for (slot, part) in components.iter_mut().zip(parts) {
-                *slot = Some(match part {
-                    Some(h) => h,
-                    None => self.lit_f32(0.0),
-                });
-            }
-            let [Some(x), Some(y), Some(z), Some(w)] = components else {
-                return Err(self.internal("input register without four components"));
-            };
-            let value = self.compose4([x, y, z, w]);
-            self.set_input_register(file, index, value, direct);
+            .filter(|p| p.register.file == file && p.register.index == index)
+            .find_map(|p| {
+                let v = p.varying?;
+                let (h, n) = *args.get(&v.location)?;
+                (p.mask == crate::bytecode::WriteMask::ALL
+                    && v.component == 0
+                    && v.components == 4
+                    && n == 4)
+                    .then_some(h)
+            });
+        if let Some(h) = whole {
+            return Ok(h);
         }
-        // The position builtin, for vPos and for table fog's depth.
+        for p in inputs
+            .iter()
+            .filter(|p| p.register.file == file && p.register.index == index)
+        {
+            let default = p.semantic.unwritten_value();
+            let mut j = 0u8;
+            for c in 0..4u8 {
+                if !p.mask.contains(usize::from(c)) {
+                    continue;
+                }
+                let arrived = p
+                    .varying
+                    .filter(|v| j < v.components)
+                    .and_then(|v| args.get(&v.location).map(|&(h, n)| (h, n, v.component + j)));
+                let value = match arrived {
+                    Some((h, 1, _)) => h,
+                    Some((h, _, k)) => self.comp(h, u32::from(k)),
+                    None => self.lit_f32(default[usize::from(j.min(3))]),
+                };
+                parts[usize::from(c)] = Some(value);
+                j += 1;
+            }
+        }
+        let mut components = [None; 4];
+        for (slot, part) in components.iter_mut().zip(parts) {
+            *slot = Some(match part {
+                Some(h) => h,
+                None => self.lit_f32(0.0),
+            });
+        }
+        let [Some(x), Some(y), Some(z), Some(w)] = components else {
+            return Err(self.internal("input register without four components"));
+        };
+        Ok(self.compose4([x, y, z, w]))
+    }
+
+    /// The position builtin, for vPos (`reads_position`) and for table fog's depth; vPos
+    /// from it: D3D9 pixel centres are integers, `(x - 0.5, y - 0.5, z, w)`.
+    fn frag_coord(&mut self, reads_position: bool, direct: bool) -> Option<Handle<Expression>> {
         let table_fog = matches!(self.fog_source(), Some(super::options::FogSource::Table(_)));
         let frag_coord = (reads_position || table_fog).then(|| {
             let index = self.f.function.arguments.len() as u32;
@@ -288,7 +316,6 @@ impl Lifter<'_> {
             self.emit(Expression::FunctionArgument(index))
         });
         if let (true, Some(fc)) = (reads_position, frag_coord) {
-            // D3D9 pixel centres are integers: (x - 0.5, y - 0.5, z, w).
             let half = self.lit_f32(0.5);
             let x = self.comp(fc, 0);
             let x = self.bin(naga::BinaryOperator::Subtract, x, half);
@@ -299,33 +326,25 @@ impl Lifter<'_> {
             let value = self.compose4([x, y, z, w]);
             self.set_input_register(RegisterFile::MiscType, 0, value, direct);
         }
-        let fog_arg = self
-            .fog_varying()
-            .and_then(|(v, _)| args.get(&v.location).copied());
-        let fog = self.plan_fog(fog_arg, frag_coord)?;
-        if reads_face {
-            let index = self.f.function.arguments.len() as u32;
-            let ty = self.ty.bool;
-            self.f.function.arguments.push(FunctionArgument {
-                name: Some("front_facing".into()),
-                ty,
-                binding: Some(Binding::BuiltIn(BuiltIn::FrontFacing)),
-            });
-            let ff = self.emit(Expression::FunctionArgument(index));
-            let front = self.lit_f32(1.0);
-            let back = self.lit_f32(-1.0);
-            let s = self.select(ff, front, back);
-            let value = self.splat(s, 4).h;
-            self.set_input_register(RegisterFile::MiscType, 1, value, direct);
-        }
-        Ok(PixelPlan {
-            inputs,
-            fog,
-            color_outputs: color_outputs.into_iter().collect(),
-            writes_depth,
-            reads_position,
-            reads_face,
-        })
+        frag_coord
+    }
+
+    /// vFace from the front-facing builtin: 1 for the front, -1 for the back, in all four
+    /// components.
+    fn face_register(&mut self, direct: bool) {
+        let index = self.f.function.arguments.len() as u32;
+        let ty = self.ty.bool;
+        self.f.function.arguments.push(FunctionArgument {
+            name: Some("front_facing".into()),
+            ty,
+            binding: Some(Binding::BuiltIn(BuiltIn::FrontFacing)),
+        });
+        let ff = self.emit(Expression::FunctionArgument(index));
+        let front = self.lit_f32(1.0);
+        let back = self.lit_f32(-1.0);
+        let s = self.select(ff, front, back);
+        let value = self.splat(s, 4).h;
+        self.set_input_register(RegisterFile::MiscType, 1, value, direct);
     }
 
     /// Hand an input register's value to `main`: directly, or through its register.
@@ -458,4 +477,25 @@ impl Lifter<'_> {
             ..ShaderInterface::default()
         })
     }
+}
+
+/// The colour outputs the program writes, oC0 always among them.
+fn color_outputs(program: &crate::bytecode::Program) -> Vec<u32> {
+    let mut outputs: BTreeSet<u32> = program
+        .instructions
+        .iter()
+        .filter_map(|i| i.dst)
+        .filter(|d| d.reg.file == RegisterFile::ColorOut && d.reg.index < COLOR_OUTPUTS)
+        .map(|d| d.reg.index)
+        .collect();
+    outputs.insert(0);
+    outputs.into_iter().collect()
+}
+
+/// Whether the program writes depth (`oDepth`, `texdepth`, `texm3x2depth`).
+fn writes_depth(program: &crate::bytecode::Program) -> bool {
+    program.instructions.iter().any(|i| {
+        matches!(i.opcode, Opcode::TexDepth | Opcode::TexM3x2Depth)
+            || i.dst.is_some_and(|d| d.reg.file == RegisterFile::DepthOut)
+    })
 }

@@ -1,6 +1,6 @@
 //! What a draw's pipeline binds: the textures the pair samples (checked against its
-//! declarations), the vertex and pixel constants (bind groups rebuilt only when they
-//! changed), the samplers from D3D9's sampler states, and the texture bind groups.
+//! declarations), the vertex and pixel constants (placed in the constants ring, `ring`, when
+//! they changed), the samplers from D3D9's sampler states, and the texture bind groups.
 
 use d3d9_translator::bytecode::TextureType;
 use d3d9_translator::lift::interface::alpha_ref_data;
@@ -15,7 +15,8 @@ use super::super::objects::{TextureId, TextureObject};
 use super::super::pairing::{SampledTexture, ShaderPair};
 use super::super::points::{point_constant_buffer, point_constants_key};
 use super::super::{Device, DeviceState};
-use super::{BindGroupKey, PipelineEntry, SamplerKey};
+use super::ring::{Offsets, Stage};
+use super::{BindGroupKey, ConstantsGroup, PipelineEntry, SamplerKey};
 use crate::device::{ConstantBuffer, MipFilter, TextureFilter, TextureKind};
 
 /// The textures on the slots a pair samples.
@@ -111,7 +112,8 @@ impl Device {
         })
     }
 
-    /// Bind groups: constants (rebuilt only when they changed) and textures.
+    /// Bind groups, with the dynamic offsets of each: constants (placed in the constants
+    /// ring, again only when they changed) and textures.
     pub(super) fn bind_groups(
         &mut self,
         call: &'static str,
@@ -119,7 +121,7 @@ impl Device {
         entry: &PipelineEntry,
         textures: &SampledTextures,
         depth_bias: f32,
-    ) -> Result<Vec<Option<wgpu::BindGroup>>, DeviceError> {
+    ) -> Result<(Vec<Option<wgpu::BindGroup>>, [Offsets; 4]), DeviceError> {
         let render = self.state.render;
         let viewport = self.state.viewport;
         // The position fix-up: D3D9's half-pixel offset where the viewport does not carry it,
@@ -134,7 +136,8 @@ impl Device {
             ],
         };
         let mut groups: Vec<Option<wgpu::BindGroup>> = entry.empty_groups.clone();
-        if let Some(group_index) = entry.vs_constants {
+        let mut offsets = [Offsets::default(); 4];
+        if let Some(constants) = entry.vs_constants {
             let key = BindGroupKey::VertexConstants {
                 pair: pair.id,
                 // The fixed-function constants come from many states (transforms, lights,
@@ -149,12 +152,13 @@ impl Device {
                 points: point_constants_key(&self.state, &pair.vertex_interface),
                 clip: clip_planes_key(&self.state, pair)?,
             };
-            let group = self.constants_group(entry, &key, group_index, |state| {
+            let (group, at) = self.constants(Stage::Vertex, entry, &key, constants, |state| {
                 vertex_constant_buffers(state, pair, fixup)
             })?;
-            set_group(&mut groups, group_index, group);
+            set_group(&mut groups, constants.group, group);
+            set_offsets(&mut offsets, constants.group, at);
         }
-        if let Some(group_index) = entry.ps_constants {
+        if let Some(constants) = entry.ps_constants {
             let fog = FogState::of(&render, self.state.transforms.w_fog());
             let key = BindGroupKey::PixelConstants {
                 pair: pair.id,
@@ -173,10 +177,11 @@ impl Device {
                 fog: fog.key(),
                 alpha_ref: render.alpha_reference(),
             };
-            let group = self.constants_group(entry, &key, group_index, |state| {
+            let (group, at) = self.constants(Stage::Pixel, entry, &key, constants, |state| {
                 Ok(pixel_constant_buffers(state, pair))
             })?;
-            set_group(&mut groups, group_index, group);
+            set_group(&mut groups, constants.group, group);
+            set_offsets(&mut offsets, constants.group, at);
         }
         for group in [1u32, 3] {
             let members: Vec<usize> = (0..pair.textures.len())
@@ -209,7 +214,27 @@ impl Device {
             let textures_group = self.texture_group(call, &key, &layout, pair, &members, &bound)?;
             set_group(&mut groups, group, textures_group);
         }
-        Ok(groups)
+        Ok((groups, offsets))
+    }
+
+    /// The bind group and dynamic offsets of one stage's constants under `key`: placed in the
+    /// constants ring, or where the pipeline binds them without dynamic offsets, a bind group
+    /// of their own (`constants_group`).
+    fn constants(
+        &mut self,
+        stage: Stage,
+        entry: &PipelineEntry,
+        key: &BindGroupKey,
+        constants: ConstantsGroup,
+        buffers: impl FnOnce(&DeviceState) -> Result<Vec<ConstantBuffer>, DeviceError>,
+    ) -> Result<(wgpu::BindGroup, Offsets), DeviceError> {
+        let Some(shape) = constants.shape else {
+            let group = self.constants_group(entry, key, constants.group, buffers)?;
+            return Ok((group, Offsets::default()));
+        };
+        let state = &self.state;
+        self.constant_ring
+            .place(&self.gpu.device, stage, key, shape, || buffers(state))
     }
 
     /// The bind group of the constants `buffers` gives, under `key`, made on a miss.
@@ -585,6 +610,12 @@ pub(super) fn pixel_constant_buffers(
         });
     }
     out
+}
+
+fn set_offsets(offsets: &mut [Offsets; 4], group: u32, at: Offsets) {
+    if let Some(slot) = offsets.get_mut(group as usize) {
+        *slot = at;
+    }
 }
 
 fn set_group(groups: &mut Vec<Option<wgpu::BindGroup>>, group: u32, bind_group: wgpu::BindGroup) {

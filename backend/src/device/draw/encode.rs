@@ -61,7 +61,8 @@ impl Device {
         pass.set_pipeline(&recipe.pipeline.pipeline);
         for (index, group) in (0u32..).zip(&recipe.groups) {
             if let Some(group) = group {
-                pass.set_bind_group(index, group, &[]);
+                let offsets = recipe.offsets.get(index as usize).copied();
+                pass.set_bind_group(index, group, offsets.unwrap_or_default().as_slice());
             }
         }
         for (slot, (buffer, offset)) in (0u32..).zip(&recipe.vertex_buffers) {

@@ -1,19 +1,21 @@
 //! Draws: `DrawPrimitive`, `DrawIndexedPrimitive` and their `UP` forms. Each draw checks the
 //! state as D3D9's runtime does (`D3DERR_INVALIDCALL` for what it refuses), finds its shader
-//! pair and pipeline in the bounded caches, builds or reuses its bind groups (constants are
-//! uploaded only when they changed), and records one render pass on the pending command
+//! pair and pipeline in the bounded caches, places its constants in the constants ring where
+//! they changed (`ring`: bound with dynamic offsets, written once per submit), builds or
+//! reuses its texture bind groups, and records one render pass on the pending command
 //! encoder; [`Device::flush`] or a read-back submits it.
 //!
 //! A draw reads as D3D9's pipeline, one step per module: the shader stages and their pair
 //! (`stages`), the targets of the pass (`targets`), vertex input (`vertex_input`), primitive
-//! assembly (`primitives`), the sampled textures and bind groups (`bindings`), the pipeline
-//! (`pipeline`), and the pass on the encoder (`encode`).
+//! assembly (`primitives`), the sampled textures and bind groups (`bindings`) with the
+//! constants ring (`ring`), the pipeline (`pipeline`), and the pass on the encoder (`encode`).
 
 mod bindings;
 mod encode;
 mod fixups;
 mod pipeline;
 mod primitives;
+mod ring;
 mod stages;
 mod targets;
 mod vertex_input;
@@ -30,6 +32,8 @@ use super::range::DrawRange;
 use super::{Device, PrimitiveType, Stream};
 use crate::device::{MipFilter, TextureAddress, TextureFilter};
 use crate::gpu::Indices;
+pub(crate) use ring::ConstantRing;
+use ring::{Offsets, ShapeId, Stage};
 
 /// What makes a pipeline: the pair, the vertex buffer layouts, the primitive, blend, write
 /// masks and depth-stencil state, target formats, and per sampled texture whether its
@@ -53,10 +57,20 @@ pub(crate) struct PipelineEntry {
     /// Bind groups of the groups the pipeline does not use.
     empty_groups: Vec<Option<wgpu::BindGroup>>,
     /// The groups of the vertex and pixel constants, where the stages have some.
-    vs_constants: Option<u32>,
-    ps_constants: Option<u32>,
+    vs_constants: Option<ConstantsGroup>,
+    ps_constants: Option<ConstantsGroup>,
     /// Whether a target's blending reads the blend constant (`D3DBLEND_BLENDFACTOR`).
     uses_blend_constant: bool,
+}
+
+/// A pipeline's group of one stage's constants.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ConstantsGroup {
+    group: u32,
+    /// The ring's layout the group has (bound from the constants ring with dynamic offsets);
+    /// `None` where the pipeline layout had no dynamic-offset bindings left for it: a bind
+    /// group of its own buffers per version (`constants_group`).
+    shape: Option<ShapeId>,
 }
 
 /// What a bind group holds.
@@ -114,6 +128,10 @@ pub(crate) struct PassRecipe {
     depth: Option<(wgpu::TextureView, wgpu::TextureFormat)>,
     pipeline: Arc<PipelineEntry>,
     groups: Vec<Option<wgpu::BindGroup>>,
+    /// Per group, its dynamic offsets into the constants ring (none for other groups).
+    offsets: [Offsets; 4],
+    /// The constants ring's generation the offsets are of (see `ring`).
+    generation: u64,
     vertex_buffers: Vec<(wgpu::Buffer, u64)>,
     /// x, y, width, height, MinZ, MaxZ; `None` for the whole target with depth 0..1.
     viewport: Option<[f32; 6]>,
@@ -338,8 +356,11 @@ impl Device {
         if count == 0 {
             return Ok(());
         }
-        if let Some(memo) = self.memo.take() {
-            if user.is_none() && memo.matches(call, primitive, range, self.versions()) {
+        if let Some(mut memo) = self.memo.take() {
+            if user.is_none()
+                && memo.matches(call, primitive, range, self.versions())
+                && self.constants_again(&mut memo.recipe)
+            {
                 // A hit in both caches, answered without a lookup. The entries' recency
                 // needs no update: the memo's draw was the last to use any entry.
                 self.pairs.count_hit();
@@ -380,6 +401,37 @@ impl Device {
         self.record(&draw, &paired.pair, &streams)
     }
 
+    /// A memoised recipe's constants placed in the ring's current generation (they were
+    /// written for an earlier submit); false where the ring no longer has them.
+    fn constants_again(&mut self, recipe: &mut PassRecipe) -> bool {
+        let generation = self.constant_ring.generation();
+        if recipe.generation == generation {
+            return true;
+        }
+        let stages = [
+            (Stage::Vertex, recipe.pipeline.vs_constants),
+            (Stage::Pixel, recipe.pipeline.ps_constants),
+        ];
+        for (stage, constants) in stages {
+            let Some(ConstantsGroup {
+                group,
+                shape: Some(shape),
+            }) = constants
+            else {
+                continue;
+            };
+            let Some((bind_group, offsets)) =
+                self.constant_ring.again(&self.gpu.device, stage, shape)
+            else {
+                return false;
+            };
+            recipe.groups[group as usize] = Some(bind_group);
+            recipe.offsets[group as usize] = offsets;
+        }
+        recipe.generation = generation;
+        true
+    }
+
     /// Records `draw` with `pair`: D3D9's pipeline, step by step, as one pass.
     fn record(
         &mut self,
@@ -397,6 +449,7 @@ impl Device {
         }
         let render = self.state.render;
         let targets = self.pass_targets(call, pair, &render)?;
+        self.check_multisample_mask(call, targets.multisample.0, targets.multisample.1)?;
         if targets.color_views.iter().all(Option::is_none) && targets.depth.is_none() {
             // NULL render targets and no depth-stencil surface: nothing is stored.
             return Ok(());
@@ -415,7 +468,7 @@ impl Device {
             self.multisample_state(targets.multisample.0, targets.multisample.1),
         )?;
         let depth_bias = self.depth_bias_offset(draw.primitive, targets.depth.is_some());
-        let groups = self.bind_groups(call, pair, &entry, &textures, depth_bias)?;
+        let (groups, offsets) = self.bind_groups(call, pair, &entry, &textures, depth_bias)?;
         let (width, height) = targets.size;
         let Some(area) = self.pass_area(&render, targets.size) else {
             // An empty scissor rectangle: nothing is drawn.
@@ -435,6 +488,8 @@ impl Device {
             depth: targets.depth,
             pipeline: entry,
             groups,
+            offsets,
+            generation: self.constant_ring.generation(),
             vertex_buffers: input.buffers,
             // A pass starts with the whole target as its viewport (depth 0..1) and scissor
             // rectangle, a zero blend constant and stencil reference; each is set only where

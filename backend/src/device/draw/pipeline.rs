@@ -12,7 +12,8 @@ use super::super::error::{invalid, DeviceError};
 use super::super::pairing::ShaderPair;
 use super::super::Device;
 use super::bindings::{pixel_constant_buffers, vertex_constant_buffers};
-use super::{PipelineEntry, PipelineKey};
+use super::ring::{ConstantRing, RingEntry, MAX_ENTRIES};
+use super::{ConstantsGroup, PipelineEntry, PipelineKey};
 use crate::device::ConstantBuffer;
 
 impl Device {
@@ -57,17 +58,18 @@ impl Device {
         };
         let gpu = &self.gpu;
         let state = &self.state;
+        let ring = &mut self.constant_ring;
         // Constants are computed only where a pipeline or a bind group is made.
         self.pipelines.get_or_try_insert(&pipeline_key, || {
             let vs_shapes = vertex_constant_buffers(state, pair, [0.0; 4])?;
             let ps_shapes = pixel_constant_buffers(state, pair);
             build_pipeline(
                 gpu,
+                ring,
                 pair,
                 &pipeline_key,
                 &binding.streams,
-                &vs_shapes,
-                &ps_shapes,
+                [&vs_shapes, &ps_shapes],
             )
             .map(Arc::new)
         })
@@ -109,28 +111,62 @@ fn buffer_entries(buffers: &[ConstantBuffer]) -> Vec<wgpu::BindGroupLayoutEntry>
         .collect()
 }
 
+/// The constants groups of a pipeline with `stages`' buffers (vertex, pixel): each bound
+/// from the constants ring with dynamic offsets (an interned layout) while the adapter's
+/// dynamic-offset bindings per pipeline layout last, otherwise by a bind group per version.
+fn constants_groups(
+    device: &wgpu::Device,
+    ring: &mut ConstantRing,
+    stages: [&[ConstantBuffer]; 2],
+) -> [Option<ConstantsGroup>; 2] {
+    let (mut uniform_left, mut storage_left) = (ring.dynamic_uniform, ring.dynamic_storage);
+    stages.map(|buffers| {
+        let group = buffers.first()?.group;
+        let storage = buffers.iter().filter(|b| b.storage).count() as u32;
+        let uniform = buffers.len() as u32 - storage;
+        let fits = buffers.len() <= MAX_ENTRIES
+            && buffers
+                .iter()
+                .all(|b| b.group == group && !b.data.is_empty())
+            && uniform <= uniform_left
+            && storage <= storage_left;
+        let shape = fits.then(|| {
+            uniform_left -= uniform;
+            storage_left -= storage;
+            let entries = buffers
+                .iter()
+                .map(|b| RingEntry {
+                    binding: b.binding,
+                    storage: b.storage,
+                    size: b.data.len() as u64,
+                })
+                .collect();
+            ring.shape(device, entries)
+        });
+        Some(ConstantsGroup { group, shape })
+    })
+}
+
 fn build_pipeline(
     gpu: &crate::gpu::Gpu,
+    ring: &mut ConstantRing,
     pair: &ShaderPair,
     key: &PipelineKey,
     streams: &[StreamLayout],
-    vs_buffers: &[ConstantBuffer],
-    ps_buffers: &[ConstantBuffer],
+    stages: [&[ConstantBuffer]; 2],
 ) -> Result<PipelineEntry, DeviceError> {
     let device = &gpu.device;
     // Layout entries per group: 0 vertex constants, 1 vertex textures, 2 pixel constants,
     // 3 pixel textures.
     let mut groups: Vec<Vec<wgpu::BindGroupLayoutEntry>> = vec![Vec::new(); 4];
-    for b in buffer_entries(vs_buffers).into_iter().zip(vs_buffers) {
-        if let Some(g) = groups.get_mut(b.1.group as usize) {
-            g.push(b.0);
+    for buffers in stages {
+        for b in buffer_entries(buffers).into_iter().zip(buffers) {
+            if let Some(g) = groups.get_mut(b.1.group as usize) {
+                g.push(b.0);
+            }
         }
     }
-    for b in buffer_entries(ps_buffers).into_iter().zip(ps_buffers) {
-        if let Some(g) = groups.get_mut(b.1.group as usize) {
-            g.push(b.0);
-        }
-    }
+    let [vs_constants, ps_constants] = constants_groups(device, ring, stages);
     for (t, &filterable) in pair.textures.iter().zip(&key.filterable) {
         let view_dimension = match t.texture_type {
             TextureType::Cube => wgpu::TextureViewDimension::Cube,
@@ -183,12 +219,24 @@ fn build_pipeline(
     while groups.last().is_some_and(Vec::is_empty) {
         groups.pop();
     }
+    // A constants group bound from the ring has the ring's interned layout.
+    let ring_layout = |index: usize| {
+        [vs_constants, ps_constants]
+            .into_iter()
+            .flatten()
+            .find(|c| c.group as usize == index)
+            .and_then(|c| c.shape)
+            .map(|shape| ring.layout(shape).clone())
+    };
     let layouts: Vec<wgpu::BindGroupLayout> = groups
         .iter()
-        .map(|entries| {
-            device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-                label: None,
-                entries,
+        .enumerate()
+        .map(|(index, entries)| {
+            ring_layout(index).unwrap_or_else(|| {
+                device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                    label: None,
+                    entries,
+                })
             })
         })
         .collect();
@@ -252,8 +300,8 @@ fn build_pipeline(
         pipeline,
         layouts,
         empty_groups,
-        vs_constants: vs_buffers.first().map(|b| b.group),
-        ps_constants: ps_buffers.first().map(|b| b.group),
+        vs_constants,
+        ps_constants,
         uses_blend_constant: key.targets.iter().flatten().any(|t| {
             t.blend
                 .is_some_and(|b| b.color.uses_constant() || b.alpha.uses_constant())

@@ -2,6 +2,16 @@
 
 use super::*;
 
+/// What a `dcl`'s first suffix declares.
+enum DclKind {
+    /// No suffix (`dcl v0` in a pixel shader, `dcl s0` in ps_2_0).
+    Plain,
+    /// `_usageN`.
+    Usage(Usage, u8),
+    /// `_2d`, `_cube`, `_volume`.
+    Sampler(TextureType),
+}
+
 impl Assembler {
     /// `dcl[_usageN|_2d|_cube|_volume][_pp][_centroid] reg[.mask]`.
     pub(super) fn dcl(
@@ -21,74 +31,9 @@ impl Assembler {
                 },
             ));
         }
-        enum Kind {
-            Plain,
-            Usage(Usage, u8),
-            Sampler(TextureType),
-        }
-        let mut kind = Kind::Plain;
-        let mut mods = suffixes;
-        if let Some(&(first, fpos)) = suffixes.first() {
-            let lower = first.to_ascii_lowercase();
-            let digits = lower.len()
-                - lower
-                    .chars()
-                    .rev()
-                    .take_while(|c| c.is_ascii_digit())
-                    .count();
-            let (name, index) = lower.split_at(digits);
-            let sampler = match lower.as_str() {
-                "2d" => Some(TextureType::TwoD),
-                "cube" => Some(TextureType::Cube),
-                "volume" => Some(TextureType::Volume),
-                "unknown" => Some(TextureType::Unknown),
-                "1d" => {
-                    return Err(err(
-                        fpos,
-                        AsmErrorKind::Unsupported("1D samplers (dcl_1d)".into()),
-                    ))
-                }
-                _ => None,
-            };
-            if let Some(ty) = sampler {
-                kind = Kind::Sampler(ty);
-                mods = &suffixes[1..];
-            } else if let Some(usage) = Usage::from_name(name) {
-                let index: u8 = if index.is_empty() {
-                    0
-                } else {
-                    index.parse().ok().filter(|&i: &u8| i < 16).ok_or_else(|| {
-                        err(
-                            fpos,
-                            AsmErrorKind::Invalid(format!(
-                                "usage index {index} is out of range (0..=15)"
-                            )),
-                        )
-                    })?
-                };
-                kind = Kind::Usage(usage, index);
-                mods = &suffixes[1..];
-            }
-        }
+        let (kind, mods) = dcl_kind(suffixes)?;
         let dst_mods = parse_dst_mods(mods)?;
-        let bad_mod = |modifier: String, context: String, pos: Pos| {
-            err(pos, AsmErrorKind::ModifierNotAllowed { modifier, context })
-        };
-        if let Some((s, pos)) = &dst_mods.shift_text {
-            return Err(bad_mod(format!("_{s}"), "on dcl".into(), *pos));
-        }
-        if let Some(pos) = dst_mods.sat {
-            return Err(bad_mod("_sat".into(), "on dcl".into(), pos));
-        }
-        if let Some((s, pos)) = &dst_mods.pp_or_centroid {
-            if !rules::dcl_modifier_allowed(version) {
-                return Err(bad_mod(
-                    format!("_{s}"),
-                    format!("on dcl in {version}"),
-                    *pos,
-                ));
-            }
-        }
+        check_dcl_mods(version, &dst_mods)?;
         let parsed = self.register(cur)?;
         let pos = parsed.pos;
         let reg = parsed.reg;
@@ -102,68 +47,20 @@ impl Assembler {
             ));
         }
         let mask = self.write_mask(cur)?;
-        let invalid = |msg: String| Err(err(pos, AsmErrorKind::Invalid(msg)));
         let decl = match reg.file {
             // `s#` exists from ps_2_0 and vs_3_0 on, as do its declarations: the register
             // was refused before in other versions (`bytecode::file_rule`).
-            RegisterFile::Sampler => {
-                if mask != WriteMask::ALL {
-                    return invalid("a sampler declaration takes no write mask".into());
-                }
-                match kind {
-                    Kind::Sampler(ty) => Declaration::Sampler(ty),
-                    Kind::Plain if version.stage == Stage::Pixel => {
-                        Declaration::Sampler(TextureType::Unknown)
-                    }
-                    Kind::Plain => return invalid(
-                        "a sampler declaration needs a texture type (dcl_2d, dcl_cube, dcl_volume)"
-                            .into(),
-                    ),
-                    Kind::Usage(..) => {
-                        return invalid(
-                            "a sampler is declared with a texture type, not a usage".into(),
-                        )
-                    }
-                }
-            }
+            RegisterFile::Sampler => sampler_declaration(kind, version, mask, pos)?,
             // vPos and vFace are declared like inputs: `dcl vPos.xy`, `dcl vFace`.
             RegisterFile::Input
             | RegisterFile::Texture
             | RegisterFile::Output
-            | RegisterFile::MiscType => {
-                if reg.file == RegisterFile::Output && version.stage == Stage::Pixel {
-                    return invalid("output registers cannot be declared in a pixel shader".into());
-                }
-                let what = if reg.file == RegisterFile::Output {
-                    "output"
-                } else {
-                    "input"
-                };
-                // Inputs are declared wherever `dcl` exists (ps_1_x has no `dcl`: the opcode
-                // table refuses it first); `o#` declarations are vs_3_0's.
-                if reg.file == RegisterFile::Output && version.major < 3 {
-                    return invalid(format!("output declarations do not exist in {version}"));
-                }
-                match kind {
-                    Kind::Usage(usage, index) => Declaration::Semantic { usage, index },
-                    Kind::Plain if version.stage == Stage::Pixel => Declaration::Semantic {
-                        usage: Usage::Position,
-                        index: 0,
-                    },
-                    Kind::Plain => {
-                        return invalid(format!(
-                            "a vertex shader {what} declaration needs a usage (dcl_position, dcl_texcoord1, ...)"
-                        ))
-                    }
-                    Kind::Sampler(_) => {
-                        return invalid(format!(
-                            "{reg} is not a sampler: texture types are declared on s#"
-                        ))
-                    }
-                }
-            }
+            | RegisterFile::MiscType => semantic_declaration(kind, version, &reg, pos)?,
             _ => {
-                return invalid(format!("{reg} cannot be declared"));
+                return Err(err(
+                    pos,
+                    AsmErrorKind::Invalid(format!("{reg} cannot be declared")),
+                ));
             }
         };
         self.check_register(&reg, pos)?;
@@ -338,4 +235,135 @@ pub(super) fn bool_value(cur: &mut Cursor<'_>) -> Result<u32, AsmError> {
             .ok_or_else(|| err(pos, AsmErrorKind::BadNumber(text.to_string())));
     }
     Err(cur.expected("true or false"))
+}
+
+/// What a `dcl`'s first suffix declares, and the suffixes after it (the modifiers).
+fn dcl_kind<'a, 'b>(suffixes: &'a [Part<'b>]) -> Result<(DclKind, &'a [Part<'b>]), AsmError> {
+    let Some(&(first, fpos)) = suffixes.first() else {
+        return Ok((DclKind::Plain, suffixes));
+    };
+    let lower = first.to_ascii_lowercase();
+    let digits = lower.len()
+        - lower
+            .chars()
+            .rev()
+            .take_while(|c| c.is_ascii_digit())
+            .count();
+    let (name, index) = lower.split_at(digits);
+    let sampler = match lower.as_str() {
+        "2d" => Some(TextureType::TwoD),
+        "cube" => Some(TextureType::Cube),
+        "volume" => Some(TextureType::Volume),
+        "unknown" => Some(TextureType::Unknown),
+        "1d" => {
+            return Err(err(
+                fpos,
+                AsmErrorKind::Unsupported("1D samplers (dcl_1d)".into()),
+            ))
+        }
+        _ => None,
+    };
+    if let Some(ty) = sampler {
+        return Ok((DclKind::Sampler(ty), &suffixes[1..]));
+    }
+    if let Some(usage) = Usage::from_name(name) {
+        let index: u8 = if index.is_empty() {
+            0
+        } else {
+            index.parse().ok().filter(|&i: &u8| i < 16).ok_or_else(|| {
+                err(
+                    fpos,
+                    AsmErrorKind::Invalid(format!("usage index {index} is out of range (0..=15)")),
+                )
+            })?
+        };
+        return Ok((DclKind::Usage(usage, index), &suffixes[1..]));
+    }
+    Ok((DclKind::Plain, suffixes))
+}
+
+/// A `dcl` takes no shift and no `_sat`; `_pp` and `_centroid` where the version allows.
+fn check_dcl_mods(version: Version, dst_mods: &DstMods) -> Result<(), AsmError> {
+    let bad_mod = |modifier: String, context: String, pos: Pos| {
+        err(pos, AsmErrorKind::ModifierNotAllowed { modifier, context })
+    };
+    if let Some((s, pos)) = &dst_mods.shift_text {
+        return Err(bad_mod(format!("_{s}"), "on dcl".into(), *pos));
+    }
+    if let Some(pos) = dst_mods.sat {
+        return Err(bad_mod("_sat".into(), "on dcl".into(), pos));
+    }
+    if let Some((s, pos)) = &dst_mods.pp_or_centroid {
+        if !rules::dcl_modifier_allowed(version) {
+            return Err(bad_mod(
+                format!("_{s}"),
+                format!("on dcl in {version}"),
+                *pos,
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A sampler's declaration: a texture type, no write mask (a pixel shader's plain `dcl s#`
+/// is of unknown type).
+fn sampler_declaration(
+    kind: DclKind,
+    version: Version,
+    mask: WriteMask,
+    pos: Pos,
+) -> Result<Declaration, AsmError> {
+    let invalid = |msg: String| Err(err(pos, AsmErrorKind::Invalid(msg)));
+    if mask != WriteMask::ALL {
+        return invalid("a sampler declaration takes no write mask".into());
+    }
+    match kind {
+        DclKind::Sampler(ty) => Ok(Declaration::Sampler(ty)),
+        DclKind::Plain if version.stage == Stage::Pixel => {
+            Ok(Declaration::Sampler(TextureType::Unknown))
+        }
+        DclKind::Plain => invalid(
+            "a sampler declaration needs a texture type (dcl_2d, dcl_cube, dcl_volume)".into(),
+        ),
+        DclKind::Usage(..) => {
+            invalid("a sampler is declared with a texture type, not a usage".into())
+        }
+    }
+}
+
+/// An input's or (vs_3_0) an output's declaration: a usage (a pixel shader's plain
+/// `dcl v#` is POSITION0).
+fn semantic_declaration(
+    kind: DclKind,
+    version: Version,
+    reg: &Register,
+    pos: Pos,
+) -> Result<Declaration, AsmError> {
+    let invalid = |msg: String| Err(err(pos, AsmErrorKind::Invalid(msg)));
+    if reg.file == RegisterFile::Output && version.stage == Stage::Pixel {
+        return invalid("output registers cannot be declared in a pixel shader".into());
+    }
+    let what = if reg.file == RegisterFile::Output {
+        "output"
+    } else {
+        "input"
+    };
+    // Inputs are declared wherever `dcl` exists (ps_1_x has no `dcl`: the opcode table
+    // refuses it first); `o#` declarations are vs_3_0's.
+    if reg.file == RegisterFile::Output && version.major < 3 {
+        return invalid(format!("output declarations do not exist in {version}"));
+    }
+    match kind {
+        DclKind::Usage(usage, index) => Ok(Declaration::Semantic { usage, index }),
+        DclKind::Plain if version.stage == Stage::Pixel => Ok(Declaration::Semantic {
+            usage: Usage::Position,
+            index: 0,
+        }),
+        DclKind::Plain => invalid(format!(
+            "a vertex shader {what} declaration needs a usage (dcl_position, dcl_texcoord1, ...)"
+        )),
+        DclKind::Sampler(_) => invalid(format!(
+            "{reg} is not a sampler: texture types are declared on s#"
+        )),
+    }
 }

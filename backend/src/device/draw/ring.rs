@@ -1,0 +1,365 @@
+//! The constants ring: the vertex and pixel constants of every draw between two submits,
+//! packed into a few large buffers and bound with dynamic offsets.
+//!
+//! A draw writes its stage's constant buffers (the `ConstantBuffer`s `bindings` computes)
+//! into the ring's CPU copy, each at an offset aligned to the adapter's
+//! `min_uniform_buffer_offset_alignment` (and the storage one), and binds the bind group of
+//! the ring buffer it landed in with those offsets. [`ConstantRing::upload`] writes the
+//! copies with one `write_buffer` per ring buffer just before the submit, so every draw reads
+//! the constants set before it (the queue orders the write after the previous submit's
+//! reads). Nothing is created per draw: one bind group per ring buffer and group layout
+//! (`Shape`), made on first use and kept, as the ring buffers are, for later submits.
+//!
+//! A stage whose constants key (`BindGroupKey`) is the one it wrote last in this submit
+//! reuses those offsets; after a submit, the last constants are written again from their
+//! kept copy (a memoised draw needs no recomputation).
+
+use std::collections::HashMap;
+use std::num::NonZeroU64;
+
+use super::BindGroupKey;
+use crate::device::ConstantBuffer;
+
+/// Bytes of one ring buffer (more where one draw's constants need more).
+const CHUNK_BYTES: usize = 4 << 20;
+
+/// Constant bindings one group can have (vertex: `c#`, `i#`, `b#`, position fix-up, points,
+/// clip planes; pixel: `c#`, `i#`, `b#`, fog or bump environment, alpha reference).
+pub(crate) const MAX_ENTRIES: usize = 6;
+
+/// One constant binding as the ring binds it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct RingEntry {
+    pub(crate) binding: u32,
+    /// A read-only storage buffer (software vertex processing's `c#`).
+    pub(crate) storage: bool,
+    /// The binding's size: the WGSL type's.
+    pub(crate) size: u64,
+}
+
+/// An interned constants group layout: its entries (by binding) and the layout, shared by
+/// every pipeline whose constants group has these entries.
+struct Shape {
+    entries: Vec<RingEntry>,
+    layout: wgpu::BindGroupLayout,
+}
+
+/// Which interned layout a group binds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ShapeId(usize);
+
+/// The shader stage whose constants are placed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Stage {
+    Vertex = 0,
+    Pixel = 1,
+}
+
+/// The dynamic offsets of one group, in binding order.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Offsets {
+    offsets: [u32; MAX_ENTRIES],
+    len: usize,
+}
+
+impl Offsets {
+    pub(crate) fn as_slice(&self) -> &[u32] {
+        &self.offsets[..self.len]
+    }
+}
+
+/// Where a stage's constants were placed: the ring buffer and the offsets.
+#[derive(Clone, Copy, Debug)]
+struct Placed {
+    chunk: usize,
+    offsets: Offsets,
+}
+
+/// A stage's last constants: what a draw with the same key reuses.
+struct StageUpload {
+    key: BindGroupKey,
+    shape: ShapeId,
+    buffers: Vec<ConstantBuffer>,
+    generation: u64,
+    placed: Placed,
+}
+
+/// One ring buffer and its CPU copy.
+struct Chunk {
+    buffer: wgpu::Buffer,
+    bytes: Vec<u8>,
+    used: usize,
+    /// The bind group of each shape over this buffer, made on first use.
+    groups: Vec<Option<wgpu::BindGroup>>,
+}
+
+/// See the module documentation.
+pub(crate) struct ConstantRing {
+    shapes: Vec<Shape>,
+    by_entries: HashMap<Vec<RingEntry>, ShapeId>,
+    chunks: Vec<Chunk>,
+    /// The ring buffer being filled.
+    current: usize,
+    /// Counts submits: placements of an earlier generation are gone.
+    generation: u64,
+    align: usize,
+    usage: wgpu::BufferUsages,
+    /// Dynamic uniform and storage buffers a pipeline layout may have.
+    pub(crate) dynamic_uniform: u32,
+    pub(crate) dynamic_storage: u32,
+    last: [Option<StageUpload>; 2],
+}
+
+impl ConstantRing {
+    pub(crate) fn new(device: &wgpu::Device) -> ConstantRing {
+        let limits = device.limits();
+        let storage = limits.max_storage_buffers_per_shader_stage > 0;
+        let mut usage = wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST;
+        if storage {
+            usage |= wgpu::BufferUsages::STORAGE;
+        }
+        ConstantRing {
+            shapes: Vec::new(),
+            by_entries: HashMap::new(),
+            chunks: Vec::new(),
+            current: 0,
+            generation: 0,
+            align: limits
+                .min_uniform_buffer_offset_alignment
+                .max(limits.min_storage_buffer_offset_alignment)
+                .max(16) as usize,
+            usage,
+            dynamic_uniform: limits.max_dynamic_uniform_buffers_per_pipeline_layout,
+            dynamic_storage: match storage {
+                true => limits.max_dynamic_storage_buffers_per_pipeline_layout,
+                false => 0,
+            },
+            last: [None, None],
+        }
+    }
+
+    /// The submit placements belong to.
+    pub(crate) fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    /// The interned layout of a group with `entries` (sorted by binding here).
+    pub(crate) fn shape(&mut self, device: &wgpu::Device, mut entries: Vec<RingEntry>) -> ShapeId {
+        entries.sort_by_key(|e| e.binding);
+        if let Some(&id) = self.by_entries.get(&entries) {
+            return id;
+        }
+        let layout_entries: Vec<wgpu::BindGroupLayoutEntry> = entries
+            .iter()
+            .map(|e| wgpu::BindGroupLayoutEntry {
+                binding: e.binding,
+                visibility: match e.storage {
+                    true => wgpu::ShaderStages::VERTEX,
+                    false => wgpu::ShaderStages::VERTEX_FRAGMENT,
+                },
+                ty: wgpu::BindingType::Buffer {
+                    ty: match e.storage {
+                        true => wgpu::BufferBindingType::Storage { read_only: true },
+                        false => wgpu::BufferBindingType::Uniform,
+                    },
+                    has_dynamic_offset: true,
+                    min_binding_size: NonZeroU64::new(e.size),
+                },
+                count: None,
+            })
+            .collect();
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("constants ring"),
+            entries: &layout_entries,
+        });
+        let id = ShapeId(self.shapes.len());
+        self.shapes.push(Shape {
+            entries: entries.clone(),
+            layout,
+        });
+        self.by_entries.insert(entries, id);
+        id
+    }
+
+    pub(crate) fn layout(&self, shape: ShapeId) -> &wgpu::BindGroupLayout {
+        &self.shapes[shape.0].layout
+    }
+
+    /// The bind group and offsets of `stage`'s constants under `key` for a group of `shape`:
+    /// the last placement where the key is the same in this submit, else `buffers()` placed.
+    pub(crate) fn place<E>(
+        &mut self,
+        device: &wgpu::Device,
+        stage: Stage,
+        key: &BindGroupKey,
+        shape: ShapeId,
+        buffers: impl FnOnce() -> Result<Vec<ConstantBuffer>, E>,
+    ) -> Result<(wgpu::BindGroup, Offsets), E> {
+        let generation = self.generation;
+        let slot = stage as usize;
+        let reusable = match &self.last[slot] {
+            Some(last) if last.shape == shape && last.key == *key => {
+                Some(last.generation == generation)
+            }
+            _ => None,
+        };
+        let placed = match reusable {
+            Some(true) => self.last[slot].as_ref().map(|l| l.placed),
+            Some(false) => self.replace(device, stage),
+            None => None,
+        };
+        let placed = match placed {
+            Some(placed) => placed,
+            None => {
+                let buffers = buffers()?;
+                let placed = self.push(device, shape, &buffers);
+                self.last[slot] = Some(StageUpload {
+                    key: key.clone(),
+                    shape,
+                    buffers,
+                    generation,
+                    placed,
+                });
+                placed
+            }
+        };
+        Ok((self.group(device, placed.chunk, shape), placed.offsets))
+    }
+
+    /// `stage`'s last constants placed again in this submit (a memoised draw after a
+    /// submit), with their bind group; `None` where the stage has none of `shape`.
+    pub(crate) fn again(
+        &mut self,
+        device: &wgpu::Device,
+        stage: Stage,
+        shape: ShapeId,
+    ) -> Option<(wgpu::BindGroup, Offsets)> {
+        if self.last[stage as usize].as_ref()?.shape != shape {
+            return None;
+        }
+        let placed = self.replace(device, stage)?;
+        Some((self.group(device, placed.chunk, shape), placed.offsets))
+    }
+
+    /// Places `stage`'s last constants in this submit, unless they are already.
+    fn replace(&mut self, device: &wgpu::Device, stage: Stage) -> Option<Placed> {
+        let mut last = self.last[stage as usize].take()?;
+        if last.generation != self.generation {
+            last.placed = self.push(device, last.shape, &last.buffers);
+            last.generation = self.generation;
+        }
+        let placed = last.placed;
+        self.last[stage as usize] = Some(last);
+        Some(placed)
+    }
+
+    /// Copies `buffers` into the ring, each entry of `shape` at an aligned offset (zeros
+    /// where a buffer is missing or short).
+    fn push(
+        &mut self,
+        device: &wgpu::Device,
+        shape: ShapeId,
+        buffers: &[ConstantBuffer],
+    ) -> Placed {
+        let align = self.align;
+        let entries = &self.shapes[shape.0].entries;
+        let need: usize = entries
+            .iter()
+            .map(|e| (e.size as usize).next_multiple_of(align))
+            .sum();
+        while self
+            .chunks
+            .get(self.current)
+            .is_some_and(|c| c.bytes.len() - c.used < need)
+        {
+            self.current += 1;
+        }
+        if self.current == self.chunks.len() {
+            let size = need.max(CHUNK_BYTES);
+            self.chunks.push(Chunk {
+                buffer: device.create_buffer(&wgpu::BufferDescriptor {
+                    label: Some("constants ring"),
+                    size: size as u64,
+                    usage: self.usage,
+                    mapped_at_creation: false,
+                }),
+                bytes: vec![0; size],
+                used: 0,
+                groups: Vec::new(),
+            });
+        }
+        let chunk = &mut self.chunks[self.current];
+        let mut offsets = Offsets::default();
+        for (i, e) in entries.iter().enumerate() {
+            let at = chunk.used;
+            let size = e.size as usize;
+            let slot = &mut chunk.bytes[at..at + size];
+            let data = buffers
+                .iter()
+                .find(|b| b.binding == e.binding)
+                .map_or(&[][..], |b| &b.data[..]);
+            let n = data.len().min(size);
+            slot[..n].copy_from_slice(&data[..n]);
+            slot[n..].fill(0);
+            offsets.offsets[i] = at as u32;
+            chunk.used = (at + size).next_multiple_of(align);
+        }
+        offsets.len = entries.len();
+        Placed {
+            chunk: self.current,
+            offsets,
+        }
+    }
+
+    /// The bind group of `shape` over ring buffer `chunk`.
+    fn group(&mut self, device: &wgpu::Device, chunk: usize, shape: ShapeId) -> wgpu::BindGroup {
+        let Shape { entries, layout } = &self.shapes[shape.0];
+        let chunk = &mut self.chunks[chunk];
+        if chunk.groups.len() <= shape.0 {
+            chunk.groups.resize(shape.0 + 1, None);
+        }
+        chunk.groups[shape.0]
+            .get_or_insert_with(|| {
+                let bindings: Vec<wgpu::BindGroupEntry<'_>> = entries
+                    .iter()
+                    .map(|e| wgpu::BindGroupEntry {
+                        binding: e.binding,
+                        resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                            buffer: &chunk.buffer,
+                            offset: 0,
+                            size: NonZeroU64::new(e.size),
+                        }),
+                    })
+                    .collect();
+                device.create_bind_group(&wgpu::BindGroupDescriptor {
+                    label: Some("constants ring"),
+                    layout,
+                    entries: &bindings,
+                })
+            })
+            .clone()
+    }
+
+    /// Writes what this submit placed into the ring buffers (before the submit that reads
+    /// it) and starts the next generation.
+    pub(crate) fn upload(&mut self, queue: &wgpu::Queue) {
+        for chunk in &mut self.chunks {
+            if chunk.used > 0 {
+                let end = chunk
+                    .used
+                    .next_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT as usize);
+                queue.write_buffer(&chunk.buffer, 0, &chunk.bytes[..end]);
+            }
+        }
+        self.discard();
+    }
+
+    /// Forgets what this submit placed (its draws were dropped, or uploaded).
+    pub(crate) fn discard(&mut self) {
+        for chunk in &mut self.chunks {
+            chunk.used = 0;
+        }
+        self.current = 0;
+        self.generation += 1;
+    }
+}
