@@ -167,55 +167,7 @@ fn build_pipeline(
         }
     }
     let [vs_constants, ps_constants] = constants_groups(device, ring, stages);
-    for (t, &filterable) in pair.textures.iter().zip(&key.filterable) {
-        let view_dimension = match t.texture_type {
-            TextureType::Cube => wgpu::TextureViewDimension::Cube,
-            TextureType::Volume => wgpu::TextureViewDimension::D3,
-            _ => wgpu::TextureViewDimension::D2,
-        };
-        let Some(g) = groups.get_mut(t.group as usize) else {
-            return Err(invalid(
-                "draw",
-                format!("internal: texture group {}", t.group),
-            ));
-        };
-        // A depth texture's depth aspect: through a comparison sampler for a shadow map, as
-        // an unfilterable float texture for raw depth (the shader filters it).
-        let (sample_type, sampler) = match t.read {
-            SamplerRead::Color | SamplerRead::Narrow { .. } if filterable => (
-                wgpu::TextureSampleType::Float { filterable },
-                wgpu::SamplerBindingType::Filtering,
-            ),
-            SamplerRead::Color | SamplerRead::Narrow { .. } => (
-                wgpu::TextureSampleType::Float { filterable },
-                wgpu::SamplerBindingType::NonFiltering,
-            ),
-            SamplerRead::Shadow => (
-                wgpu::TextureSampleType::Depth,
-                wgpu::SamplerBindingType::Comparison,
-            ),
-            SamplerRead::Depth { .. } => (
-                wgpu::TextureSampleType::Float { filterable: false },
-                wgpu::SamplerBindingType::NonFiltering,
-            ),
-        };
-        g.push(wgpu::BindGroupLayoutEntry {
-            binding: t.texture_binding,
-            visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
-            ty: wgpu::BindingType::Texture {
-                sample_type,
-                view_dimension,
-                multisampled: false,
-            },
-            count: None,
-        });
-        g.push(wgpu::BindGroupLayoutEntry {
-            binding: t.sampler_binding,
-            visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
-            ty: wgpu::BindingType::Sampler(sampler),
-            count: None,
-        });
-    }
+    texture_entries(pair, &key.filterable, &mut groups)?;
     while groups.last().is_some_and(Vec::is_empty) {
         groups.pop();
     }
@@ -307,4 +259,64 @@ fn build_pipeline(
                 .is_some_and(|b| b.color.uses_constant() || b.alpha.uses_constant())
         }),
     })
+}
+
+/// The layout entries of the textures and samplers `pair` reads, pushed on their groups: a
+/// colour texture filterable or not as its format is, a shadow map's depth aspect with a
+/// comparison sampler, raw depth as an unfilterable float texture (the shader filters it).
+fn texture_entries(
+    pair: &ShaderPair,
+    filterable: &[bool],
+    groups: &mut [Vec<wgpu::BindGroupLayoutEntry>],
+) -> Result<(), DeviceError> {
+    for (t, &filterable) in pair.textures.iter().zip(filterable) {
+        let view_dimension = match t.texture_type {
+            TextureType::Cube => wgpu::TextureViewDimension::Cube,
+            TextureType::Volume => wgpu::TextureViewDimension::D3,
+            _ => wgpu::TextureViewDimension::D2,
+        };
+        let Some(g) = groups.get_mut(t.group as usize) else {
+            return Err(invalid(
+                "draw",
+                format!("internal: texture group {}", t.group),
+            ));
+        };
+        // A depth texture's depth aspect: through a comparison sampler for a shadow map, as
+        // an unfilterable float texture for raw depth (the shader filters it).
+        let (sample_type, sampler) = match t.read {
+            SamplerRead::Color | SamplerRead::Narrow { .. } if filterable => (
+                wgpu::TextureSampleType::Float { filterable },
+                wgpu::SamplerBindingType::Filtering,
+            ),
+            SamplerRead::Color | SamplerRead::Narrow { .. } => (
+                wgpu::TextureSampleType::Float { filterable },
+                wgpu::SamplerBindingType::NonFiltering,
+            ),
+            SamplerRead::Shadow => (
+                wgpu::TextureSampleType::Depth,
+                wgpu::SamplerBindingType::Comparison,
+            ),
+            SamplerRead::Depth { .. } => (
+                wgpu::TextureSampleType::Float { filterable: false },
+                wgpu::SamplerBindingType::NonFiltering,
+            ),
+        };
+        g.push(wgpu::BindGroupLayoutEntry {
+            binding: t.texture_binding,
+            visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
+            ty: wgpu::BindingType::Texture {
+                sample_type,
+                view_dimension,
+                multisampled: false,
+            },
+            count: None,
+        });
+        g.push(wgpu::BindGroupLayoutEntry {
+            binding: t.sampler_binding,
+            visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
+            ty: wgpu::BindingType::Sampler(sampler),
+            count: None,
+        });
+    }
+    Ok(())
 }
