@@ -18,6 +18,7 @@ mod cache;
 mod clip;
 mod constants;
 mod copies;
+mod d3dcolor;
 mod depth_pass;
 mod depth_textures;
 mod draw;

@@ -83,13 +83,8 @@ struct ClearPass {
 
 /// A D3DCOLOR (0xAARRGGBB) as a wgpu colour.
 fn d3dcolor_to_wgpu(colour: u32) -> wgpu::Color {
-    let ch = |shift: u32| f64::from((colour >> shift) & 0xff) / 255.0;
-    wgpu::Color {
-        r: ch(16),
-        g: ch(8),
-        b: ch(0),
-        a: ch(24),
-    }
+    let [r, g, b, a] = super::d3dcolor::rgba(colour).map(f64::from);
+    wgpu::Color { r, g, b, a }
 }
 
 /// The passes of a clear: one when every attachment has render target 0's `size`;

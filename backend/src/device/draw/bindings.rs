@@ -574,9 +574,8 @@ pub(super) fn pixel_constant_buffers(
     let render = &state.render;
     let mut out = state.ps_constants.buffers(interface);
     if let Some(b) = interface.fog {
-        let c = |shift: u32| ((render.fog_color >> shift) & 0xff) as f32 / 255.0;
         let data = FogConstants {
-            color: [c(16), c(8), c(0), c(24)],
+            color: super::super::d3dcolor::rgba(render.fog_color),
             start: render.fog_start,
             end: render.fog_end,
             density: render.fog_density,

@@ -335,14 +335,14 @@ fn border(n: usize, fix: &SamplerFixup, axes: usize, body: &mut String) {
             }
         })
         .collect();
-    let c = |shift: u32| ((fix.border_color >> shift) & 0xff) as f32 / 255.0;
+    let [r, g, b, a] = super::super::d3dcolor::rgba(fix.border_color);
     let _ = writeln!(
         body,
         "    texel{n} = mix(texel{n}, vec4<f32>({:?}, {:?}, {:?}, {:?}), 1.0 - {});",
-        c(16),
-        c(8),
-        c(0),
-        c(24),
+        r,
+        g,
+        b,
+        a,
         inside.join(" * ")
     );
 }
