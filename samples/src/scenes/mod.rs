@@ -9,7 +9,7 @@
 use d3d9_backend::device::{Device, Matrix};
 
 use crate::d3d;
-use crate::draw::{DrawError, SceneDraw};
+use crate::draw::{DrawError, Prepared, SceneDraw};
 use crate::program::Program;
 
 mod cylinder;
@@ -121,4 +121,33 @@ fn render_states(device: &mut Device, states: &[(u32, u32)]) -> Result<(), DrawE
         device.set_render_state_raw(state, value)?;
     }
     Ok(())
+}
+
+impl Scene {
+    /// Creates the scene's objects on `device`.
+    pub fn create(&self, device: &mut Device) -> Result<Box<dyn Program>, DrawError> {
+        match self.kind {
+            SceneKind::Draw(setup) => Ok(Box::new(DrawProgram {
+                prepared: Prepared::new(device, &setup(0.0))?,
+                setup,
+            })),
+            SceneKind::Program(create) => create(device),
+        }
+    }
+}
+
+/// A one-draw vertex-shader scene ([`SceneKind::Draw`]) as a program.
+struct DrawProgram {
+    setup: fn(f32) -> SceneDraw,
+    prepared: Prepared,
+}
+
+impl Program for DrawProgram {
+    fn frame(&mut self, device: &mut Device, t: f32) -> Result<(), DrawError> {
+        self.prepared.draw(device, &(self.setup)(t))
+    }
+
+    fn release(&mut self, device: &mut Device) -> Result<(), DrawError> {
+        self.prepared.release(device)
+    }
 }
