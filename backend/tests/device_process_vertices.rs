@@ -1,7 +1,8 @@
 //! `ProcessVertices` on a software-vertex-processing device runs the interpreter; draws with
 //! the same shader run on the GPU. A vs_3_sw shader reading c5000 (a CONST2–CONST4 bank
 //! register, past c2047) gives the same colour both ways, and every processed value read
-//! back from the destination buffer is the one Windows writes.
+//! back from the destination buffer is the one Windows writes. And a shader only software
+//! processing can run, drawn on a mixed device in each mode.
 
 #![allow(clippy::panic)] // a failing test says why
 
@@ -126,4 +127,50 @@ fn gpu_process_vertices_is_an_invalid_call_under_hardware_processing() {
     ok(dev.update_vertex_buffer(vb, 0, &floats(&[0.5, -0.5, 0.0])));
     ok(dev.set_stream_source(0, Some(vb), 0, 12));
     ok(dev.process_vertices(0, 0, 1, out, decl));
+}
+
+/// A shader past the hardware limits on a mixed device (a vs_2_0 `def c256`, accepted at
+/// creation, which checks against the software limits), as Windows draws it in Wine's
+/// test_mvp_software_vertex_shaders: under hardware processing the first draw is
+/// D3DERR_INVALIDCALL and the next takes the fixed-function stage (the vertex colour);
+/// under software processing the shader draws (its white).
+#[test]
+fn gpu_a_software_only_shader_under_hardware_processing() {
+    let mut dev = Device::new(DeviceParams {
+        processing: VertexProcessing::Mixed,
+        ..DeviceParams::default()
+    })
+    .unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"));
+    let shader =
+        "vs_2_0\ndcl_position v0\ndef c256, 1.0, 1.0, 1.0, 1.0\nmov oD0, c256\nmov oPos, v0\n";
+    let vs =
+        ok(dev.create_vertex_shader(&assemble_tokens(shader).unwrap_or_else(|e| panic!("{e}"))));
+    // D3DFVF_XYZ | D3DFVF_DIFFUSE, a red quad over the target.
+    let mut quad = Vec::new();
+    for (x, y) in [(-1.0f32, -1.0f32), (-1.0, 1.0), (1.0, -1.0), (1.0, 1.0)] {
+        quad.extend(floats(&[x, y, 0.1]));
+        quad.extend(0xffff_0000u32.to_le_bytes());
+    }
+    ok(dev.set_fvf(0x002 | 0x040));
+    ok(dev.set_render_state(RenderState::Lighting(false)));
+    ok(dev.set_render_state(RenderState::CullMode(CullMode::None)));
+    ok(dev.set_vertex_shader(Some(vs)));
+    let draw = |dev: &mut Device| {
+        ok(dev.clear(&[], ClearFlags::TARGET, 0, 1.0, 0));
+        let drawn = dev.draw_primitive_up(PrimitiveType::TriangleStrip, 2, &quad, 16);
+        (drawn, ok(dev.pixel(5, 5)) & 0xff_ffff)
+    };
+    let (first, colour) = draw(&mut dev);
+    assert!(
+        matches!(first, Err(d3d9_backend::DeviceError::InvalidCall { .. })),
+        "{first:?}"
+    );
+    assert_eq!(colour, 0, "nothing drawn");
+    let (second, colour) = draw(&mut dev);
+    assert!(second.is_ok(), "{second:?}");
+    assert_eq!(colour, 0xff_0000, "the vertex colour, not the shader's");
+    ok(dev.set_software_vertex_processing(true));
+    let (third, colour) = draw(&mut dev);
+    assert!(third.is_ok(), "{third:?}");
+    assert_eq!(colour, 0xff_ffff, "the shader's white");
 }

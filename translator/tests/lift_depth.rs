@@ -6,33 +6,18 @@
 
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
 
-use d3d9_translator::asm::assemble;
-use d3d9_translator::bytecode::Stage;
-use d3d9_translator::check::{check, DeviceCaps};
-use d3d9_translator::lift::{
-    translate_pixel_shader, DepthChannels, PixelShaderOptions, SamplerRead,
-};
+mod common;
+
+use d3d9_translator::lift::{DepthChannels, PixelShaderOptions, SamplerRead};
 
 /// The WGSL of `text` translated with sampler 0 read as `read`, re-parsed and validated,
 /// and the read the interface reports for it.
 fn wgsl(text: &str, read: SamplerRead) -> (String, SamplerRead) {
-    let program = assemble(text).unwrap_or_else(|e| panic!("{e}"));
-    let checked = check(&program, Stage::Pixel, &DeviceCaps::default())
-        .unwrap_or_else(|e| panic!("check: {e}"));
     let options = PixelShaderOptions {
         sampler_reads: vec![read],
         ..Default::default()
     };
-    let t = translate_pixel_shader(&checked, &options).unwrap_or_else(|e| panic!("{e}"));
-    let wgsl = t.wgsl().expect("wgsl");
-    let module = naga::front::wgsl::parse_str(&wgsl)
-        .unwrap_or_else(|e| panic!("{}", e.emit_to_string(&wgsl)));
-    naga::valid::Validator::new(
-        naga::valid::ValidationFlags::all(),
-        naga::valid::Capabilities::default(),
-    )
-    .validate(&module)
-    .unwrap_or_else(|e| panic!("{}", e.emit_to_string(&wgsl)));
+    let (wgsl, t) = common::validated_pixel_shader(text, &options);
     let reported = t.interface.samplers.first().expect("a sampler").read;
     (wgsl, reported)
 }

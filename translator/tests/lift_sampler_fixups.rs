@@ -5,34 +5,20 @@
 
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
 
-use d3d9_translator::asm::assemble;
-use d3d9_translator::bytecode::Stage;
-use d3d9_translator::check::{check, DeviceCaps};
+mod common;
+
 use d3d9_translator::lift::interface::{AxisFixup, SamplerFixup};
-use d3d9_translator::lift::{translate_pixel_shader, PixelShaderOptions, SamplerRead};
+use d3d9_translator::lift::{PixelShaderOptions, SamplerRead};
 
 /// The WGSL of `text` translated with sampler 0's `fixup` (and `read`), re-parsed and
 /// validated.
 fn wgsl(text: &str, fixup: SamplerFixup, read: SamplerRead) -> String {
-    let program = assemble(text).unwrap_or_else(|e| panic!("{e}"));
-    let checked = check(&program, Stage::Pixel, &DeviceCaps::default())
-        .unwrap_or_else(|e| panic!("check: {e}"));
     let options = PixelShaderOptions {
         sampler_fixups: vec![fixup],
         sampler_reads: vec![read],
         ..Default::default()
     };
-    let t = translate_pixel_shader(&checked, &options).unwrap_or_else(|e| panic!("{e}"));
-    let wgsl = t.wgsl().expect("wgsl");
-    let module = naga::front::wgsl::parse_str(&wgsl)
-        .unwrap_or_else(|e| panic!("{}", e.emit_to_string(&wgsl)));
-    naga::valid::Validator::new(
-        naga::valid::ValidationFlags::all(),
-        naga::valid::Capabilities::default(),
-    )
-    .validate(&module)
-    .unwrap_or_else(|e| panic!("{}", e.emit_to_string(&wgsl)));
-    wgsl
+    common::validated_pixel_shader(text, &options).0
 }
 
 fn fixup(address: [AxisFixup; 3], linear: bool) -> SamplerFixup {

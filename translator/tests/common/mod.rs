@@ -94,3 +94,31 @@ pub fn visual_pixel_shaders() -> Vec<Vec<u32>> {
         .filter(|t| t.first().is_some_and(|v| v >> 16 == 0xFFFF))
         .collect()
 }
+
+/// The pixel shader `text` assembled, checked with the default caps and translated with
+/// `options`; its WGSL re-parsed and validated (panics name what failed).
+pub fn validated_pixel_shader(
+    text: &str,
+    options: &d3d9_translator::lift::PixelShaderOptions,
+) -> (String, d3d9_translator::lift::TranslatedShader) {
+    use d3d9_translator::check::{check, DeviceCaps};
+    let program = d3d9_translator::asm::assemble(text).unwrap_or_else(|e| panic!("{e}"));
+    let checked = check(
+        &program,
+        d3d9_translator::bytecode::Stage::Pixel,
+        &DeviceCaps::default(),
+    )
+    .unwrap_or_else(|e| panic!("check: {e}"));
+    let t = d3d9_translator::lift::translate_pixel_shader(&checked, options)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let wgsl = t.wgsl().unwrap_or_else(|e| panic!("wgsl: {e}"));
+    let module = naga::front::wgsl::parse_str(&wgsl)
+        .unwrap_or_else(|e| panic!("{}", e.emit_to_string(&wgsl)));
+    naga::valid::Validator::new(
+        naga::valid::ValidationFlags::all(),
+        naga::valid::Capabilities::default(),
+    )
+    .validate(&module)
+    .unwrap_or_else(|e| panic!("{}", e.emit_to_string(&wgsl)));
+    (wgsl, t)
+}

@@ -8,6 +8,7 @@
 use d3d9_translator::lift::interface::{AxisFixup, SamplerFixup};
 
 use super::super::error::{unsupported, DeviceError};
+use super::super::objects::TextureObject;
 use super::super::state::SamplerStates;
 use super::super::{Device, VERTEX_SAMPLER_BASE};
 use crate::device::{MipFilter, TextureAddress, TextureKind};
@@ -49,13 +50,12 @@ impl Device {
         if texture.is_some_and(|t| t.format.is_depth()) {
             return SamplerFixup::default();
         }
-        self.states_fixup(slot)
+        self.states_fixup(slot, texture)
     }
 
-    /// [`Device::sampler_fixup`] whatever the texture's format.
-    fn states_fixup(&self, slot: usize) -> SamplerFixup {
+    /// [`Device::sampler_fixup`] whatever the format of `texture`, the one set on `slot`.
+    fn states_fixup(&self, slot: usize, texture: Option<&TextureObject>) -> SamplerFixup {
         let s = &self.state.samplers[slot];
-        let texture = self.state.textures[slot].and_then(|id| self.textures.get(&id));
         let cube = texture.is_some_and(|t| t.kind == TextureKind::Cube);
         let hardware_border = self.hardware_border(s.border_color).is_some();
         let address = s.address.map(|a| match a {
@@ -117,7 +117,8 @@ impl Device {
         slot: usize,
         depth: bool,
     ) -> Result<(), DeviceError> {
-        let fix = self.states_fixup(slot);
+        let texture = self.state.textures[slot].and_then(|id| self.textures.get(&id));
+        let fix = self.states_fixup(slot, texture);
         let levels = self.state.textures[slot]
             .and_then(|id| self.textures.get(&id))
             .map_or(1, |t| t.levels);
