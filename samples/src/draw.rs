@@ -3,17 +3,20 @@
 //! its caps), `CreateVertexDeclaration` or `SetFVF`, `CreateVertexBuffer` /
 //! `CreateIndexBuffer`, `SetStreamSource`, `SetIndices`, `SetVertexShaderConstantF/I`,
 //! `SetRenderState(D3DRS_CULLMODE)`, `Clear`, `DrawPrimitive` / `DrawIndexedPrimitive`, then
-//! `GetRenderTargetData` of the back buffer. No pixel shader is set: the default
-//! fixed-function pixel stage shows COLOR0.
+//! `GetRenderTargetData` of the back buffer. A draw with a pixel shader also makes
+//! `CreatePixelShader`, `SetPixelShader` and `SetPixelShaderConstantF/I`; without one,
+//! `SetPixelShader(NULL)` leaves D3D9's fixed-function pixel stage, which shows COLOR0.
 
 use d3d9_backend::device::CullMode;
 use d3d9_backend::device::{
     ClearFlags, DeclarationId, Device, DeviceError, DeviceParams, Format, IndexBufferId,
-    PrimitiveType, RenderState, SurfaceData, VertexBufferId, VertexShaderId,
+    PixelShaderId, PrimitiveType, RenderState, SurfaceData, VertexBufferId, VertexShaderId,
 };
 use d3d9_backend::Gpu;
-use d3d9_translator::asm::{assemble_tokens, AsmError};
+use d3d9_translator::asm::AsmError;
 use d3d9_translator::decl::VertexElement;
+
+use crate::objects::Objects;
 
 /// Width of every gallery image (the D3D9 SDK samples' 640x480 window).
 pub const WIDTH: u32 = 640;
@@ -42,7 +45,8 @@ pub enum Declaration {
     Elements(Vec<VertexElement>),
 }
 
-/// `SetVertexShaderConstantF` / `SetVertexShaderConstantI` calls, in order.
+/// One stage's `Set*ShaderConstantF` / `Set*ShaderConstantI` calls, in order (the vertex
+/// shader's in [`SceneDraw::constants`], the pixel shader's in [`PixelShaderDraw`]).
 #[derive(Clone, Debug, Default)]
 pub struct Constants {
     float: Vec<(usize, Vec<[f32; 4]>)>,
@@ -50,17 +54,26 @@ pub struct Constants {
 }
 
 impl Constants {
-    /// `SetVertexShaderConstantF(start, values, values.len())`.
+    /// `SetVertexShaderConstantF(start, values, values.len())` (or `SetPixelShaderConstantF`).
     pub fn set_f(&mut self, start: usize, values: &[[f32; 4]]) -> &mut Self {
         self.float.push((start, values.to_vec()));
         self
     }
 
-    /// `SetVertexShaderConstantI(start, values, values.len())`.
+    /// `SetVertexShaderConstantI(start, values, values.len())` (or `SetPixelShaderConstantI`).
     pub fn set_i(&mut self, start: usize, values: &[[i32; 4]]) -> &mut Self {
         self.int.push((start, values.to_vec()));
         self
     }
+}
+
+/// A draw's pixel shader: `CreatePixelShader` of its assembly text, `SetPixelShader`, and
+/// its `SetPixelShaderConstantF/I` calls of the frame.
+#[derive(Clone, Debug)]
+pub struct PixelShaderDraw {
+    /// Pixel shader assembly text.
+    pub shader: &'static str,
+    pub constants: Constants,
 }
 
 /// Everything one D3D9 draw of a scene sets on the device.
@@ -76,6 +89,9 @@ pub struct SceneDraw {
     pub indices: Option<Vec<u16>>,
     pub vertex_count: u32,
     pub constants: Constants,
+    /// `None`: `SetPixelShader(NULL)`, D3D9's fixed-function pixel stage (COLOR0 as it is,
+    /// with the default texture stages and no texture bound).
+    pub pixel_shader: Option<PixelShaderDraw>,
     /// `D3DRS_CULLMODE`.
     pub cull: CullMode,
     /// `Clear(.., D3DCLEAR_TARGET, colour, ..)`: a D3DCOLOR, 0xAARRGGBB.
@@ -101,9 +117,16 @@ impl SceneDraw {
             vertex_count: vertices.len() as u32,
             indices: Some(indices),
             constants,
+            pixel_shader: None,
             cull: CullMode::Ccw,
             clear,
         }
+    }
+
+    /// The same draw with a pixel shader (`shader`: its assembly text) and its constants.
+    pub fn with_pixel_shader(mut self, shader: &'static str, constants: Constants) -> Self {
+        self.pixel_shader = Some(PixelShaderDraw { shader, constants });
+        self
     }
 }
 
@@ -121,50 +144,60 @@ pub fn scene_device(gpu: &Gpu) -> Result<Device, DeviceError> {
     )
 }
 
-/// The objects a draw is made of, created once (`--window` draws them every frame).
+/// The objects a draw is made of, created once (`--window` draws them every frame) through
+/// the [`Objects`] the programs use, which releases them.
 #[derive(Debug)]
 pub struct Prepared {
-    objects: Option<(VertexShaderId, Option<DeclarationId>)>,
-    buffers: Option<(VertexBufferId, Option<IndexBufferId>)>,
+    objects: Objects,
+    made: Option<Made>,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Made {
+    vertex_shader: VertexShaderId,
+    pixel_shader: Option<PixelShaderId>,
+    declaration: Option<DeclarationId>,
+    vertices: VertexBufferId,
+    indices: Option<IndexBufferId>,
 }
 
 impl Prepared {
-    /// `CreateVertexShader`, the declaration, and the buffers.
+    /// `CreateVertexShader`, `CreatePixelShader` if the draw has one, the declaration, and
+    /// the buffers.
     pub fn new(device: &mut Device, draw: &SceneDraw) -> Result<Prepared, DrawError> {
-        let vertex_shader = device.create_vertex_shader(&assemble_tokens(draw.shader)?)?;
+        let mut objects = Objects::default();
+        let vertex_shader = objects.vertex_shader(device, draw.shader)?;
+        let pixel_shader = match &draw.pixel_shader {
+            Some(pixel) => Some(objects.pixel_shader(device, pixel.shader)?),
+            None => None,
+        };
         let declaration = match &draw.declaration {
             Declaration::Fvf(_) => None,
-            Declaration::Elements(elements) => Some(device.create_vertex_declaration(elements)?),
+            Declaration::Elements(elements) => Some(objects.declaration(device, elements)?),
         };
-        let vertices = device.create_vertex_buffer_with(&draw.stream)?;
+        let vertices = objects.vertex_buffer(device, &draw.stream)?;
         let indices = match &draw.indices {
-            Some(indices) => Some(device.create_index_buffer_u16(indices)?),
+            Some(indices) => Some(objects.index_buffer(device, indices)?),
             None => None,
         };
         Ok(Prepared {
-            objects: Some((vertex_shader, declaration)),
-            buffers: Some((vertices, indices)),
+            objects,
+            made: Some(Made {
+                vertex_shader,
+                pixel_shader,
+                declaration,
+                vertices,
+                indices,
+            }),
         })
     }
 
-    /// Releases the buffers, the shader and the declaration (as a D3D9 application does
-    /// before `Reset`, for the `D3DPOOL_DEFAULT` buffers at least).
+    /// Unbinds and releases the buffers, the shaders and the declaration (as a D3D9
+    /// application does before `Reset`, for the `D3DPOOL_DEFAULT` buffers at least).
     pub fn release(&mut self, device: &mut Device) -> Result<(), DrawError> {
-        device.set_vertex_shader(None)?;
-        device.set_stream_source(0, None, 0, 0)?;
-        device.set_indices(None)?;
-        if let Some((vertices, indices)) = self.buffers.take() {
-            device.release_vertex_buffer(vertices)?;
-            if let Some(indices) = indices {
-                device.release_index_buffer(indices)?;
-            }
-        }
-        if let Some((shader, declaration)) = self.objects.take() {
-            device.release_vertex_shader(shader)?;
-            if let Some(declaration) = declaration {
-                device.set_vertex_declaration(None)?;
-                device.release_vertex_declaration(declaration)?;
-            }
+        if self.made.take().is_some() {
+            device.set_vertex_declaration(None)?;
+            self.objects.release(device)?;
         }
         Ok(())
     }
@@ -172,23 +205,31 @@ impl Prepared {
     /// Sets everything `draw` sets (its constants of this frame included) on `device`,
     /// clears and draws into render target 0.
     pub fn draw(&self, device: &mut Device, draw: &SceneDraw) -> Result<(), DrawError> {
-        let (vertices, indices) = self.buffers.ok_or(DrawError::Released)?;
-        let (vertex_shader, declaration) = self.objects.ok_or(DrawError::Released)?;
-        match (&draw.declaration, declaration) {
+        let made = self.made.ok_or(DrawError::Released)?;
+        match (&draw.declaration, made.declaration) {
             (Declaration::Fvf(code), _) => device.set_fvf(*code)?,
             (_, decl) => device.set_vertex_declaration(decl)?,
         }
-        device.set_vertex_shader(Some(vertex_shader))?;
-        device.set_stream_source(0, Some(vertices), 0, draw.stride)?;
+        device.set_vertex_shader(Some(made.vertex_shader))?;
+        device.set_pixel_shader(made.pixel_shader)?;
+        device.set_stream_source(0, Some(made.vertices), 0, draw.stride)?;
         for (start, values) in &draw.constants.float {
             device.set_vertex_shader_constant_f(*start, values)?;
         }
         for (start, values) in &draw.constants.int {
             device.set_vertex_shader_constant_i(*start, values)?;
         }
+        if let Some(pixel) = &draw.pixel_shader {
+            for (start, values) in &pixel.constants.float {
+                device.set_pixel_shader_constant_f(*start, values)?;
+            }
+            for (start, values) in &pixel.constants.int {
+                device.set_pixel_shader_constant_i(*start, values)?;
+            }
+        }
         device.set_render_state(RenderState::CullMode(draw.cull))?;
         device.clear(&[], ClearFlags::TARGET, draw.clear, 1.0, 0)?;
-        match (&draw.indices, indices) {
+        match (&draw.indices, made.indices) {
             (Some(list), Some(buffer)) => {
                 if list.len() % 3 != 0 {
                     return Err(DrawError::Indices(list.len()));

@@ -14,7 +14,10 @@ use d3d9_translator::asm::assemble;
 use d3d9_translator::bytecode::{Stage, Usage};
 use d3d9_translator::check::{check, DeviceCaps};
 use d3d9_translator::decl::{bind_program, StreamSource, VertexDeclaration, VertexProcessing};
-use d3d9_translator::lift::{translate_vertex_shader, TranslatedShader, VertexShaderOptions};
+use d3d9_translator::lift::{
+    translate_pixel_shader, translate_vertex_shader, PixelShaderOptions, TranslatedShader,
+    VertexShaderOptions,
+};
 use d3d9_translator::signature::Semantic;
 
 fn decode_png(path: &Path) -> (u32, u32, Vec<u8>) {
@@ -318,17 +321,100 @@ fn translate(draw: &SceneDraw) -> TranslatedShader {
     translate_vertex_shader(&checked, &options).expect("lifts")
 }
 
+/// A draw's pixel shader, checked and lifted on its own.
+fn translate_pixel(asm: &str) -> TranslatedShader {
+    let program = assemble(asm).expect("assembles");
+    let checked = check(&program, Stage::Pixel, &DeviceCaps::default()).expect("checks");
+    translate_pixel_shader(&checked, &PixelShaderOptions::default()).expect("lifts")
+}
+
+/// Each vertex shader writes what its pixel stage reads: COLOR0 for D3D9's fixed-function
+/// pixel stage, or every input its pixel shader declares, in all the declared components.
 #[test]
 fn every_scene_translates() {
     let scenes = draw_scenes();
     assert_eq!(scenes.len(), 5, "the five vertex-shader scenes");
     for (name, draw) in scenes {
         let shader = translate(&draw);
-        let colour = shader
-            .interface
-            .output(Semantic::new(Usage::Color, 0))
-            .unwrap_or_else(|| panic!("{name}: no COLOR0"));
-        assert!(colour.written, "{name}");
+        let Some(pixel) = &draw.pixel_shader else {
+            let colour = shader
+                .interface
+                .output(Semantic::new(Usage::Color, 0))
+                .unwrap_or_else(|| panic!("{name}: no COLOR0"));
+            assert!(colour.written, "{name}");
+            continue;
+        };
+        let inputs = translate_pixel(pixel.shader).interface.pixel_inputs;
+        assert!(!inputs.is_empty(), "{name}");
+        for input in inputs {
+            let output = shader
+                .interface
+                .output(input.semantic)
+                .unwrap_or_else(|| panic!("{name}: no {:?}", input.semantic));
+            assert!(output.written, "{name}: {:?}", input.semantic);
+            assert!(
+                output.mask.0 & input.mask.0 == input.mask.0,
+                "{name}: {:?} {:?} {:?}",
+                input.semantic,
+                output.mask,
+                input.mask
+            );
+        }
+    }
+}
+
+/// skinned_arm has both stages: the skinned normal (TEXCOORD0) and the eye vector
+/// (TEXCOORD1) go to a ps_2_0 that lights per pixel; the page shows both shaders.
+#[test]
+fn skinned_arm_lights_in_a_pixel_shader() {
+    let (_, draw) = draw_scenes()
+        .into_iter()
+        .find(|(name, _)| *name == "skinned_arm")
+        .expect("skinned_arm scene");
+    let pixel = draw.pixel_shader.as_ref().expect("a pixel shader");
+    let program = assemble(pixel.shader).expect("assembles");
+    assert_eq!(program.stage(), Stage::Pixel);
+    let inputs: Vec<Semantic> = translate_pixel(pixel.shader)
+        .interface
+        .pixel_inputs
+        .iter()
+        .map(|input| input.semantic)
+        .collect();
+    assert_eq!(
+        inputs,
+        [
+            Semantic::new(Usage::TexCoord, 0),
+            Semantic::new(Usage::TexCoord, 1)
+        ]
+    );
+    let scene = d3d9_samples::SCENES
+        .iter()
+        .find(|s| s.name == "skinned_arm")
+        .expect("scene");
+    assert_eq!(scene.shaders, [draw.shader, pixel.shader]);
+    for call in [
+        "CreatePixelShader",
+        "SetPixelShader",
+        "SetPixelShaderConstantF",
+    ] {
+        assert!(scene.calls.contains(call), "{call}");
+    }
+    let out = std::env::temp_dir().join(format!("d3d9-samples-page-{}", std::process::id()));
+    let page = d3d9_samples::html::index_html(&out).expect("page");
+    let section = page
+        .split("<section id=\"skinned_arm\">")
+        .nth(1)
+        .and_then(|rest| rest.split("</section>").next())
+        .expect("skinned_arm section");
+    for text in [
+        "vs_2_0",
+        "ps_2_0",
+        "@vertex",
+        "@fragment",
+        "Disassembly",
+        "WGSL",
+    ] {
+        assert!(section.contains(text), "{text}");
     }
 }
 
@@ -370,7 +456,7 @@ fn every_shader_disassembles_and_translates_for_the_page() {
         }
         assert!(!scene.calls.is_empty(), "{}", scene.name);
     }
-    // Five vertex-shader scenes, normal_map (2), post_process (2), point_sprites (1),
-    // vertex_blend (1).
-    assert_eq!(count, 11);
+    // Five vertex-shader scenes and skinned_arm's pixel shader, normal_map (2),
+    // post_process (2), point_sprites (1), vertex_blend (1).
+    assert_eq!(count, 12);
 }

@@ -6,7 +6,7 @@
 use d3d9_backend::device::SurfaceData;
 use d3d9_backend::Gpu;
 use d3d9_samples::draw::{HEIGHT, WIDTH};
-use d3d9_samples::math::{dot, normalize, to_pixel, Mat4, Vec3};
+use d3d9_samples::math::{add, dot, normalize, sub, to_pixel, Mat4, Vec3};
 
 fn scene(gpu: &Gpu, name: &str) -> SurfaceData {
     let scene = d3d9_samples::SCENES
@@ -263,6 +263,86 @@ fn gpu_vertex_blend_bends_the_bar_with_its_bones() {
     assert_near(&image, project(&vp, [-1.0, -0.5, 0.0]), rgb(0x101020), 0);
 }
 
+#[test]
+fn gpu_skinned_arm_is_lit_per_pixel_with_a_highlight() {
+    let Some(gpu) = Gpu::for_tests().expect("GPU") else {
+        return;
+    };
+    let image = scene(&gpu, "skinned_arm");
+    // The scene's numbers: camera at EYE towards (0, 0.6, 0); bone 1 turns the right half
+    // 40° about z; the tube's radius is 0.35. Pixel shader: towards the light L, diffuse
+    // (0.35, 0.8, 0.4), ambient (0.1, 0.1, 0.12), specular 0.8, power 32:
+    // ambient + diffuse sat(N.L) + specular sat(N.H)^32, H = normalize(L + V).
+    const EYE: Vec3 = [0.0, 0.6, -6.0];
+    let vp = Mat4::look_at_lh(EYE, [0.0, 0.6, 0.0], [0.0, 1.0, 0.0]).then(&gallery_projection());
+    let to_light = normalize([-0.3, 0.6, -0.8]);
+    let (diffuse, ambient) = ([0.35, 0.8, 0.4], [0.1, 0.1, 0.12]);
+    let shade = |p: Vec3, n: Vec3| {
+        let h = normalize(add(to_light, normalize(sub(EYE, p))));
+        let d = dot(n, to_light).clamp(0.0, 1.0);
+        let s = dot(n, h).clamp(0.0, 1.0).powf(32.0);
+        [0, 1, 2].map(|i| ambient[i] + diffuse[i] * d + 0.8 * s)
+    };
+    // The point at rest x and `degrees` round the tube (bone 1 only), and its normal.
+    let bone = Mat4::rotation_z(40f32.to_radians());
+    let turn = |v: Vec3| {
+        let [x, y, z, _] = bone.transform_point(v);
+        [x, y, z]
+    };
+    let surface = |x: f32, degrees: f32| {
+        let (s, c) = degrees.to_radians().sin_cos();
+        (turn([x, 0.35 * c, 0.35 * s]), normalize(turn([0.0, c, s])))
+    };
+    // The pixel a point lands on, and what the pixel shows: the point near it whose
+    // projection is nearest the pixel's centre, (i, j) in D3D9 (pixel i covers
+    // [i - 0.5, i + 0.5]).
+    let seen = |degrees: f32| {
+        let at = project(&vp, surface(1.5, degrees).0);
+        let mut best = (f32::MAX, surface(1.5, degrees));
+        for step in -600..=600 {
+            for dx in -20..=20 {
+                let point = surface(1.5 + 0.005 * dx as f32, degrees + 0.02 * step as f32);
+                let (u, v) = to_pixel(vp.transform_point(point.0), WIDTH, HEIGHT);
+                let d = (u - at.0 as f32).powi(2) + (v - at.1 as f32).powi(2);
+                if d < best.0 {
+                    best = (d, point);
+                }
+            }
+        }
+        (at, shade(best.1 .0, best.1 .1))
+    };
+    // Per pixel: between the vertices (every 18°) too, the formula with the normal there.
+    for degrees in [216.0, 250.0, 270.0, 300.0, 324.0, 330.0] {
+        let (at, expected) = seen(degrees);
+        assert_near(&image, at, expected, 4);
+    }
+    // The side towards the light is far brighter than the side away from it (216°,
+    // N.L < 0: ambient only).
+    let sum = |p: [u8; 3]| p.iter().map(|&c| u32::from(c)).sum::<u32>();
+    let lit = sum(px(&image, seen(324.0).0));
+    let (p, n) = surface(1.5, 216.0);
+    let shadow = sum(px(&image, project(&vp, p)));
+    assert!(
+        dot(n, to_light) < 0.0 && lit > shadow + 300,
+        "{lit} {shadow}"
+    );
+    // The highlight, where N.H peaks round the ring: white, its blue above anything the
+    // diffuse and ambient terms alone give (0.12 + 0.4).
+    let peak = (0..360)
+        .map(|d| surface(1.5, d as f32))
+        .filter(|&(p, n)| dot(n, sub(EYE, p)) > 0.0)
+        .max_by(|a, b| shade(a.0, a.1)[2].total_cmp(&shade(b.0, b.1)[2]))
+        .expect("a visible point");
+    let at = project(&vp, peak.0);
+    assert_near(&image, at, shade(peak.0, peak.1), 4);
+    let [r, g, b] = px(&image, at);
+    assert!(
+        r > 200 && g > 200 && b > 200,
+        "highlight {:?} at {at:?}",
+        [r, g, b]
+    );
+}
+
 /// A program releases what it made: drawn again after a release and a new creation on the
 /// same device (the windowed run's `Reset`), each scene gives the same picture.
 #[test]
@@ -270,7 +350,7 @@ fn gpu_scenes_draw_again_after_release() {
     let Some(gpu) = Gpu::for_tests().expect("GPU") else {
         return;
     };
-    for name in ["meshes", "post_process", "vertex_blend"] {
+    for name in ["skinned_arm", "meshes", "post_process", "vertex_blend"] {
         let scene = d3d9_samples::SCENES
             .iter()
             .find(|s| s.name == name)

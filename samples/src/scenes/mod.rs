@@ -1,6 +1,7 @@
 //! The scenes of the gallery. The first five are one vertex-shader draw each (a shader from
 //! `shaders/`, its vertex data and declaration, the constants an application computes on
-//! the CPU). The others are programs in the shape of the D3D9 SDK's tutorials and samples:
+//! the CPU); `skinned_arm`'s draw also has a pixel shader, per-pixel Blinn-Phong lighting
+//! of its skinned tube (`samples/shaders/`). The others are programs in the shape of the D3D9 SDK's tutorials and samples:
 //! the fixed-function pipeline (`vertices`, `matrices`, `lights`, `textures`, `meshes`) and
 //! vertex and pixel shaders in D3D9 assembly (`normal_map`, `post_process`,
 //! `point_sprites`), and skinning by fixed-function indexed vertex blending with a pixel
@@ -69,11 +70,12 @@ pub static SCENES: &[Scene] = &[
     vertex_blend::SCENE,
 ];
 
-/// The calls of a one-draw vertex-shader scene.
+/// The calls of a one-draw vertex-shader scene without a pixel shader.
 const DRAW_CALLS: &str = "CreateVertexShader(assembled tokens)
 SetFVF or CreateVertexDeclaration + SetVertexDeclaration
 CreateVertexBuffer / CreateIndexBuffer, Lock, Unlock
 SetStreamSource(0), SetIndices, SetVertexShader
+SetPixelShader(NULL): the fixed-function pixel stage shows COLOR0
 SetVertexShaderConstantF / SetVertexShaderConstantI
 SetRenderState(D3DRS_CULLMODE)
 Clear(D3DCLEAR_TARGET)

@@ -56,6 +56,7 @@ fn setup(t: f32) -> SceneDraw {
         indices: None,
         vertex_count: 3,
         constants,
+        pixel_shader: None,
         cull: CullMode::Ccw,
         // The D3D9 SDK tutorials clear to D3DCOLOR_XRGB(0, 0, 64).
         clear: 0xFF00_0040,
