@@ -258,3 +258,134 @@ fn gpu_constants_changed_between_draws_each_reach_their_draw() {
         }
     }
 }
+
+/// A run of draws into the same targets records into one render pass, each draw setting
+/// only the pass state that differs from the draw before; every draw must still see its own
+/// viewport, blend factor (0 too), pixel shader and texture, across passes into targets of
+/// other sizes (wgpu's GL backend begins a pass with the last pass's viewport).
+#[test]
+fn gpu_a_run_of_draws_keeps_each_draws_state() {
+    use d3d9_backend::device::{Blend, Format, Pool, TextureDesc, TextureKind, Usage, Viewport};
+    // With a 640 x 480 depth-stencil surface, the 64 x 64 target is drawn through stand-ins.
+    let mut dev = Device::new(DeviceParams {
+        auto_depth_stencil: Some(Format::D24S8),
+        ..DeviceParams::default()
+    })
+    .unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"));
+    const D3DFVF_XYZ: u32 = 0x002;
+    let asm = |text: &str| assemble_tokens(text).unwrap_or_else(|e| panic!("{e}"));
+    let vs = ok(dev.create_vertex_shader(&asm(
+        "vs_2_0\ndcl_position v0\nmov oPos, v0\nmov oD0, c0\nmov oT0, c1\n",
+    )));
+    let colour_ps = ok(dev.create_pixel_shader(&asm("ps_2_0\ndcl v0\nmov oC0, v0\n")));
+    let texture_ps = ok(dev.create_pixel_shader(&asm(
+        "ps_2_0\ndcl t0.xy\ndcl_2d s0\ntexld r0, t0, s0\nmov oC0, r0\n",
+    )));
+    // Quads in clip space: the whole viewport, and its four quarters.
+    let quad = |x0: f32, y0: f32, x1: f32, y1: f32| {
+        [[x0, y0], [x1, y0], [x0, y1], [x1, y1]]
+            .iter()
+            .flat_map(|[x, y]| [*x, *y, 0.5])
+            .flat_map(f32::to_le_bytes)
+            .collect::<Vec<u8>>()
+    };
+    let vertices: Vec<u8> = [
+        quad(-1.0, -1.0, 1.0, 1.0),
+        quad(-1.0, 0.0, 0.0, 1.0), // top left
+        quad(0.0, -1.0, 1.0, 0.0), // bottom right
+    ]
+    .concat();
+    let (whole, top_left, bottom_right) = (0, 4, 8);
+    let vb = ok(dev.create_vertex_buffer_with(&vertices));
+    let small = ok(dev.create_texture_with(&TextureDesc {
+        kind: TextureKind::TwoD,
+        width: 64,
+        height: 64,
+        depth: 1,
+        levels: 1,
+        format: Format::A8R8G8B8,
+        usage: Usage::RENDER_TARGET,
+        pool: Pool::Default,
+    }));
+    let small_surface = ok(dev.get_surface_level(small, 0));
+    let back = dev.back_buffer();
+    ok(dev.set_fvf(D3DFVF_XYZ));
+    ok(dev.set_vertex_shader(Some(vs)));
+    ok(dev.set_pixel_shader(Some(colour_ps)));
+    ok(dev.set_stream_source(0, Some(vb), 0, 12));
+    ok(dev.set_render_state(RenderState::CullMode(CullMode::None)));
+    let rgb = |c: u32| {
+        let ch = |s: u32| ((c >> s) & 0xff) as f32 / 255.0;
+        [ch(16), ch(8), ch(0), 1.0]
+    };
+    let draw = |dev: &mut Device, colour: u32, first: u32| {
+        ok(dev.set_vertex_shader_constant_f(0, &[rgb(colour), [0.5, 0.5, 0.0, 1.0]]));
+        ok(dev.draw_primitive(PrimitiveType::TriangleStrip, first, 2));
+    };
+    let viewport = |x, y, width, height| Viewport {
+        x,
+        y,
+        width,
+        height,
+        min_z: 0.0,
+        max_z: 1.0,
+    };
+    ok(dev.clear(&[], ClearFlags::ALL, 0xff00_0000, 1.0, 0));
+    // A quarter viewport, then the whole one, in one pass.
+    ok(dev.set_viewport(viewport(0, 0, 320, 240)));
+    draw(&mut dev, 0x00ff_0000, whole);
+    ok(dev.set_viewport(viewport(0, 0, 640, 480)));
+    draw(&mut dev, 0x0000_ff00, bottom_right);
+    // A pass into a 64 x 64 target after a pass with a quarter viewport: SetRenderTarget
+    // sets the whole target as the viewport.
+    ok(dev.set_viewport(viewport(320, 240, 320, 240)));
+    draw(&mut dev, 0x0000_00ff, top_left);
+    ok(dev.set_render_target(0, Some(small_surface)));
+    draw(&mut dev, 0x00ff_ff00, whole);
+    // Back: the texture drawn through another pixel shader, then the colour shader again.
+    ok(dev.set_render_target(0, Some(back)));
+    ok(dev.set_texture(0, Some(small)));
+    ok(dev.set_pixel_shader(Some(texture_ps)));
+    ok(dev.set_viewport(viewport(320, 0, 320, 240)));
+    draw(&mut dev, 0, whole);
+    ok(dev.set_pixel_shader(Some(colour_ps)));
+    ok(dev.set_viewport(viewport(0, 240, 320, 240)));
+    draw(&mut dev, 0x0080_8080, whole);
+    // Blending by the blend factor: 0 (set all the same), then 0x40.
+    ok(dev.set_render_state(RenderState::AlphaBlendEnable(true)));
+    ok(dev.set_render_state(RenderState::SrcBlend(Blend::BlendFactor)));
+    ok(dev.set_render_state(RenderState::DestBlend(Blend::Zero)));
+    ok(dev.set_viewport(viewport(0, 240, 160, 120)));
+    ok(dev.set_render_state(RenderState::BlendFactor(0)));
+    draw(&mut dev, 0x00ff_ffff, whole);
+    ok(dev.set_viewport(viewport(160, 240, 160, 120)));
+    ok(dev.set_render_state(RenderState::BlendFactor(0x4040_4040)));
+    draw(&mut dev, 0x00ff_ffff, whole);
+    let data = ok(dev.get_render_target_data(back));
+    let at = |x, y| data.color(x, y).map(|c| c & 0xff_ffff);
+    let expected = [
+        ((100, 60), 0x00ff_0000, "quarter viewport"),
+        ((500, 400), 0x0000_ff00, "whole viewport, bottom right"),
+        (
+            (380, 300),
+            0x0000_00ff,
+            "viewport at the centre, its top left",
+        ),
+        ((500, 100), 0x00ff_ff00, "the 64 x 64 target sampled"),
+        ((80, 300), 0x0000_0000, "blend factor 0"),
+        ((240, 300), 0x0040_4040, "blend factor 0x40"),
+        ((100, 450), 0x0080_8080, "the colour shader again"),
+    ];
+    for ((x, y), colour, what) in expected {
+        assert_eq!(at(x, y), Some(colour), "{what} at ({x}, {y})");
+    }
+    let small_data = ok(dev.get_render_target_data(small_surface));
+    assert_eq!(
+        small_data.color(0, 0).map(|c| c & 0xff_ffff),
+        Some(0x00ff_ff00)
+    );
+    assert_eq!(
+        small_data.color(63, 63).map(|c| c & 0xff_ffff),
+        Some(0x00ff_ff00)
+    );
+}

@@ -5,7 +5,7 @@
 //! every format holds exactly (0 or full channels).
 //!
 //! A resized window loses the device until `Reset` (refused while a DEFAULT texture lives);
-//! `D3DPRESENT_INTERVAL_ONE` presents with `Fifo`. GPU tests fail without an adapter; window
+//! `D3DPRESENT_INTERVAL_ONE` presents with `Fifo` and one frame per refresh. GPU tests fail without an adapter; window
 //! tests fail without Xvfb unless `D3D9_ALLOW_NO_WINDOW=1`.
 
 #![allow(clippy::panic)] // a failing test says why
@@ -340,22 +340,25 @@ fn gpu_window_intervals_choose_present_modes() {
         return;
     };
     assert_eq!(device.present_mode(None), Some(PresentMode::Fifo));
-    // Frames go on presenting under Fifo (each acquire waits for the one before).
+    // D3DPRESENT_INTERVAL_ONE: one frame per refresh, whether or not the X server has a
+    // vertical blank (Xvfb has none): 12 frames on a 50 Hz display take 11 refreshes.
+    ok(device.set_refresh_rate(None, 50));
+    let corner = Rect {
+        left: 0,
+        top: 0,
+        right: 4,
+        bottom: 4,
+    };
     let start = std::time::Instant::now();
-    for i in 0..5 {
-        draw_frame(
-            &mut device,
-            i * 0x10,
-            0xffff_ffff,
-            Rect {
-                left: 0,
-                top: 0,
-                right: 4,
-                bottom: 4,
-            },
-        );
+    for i in 0..12 {
+        draw_frame(&mut device, i * 0x10, 0xffff_ffff, corner);
     }
-    eprintln!("5 Fifo presents: {:?}", start.elapsed());
+    let paced = start.elapsed();
+    eprintln!("12 presents at D3DPRESENT_INTERVAL_ONE, 50 Hz: {paced:?}");
+    assert!(
+        paced >= std::time::Duration::from_millis(11 * 20 - 1),
+        "{paced:?}"
+    );
     ok(device.set_present_interval(None, PresentInterval::Immediate));
     let mode = device.present_mode(None);
     assert!(
@@ -366,6 +369,18 @@ fn gpu_window_intervals_choose_present_modes() {
         "{mode:?}"
     );
     eprintln!("D3DPRESENT_INTERVAL_IMMEDIATE: {mode:?}");
+    // _IMMEDIATE waits for no refresh: 3 frames on a 1 Hz display take well under 2 s.
+    ok(device.set_refresh_rate(None, 1));
+    let start = std::time::Instant::now();
+    for i in 0..3 {
+        draw_frame(&mut device, i * 0x10, 0xffff_ffff, corner);
+    }
+    let immediate = start.elapsed();
+    eprintln!("3 presents at D3DPRESENT_INTERVAL_IMMEDIATE: {immediate:?}");
+    assert!(
+        immediate < std::time::Duration::from_secs(2),
+        "{immediate:?}"
+    );
     draw_frame(
         &mut device,
         0,

@@ -3,7 +3,9 @@
 //! without one unless D3D9_ALLOW_NO_GPU=1.
 
 use d3d9_backend::{Capability, ExactReadback, Gpu, GpuError};
-use d3d9_harness::{Draw, Harness, Image, ShaderStage, Target, Uniform, VertexBuffer, VertexProbe};
+use d3d9_harness::{
+    Draw, Harness, HarnessError, Image, ShaderStage, Target, Uniform, VertexBuffer, VertexProbe,
+};
 
 /// Position + D3DCOLOR, as a D3D9 FVF `XYZ | DIFFUSE` vertex.
 #[repr(C)]
@@ -47,7 +49,7 @@ fn draw_coloured(
     gpu: &Gpu,
     vertices: &[ColouredVertex],
     target: Target,
-) -> Result<Image, GpuError> {
+) -> Result<Image, HarnessError> {
     let buffers = [VertexBuffer {
         layout: coloured_layout(),
         data: bytemuck::cast_slice(vertices),
@@ -72,7 +74,7 @@ fn vertex(x: f32, y: f32, diffuse: u32) -> ColouredVertex {
 }
 
 #[test]
-fn gpu_d3dcolor_is_fetched_as_rgba() -> Result<(), GpuError> {
+fn gpu_d3dcolor_is_fetched_as_rgba() -> Result<(), HarnessError> {
     let Some(gpu) = Gpu::for_tests()? else {
         return Ok(());
     };
@@ -96,7 +98,7 @@ fn gpu_d3dcolor_is_fetched_as_rgba() -> Result<(), GpuError> {
 }
 
 #[test]
-fn gpu_triangle_has_vertex_colours_and_clear_outside() -> Result<(), GpuError> {
+fn gpu_triangle_has_vertex_colours_and_clear_outside() -> Result<(), HarnessError> {
     let Some(gpu) = Gpu::for_tests()? else {
         return Ok(());
     };
@@ -131,7 +133,7 @@ fn gpu_triangle_has_vertex_colours_and_clear_outside() -> Result<(), GpuError> {
 }
 
 #[test]
-fn gpu_float_target_reads_exact_values() -> Result<(), GpuError> {
+fn gpu_float_target_reads_exact_values() -> Result<(), HarnessError> {
     let Some(gpu) = Gpu::for_tests()? else {
         return Ok(());
     };
@@ -169,7 +171,7 @@ struct VsOut { @builtin(position) position: vec4<f32>, @location(0) @interpolate
 /// The exact-float path this device uses follows the adapter's format features, and is
 /// printed (with `--nocapture`) so a run says which one it exercised.
 #[test]
-fn gpu_exact_readback_path_is_reported() -> Result<(), GpuError> {
+fn gpu_exact_readback_path_is_reported() -> Result<(), HarnessError> {
     let Some(gpu) = Gpu::for_tests()? else {
         return Ok(());
     };
@@ -192,7 +194,7 @@ fn gpu_exact_readback_path_is_reported() -> Result<(), GpuError> {
 /// keeps NaN payloads and −0. Where `Rgba32Float` cannot be rendered to, forcing the float
 /// path is `Unsupported` naming that render target.
 #[test]
-fn gpu_probe_readback_paths_agree_bit_for_bit() -> Result<(), GpuError> {
+fn gpu_probe_readback_paths_agree_bit_for_bit() -> Result<(), HarnessError> {
     let Some(mut gpu) = Gpu::for_tests()? else {
         return Ok(());
     };
@@ -242,7 +244,7 @@ struct VsOut { @builtin(position) p: vec4<f32>, @location(0) bits: vec4<f32>, @l
                 }
             );
         }
-        Err(other) => return Err(other),
+        Err(other) => return Err(other.into()),
     }
     Ok(())
 }
@@ -250,7 +252,7 @@ struct VsOut { @builtin(position) p: vec4<f32>, @location(0) bits: vec4<f32>, @l
 /// An `Rgba32Float` target drawn through the uint path: covered texels hold the fragment
 /// stage's floats, the rest the clear colour, both exactly.
 #[test]
-fn gpu_float_target_through_uint_bits() -> Result<(), GpuError> {
+fn gpu_float_target_through_uint_bits() -> Result<(), HarnessError> {
     let Some(mut gpu) = Gpu::for_tests()? else {
         return Ok(());
     };
@@ -290,7 +292,7 @@ struct Out { @location(0) value: vec4<f32> }
 /// More vertex storage buffers than the adapter allows is `Unsupported`, named, before
 /// anything is drawn.
 #[test]
-fn gpu_too_many_vertex_storage_buffers_is_unsupported() -> Result<(), GpuError> {
+fn gpu_too_many_vertex_storage_buffers_is_unsupported() -> Result<(), HarnessError> {
     let Some(gpu) = Gpu::for_tests()? else {
         return Ok(());
     };
@@ -322,7 +324,7 @@ fn gpu_too_many_vertex_storage_buffers_is_unsupported() -> Result<(), GpuError> 
         return result.map(|_| ());
     }
     match result {
-        Err(GpuError::Unsupported { capability, .. }) => assert_eq!(
+        Err(HarnessError::Gpu(GpuError::Unsupported { capability, .. })) => assert_eq!(
             capability,
             Capability::VertexStorageBuffers {
                 needed: limit + 1,
@@ -338,7 +340,7 @@ fn gpu_too_many_vertex_storage_buffers_is_unsupported() -> Result<(), GpuError> 
 /// Linear filtering of an `Rgba32Float` vertex texture runs where the device has
 /// `FLOAT32_FILTERABLE` (lavapipe) and is `Unsupported`, named, where it has not (GL).
 #[test]
-fn gpu_linear_filtering_of_float_textures_needs_float32_filterable() -> Result<(), GpuError> {
+fn gpu_linear_filtering_of_float_textures_needs_float32_filterable() -> Result<(), HarnessError> {
     let Some(gpu) = Gpu::for_tests()? else {
         return Ok(());
     };
@@ -381,7 +383,7 @@ struct VsOut { @builtin(position) p: vec4<f32>, @location(0) texel: vec4<f32> }
         assert_eq!(result?[0].get(&0), Some(&vec![2.0, 3.0, 4.0, 5.0]));
     } else {
         match result {
-            Err(GpuError::Unsupported { capability, .. }) => assert_eq!(
+            Err(HarnessError::Gpu(GpuError::Unsupported { capability, .. })) => assert_eq!(
                 capability,
                 Capability::FilterableTexture {
                     format: wgpu::TextureFormat::Rgba32Float
@@ -394,7 +396,7 @@ struct VsOut { @builtin(position) p: vec4<f32>, @location(0) texel: vec4<f32> }
 }
 
 #[test]
-fn gpu_indexed_strip_and_instances_draw() -> Result<(), GpuError> {
+fn gpu_indexed_strip_and_instances_draw() -> Result<(), HarnessError> {
     let Some(gpu) = Gpu::for_tests()? else {
         return Ok(());
     };
@@ -434,7 +436,7 @@ fn gpu_indexed_strip_and_instances_draw() -> Result<(), GpuError> {
 }
 
 #[test]
-fn gpu_probe_reads_vertex_outputs_exactly() -> Result<(), GpuError> {
+fn gpu_probe_reads_vertex_outputs_exactly() -> Result<(), HarnessError> {
     let Some(gpu) = Gpu::for_tests()? else {
         return Ok(());
     };
@@ -498,7 +500,7 @@ struct VsOut {
 }
 
 #[test]
-fn gpu_probe_instances_are_laid_out_per_instance() -> Result<(), GpuError> {
+fn gpu_probe_instances_are_laid_out_per_instance() -> Result<(), HarnessError> {
     let Some(gpu) = Gpu::for_tests()? else {
         return Ok(());
     };
@@ -522,7 +524,7 @@ struct VsOut { @builtin(position) p: vec4<f32>, @location(1) id: vec2<f32> }
 }
 
 #[test]
-fn gpu_probe_reports_clipped_vertex() -> Result<(), GpuError> {
+fn gpu_probe_reports_clipped_vertex() -> Result<(), HarnessError> {
     let Some(gpu) = Gpu::for_tests()? else {
         return Ok(());
     };
@@ -536,7 +538,7 @@ struct VsOut { @builtin(position) p: vec4<f32>, @location(0) value: f32 }
     assert!(
         matches!(
             result,
-            Err(GpuError::Clipped {
+            Err(HarnessError::Clipped {
                 vertex: 1,
                 instance: 0
             })
@@ -547,13 +549,16 @@ struct VsOut { @builtin(position) p: vec4<f32>, @location(0) value: f32 }
 }
 
 #[test]
-fn gpu_bad_shader_is_an_error_not_a_panic() -> Result<(), GpuError> {
+fn gpu_bad_shader_is_an_error_not_a_panic() -> Result<(), HarnessError> {
     let Some(gpu) = Gpu::for_tests()? else {
         return Ok(());
     };
     let stage = ShaderStage::wgsl("@vertex fn vs() -> @builtin(position) vec4<f32> { return 1; }");
     let result = gpu.render(&Draw::new(stage, stage, 3, Target::rgba8(4, 4)));
-    assert!(matches!(result, Err(GpuError::Wgpu { .. })), "{result:?}");
+    assert!(
+        matches!(result, Err(HarnessError::Gpu(GpuError::Wgpu { .. }))),
+        "{result:?}"
+    );
     // The device stays usable afterwards: a draw that must succeed does, with its colour.
     let colour = 0xFF20_40C0;
     let image = draw_coloured(
@@ -571,7 +576,7 @@ fn gpu_bad_shader_is_an_error_not_a_panic() -> Result<(), GpuError> {
 }
 
 #[test]
-fn gpu_naga_module_is_accepted() -> Result<(), GpuError> {
+fn gpu_naga_module_is_accepted() -> Result<(), HarnessError> {
     let Some(gpu) = Gpu::for_tests()? else {
         return Ok(());
     };
@@ -581,7 +586,7 @@ fn gpu_naga_module_is_accepted() -> Result<(), GpuError> {
          }
          @fragment fn fs() -> @location(0) vec4<f32> { return vec4<f32>(0.0, 1.0, 0.0, 1.0); }",
     )
-    .map_err(|e| GpuError::Wgsl {
+    .map_err(|e| HarnessError::Wgsl {
         stage: "test",
         message: e.to_string(),
     })?;

@@ -697,7 +697,7 @@ fn gpu_texture_data_size_is_checked() -> TestResult {
     assert!(
         matches!(
             err,
-            d3d9_backend::GpuError::TextureData {
+            d3d9_harness::HarnessError::TextureData {
                 level: 0,
                 expected: 16,
                 got: 12,

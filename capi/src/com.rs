@@ -5,7 +5,7 @@
 //! public ones (`AddRef` / `Release`, what the application sees) and private ones (the device
 //! holding an object bound with `Set*`, a state block holding what it recorded), and is
 //! freed when both reach zero: binding keeps an object alive without changing its public
-//! count, as on Windows. Device children ([`Child`]) hold one public reference on their
+//! count, as on Windows. Device children (`device::child::Child`) hold one public reference on their
 //! device while the application holds any on them.
 //!
 //! Every object is registered while it lives, so a pointer an application passes in is
@@ -219,6 +219,85 @@ impl<T: Class> Com<T> {
         } else {
             E_NOINTERFACE
         }
+    }
+}
+
+/// The object a contained one counts its references on (COM's controlling unknown): a
+/// texture's levels count theirs on the texture, which outlives them.
+#[derive(Clone, Copy)]
+pub struct Outer(*const dyn Counted);
+
+/// The reference counts of an object of any kind.
+trait Counted {
+    fn as_ptr(&self) -> *mut c_void;
+    fn add_ref(&self) -> u32;
+    unsafe fn release(&self) -> u32;
+    fn add_private(&self);
+    unsafe fn release_private(&self);
+}
+
+impl<T: Class> Counted for Com<T> {
+    fn as_ptr(&self) -> *mut c_void {
+        Com::as_ptr(self)
+    }
+    fn add_ref(&self) -> u32 {
+        Com::add_ref(self)
+    }
+    unsafe fn release(&self) -> u32 {
+        // SAFETY: per `Outer::release`.
+        unsafe { Com::release(self) }
+    }
+    fn add_private(&self) {
+        Com::add_private(self)
+    }
+    unsafe fn release_private(&self) {
+        // SAFETY: per `Outer::release_private`.
+        unsafe { Com::release_private(self) }
+    }
+}
+
+impl Outer {
+    /// `object` as the outer object of the ones it contains.
+    pub fn new<T: Class>(object: &Com<T>) -> Outer {
+        Outer(object as &dyn Counted as *const dyn Counted)
+    }
+
+    fn get(&self) -> &dyn Counted {
+        // SAFETY: the outer object outlives the objects it contains (it frees them).
+        unsafe { &*self.0 }
+    }
+
+    /// The outer object as the interface pointer C holds.
+    pub fn as_ptr(&self) -> *mut c_void {
+        self.get().as_ptr()
+    }
+
+    /// `AddRef` on the outer object.
+    pub fn add_ref(&self) -> u32 {
+        self.get().add_ref()
+    }
+
+    /// `Release` on the outer object.
+    ///
+    /// # Safety
+    /// The caller gives up a public reference on it.
+    pub unsafe fn release(&self) -> u32 {
+        // SAFETY: per the caller.
+        unsafe { self.get().release() }
+    }
+
+    /// Takes a private reference on the outer object.
+    pub fn add_private(&self) {
+        self.get().add_private()
+    }
+
+    /// Gives up a private reference on the outer object (which may free it).
+    ///
+    /// # Safety
+    /// The caller holds a private reference on it.
+    pub unsafe fn release_private(&self) {
+        // SAFETY: per the caller.
+        unsafe { self.get().release_private() }
     }
 }
 

@@ -1,53 +1,20 @@
-//! `IDirect3D9`: the adapter (one: wgpu's default, chosen by `WGPU_BACKEND` /
-//! `WGPU_ADAPTER_NAME` as everywhere in this project), its formats and caps, and
+//! `IDirect3D9`'s methods: the adapter (`adapter`), its formats and caps, and
 //! `CreateDevice`.
 
 use std::ffi::c_void;
-use std::sync::OnceLock;
 
 use d3d9_backend::device::Format;
 use d3d9_backend::Gpu;
 
+use crate::adapter::{back_buffer_format, Direct3D9, DISPLAY_FORMAT, DISPLAY_MODE};
 use crate::caps::device_caps;
-use crate::com::{entry, entry_value, write_out, Class, Com, Kind};
-use crate::guid::{Guid, IID_IDIRECT3D9};
+use crate::com::{entry, entry_value, write_out, Com};
+use crate::guid::Guid;
 use crate::hresult::{
     fail, invalid_call, CallResult, D3DERR_INVALIDCALL, D3DERR_NOTAVAILABLE, HRESULT,
 };
 use crate::types::*;
 use crate::vtbl::IDirect3D9Vtbl;
-
-/// `D3DFMT_X8R8G8B8`, the one display mode format (the desktop's).
-const DISPLAY_FORMAT: u32 = 22;
-/// The display mode reported: the size of the desktop a headless program sees.
-pub const DISPLAY_MODE: D3DDISPLAYMODE = D3DDISPLAYMODE {
-    Width: 1024,
-    Height: 768,
-    RefreshRate: 60,
-    Format: DISPLAY_FORMAT,
-};
-
-/// The `IDirect3D9` object: the adapter it reports, opened on first use.
-pub struct Direct3D9 {
-    adapter: OnceLock<Result<Gpu, String>>,
-}
-
-impl Class for Direct3D9 {
-    const KIND: Kind = Kind::Direct3D;
-    fn interfaces(&self) -> &'static [Guid] {
-        &[IID_IDIRECT3D9]
-    }
-}
-
-impl Direct3D9 {
-    /// The adapter's GPU, opened once (no adapter: `D3DERR_NOTAVAILABLE`).
-    pub fn gpu(&self) -> CallResult<&Gpu> {
-        self.adapter
-            .get_or_init(|| Gpu::new().map_err(|e| e.to_string()))
-            .as_ref()
-            .map_err(|e| fail(D3DERR_NOTAVAILABLE, format!("no adapter: {e}")))
-    }
-}
 
 /// `Direct3DCreate9(D3D_SDK_VERSION)`: a new `IDirect3D9` with one reference (NULL for an
 /// SDK version other than 32, as Windows).
@@ -57,10 +24,8 @@ pub fn create(sdk_version: u32) -> *mut c_void {
         return std::ptr::null_mut();
     }
     Com::new(
-        &VTBL as *const IDirect3D9Vtbl as *const c_void,
-        Direct3D9 {
-            adapter: OnceLock::new(),
-        },
+        &VTBL as *const _ as *const c_void,
+        Direct3D9::default(),
         true,
     ) as *mut c_void
 }
@@ -220,20 +185,6 @@ unsafe extern "C" fn get_adapter_display_mode(
         // SAFETY: per the caller.
         unsafe { write_out(out, DISPLAY_MODE) }
     })
-}
-
-/// Back-buffer formats a swap chain can have: full-screen, the display format's
-/// (X8R8G8B8, or A8R8G8B8: alpha may differ); windowed also R5G6B5 and A2R10G10B10, which
-/// the present pass converts to the window's format ("for windowed applications, the back
-/// buffer format does not need to match the display mode format if the hardware supports
-/// color conversion", CheckDeviceType in the SDK).
-pub fn back_buffer_format(format: u32, windowed: bool) -> bool {
-    match format {
-        21 | 22 => true,
-        // D3DFMT_R5G6B5, D3DFMT_A2R10G10B10.
-        23 | 35 => windowed,
-        _ => false,
-    }
 }
 
 unsafe extern "C" fn check_device_type(
@@ -571,7 +522,7 @@ unsafe extern "C" fn create_device(
     })
 }
 
-static VTBL: IDirect3D9Vtbl = IDirect3D9Vtbl {
+static VTBL: IDirect3D9Vtbl<Com<Direct3D9>> = IDirect3D9Vtbl {
     QueryInterface: query_interface,
     AddRef: add_ref,
     Release: release,

@@ -5,45 +5,26 @@
 //! - `com`: the object model (two reference counts, live-object checks, `catch_unwind` at
 //!   every entry point), `hresult`: D3D9's results and logging (`D3D9_LOG` / `RUST_LOG`).
 //! - `vtbl` + `types` + `guid`: the header's vtables, structures and interface ids.
-//! - `direct3d`: `IDirect3D9` (adapter, formats, caps in `caps`), `device`: `IDirect3DDevice9`,
-//!   `state`: every state-setting call as a value (applied, recorded, captured).
-//! - The objects: `surface`, `texture`, `volume`, `buffer`, `shader`, `swapchain`,
-//!   `stateblock`, `query`; `child`: what every device child shares.
+//! - `adapter`: the adapter and display mode; `direct3d`: `IDirect3D9` (formats, caps in
+//!   `caps`, `CreateDevice`).
+//! - `device`: `IDirect3DDevice9`, over its children (`device::child`: what every child
+//!   shares, each child interface, and `state`: every state-setting call as a value).
+//!
+//! Layers, lowest first: the object model and header types; `adapter`; the device's
+//! children; the device; `IDirect3D9`.
 
 use std::ffi::c_void;
-use std::sync::atomic::AtomicU32;
 
-mod buffer;
+mod adapter;
 mod caps;
-mod child;
 pub mod com;
 mod device;
 mod direct3d;
 pub mod guid;
 pub mod hresult;
-mod methods;
 pub mod native_window;
-mod query;
-mod shader;
-mod state;
-mod stateblock;
-mod surface;
-mod swapchain;
-mod texture;
 pub mod types;
-mod volume;
 pub mod vtbl;
-
-/// A device child (every object but `IDirect3D9` and the device).
-pub(crate) trait DeviceChild {
-    fn child(&self) -> &child::Child;
-}
-
-/// An `IDirect3DResource9`: its priority and `D3DRESOURCETYPE`.
-pub(crate) trait Resource {
-    fn priority(&self) -> &AtomicU32;
-    fn resource_type(&self) -> u32;
-}
 
 /// Logging from `D3D9_LOG` (else `RUST_LOG`), set up once.
 fn init_logging() {

@@ -1,6 +1,7 @@
 //! The vtables of `d3d9.h`'s interfaces, in the header's method order. Each table lists its
 //! methods' names (`METHODS`), which a test compares with the header, so no slot can drift.
-//! Interface pointers of other types are `*mut c_void`.
+//! Interface pointers of other types are `*mut c_void`; `this` is the object type
+//! (`This`: `c_void` for a caller, the implementing object's type for its table).
 #![allow(non_snake_case)]
 
 use std::ffi::c_void;
@@ -13,13 +14,13 @@ type Out = *mut *mut c_void;
 type Ptr = *mut c_void;
 
 macro_rules! vtable {
-    ($(#[$doc:meta])* $name:ident for $this:ty {
+    ($(#[$doc:meta])* $name:ident {
         $($method:ident ( $($arg:ident : $ty:ty),* ) -> $ret:ty;)*
     }) => {
         $(#[$doc])*
         #[repr(C)]
-        pub struct $name {
-            $(pub $method: unsafe extern "C" fn(this: *mut $this $(, $arg: $ty)*) -> $ret,)*
+        pub struct $name<This = c_void> {
+            $(pub $method: unsafe extern "C" fn(this: *mut This $(, $arg: $ty)*) -> $ret,)*
         }
 
         impl $name {
@@ -31,7 +32,7 @@ macro_rules! vtable {
 
 vtable! {
     /// `IDirect3D9`.
-    IDirect3D9Vtbl for crate::com::Com<crate::direct3d::Direct3D9> {
+    IDirect3D9Vtbl {
         QueryInterface(riid: *const Guid, out: Out) -> HRESULT;
         AddRef() -> u32;
         Release() -> u32;
@@ -54,7 +55,7 @@ vtable! {
 
 vtable! {
     /// `IDirect3DDevice9`.
-    IDirect3DDevice9Vtbl for crate::com::Com<crate::device::Device9> {
+    IDirect3DDevice9Vtbl {
         QueryInterface(riid: *const Guid, out: Out) -> HRESULT;
         AddRef() -> u32;
         Release() -> u32;
@@ -179,7 +180,7 @@ vtable! {
 
 vtable! {
     /// `IDirect3DSwapChain9`.
-    IDirect3DSwapChain9Vtbl for crate::com::Com<crate::swapchain::SwapChain9> {
+    IDirect3DSwapChain9Vtbl {
         QueryInterface(riid: *const Guid, out: Out) -> HRESULT;
         AddRef() -> u32;
         Release() -> u32;
@@ -195,7 +196,7 @@ vtable! {
 
 vtable! {
     /// `IDirect3DSurface9`.
-    IDirect3DSurface9Vtbl for crate::com::Com<crate::surface::Surface9> {
+    IDirect3DSurface9Vtbl {
         QueryInterface(riid: *const Guid, out: Out) -> HRESULT;
         AddRef() -> u32;
         Release() -> u32;
@@ -218,7 +219,7 @@ vtable! {
 
 vtable! {
     /// `IDirect3DVolume9`.
-    IDirect3DVolume9Vtbl for crate::com::Com<crate::volume::Volume9> {
+    IDirect3DVolume9Vtbl {
         QueryInterface(riid: *const Guid, out: Out) -> HRESULT;
         AddRef() -> u32;
         Release() -> u32;
@@ -235,7 +236,7 @@ vtable! {
 
 vtable! {
     /// `IDirect3DVertexBuffer9`.
-    IDirect3DVertexBuffer9Vtbl for crate::com::Com<crate::buffer::VertexBuffer9> {
+    IDirect3DVertexBuffer9Vtbl {
         QueryInterface(riid: *const Guid, out: Out) -> HRESULT;
         AddRef() -> u32;
         Release() -> u32;
@@ -255,7 +256,7 @@ vtable! {
 
 vtable! {
     /// `IDirect3DIndexBuffer9`.
-    IDirect3DIndexBuffer9Vtbl for crate::com::Com<crate::buffer::IndexBuffer9> {
+    IDirect3DIndexBuffer9Vtbl {
         QueryInterface(riid: *const Guid, out: Out) -> HRESULT;
         AddRef() -> u32;
         Release() -> u32;
@@ -275,7 +276,7 @@ vtable! {
 
 vtable! {
     /// `IDirect3DTexture9`.
-    IDirect3DTexture9Vtbl for crate::com::Com<crate::texture::Texture9> {
+    IDirect3DTexture9Vtbl {
         QueryInterface(riid: *const Guid, out: Out) -> HRESULT;
         AddRef() -> u32;
         Release() -> u32;
@@ -303,7 +304,7 @@ vtable! {
 
 vtable! {
     /// `IDirect3DCubeTexture9`.
-    IDirect3DCubeTexture9Vtbl for crate::com::Com<crate::texture::Texture9> {
+    IDirect3DCubeTexture9Vtbl {
         QueryInterface(riid: *const Guid, out: Out) -> HRESULT;
         AddRef() -> u32;
         Release() -> u32;
@@ -331,7 +332,7 @@ vtable! {
 
 vtable! {
     /// `IDirect3DVolumeTexture9`.
-    IDirect3DVolumeTexture9Vtbl for crate::com::Com<crate::texture::Texture9> {
+    IDirect3DVolumeTexture9Vtbl {
         QueryInterface(riid: *const Guid, out: Out) -> HRESULT;
         AddRef() -> u32;
         Release() -> u32;
@@ -359,7 +360,7 @@ vtable! {
 
 vtable! {
     /// `IDirect3DVertexDeclaration9`.
-    IDirect3DVertexDeclaration9Vtbl for crate::com::Com<crate::shader::VertexDeclaration9> {
+    IDirect3DVertexDeclaration9Vtbl {
         QueryInterface(riid: *const Guid, out: Out) -> HRESULT;
         AddRef() -> u32;
         Release() -> u32;
@@ -370,7 +371,7 @@ vtable! {
 
 vtable! {
     /// `IDirect3DVertexShader9`.
-    IDirect3DVertexShader9Vtbl for crate::com::Com<crate::shader::VertexShader9> {
+    IDirect3DVertexShader9Vtbl {
         QueryInterface(riid: *const Guid, out: Out) -> HRESULT;
         AddRef() -> u32;
         Release() -> u32;
@@ -381,7 +382,7 @@ vtable! {
 
 vtable! {
     /// `IDirect3DPixelShader9`.
-    IDirect3DPixelShader9Vtbl for crate::com::Com<crate::shader::PixelShader9> {
+    IDirect3DPixelShader9Vtbl {
         QueryInterface(riid: *const Guid, out: Out) -> HRESULT;
         AddRef() -> u32;
         Release() -> u32;
@@ -392,7 +393,7 @@ vtable! {
 
 vtable! {
     /// `IDirect3DStateBlock9`.
-    IDirect3DStateBlock9Vtbl for crate::com::Com<crate::stateblock::StateBlock9> {
+    IDirect3DStateBlock9Vtbl {
         QueryInterface(riid: *const Guid, out: Out) -> HRESULT;
         AddRef() -> u32;
         Release() -> u32;
@@ -404,7 +405,7 @@ vtable! {
 
 vtable! {
     /// `IDirect3DQuery9`.
-    IDirect3DQuery9Vtbl for crate::com::Com<crate::query::Query9> {
+    IDirect3DQuery9Vtbl {
         QueryInterface(riid: *const Guid, out: Out) -> HRESULT;
         AddRef() -> u32;
         Release() -> u32;

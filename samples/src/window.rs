@@ -1,6 +1,6 @@
 //! `--window [SCENE]`: one scene animated in a winit window, presented by the device as a
 //! D3D9 application presents: `Present` each frame with `D3DPRESENT_INTERVAL_ONE` (vsync:
-//! wgpu's Fifo paces the loop), and on `D3DERR_DEVICELOST` (the window was resized) the
+//! one frame per refresh of the window's monitor), and on `D3DERR_DEVICELOST` (the window was resized) the
 //! scene's objects released, `Reset` with the window's new size, the objects made again.
 //! Esc or closing the window quits.
 
@@ -130,6 +130,16 @@ impl App {
                 PresentInterval::One,
             )
             .map_err(|e| self.draw_error(e))?;
+        // D3DPRESENT_INTERVAL_ONE: one frame per refresh of the monitor the window is on.
+        if let Some(hz) = window
+            .current_monitor()
+            .and_then(|m| m.refresh_rate_millihertz())
+            .map(|mhz| mhz.div_ceil(1000))
+        {
+            device
+                .set_refresh_rate(None, hz)
+                .map_err(|e| self.draw_error(e))?;
+        }
         let program = self
             .scene
             .create(&mut device)

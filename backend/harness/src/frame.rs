@@ -8,13 +8,14 @@ use d3d9_backend::gpu::{bits_of, ExactReadback, Gpu, GpuError, Indices};
 
 use crate::caps::check_streams;
 use crate::draw::{Draw, Image, Shader, Target};
+use crate::error::HarnessError;
 use crate::render::{
     begin_pass, create_module, naga_module, read_texture, target_texture, Bindings,
 };
 
 /// Clears `draw.target`, makes the one draw, and reads the target back.
-/// Cull mode none, no depth buffer, no blending: a one-draw [`Frame`](crate::Frame).
-pub(crate) fn render(gpu: &Gpu, draw: &Draw<'_>) -> Result<Image, GpuError> {
+/// Cull mode none, no depth buffer, no blending: a one-draw [`Frame`].
+pub(crate) fn render(gpu: &Gpu, draw: &Draw<'_>) -> Result<Image, HarnessError> {
     render_frame(
         gpu,
         &Frame {
@@ -43,16 +44,16 @@ pub struct Frame<'a> {
 /// An `Rgba32Float` target on a device whose [`ExactReadback`] is
 /// [`ExactReadback::UintTarget`] is drawn into `Rgba32Uint` by fragment stages that
 /// write the bits of their floats; the image is the same, bit for bit.
-pub(crate) fn render_frame(gpu: &Gpu, frame: &Frame<'_>) -> Result<Image, GpuError> {
+pub(crate) fn render_frame(gpu: &Gpu, frame: &Frame<'_>) -> Result<Image, HarnessError> {
     let mut images = render_frame_targets(gpu, frame, &[])?;
     images
         .pop()
-        .ok_or_else(|| GpuError::Readback("no image".into()))
+        .ok_or_else(|| GpuError::Readback("no image".into()).into())
 }
 
-/// [`Gpu::render_frame`] with D3D9's multiple render targets: `frame.target` is render
-/// target 0 and `more[i]` render target `i + 1`, each cleared to its own colour, all of
-/// the size of `frame.target`. A target the draw's fragment stage has no `@location` for
+/// [`Harness::render_frame`](crate::Harness::render_frame) with D3D9's multiple render
+/// targets: `frame.target` is render target 0 and `more[i]` render target `i + 1`, each
+/// cleared to its own colour, all of the size of `frame.target`. A target the draw's fragment stage has no `@location` for
 /// is left as it is (D3D9: a render target the pixel shader does not write keeps its
 /// contents; WebGPU: its write mask is empty). The images come back in target order. The
 /// bit-pattern path of `Rgba32Float` ([`ExactReadback::UintTarget`]) is taken only for a
@@ -61,7 +62,7 @@ pub(crate) fn render_frame_targets(
     gpu: &Gpu,
     frame: &Frame<'_>,
     more: &[Target],
-) -> Result<Vec<Image>, GpuError> {
+) -> Result<Vec<Image>, HarnessError> {
     let target = frame.target;
     let bits = more.is_empty()
         && target.format == wgpu::TextureFormat::Rgba32Float
@@ -76,7 +77,7 @@ pub(crate) fn render_frame_targets(
     };
     for t in more {
         if (t.width, t.height) != (target.width, target.height) {
-            return Err(GpuError::TargetSize {
+            return Err(HarnessError::TargetSize {
                 width: t.width,
                 height: t.height,
                 limit: target.width.min(target.height),
@@ -112,7 +113,7 @@ pub(crate) fn render_frame_targets(
             };
             Ok((None, written))
         })
-        .collect::<Result<Vec<_>, GpuError>>()?;
+        .collect::<Result<Vec<_>, HarnessError>>()?;
     // GLES takes flat values from a primitive's last vertex, D3D9 from its first: on GL a
     // draw with a flat output is reissued with its primitives rotated (`provoking`).
     let reordered = frame
@@ -132,89 +133,20 @@ pub(crate) fn render_frame_targets(
             last_vertex_order(draw.topology, draw.indices.as_ref(), draw.vertex_count)
         })
         .collect::<Vec<_>>();
-    gpu.capture("frame", || {
-        let mut prepared = Vec::with_capacity(frame.draws.len());
-        for ((draw, (fragment, written)), reorder) in
-            frame.draws.iter().zip(&fragments).zip(&reordered)
-        {
-            let topology = reorder.as_ref().map_or(draw.topology, |(t, _)| *t);
-            let (front_face, cull_mode) = draw.cull.unwrap_or(frame.cull).primitive_state();
-            let vs = create_module(gpu, draw.vertex.shader);
-            let fs = match fragment {
-                Some(module) => create_module(gpu, Shader::Naga(module)),
-                None => create_module(gpu, draw.fragment.shader),
-            };
-            let bindings = Bindings::new(gpu, draw.uniforms, draw.textures, draw.samplers)?;
-            let layouts: Vec<_> = draw
-                .vertex_buffers
-                .iter()
-                .map(|b| Some(b.layout.clone()))
-                .collect();
-            let color_targets: Vec<_> = (0u32..)
-                .zip(&drawn)
-                .map(|(location, (format, _))| {
-                    Some(wgpu::ColorTargetState {
-                        format: *format,
-                        blend: None,
-                        write_mask: match written.contains(&location) {
-                            true => wgpu::ColorWrites::ALL,
-                            false => wgpu::ColorWrites::empty(),
-                        },
-                    })
-                })
-                .collect();
-            let pipeline = gpu
-                .device()
-                .create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                    label: Some("frame draw"),
-                    layout: Some(&bindings.pipeline_layout),
-                    vertex: wgpu::VertexState {
-                        module: &vs,
-                        entry_point: draw.vertex.entry_point,
-                        compilation_options: Default::default(),
-                        buffers: &layouts,
-                    },
-                    primitive: wgpu::PrimitiveState {
-                        topology,
-                        strip_index_format: draw
-                            .indices
-                            .filter(|_| topology.is_strip())
-                            .map(|i| i.format()),
-                        front_face,
-                        cull_mode,
-                        ..Default::default()
-                    },
-                    depth_stencil: None,
-                    multisample: Default::default(),
-                    fragment: Some(wgpu::FragmentState {
-                        module: &fs,
-                        entry_point: draw.fragment.entry_point,
-                        compilation_options: Default::default(),
-                        targets: &color_targets,
-                    }),
-                    multiview_mask: None,
-                    cache: None,
-                });
-            let buffers: Vec<_> = draw
-                .vertex_buffers
-                .iter()
-                .map(|b| gpu.init_buffer(b.data, wgpu::BufferUsages::VERTEX))
-                .collect();
-            let reindexed = reorder.as_ref().map(|(_, order)| Indices::U32(order));
-            let index = reindexed.or(draw.indices).map(|indices| {
-                let (bytes, count): (&[u8], usize) = match indices {
-                    Indices::U16(i) => (bytemuck::cast_slice(i), i.len()),
-                    Indices::U32(i) => (bytemuck::cast_slice(i), i.len()),
+    gpu.capture::<_, HarnessError>("frame", || {
+        let prepared = frame
+            .draws
+            .iter()
+            .zip(&fragments)
+            .zip(&reordered)
+            .map(|((draw, (fragment, written)), reorder)| {
+                let fragment = match fragment {
+                    Some(module) => Shader::Naga(module),
+                    None => draw.fragment.shader,
                 };
-                let buffer = gpu.init_buffer(bytes, wgpu::BufferUsages::INDEX);
-                (
-                    buffer,
-                    indices.format(),
-                    u32::try_from(count).unwrap_or(u32::MAX),
-                )
-            });
-            prepared.push((draw, pipeline, bindings, buffers, index));
-        }
+                prepare(gpu, frame, draw, (fragment, written), reorder, &drawn)
+            })
+            .collect::<Result<Vec<_>, HarnessError>>()?;
         let views: Vec<_> = textures
             .iter()
             .map(|t| t.create_view(&Default::default()))
@@ -227,7 +159,14 @@ pub(crate) fn render_frame_targets(
         let mut encoder = gpu.device().create_command_encoder(&Default::default());
         {
             let mut pass = begin_pass(&mut encoder, &attachments);
-            for (draw, pipeline, bindings, buffers, index) in &prepared {
+            for Prepared {
+                draw,
+                pipeline,
+                bindings,
+                buffers,
+                index,
+            } in &prepared
+            {
                 pass.set_pipeline(pipeline);
                 bindings.set(&mut pass);
                 for (slot, buffer) in (0u32..).zip(buffers) {
@@ -257,6 +196,109 @@ pub(crate) fn render_frame_targets(
             })
         })
         .collect()
+}
+
+/// One draw of a frame, ready to record: its pipeline, bind groups and buffers.
+struct Prepared<'d> {
+    draw: &'d Draw<'d>,
+    pipeline: wgpu::RenderPipeline,
+    bindings: Bindings,
+    buffers: Vec<wgpu::Buffer>,
+    /// The index buffer, its format and count.
+    index: Option<(wgpu::Buffer, wgpu::IndexFormat, u32)>,
+}
+
+/// Prepares `draw` into the targets `drawn` (format, clear colour): its `fragment` stage
+/// writes the `@location`s `written` (the others' write masks are empty); `reorder` rotates
+/// its primitives (a topology and indices) where GL's provoking vertex needs it.
+fn prepare<'d>(
+    gpu: &Gpu,
+    frame: &Frame<'_>,
+    draw: &'d Draw<'d>,
+    (fragment, written): (Shader<'_>, &[u32]),
+    reorder: &Option<(wgpu::PrimitiveTopology, Vec<u32>)>,
+    drawn: &[(wgpu::TextureFormat, wgpu::Color)],
+) -> Result<Prepared<'d>, HarnessError> {
+    let topology = reorder.as_ref().map_or(draw.topology, |(t, _)| *t);
+    let (front_face, cull_mode) = draw.cull.unwrap_or(frame.cull).primitive_state();
+    let vs = create_module(gpu, draw.vertex.shader);
+    let fs = create_module(gpu, fragment);
+    let bindings = Bindings::new(gpu, draw.uniforms, draw.textures, draw.samplers)?;
+    let layouts: Vec<_> = draw
+        .vertex_buffers
+        .iter()
+        .map(|b| Some(b.layout.clone()))
+        .collect();
+    let color_targets: Vec<_> = (0u32..)
+        .zip(drawn)
+        .map(|(location, (format, _))| {
+            Some(wgpu::ColorTargetState {
+                format: *format,
+                blend: None,
+                write_mask: match written.contains(&location) {
+                    true => wgpu::ColorWrites::ALL,
+                    false => wgpu::ColorWrites::empty(),
+                },
+            })
+        })
+        .collect();
+    let pipeline = gpu
+        .device()
+        .create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some("frame draw"),
+            layout: Some(&bindings.pipeline_layout),
+            vertex: wgpu::VertexState {
+                module: &vs,
+                entry_point: draw.vertex.entry_point,
+                compilation_options: Default::default(),
+                buffers: &layouts,
+            },
+            primitive: wgpu::PrimitiveState {
+                topology,
+                strip_index_format: draw
+                    .indices
+                    .filter(|_| topology.is_strip())
+                    .map(|i| i.format()),
+                front_face,
+                cull_mode,
+                ..Default::default()
+            },
+            depth_stencil: None,
+            multisample: Default::default(),
+            fragment: Some(wgpu::FragmentState {
+                module: &fs,
+                entry_point: draw.fragment.entry_point,
+                compilation_options: Default::default(),
+                targets: &color_targets,
+            }),
+            multiview_mask: None,
+            cache: None,
+        });
+    let buffers: Vec<_> = draw
+        .vertex_buffers
+        .iter()
+        .map(|b| gpu.init_buffer(b.data, wgpu::BufferUsages::VERTEX))
+        .collect();
+    let reindexed = reorder.as_ref().map(|(_, order)| Indices::U32(order));
+    let index = reindexed.or(draw.indices).map(|indices| {
+        let (bytes, count): (&[u8], usize) = match indices {
+            Indices::U16(i) => (bytemuck::cast_slice(i), i.len()),
+            Indices::U32(i) => (bytemuck::cast_slice(i), i.len()),
+        };
+        let buffer = gpu.init_buffer(bytes, wgpu::BufferUsages::INDEX);
+        (
+            buffer,
+            indices.format(),
+            u32::try_from(count).unwrap_or(u32::MAX),
+        )
+    });
+    Ok(Prepared {
+        draw,
+        pipeline,
+        bindings,
+        buffers,
+        index,
+    })
 }
 
 /// The `@location`s the fragment entry point `entry` (the only one when `None`) writes.

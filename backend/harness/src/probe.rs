@@ -19,9 +19,10 @@
 
 use std::collections::BTreeMap;
 
-use d3d9_backend::gpu::{ExactReadback, Gpu, GpuError};
+use d3d9_backend::gpu::{ExactReadback, Gpu};
 
 use crate::draw::{Shader, ShaderStage, Uniform, VertexBuffer};
+use crate::error::HarnessError;
 use crate::render::{
     begin_pass, create_module, naga_module, read_texture, target_texture, Bindings,
 };
@@ -76,11 +77,11 @@ struct Output {
 /// vertex (index `instance * vertex_count + vertex`), the values of all
 /// its `@location` outputs. The position is not read back; it must lie
 /// inside the clip volume (`-w <= x, y <= w`, `0 <= z <= w`), else
-/// [`GpuError::Clipped`].
+/// [`HarnessError::Clipped`].
 pub(crate) fn vertex_outputs(
     gpu: &Gpu,
     probe: &VertexProbe<'_>,
-) -> Result<Vec<OutputValues>, GpuError> {
+) -> Result<Vec<OutputValues>, HarnessError> {
     let module = naga_module(probe.vertex.shader, "vertex")?;
     let mut module = module;
     flatten_outputs(module.to_mut(), probe.vertex.entry_point);
@@ -90,7 +91,7 @@ pub(crate) fn vertex_outputs(
     let columns = u32::try_from(count)
         .ok()
         .filter(|&c| c <= limit)
-        .ok_or(GpuError::ProbeCount { count, limit })?;
+        .ok_or(HarnessError::ProbeCount { count, limit })?;
     if columns == 0 {
         return Ok(Vec::new());
     }
@@ -124,7 +125,7 @@ pub(crate) fn vertex_outputs(
     };
     let values = target_texture(gpu, values_format, width, height)?;
     let covered = target_texture(gpu, covered_format, width, height)?;
-    gpu.capture("vertex probe", || {
+    gpu.capture::<_, HarnessError>("vertex probe", || {
         let vs = create_module(gpu, Shader::Naga(&module));
         let bindings = Bindings::new(gpu, probe.uniforms, probe.textures, probe.samplers)?;
         let layouts: Vec<_> = probe
@@ -214,7 +215,7 @@ pub(crate) fn vertex_outputs(
                 .map(|i| (column * CELL + i % CELL, row * CELL + i / CELL))
                 .find(|&(x, y)| covered.texel(x, y) == Some(&[255u8][..]));
             let Some(texel) = covered_texel else {
-                return Err(GpuError::Clipped {
+                return Err(HarnessError::Clipped {
                     vertex: column % probe.vertex_count,
                     instance: column / probe.vertex_count,
                 });
@@ -237,13 +238,16 @@ pub(crate) fn vertex_outputs(
 }
 
 /// The `@location` outputs of the vertex entry point `name` (or the only one).
-fn vertex_outputs_of(module: &naga::Module, name: Option<&str>) -> Result<Vec<Output>, GpuError> {
+fn vertex_outputs_of(
+    module: &naga::Module,
+    name: Option<&str>,
+) -> Result<Vec<Output>, HarnessError> {
     let mut candidates = module
         .entry_points
         .iter()
         .filter(|ep| ep.stage == naga::ShaderStage::Vertex)
         .filter(|ep| name.is_none_or(|n| ep.name == n));
-    let no_entry = || GpuError::NoVertexEntryPoint {
+    let no_entry = || HarnessError::NoVertexEntryPoint {
         name: name.map(str::to_owned),
     };
     let entry = candidates.next().ok_or_else(no_entry)?;
@@ -272,7 +276,7 @@ fn vertex_outputs_of(module: &naga::Module, name: Option<&str>) -> Result<Vec<Ou
             naga::TypeInner::Scalar(s) if float(s) => 1,
             naga::TypeInner::Vector { size, scalar } if float(scalar) => *size as usize,
             other => {
-                return Err(GpuError::ProbeOutput {
+                return Err(HarnessError::ProbeOutput {
                     location: *location,
                     what: format!("{other:?}"),
                 })
@@ -357,7 +361,7 @@ fn flatten_outputs(module: &mut naga::Module, name: Option<&str>) {
 fn pass_through(
     output: Option<&Output>,
     readback: ExactReadback,
-) -> Result<naga::Module, GpuError> {
+) -> Result<naga::Module, HarnessError> {
     let (input, value) = match output {
         None => (String::new(), "vec4<f32>(0.0)".to_owned()),
         Some(o) => {
@@ -381,7 +385,7 @@ fn pass_through(
         "struct ProbeOut {{ @location(0) value: {ty}, @location(1) covered: f32 }}\n\
          @fragment fn probe({input}) -> ProbeOut {{ return ProbeOut({value}, 1.0); }}\n"
     );
-    let mut module = naga::front::wgsl::parse_str(&source).map_err(|e| GpuError::Wgsl {
+    let mut module = naga::front::wgsl::parse_str(&source).map_err(|e| HarnessError::Wgsl {
         stage: "generated probe fragment",
         message: e.emit_to_string(&source),
     })?;

@@ -3,14 +3,20 @@
 
 use std::borrow::Cow;
 
-use d3d9_backend::gpu::{Capability, Gpu, GpuError, TexelCopy};
+use d3d9_backend::gpu::caps::TARGET_USAGES;
+use d3d9_backend::gpu::{pass, Capability, Gpu, TexelCopy};
 
 use crate::caps::{check_buffers, check_filtering};
 use crate::draw::{Image, Shader, Uniform};
+use crate::error::HarnessError;
 use crate::texture::{bind_sampler, bind_texture, SamplerBinding, TextureBinding};
 
-/// Creates a shader module, with wgpu's validation errors as [`GpuError::Wgpu`].
-pub(crate) fn shader_module(gpu: &Gpu, shader: Shader<'_>) -> Result<wgpu::ShaderModule, GpuError> {
+/// Creates a shader module, with wgpu's validation errors as
+/// [`GpuError::Wgpu`](d3d9_backend::gpu::GpuError::Wgpu).
+pub(crate) fn shader_module(
+    gpu: &Gpu,
+    shader: Shader<'_>,
+) -> Result<wgpu::ShaderModule, HarnessError> {
     gpu.capture("shader module", || Ok(create_module(gpu, shader)))
 }
 
@@ -18,12 +24,12 @@ pub(crate) fn shader_module(gpu: &Gpu, shader: Shader<'_>) -> Result<wgpu::Shade
 pub(crate) fn naga_module<'s>(
     shader: Shader<'s>,
     stage: &'static str,
-) -> Result<Cow<'s, naga::Module>, GpuError> {
+) -> Result<Cow<'s, naga::Module>, HarnessError> {
     match shader {
         Shader::Naga(module) => Ok(Cow::Borrowed(module)),
         Shader::Wgsl(text) => naga::front::wgsl::parse_str(text)
             .map(Cow::Owned)
-            .map_err(|e| GpuError::Wgsl {
+            .map_err(|e| HarnessError::Wgsl {
                 stage,
                 message: e.emit_to_string(text),
             }),
@@ -48,40 +54,24 @@ pub(crate) fn target_texture(
     format: wgpu::TextureFormat,
     width: u32,
     height: u32,
-) -> Result<wgpu::Texture, GpuError> {
+) -> Result<wgpu::Texture, HarnessError> {
     let limit = gpu.device().limits().max_texture_dimension_2d;
     if width == 0 || height == 0 || width > limit || height > limit {
-        return Err(GpuError::TargetSize {
+        return Err(HarnessError::TargetSize {
             width,
             height,
             limit,
         });
     }
     if format.block_copy_size(None).is_none() || format.block_dimensions() != (1, 1) {
-        return Err(GpuError::TargetFormat(format));
+        return Err(HarnessError::TargetFormat(format));
     }
-    if !gpu
-        .format_usages(format)
-        .contains(d3d9_backend::gpu::caps::TARGET_USAGES)
-    {
-        return Err(gpu.unsupported(Capability::RenderTarget { format }));
+    if !gpu.format_usages(format).contains(TARGET_USAGES) {
+        return Err(gpu.unsupported(Capability::RenderTarget { format }).into());
     }
-    gpu.capture("render target", || {
-        Ok(gpu.device().create_texture(&wgpu::TextureDescriptor {
-            label: Some("harness target"),
-            size: wgpu::Extent3d {
-                width,
-                height,
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format,
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
-            view_formats: &[],
-        }))
-    })
+    let target =
+        d3d9_backend::gpu::Target::new("harness target", format, (width, height), TARGET_USAGES);
+    gpu.capture("render target", || Ok(target.create(gpu.device())))
 }
 
 /// Copies `texture` into a mappable buffer (rows padded to
@@ -92,10 +82,10 @@ pub(crate) fn read_texture(
     format: wgpu::TextureFormat,
     width: u32,
     height: u32,
-) -> Result<Image, GpuError> {
+) -> Result<Image, HarnessError> {
     let texel = format
         .block_copy_size(None)
-        .ok_or(GpuError::TargetFormat(format))?;
+        .ok_or(HarnessError::TargetFormat(format))?;
     let copy = TexelCopy {
         level: 0,
         origin: wgpu::Origin3d::ZERO,
@@ -124,26 +114,9 @@ pub(crate) fn begin_pass<'e>(
 ) -> wgpu::RenderPass<'e> {
     let attachments: Vec<_> = targets
         .iter()
-        .map(|&(view, clear)| {
-            Some(wgpu::RenderPassColorAttachment {
-                view,
-                depth_slice: None,
-                resolve_target: None,
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(clear),
-                    store: wgpu::StoreOp::Store,
-                },
-            })
-        })
+        .map(|&(view, clear)| Some(pass::color_attachment(view, wgpu::LoadOp::Clear(clear))))
         .collect();
-    encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-        label: Some("harness pass"),
-        color_attachments: &attachments,
-        depth_stencil_attachment: None,
-        timestamp_writes: None,
-        occlusion_query_set: None,
-        multiview_mask: None,
-    })
+    pass::begin(encoder, "harness pass", &attachments, None)
 }
 
 /// Uniform and read-only storage buffers, textures and samplers grouped into explicit bind
@@ -160,7 +133,7 @@ impl Bindings {
         uniforms: &[Uniform<'_>],
         textures: &[TextureBinding<'_>],
         samplers: &[SamplerBinding],
-    ) -> Result<Self, GpuError> {
+    ) -> Result<Self, HarnessError> {
         let groups = uniforms
             .iter()
             .map(|u| u.group)

@@ -11,7 +11,9 @@ use d3d9_backend::device::{
     sampler_descriptor, MipFilter, TextureAddress, TextureFilter, TextureKind,
 };
 use d3d9_backend::gpu::caps::{check_texture_size, TEXTURE_USAGES};
-use d3d9_backend::gpu::{write_texels, Capability, Gpu, GpuError, TexelCopy};
+use d3d9_backend::gpu::{write_texels, Capability, Gpu, TexelCopy};
+
+use crate::error::HarnessError;
 
 /// A texture at `@group(group) @binding(binding)`, with all its mip levels.
 ///
@@ -171,26 +173,28 @@ pub(crate) struct BoundSampler {
 pub(crate) fn bind_texture(
     gpu: &Gpu,
     texture: &TextureBinding<'_>,
-) -> Result<BoundTexture, GpuError> {
+) -> Result<BoundTexture, HarnessError> {
     let format = texture.format;
     let texel = format
         .block_copy_size(None)
         .filter(|_| format.block_dimensions() == (1, 1))
-        .ok_or(GpuError::TextureFormat {
+        .ok_or(HarnessError::TextureFormat {
             binding: texture.binding,
             format,
         })?;
     let filterable = match format.sample_type(None, Some(gpu.device().features())) {
         Some(wgpu::TextureSampleType::Float { filterable }) => filterable,
         _ => {
-            return Err(GpuError::TextureFormat {
+            return Err(HarnessError::TextureFormat {
                 binding: texture.binding,
                 format,
             })
         }
     };
     if !gpu.format_usages(format).contains(TEXTURE_USAGES) {
-        return Err(gpu.unsupported(Capability::SampledTexture { format }));
+        return Err(gpu
+            .unsupported(Capability::SampledTexture { format })
+            .into());
     }
     gpu.require(check_texture_size(
         texture.kind.dimensions().1,
@@ -198,7 +202,7 @@ pub(crate) fn bind_texture(
         &gpu.device().limits(),
     ))?;
     let level_count = u32::try_from(texture.levels.len()).unwrap_or(u32::MAX);
-    let size_error = |level: u32, expected: u64, got: usize| GpuError::TextureData {
+    let size_error = |level: u32, expected: u64, got: usize| HarnessError::TextureData {
         binding: texture.binding,
         level,
         expected,
@@ -262,11 +266,14 @@ pub(crate) fn bind_texture(
 }
 
 /// Creates `sampler`; a filtering sampler only where it blends texels.
-pub(crate) fn bind_sampler(gpu: &Gpu, sampler: &SamplerBinding) -> Result<BoundSampler, GpuError> {
+pub(crate) fn bind_sampler(
+    gpu: &Gpu,
+    sampler: &SamplerBinding,
+) -> Result<BoundSampler, HarnessError> {
     if sampler.address.contains(&TextureAddress::MirrorOnce) {
-        return Err(gpu.unsupported(Capability::MirrorOnce {
+        return Err(HarnessError::MirrorOnce {
             binding: sampler.binding,
-        }));
+        });
     }
     gpu.capture("sampler", || {
         Ok(BoundSampler {

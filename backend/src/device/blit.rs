@@ -6,6 +6,7 @@
 //! `bitcast<u32>` of the colour. A source's channels its format lacks read 1, as D3D9 samples
 //! them (R32F: (r, 1, 1, 1)).
 
+use crate::gpu::{pass, Target};
 use std::collections::HashMap;
 
 use super::error::{invalid, unsupported, DeviceError};
@@ -188,25 +189,18 @@ impl Device {
             .texture
             .size()
             .mip_level_size(image.level, image.texture.dimension());
-        let texture = self.gpu.device.create_texture(&wgpu::TextureDescriptor {
-            label: Some("layer copy"),
-            size: wgpu::Extent3d {
-                depth_or_array_layers: 1,
-                ..size
-            },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: image.wgpu_format,
-            usage: wgpu::TextureUsages::TEXTURE_BINDING
-                | wgpu::TextureUsages::RENDER_ATTACHMENT
-                | wgpu::TextureUsages::COPY_SRC
-                | wgpu::TextureUsages::COPY_DST,
-            view_formats: &[],
-        });
-        let encoder = self
-            .encoder
-            .get_or_insert_with(|| self.gpu.device.create_command_encoder(&Default::default()));
+        let usage = wgpu::TextureUsages::TEXTURE_BINDING
+            | wgpu::TextureUsages::RENDER_ATTACHMENT
+            | wgpu::TextureUsages::COPY_SRC
+            | wgpu::TextureUsages::COPY_DST;
+        let texture = Target::new(
+            "layer copy",
+            image.wgpu_format,
+            (size.width, size.height),
+            usage,
+        )
+        .create(&self.gpu.device);
+        let encoder = self.encoder();
         encoder.copy_texture_to_texture(
             wgpu::TexelCopyTextureInfo {
                 texture: &image.texture,
@@ -297,7 +291,7 @@ impl Device {
     /// bilinear filtered. Bits filter where their float format does (D3D9 filters float32
     /// where QUERY_FILTER says so; no adapter that holds bits filters float32).
     fn blit_sampling(&self, format: Format, src: &GpuImage, filter: Filter) -> Sampling {
-        let features = self.gpu.device.features();
+        let features = self.gpu.features();
         let filterable = matches!(
             super::float_bits::sampled_format(src.wgpu_format).sample_type(None, Some(features)),
             Some(wgpu::TextureSampleType::Float { filterable: true })
@@ -369,26 +363,10 @@ impl Device {
         drawn_copy: Option<GpuImage>,
         dst_layer: (wgpu::Texture, u32, u32),
     ) {
-        let encoder = self
-            .encoder
-            .get_or_insert_with(|| self.gpu.device.create_command_encoder(&Default::default()));
+        let encoder = self.encoder();
         {
-            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some("StretchRect"),
-                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view: dst_view,
-                    depth_slice: None,
-                    resolve_target: None,
-                    ops: wgpu::Operations {
-                        load: wgpu::LoadOp::Load,
-                        store: wgpu::StoreOp::Store,
-                    },
-                })],
-                depth_stencil_attachment: None,
-                timestamp_writes: None,
-                occlusion_query_set: None,
-                multiview_mask: None,
-            });
+            let target = pass::color_attachment(dst_view, wgpu::LoadOp::Load);
+            let mut pass = pass::begin(encoder, "StretchRect", &[Some(target)], None);
             pass.set_pipeline(pipeline);
             pass.set_bind_group(0, group, &[]);
             pass.set_scissor_rect(d.left, d.top, d.right - d.left, d.bottom - d.top);

@@ -438,9 +438,8 @@ impl Device {
             height: s.bottom - s.top,
             depth_or_array_layers: 1,
         };
-        let encoder = self
-            .encoder
-            .get_or_insert_with(|| self.gpu.device.create_command_encoder(&Default::default()));
+        let encoder =
+            super::draw::pending_encoder(&mut self.open, &mut self.encoder, &self.gpu.device);
         encoder.copy_texture_to_texture(src_copy, dst_copy, extent);
         self.bump_container(destination);
         Ok(())

@@ -32,6 +32,8 @@ use wgpu::TextureFormat as W;
 use super::error::{invalid, unsupported, DeviceError};
 use super::objects::SurfaceId;
 use super::Device;
+use crate::gpu::caps::TARGET_USAGES;
+use crate::gpu::{pass, Target};
 
 const DEPTH_PASS_WGSL: &str = "
 @group(0) @binding(0) var depth: texture_2d<f32>;
@@ -157,35 +159,15 @@ impl Device {
             return self.read_texels(call, &image.texture, (level, layer, aspect), size);
         }
         let pipeline = self.depth_pipeline(call, DepthPipeline::Read)?;
-        let target = self.gpu.device.create_texture(&wgpu::TextureDescriptor {
-            label: Some("depth as bits"),
-            size: wgpu::Extent3d {
-                width: size.0,
-                height: size.1,
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: W::R32Uint,
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
-            view_formats: &[],
-        });
+        let target =
+            Target::new("depth as bits", W::R32Uint, size, TARGET_USAGES).create(&self.gpu.device);
         let group = self.aspect_group(&pipeline.1, &image, wgpu::TextureAspect::DepthOnly);
         let views = [Some(target.create_view(&Default::default()))];
         let loads = [wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT)];
-        let encoder = self
-            .encoder
-            .get_or_insert_with(|| self.gpu.device.create_command_encoder(&Default::default()));
+        let encoder = self.encoder();
         {
-            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some("depth read"),
-                color_attachments: &super::pass::color_attachments(&views, &loads),
-                depth_stencil_attachment: None,
-                timestamp_writes: None,
-                occlusion_query_set: None,
-                multiview_mask: None,
-            });
+            let colour = pass::color_attachments(&views, &loads);
+            let mut pass = pass::begin(encoder, "depth read", &colour, None);
             pass.set_pipeline(&pipeline.0);
             pass.set_bind_group(0, &group, &[]);
             pass.draw(0..3, 0..1);
@@ -255,22 +237,11 @@ impl Device {
             }
         }
         let attachment = (dst.view.clone(), format);
-        let encoder = self
-            .encoder
-            .get_or_insert_with(|| self.gpu.device.create_command_encoder(&Default::default()));
+        let encoder = self.encoder();
         {
-            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some("depth-stencil copy"),
-                color_attachments: &[],
-                depth_stencil_attachment: Some(super::pass::depth_attachment(
-                    &attachment,
-                    wgpu::LoadOp::Load,
-                    wgpu::LoadOp::Clear(0),
-                )),
-                timestamp_writes: None,
-                occlusion_query_set: None,
-                multiview_mask: None,
-            });
+            let depth =
+                pass::depth_attachment(&attachment, wgpu::LoadOp::Load, wgpu::LoadOp::Clear(0));
+            let mut pass = pass::begin(encoder, "depth-stencil copy", &[], Some(depth));
             pass.set_stencil_reference(0xff);
             for (pipeline, group) in &draws {
                 pass.set_pipeline(pipeline);

@@ -78,13 +78,7 @@ impl Device {
         let wgpu_format = format.wgpu(true, self.depth32_stencil8());
         let needed = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING;
         let allowed = self.gpu.format_usages(wgpu_format);
-        if !self
-            .gpu
-            .device
-            .features()
-            .contains(format.required_features())
-            || !allowed.contains(needed)
-        {
+        if !self.gpu.features().contains(format.required_features()) || !allowed.contains(needed) {
             return Err(unsupported(
                 call,
                 format!(

@@ -73,9 +73,8 @@ impl Device {
         let levels: Vec<wgpu::Extent3d> = (0..source.levels)
             .map(|level| source.level_extent(level))
             .collect();
-        let encoder = self
-            .encoder
-            .get_or_insert_with(|| self.gpu.device.create_command_encoder(&Default::default()));
+        let encoder =
+            super::draw::pending_encoder(&mut self.open, &mut self.encoder, &self.gpu.device);
         super::volume_slice::copy_levels_through_buffer(
             &self.gpu.device,
             encoder,

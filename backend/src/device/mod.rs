@@ -51,6 +51,7 @@ mod transform;
 mod upload;
 mod versioned;
 mod volume_slice;
+mod vsync;
 mod window;
 
 use std::collections::HashMap;
@@ -96,6 +97,7 @@ pub use surfaces::SurfaceInfo;
 pub use texture_kind::TextureKind;
 pub use textures::TextureInfo;
 pub use transform::{Matrix, TransformState, IDENTITY};
+pub use vsync::DISPLAY_REFRESH_HZ;
 pub use window::PresentInterval;
 
 use cache::Lru;
@@ -319,6 +321,9 @@ pub struct Device {
     pub(crate) float_copies: float_copy::FloatCopies,
     /// The pipelines of the depth passes (`depth_pass`).
     pub(crate) depth_pipelines: depth_pass::DepthPipelines,
+    /// The render pass the last draws recorded into, while it stays open (`draw::encode`);
+    /// before `encoder`, which it records into.
+    pub(crate) open: Option<draw::OpenPass>,
     /// Draws recorded since the last submit.
     pub(crate) encoder: Option<wgpu::CommandEncoder>,
     /// The last draw, resolved, while nothing it read has changed (see `versioned`).
@@ -411,6 +416,7 @@ impl Device {
             volume_slices: HashMap::new(),
             float_copies: HashMap::new(),
             depth_pipelines: HashMap::new(),
+            open: None,
             encoder: None,
             memo: None,
             queries: Default::default(),
@@ -464,7 +470,7 @@ impl Device {
         feature: wgpu::Features,
         what: &str,
     ) -> Result<(), DeviceError> {
-        if self.gpu.device.features().contains(feature) {
+        if self.gpu.features().contains(feature) {
             Ok(())
         } else {
             Err(unsupported(
@@ -484,6 +490,7 @@ impl Device {
             .unwrap_or_else(|p| p.into_inner())
             .take();
         if let Some(message) = uncaptured {
+            self.open = None;
             self.encoder = None;
             self.constant_ring.discard();
             return Err(DeviceError::Gpu {
@@ -494,6 +501,7 @@ impl Device {
                 },
             });
         }
+        self.open = None;
         let Some(encoder) = self.encoder.take() else {
             return Ok(());
         };

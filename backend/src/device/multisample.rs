@@ -16,6 +16,7 @@ use super::error::{invalid, unsupported, DeviceError};
 use super::format::Format;
 use super::objects::{GpuImage, MultiSample, SurfaceId, SwapChainId, TexelBox};
 use super::Device;
+use crate::gpu::{pass, Target};
 
 /// `D3DMULTISAMPLE_NONMASKABLE`.
 pub const NONMASKABLE: u32 = 1;
@@ -46,7 +47,7 @@ fn device_counts(gpu: &crate::gpu::Gpu) -> Vec<u32> {
 impl Format {
     /// The wgpu format a surface of this format is drawn in.
     fn drawn_wgpu(self, gpu: &crate::gpu::Gpu) -> wgpu::TextureFormat {
-        let features = gpu.device().features();
+        let features = gpu.features();
         let target = self.wgpu(
             true,
             features.contains(wgpu::Features::DEPTH32FLOAT_STENCIL8),
@@ -200,22 +201,11 @@ impl Device {
             ));
         }
         let (width, height) = (surface.width, surface.height);
-        let texture = self.gpu.device.create_texture(&wgpu::TextureDescriptor {
-            label: Some("resolved"),
-            size: wgpu::Extent3d {
-                width,
-                height,
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: image.wgpu_format,
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT
-                | wgpu::TextureUsages::TEXTURE_BINDING
-                | wgpu::TextureUsages::COPY_SRC,
-            view_formats: &[],
-        });
+        let usage = wgpu::TextureUsages::RENDER_ATTACHMENT
+            | wgpu::TextureUsages::TEXTURE_BINDING
+            | wgpu::TextureUsages::COPY_SRC;
+        let texture = Target::new("resolved", image.wgpu_format, (width, height), usage)
+            .create(&self.gpu.device);
         let view = texture.create_view(&Default::default());
         self.resolve_into(&image.view, &view);
         Ok(Some(GpuImage {
@@ -276,25 +266,17 @@ impl Device {
     /// Records the resolve of multisampled `source` into single-sampled `target` (a view of
     /// the same size and format): an empty pass that keeps the samples and resolves them.
     pub(crate) fn resolve_into(&mut self, source: &wgpu::TextureView, target: &wgpu::TextureView) {
-        let encoder = self
-            .encoder
-            .get_or_insert_with(|| self.gpu.device.create_command_encoder(&Default::default()));
-        drop(encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("multisample resolve"),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: source,
-                depth_slice: None,
-                resolve_target: Some(target),
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Load,
-                    store: wgpu::StoreOp::Store,
-                },
-            })],
-            depth_stencil_attachment: None,
-            timestamp_writes: None,
-            occlusion_query_set: None,
-            multiview_mask: None,
-        }));
+        let encoder = self.encoder();
+        let attachment = wgpu::RenderPassColorAttachment {
+            resolve_target: Some(target),
+            ..pass::color_attachment(source, wgpu::LoadOp::Load)
+        };
+        drop(pass::begin(
+            encoder,
+            "multisample resolve",
+            &[Some(attachment)],
+            None,
+        ));
     }
 }
 

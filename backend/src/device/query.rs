@@ -247,7 +247,6 @@ impl Device {
             QueryKind::Event | QueryKind::Occlusion => true,
             QueryKind::Timestamp | QueryKind::TimestampDisjoint | QueryKind::TimestampFreq => self
                 .gpu
-                .device
                 .features()
                 .contains(wgpu::Features::TIMESTAMP_QUERY),
         }
@@ -455,9 +454,7 @@ impl Device {
             .free_timestamp
             .pop()
             .unwrap_or_else(|| Batch::new(&self.gpu, wgpu::QueryType::Timestamp, 1));
-        let encoder = self
-            .encoder
-            .get_or_insert_with(|| self.gpu.device.create_command_encoder(&Default::default()));
+        let encoder = self.encoder();
         drop(encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some("D3DQUERYTYPE_TIMESTAMP"),
             timestamp_writes: Some(wgpu::ComputePassTimestampWrites {
@@ -481,9 +478,7 @@ impl Device {
 
     fn resolve(&mut self, id: u64, batch: Batch, used: u32, timestamps: bool) -> ClosedBatch {
         let bytes = u64::from(used) * 8;
-        let encoder = self
-            .encoder
-            .get_or_insert_with(|| self.gpu.device.create_command_encoder(&Default::default()));
+        let encoder = self.encoder();
         encoder.resolve_query_set(&batch.set, 0..used, &batch.resolve, 0);
         encoder.copy_buffer_to_buffer(&batch.resolve, 0, &batch.readback, 0, bytes);
         let mapped = Arc::new(AtomicU8::new(0));

@@ -8,7 +8,7 @@ use super::format::SurfaceData;
 use super::objects::{SurfaceId, SurfaceObject};
 use super::state::Rect;
 use super::{ClearFlags, Device};
-use crate::gpu::bits_of;
+use crate::gpu::{bits_of, pass};
 
 /// WGSL of the clear pass for partial clears: a triangle covering the target at depth `z`
 /// writing `colour` to every render target location in `0..targets.len()` (as the bits of
@@ -334,7 +334,7 @@ impl Device {
             .into_iter()
             .map(|bits| wgpu::LoadOp::Clear(if bits { bits_of(colour) } else { colour }))
             .collect();
-        let attachments = super::pass::color_attachments(colour_views, &loads);
+        let attachments = pass::color_attachments(colour_views, &loads);
         let depth_load = match flags.zbuffer {
             true => wgpu::LoadOp::Clear(z),
             false => wgpu::LoadOp::Load,
@@ -343,19 +343,14 @@ impl Device {
             true => wgpu::LoadOp::Clear(stencil & 0xff),
             false => wgpu::LoadOp::Load,
         };
-        let depth_attachment =
-            depth.map(|d| super::pass::depth_attachment(d, depth_load, stencil_load));
-        let encoder = self
-            .encoder
-            .get_or_insert_with(|| self.gpu.device.create_command_encoder(&Default::default()));
-        drop(encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("Clear"),
-            color_attachments: &attachments,
-            depth_stencil_attachment: depth_attachment,
-            timestamp_writes: None,
-            occlusion_query_set: None,
-            multiview_mask: None,
-        }));
+        let depth_attachment = depth.map(|d| pass::depth_attachment(d, depth_load, stencil_load));
+        let encoder = self.encoder();
+        drop(pass::begin(
+            encoder,
+            "Clear",
+            &attachments,
+            depth_attachment,
+        ));
     }
 
     /// A clear of a rectangle: a triangle drawn with the scissor rectangle.
@@ -414,20 +409,11 @@ impl Device {
                     resource: buffer.as_entire_binding(),
                 }],
             });
-        let attachments = super::pass::color_attachments(colour_views, &[]);
+        let attachments = pass::color_attachments(colour_views, &[]);
         let depth_attachment =
-            depth.map(|d| super::pass::depth_attachment(d, wgpu::LoadOp::Load, wgpu::LoadOp::Load));
-        let encoder = self
-            .encoder
-            .get_or_insert_with(|| self.gpu.device.create_command_encoder(&Default::default()));
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("Clear (rectangle)"),
-            color_attachments: &attachments,
-            depth_stencil_attachment: depth_attachment,
-            timestamp_writes: None,
-            occlusion_query_set: None,
-            multiview_mask: None,
-        });
+            depth.map(|d| pass::depth_attachment(d, wgpu::LoadOp::Load, wgpu::LoadOp::Load));
+        let encoder = self.encoder();
+        let mut pass = pass::begin(encoder, "Clear (rectangle)", &attachments, depth_attachment);
         pass.set_pipeline(&pipeline);
         pass.set_bind_group(0, &group, &[]);
         pass.set_scissor_rect(x, y, w, h);

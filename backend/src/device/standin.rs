@@ -8,6 +8,7 @@
 
 use super::error::{invalid, DeviceError};
 use super::Device;
+use crate::gpu::Target;
 
 /// One target drawn through a stand-in.
 #[derive(Clone)]
@@ -102,22 +103,16 @@ impl Device {
                 .standin_textures
                 .entry(key)
                 .or_insert_with(|| {
-                    device.create_texture(&wgpu::TextureDescriptor {
-                        label: Some("stand-in render target"),
-                        size: wgpu::Extent3d {
-                            width: ds_size.0,
-                            height: ds_size.1,
-                            depth_or_array_layers: 1,
-                        },
-                        mip_level_count: 1,
-                        sample_count: 1,
-                        dimension: wgpu::TextureDimension::D2,
-                        format: image.wgpu_format,
-                        usage: wgpu::TextureUsages::RENDER_ATTACHMENT
-                            | wgpu::TextureUsages::COPY_SRC
-                            | wgpu::TextureUsages::COPY_DST,
+                    let usage = wgpu::TextureUsages::RENDER_ATTACHMENT
+                        | wgpu::TextureUsages::COPY_SRC
+                        | wgpu::TextureUsages::COPY_DST;
+                    let target =
+                        Target::new("stand-in render target", image.wgpu_format, ds_size, usage);
+                    Target {
                         view_formats: &twins,
-                    })
+                        ..target
+                    }
+                    .create(device)
                 })
                 .clone();
             *view = Some(standin.create_view(&wgpu::TextureViewDescriptor {

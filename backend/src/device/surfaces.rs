@@ -10,6 +10,7 @@ use super::objects::{
 };
 use super::state::Rect;
 use super::Device;
+use crate::gpu::Target;
 
 /// What `GetDesc` reports of a surface.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -201,7 +202,6 @@ impl Device {
             && height.is_multiple_of(4)
             && self
                 .gpu
-                .device
                 .features()
                 .contains(wgpu::Features::TEXTURE_COMPRESSION_BC);
         // Multisampled images are drawn into, resolved and (depth) read by passes, not copied.
@@ -242,12 +242,7 @@ impl Device {
         } else {
             gpu_usage
         };
-        if !self
-            .gpu
-            .device
-            .features()
-            .contains(format.required_features())
-            || !allowed.contains(gpu_usage)
+        if !self.gpu.features().contains(format.required_features()) || !allowed.contains(gpu_usage)
         {
             return Err(unsupported(
                 call,
@@ -263,20 +258,12 @@ impl Device {
             gpu_usage
         };
         let view_formats = super::srgb::view_formats(&self.gpu, format, wgpu_format);
-        let texture = self.gpu.device.create_texture(&wgpu::TextureDescriptor {
-            label: Some(call),
-            size: wgpu::Extent3d {
-                width,
-                height,
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: 1,
-            sample_count: samples,
-            dimension: wgpu::TextureDimension::D2,
-            format: wgpu_format,
-            usage: gpu_usage,
+        let texture = Target {
+            samples,
             view_formats: &view_formats,
-        });
+            ..Target::new(call, wgpu_format, (width, height), gpu_usage)
+        }
+        .create(&self.gpu.device);
         let view = texture.create_view(&Default::default());
         let srgb_view = super::srgb::srgb_view(&texture, &view_formats, &Default::default());
         let id = SurfaceId(self.next_id());
@@ -308,7 +295,6 @@ impl Device {
 
     pub(crate) fn depth32_stencil8(&self) -> bool {
         self.gpu
-            .device
             .features()
             .contains(wgpu::Features::DEPTH32FLOAT_STENCIL8)
     }

@@ -228,7 +228,7 @@ impl Device {
             pool,
             ..
         } = *desc;
-        let features = self.gpu.device.features();
+        let features = self.gpu.features();
         if !features.contains(format.required_features()) {
             return Err(unsupported(
                 call,

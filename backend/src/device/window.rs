@@ -11,7 +11,8 @@
 //!   else its first non-sRGB format, else an sRGB one viewed without sRGB), so
 //!   X8R8G8B8, A8R8G8B8, A2R10G10B10 and R5G6B5 back buffers all show, alpha ignored.
 //! - `D3DPRESENT_INTERVAL_ONE` (and `_DEFAULT`) present with `PresentMode::Fifo` (vsync:
-//!   acquiring the next surface texture waits for the display); `_IMMEDIATE` with
+//!   acquiring the next surface texture waits for the display) and at most one frame per
+//!   refresh where the window system has no vertical blank (`vsync`); `_IMMEDIATE` with
 //!   `Immediate`, else `Mailbox`, else `Fifo` where the surface has neither.
 //! - A resized window (told by [`Device::window_resized`], or a surface wgpu reports
 //!   outdated) or a lost surface makes `Present` answer `D3DERR_DEVICELOST` and draw
@@ -24,6 +25,7 @@
 use super::error::{invalid, DeviceError};
 use super::objects::{SurfaceId, SwapChainId};
 use super::state::Rect;
+use super::vsync::{FramePacer, DISPLAY_REFRESH_HZ};
 use super::Device;
 use crate::gpu::Gpu;
 
@@ -59,6 +61,8 @@ impl PresentInterval {
 pub(crate) struct WindowTarget {
     surface: wgpu::Surface<'static>,
     interval: PresentInterval,
+    /// `D3DPRESENT_INTERVAL_ONE`'s refresh clock.
+    pacer: FramePacer,
     /// The window's client area as last told.
     window_size: (u32, u32),
     /// The surface's format, and the format its textures are drawn through.
@@ -142,6 +146,7 @@ impl WindowTarget {
         let mut target = WindowTarget {
             surface,
             interval,
+            pacer: FramePacer::new(DISPLAY_REFRESH_HZ),
             window_size,
             format,
             view_format,
@@ -265,6 +270,9 @@ impl WindowTarget {
             let data = rects_data(src, dst);
             gpu.queue()
                 .write_buffer(&self.rects_uniform, 0, bytemuck::cast_slice(&data));
+        }
+        if self.interval == PresentInterval::One && config.present_mode == wgpu::PresentMode::Fifo {
+            self.pacer.wait();
         }
         let texture = match self.surface.get_current_texture() {
             wgpu::CurrentSurfaceTexture::Success(t)
@@ -477,6 +485,20 @@ impl Device {
             if window.lost.is_none() {
                 window.configure(gpu, "Reset")?;
             }
+        }
+        Ok(())
+    }
+
+    /// The refresh rate of the display a windowed swap chain shows on, where the window's
+    /// owner knows it (winit's monitor): `D3DPRESENT_INTERVAL_ONE` shows at most one frame
+    /// per refresh of it. Unset: [`DISPLAY_REFRESH_HZ`], the display mode the device reports.
+    pub fn set_refresh_rate(
+        &mut self,
+        chain: Option<SwapChainId>,
+        refresh_hz: u32,
+    ) -> Result<(), DeviceError> {
+        if let Some(window) = self.window_slot(chain)?.1 {
+            window.pacer = FramePacer::new(refresh_hz);
         }
         Ok(())
     }

@@ -89,10 +89,6 @@ pub enum Capability {
     /// More colour targets than `max_color_attachments`.
     #[error("{needed} colour targets: the adapter allows {limit}")]
     ColorAttachments { needed: u32, limit: u32 },
-    /// `D3DTADDRESS_MIRRORONCE` on a test harness sampler: WebGPU has no such address mode (the
-    /// device's shaders take the coordinate's absolute value; a harness shader does not).
-    #[error("D3DTADDRESS_MIRRORONCE on sampler @binding({binding}) (no WebGPU address mode)")]
-    MirrorOnce { binding: u32 },
 }
 
 /// How exact `f32` values come back from the GPU (the vertex probe and `Rgba32Float`

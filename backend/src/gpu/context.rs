@@ -19,6 +19,8 @@ pub struct Gpu {
     adapter: wgpu::Adapter,
     info: wgpu::AdapterInfo,
     downlevel: wgpu::DownlevelCapabilities,
+    /// The device's features, asked once (draws read them).
+    features: wgpu::Features,
     readback: Result<ExactReadback, Capability>,
     pub(crate) device: wgpu::Device,
     pub(crate) queue: wgpu::Queue,
@@ -130,6 +132,7 @@ impl Gpu {
             adapter,
             info,
             downlevel,
+            features: device.features(),
             readback: Err(Capability::ExactReadback),
             device,
             queue,
@@ -171,6 +174,11 @@ impl Gpu {
         }
         self.readback = Ok(path);
         Ok(())
+    }
+
+    /// The features the device was opened with.
+    pub fn features(&self) -> wgpu::Features {
+        self.features
     }
 
     /// The adapter's downlevel capabilities (GL/GLES and other downlevel backends lack
@@ -215,7 +223,7 @@ impl Gpu {
     /// it) and, with that feature, the adapter's own flags (its sample counts and resolves,
     /// which wgpu then validates against).
     fn format_features(&self, format: wgpu::TextureFormat) -> wgpu::TextureFormatFeatures {
-        let features = self.device.features();
+        let features = self.features;
         if !features.contains(format.required_features()) {
             return wgpu::TextureFormatFeatures {
                 allowed_usages: wgpu::TextureUsages::empty(),
@@ -316,11 +324,11 @@ impl Gpu {
     /// Runs `work` with wgpu validation and internal errors captured, so a
     /// bad shader or pipeline becomes [`GpuError::Wgpu`] instead of a panic
     /// in wgpu's default error handler.
-    pub fn capture<T>(
+    pub fn capture<T, E: From<GpuError>>(
         &self,
         during: &'static str,
-        work: impl FnOnce() -> Result<T, GpuError>,
-    ) -> Result<T, GpuError> {
+        work: impl FnOnce() -> Result<T, E>,
+    ) -> Result<T, E> {
         let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let internal = self.device.push_error_scope(wgpu::ErrorFilter::Internal);
         let result = work();
@@ -330,7 +338,8 @@ impl Gpu {
             return Err(GpuError::Wgpu {
                 during,
                 message: err.to_string(),
-            });
+            }
+            .into());
         }
         result
     }

@@ -1,7 +1,8 @@
 //! The one GPU layer under the device: the wgpu context ([`Gpu`]), what the adapter can do
-//! ([`Capability`], checked before anything is created), buffer upload, read-back, and the
-//! shader rewrites that make a backend behave as D3D9 expects (exact floats through a uint
-//! target, the provoking vertex on GL).
+//! ([`Capability`], checked before anything is created), render targets ([`Target`]) and
+//! the attachments of passes over them (`pass`), buffer upload, read-back, and the shader
+//! rewrites that make a backend behave as D3D9 expects (exact floats through a uint target,
+//! the provoking vertex on GL).
 //!
 //! Nothing here knows D3D9's objects: the device builds on this layer with its own
 //! vocabulary, and the test harness (the dev-only `d3d9-harness` crate) builds on it beside
@@ -12,8 +13,10 @@ pub mod caps;
 mod context;
 mod error;
 mod gl_context;
+pub mod pass;
 pub mod provoking;
 mod readback;
+mod target;
 mod texel_copy;
 mod upload;
 
@@ -22,5 +25,6 @@ pub use context::{Gpu, ALLOW_NO_GPU_ENV};
 pub use error::GpuError;
 pub use provoking::Indices;
 pub use readback::bits_of;
+pub use target::Target;
 pub use texel_copy::TexelCopy;
 pub use upload::write_texels;

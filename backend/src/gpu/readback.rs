@@ -18,7 +18,7 @@ impl Gpu {
         } = copy;
         let padded = row_bytes.div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT)
             * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
-        let buffer = self.capture("readback copy", || {
+        let buffer = self.capture::<_, GpuError>("readback copy", || {
             let buffer = self.device.create_buffer(&wgpu::BufferDescriptor {
                 label: Some("readback"),
                 size: u64::from(padded) * u64::from(rows),

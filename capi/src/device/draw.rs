@@ -5,12 +5,13 @@ use std::ffi::c_void;
 use d3d9_backend::device::Indices;
 use d3d9_backend::device::{ClearFlags, PrimitiveType, Rect};
 
-use super::{object, with, DeviceInner, This};
-use crate::buffer::{IndexBuffer9, VertexBuffer9};
+use super::child::child_at;
+use super::{with, DeviceInner, This};
 use crate::com::{write_out, Private};
+use crate::device::child::buffer::{IndexBuffer9, VertexBuffer9};
+use crate::device::child::shader::VertexDeclaration9;
+use crate::device::child::state::Change;
 use crate::hresult::{invalid_call, unsupported, CallResult, Refusal, D3DERR_INVALIDCALL, HRESULT};
-use crate::shader::VertexDeclaration9;
-use crate::state::Change;
 use crate::types::*;
 
 pub(super) unsafe extern "C" fn begin_scene(this: This) -> HRESULT {
@@ -267,10 +268,10 @@ pub(super) unsafe extern "C" fn process_vertices(
         // SAFETY: C calls through our vtable; checked live.
         let device = unsafe { crate::com::this(this)? };
         let shared = &device.data.shared;
-        let buffer = object::<VertexBuffer9>(shared, dst)?
+        let buffer = child_at::<VertexBuffer9>(shared, dst)?
             .ok_or_else(|| invalid_call("a NULL destination buffer"))?;
         let (dst, fvf) = (buffer.data.id, buffer.data.fvf);
-        let declaration = object::<VertexDeclaration9>(shared, declaration)?.map(|d| d.data.id);
+        let declaration = child_at::<VertexDeclaration9>(shared, declaration)?.map(|d| d.data.id);
         shared.with(|inner| {
             // A NULL declaration: the destination buffer's FVF describes the output (Wine's
             // test_sysmem_draw, checked on Windows).
@@ -305,7 +306,7 @@ pub(super) unsafe extern "C" fn set_stream_source(
         // SAFETY: C calls through our vtable; checked live.
         let device = unsafe { crate::com::this(this)? };
         let shared = &device.data.shared;
-        let buffer = object::<VertexBuffer9>(shared, buffer)?;
+        let buffer = child_at::<VertexBuffer9>(shared, buffer)?;
         shared.with(|inner| {
             inner.set(Change::StreamSource(
                 stream,
@@ -380,7 +381,7 @@ pub(super) unsafe extern "C" fn set_indices(this: This, buffer: *mut c_void) -> 
         // SAFETY: C calls through our vtable; checked live.
         let device = unsafe { crate::com::this(this)? };
         let shared = &device.data.shared;
-        let buffer = object::<IndexBuffer9>(shared, buffer)?;
+        let buffer = child_at::<IndexBuffer9>(shared, buffer)?;
         shared.with(|inner| inner.set(Change::Indices(buffer.map(Private::new))))
     })
 }

@@ -2,12 +2,14 @@
 //!
 //! The device's state lives behind one lock ([`Shared`]); every method locks it, so
 //! `D3DCREATE_MULTITHREADED` holds whatever the flags say. Objects bound with `Set*` are held
-//! by private references in [`Bound`]; state-setting calls go through [`Change`] so a state
-//! block can record them. The methods are split by concern: `object` (creation and the
-//! implicit swap chain), `reset` (`Reset` and the lost state), `resources` (`Create*`,
-//! copies, render targets), `states` (setters and getters), `draw` (scenes, clears, draws,
-//! shaders and declarations).
+//! by private references in [`Bound`]; state-setting calls go through
+//! [`Change`](child::state::Change) so a state block can record them. The device's children
+//! (the objects it makes) are in `child`, below the methods, which are split by concern:
+//! `object` (creation and the implicit swap chain), `reset` (`Reset` and the lost state),
+//! `resources` (`Create*`, copies, render targets), `states` (setters and getters), `draw`
+//! (scenes, clears, draws), `shaders` (shaders and declarations).
 
+pub mod child;
 mod draw;
 mod object;
 mod reset;
@@ -21,18 +23,18 @@ use std::sync::Arc;
 
 use d3d9_backend::device::{Device, SwapChainId};
 
-use crate::child::Shared;
-use crate::com::{entry, entry_value, lookup, Class, Com, Deferred, Kind, Private};
-use crate::direct3d::Direct3D9;
+use crate::adapter::Direct3D9;
+use crate::com::{entry, entry_value, Class, Com, Deferred, Kind, Private};
+use crate::device::child::shader::VertexDeclaration9;
+use crate::device::child::state::{Block, Bound};
+use crate::device::child::surface::Surface9;
+use crate::device::child::swapchain::{Chain, SwapChain9};
+use crate::device::child::Shared;
 use crate::guid::{Guid, IID_IDIRECT3DDEVICE9};
-use crate::hresult::{invalid_call, CallResult, HRESULT};
-use crate::shader::VertexDeclaration9;
-use crate::state::{Block, Bound};
-use crate::surface::Surface9;
-use crate::swapchain::{Chain, SwapChain9};
+use crate::hresult::{CallResult, HRESULT};
 use crate::types::*;
 
-pub use object::{create, present_inner};
+pub use object::create;
 
 /// The `IDirect3DDevice9` object.
 pub struct Device9 {
@@ -174,23 +176,6 @@ fn with_device(this: This, call: &str, f: impl FnOnce(&Com<Device9>) -> CallResu
     })
 }
 
-/// The object of kind `T` at `ptr`, which must be live and belong to the device whose state
-/// is `shared`; `None` for NULL.
-pub fn object<'a, T: Class + crate::DeviceChild>(
-    shared: &Arc<Shared>,
-    ptr: *mut c_void,
-) -> CallResult<Option<&'a Com<T>>> {
-    if ptr.is_null() {
-        return Ok(None);
-    }
-    let object = lookup::<T>(ptr)
-        .ok_or_else(|| invalid_call(format!("{ptr:p} is not a live {:?}", T::KIND)))?;
-    if !Arc::ptr_eq(&object.data.child().shared, shared) {
-        return Err(invalid_call(format!("{ptr:p} belongs to another device")));
-    }
-    Ok(Some(object))
-}
-
 unsafe extern "C" fn query_interface(
     this: This,
     riid: *const Guid,
@@ -218,124 +203,125 @@ unsafe extern "C" fn release(this: This) -> u32 {
     })
 }
 
-pub(crate) static VTBL: crate::vtbl::IDirect3DDevice9Vtbl = crate::vtbl::IDirect3DDevice9Vtbl {
-    QueryInterface: query_interface,
-    AddRef: add_ref,
-    Release: release,
-    TestCooperativeLevel: object::test_cooperative_level,
-    GetAvailableTextureMem: object::get_available_texture_mem,
-    EvictManagedResources: object::evict_managed_resources,
-    GetDirect3D: object::get_direct3d,
-    GetDeviceCaps: object::get_device_caps,
-    GetDisplayMode: object::get_display_mode,
-    GetCreationParameters: object::get_creation_parameters,
-    SetCursorProperties: object::set_cursor_properties,
-    SetCursorPosition: object::set_cursor_position,
-    ShowCursor: object::show_cursor,
-    CreateAdditionalSwapChain: object::create_additional_swap_chain,
-    GetSwapChain: object::get_swap_chain,
-    GetNumberOfSwapChains: object::get_number_of_swap_chains,
-    Reset: reset::reset,
-    Present: object::present,
-    GetBackBuffer: object::get_back_buffer,
-    GetRasterStatus: object::get_raster_status,
-    SetDialogBoxMode: object::set_dialog_box_mode,
-    SetGammaRamp: object::set_gamma_ramp,
-    GetGammaRamp: object::get_gamma_ramp,
-    CreateTexture: resources::create_texture,
-    CreateVolumeTexture: resources::create_volume_texture,
-    CreateCubeTexture: resources::create_cube_texture,
-    CreateVertexBuffer: resources::create_vertex_buffer,
-    CreateIndexBuffer: resources::create_index_buffer,
-    CreateRenderTarget: resources::create_render_target,
-    CreateDepthStencilSurface: resources::create_depth_stencil_surface,
-    UpdateSurface: resources::update_surface,
-    UpdateTexture: resources::update_texture,
-    GetRenderTargetData: resources::get_render_target_data,
-    GetFrontBufferData: resources::get_front_buffer_data,
-    StretchRect: resources::stretch_rect,
-    ColorFill: resources::color_fill,
-    CreateOffscreenPlainSurface: resources::create_offscreen_plain_surface,
-    SetRenderTarget: resources::set_render_target,
-    GetRenderTarget: resources::get_render_target,
-    SetDepthStencilSurface: resources::set_depth_stencil_surface,
-    GetDepthStencilSurface: resources::get_depth_stencil_surface,
-    BeginScene: draw::begin_scene,
-    EndScene: draw::end_scene,
-    Clear: draw::clear,
-    SetTransform: states::set_transform,
-    GetTransform: states::get_transform,
-    MultiplyTransform: states::multiply_transform,
-    SetViewport: states::set_viewport,
-    GetViewport: states::get_viewport,
-    SetMaterial: states::set_material,
-    GetMaterial: states::get_material,
-    SetLight: states::set_light,
-    GetLight: states::get_light,
-    LightEnable: states::light_enable,
-    GetLightEnable: states::get_light_enable,
-    SetClipPlane: states::set_clip_plane,
-    GetClipPlane: states::get_clip_plane,
-    SetRenderState: states::set_render_state,
-    GetRenderState: states::get_render_state,
-    CreateStateBlock: states::create_state_block,
-    BeginStateBlock: states::begin_state_block,
-    EndStateBlock: states::end_state_block,
-    SetClipStatus: states::set_clip_status,
-    GetClipStatus: states::get_clip_status,
-    GetTexture: states::get_texture,
-    SetTexture: states::set_texture,
-    GetTextureStageState: states::get_texture_stage_state,
-    SetTextureStageState: states::set_texture_stage_state,
-    GetSamplerState: states::get_sampler_state,
-    SetSamplerState: states::set_sampler_state,
-    ValidateDevice: draw::validate_device,
-    SetPaletteEntries: states::set_palette_entries,
-    GetPaletteEntries: states::get_palette_entries,
-    SetCurrentTexturePalette: states::set_current_texture_palette,
-    GetCurrentTexturePalette: states::get_current_texture_palette,
-    SetScissorRect: states::set_scissor_rect,
-    GetScissorRect: states::get_scissor_rect,
-    SetSoftwareVertexProcessing: states::set_software_vertex_processing,
-    GetSoftwareVertexProcessing: states::get_software_vertex_processing,
-    SetNPatchMode: states::set_npatch_mode,
-    GetNPatchMode: states::get_npatch_mode,
-    DrawPrimitive: draw::draw_primitive,
-    DrawIndexedPrimitive: draw::draw_indexed_primitive,
-    DrawPrimitiveUP: draw::draw_primitive_up,
-    DrawIndexedPrimitiveUP: draw::draw_indexed_primitive_up,
-    ProcessVertices: draw::process_vertices,
-    CreateVertexDeclaration: shaders::create_vertex_declaration,
-    SetVertexDeclaration: shaders::set_vertex_declaration,
-    GetVertexDeclaration: shaders::get_vertex_declaration,
-    SetFVF: shaders::set_fvf,
-    GetFVF: shaders::get_fvf,
-    CreateVertexShader: shaders::create_vertex_shader,
-    SetVertexShader: shaders::set_vertex_shader,
-    GetVertexShader: shaders::get_vertex_shader,
-    SetVertexShaderConstantF: shaders::set_vertex_shader_constant_f,
-    GetVertexShaderConstantF: shaders::get_vertex_shader_constant_f,
-    SetVertexShaderConstantI: shaders::set_vertex_shader_constant_i,
-    GetVertexShaderConstantI: shaders::get_vertex_shader_constant_i,
-    SetVertexShaderConstantB: shaders::set_vertex_shader_constant_b,
-    GetVertexShaderConstantB: shaders::get_vertex_shader_constant_b,
-    SetStreamSource: draw::set_stream_source,
-    GetStreamSource: draw::get_stream_source,
-    SetStreamSourceFreq: draw::set_stream_source_freq,
-    GetStreamSourceFreq: draw::get_stream_source_freq,
-    SetIndices: draw::set_indices,
-    GetIndices: draw::get_indices,
-    CreatePixelShader: shaders::create_pixel_shader,
-    SetPixelShader: shaders::set_pixel_shader,
-    GetPixelShader: shaders::get_pixel_shader,
-    SetPixelShaderConstantF: shaders::set_pixel_shader_constant_f,
-    GetPixelShaderConstantF: shaders::get_pixel_shader_constant_f,
-    SetPixelShaderConstantI: shaders::set_pixel_shader_constant_i,
-    GetPixelShaderConstantI: shaders::get_pixel_shader_constant_i,
-    SetPixelShaderConstantB: shaders::set_pixel_shader_constant_b,
-    GetPixelShaderConstantB: shaders::get_pixel_shader_constant_b,
-    DrawRectPatch: draw::draw_rect_patch,
-    DrawTriPatch: draw::draw_tri_patch,
-    DeletePatch: draw::delete_patch,
-    CreateQuery: object::create_query,
-};
+pub(crate) static VTBL: crate::vtbl::IDirect3DDevice9Vtbl<Com<Device9>> =
+    crate::vtbl::IDirect3DDevice9Vtbl {
+        QueryInterface: query_interface,
+        AddRef: add_ref,
+        Release: release,
+        TestCooperativeLevel: object::test_cooperative_level,
+        GetAvailableTextureMem: object::get_available_texture_mem,
+        EvictManagedResources: object::evict_managed_resources,
+        GetDirect3D: object::get_direct3d,
+        GetDeviceCaps: object::get_device_caps,
+        GetDisplayMode: object::get_display_mode,
+        GetCreationParameters: object::get_creation_parameters,
+        SetCursorProperties: object::set_cursor_properties,
+        SetCursorPosition: object::set_cursor_position,
+        ShowCursor: object::show_cursor,
+        CreateAdditionalSwapChain: object::create_additional_swap_chain,
+        GetSwapChain: object::get_swap_chain,
+        GetNumberOfSwapChains: object::get_number_of_swap_chains,
+        Reset: reset::reset,
+        Present: object::present,
+        GetBackBuffer: object::get_back_buffer,
+        GetRasterStatus: object::get_raster_status,
+        SetDialogBoxMode: object::set_dialog_box_mode,
+        SetGammaRamp: object::set_gamma_ramp,
+        GetGammaRamp: object::get_gamma_ramp,
+        CreateTexture: resources::create_texture,
+        CreateVolumeTexture: resources::create_volume_texture,
+        CreateCubeTexture: resources::create_cube_texture,
+        CreateVertexBuffer: resources::create_vertex_buffer,
+        CreateIndexBuffer: resources::create_index_buffer,
+        CreateRenderTarget: resources::create_render_target,
+        CreateDepthStencilSurface: resources::create_depth_stencil_surface,
+        UpdateSurface: resources::update_surface,
+        UpdateTexture: resources::update_texture,
+        GetRenderTargetData: resources::get_render_target_data,
+        GetFrontBufferData: resources::get_front_buffer_data,
+        StretchRect: resources::stretch_rect,
+        ColorFill: resources::color_fill,
+        CreateOffscreenPlainSurface: resources::create_offscreen_plain_surface,
+        SetRenderTarget: resources::set_render_target,
+        GetRenderTarget: resources::get_render_target,
+        SetDepthStencilSurface: resources::set_depth_stencil_surface,
+        GetDepthStencilSurface: resources::get_depth_stencil_surface,
+        BeginScene: draw::begin_scene,
+        EndScene: draw::end_scene,
+        Clear: draw::clear,
+        SetTransform: states::set_transform,
+        GetTransform: states::get_transform,
+        MultiplyTransform: states::multiply_transform,
+        SetViewport: states::set_viewport,
+        GetViewport: states::get_viewport,
+        SetMaterial: states::set_material,
+        GetMaterial: states::get_material,
+        SetLight: states::set_light,
+        GetLight: states::get_light,
+        LightEnable: states::light_enable,
+        GetLightEnable: states::get_light_enable,
+        SetClipPlane: states::set_clip_plane,
+        GetClipPlane: states::get_clip_plane,
+        SetRenderState: states::set_render_state,
+        GetRenderState: states::get_render_state,
+        CreateStateBlock: states::create_state_block,
+        BeginStateBlock: states::begin_state_block,
+        EndStateBlock: states::end_state_block,
+        SetClipStatus: states::set_clip_status,
+        GetClipStatus: states::get_clip_status,
+        GetTexture: states::get_texture,
+        SetTexture: states::set_texture,
+        GetTextureStageState: states::get_texture_stage_state,
+        SetTextureStageState: states::set_texture_stage_state,
+        GetSamplerState: states::get_sampler_state,
+        SetSamplerState: states::set_sampler_state,
+        ValidateDevice: draw::validate_device,
+        SetPaletteEntries: states::set_palette_entries,
+        GetPaletteEntries: states::get_palette_entries,
+        SetCurrentTexturePalette: states::set_current_texture_palette,
+        GetCurrentTexturePalette: states::get_current_texture_palette,
+        SetScissorRect: states::set_scissor_rect,
+        GetScissorRect: states::get_scissor_rect,
+        SetSoftwareVertexProcessing: states::set_software_vertex_processing,
+        GetSoftwareVertexProcessing: states::get_software_vertex_processing,
+        SetNPatchMode: states::set_npatch_mode,
+        GetNPatchMode: states::get_npatch_mode,
+        DrawPrimitive: draw::draw_primitive,
+        DrawIndexedPrimitive: draw::draw_indexed_primitive,
+        DrawPrimitiveUP: draw::draw_primitive_up,
+        DrawIndexedPrimitiveUP: draw::draw_indexed_primitive_up,
+        ProcessVertices: draw::process_vertices,
+        CreateVertexDeclaration: shaders::create_vertex_declaration,
+        SetVertexDeclaration: shaders::set_vertex_declaration,
+        GetVertexDeclaration: shaders::get_vertex_declaration,
+        SetFVF: shaders::set_fvf,
+        GetFVF: shaders::get_fvf,
+        CreateVertexShader: shaders::create_vertex_shader,
+        SetVertexShader: shaders::set_vertex_shader,
+        GetVertexShader: shaders::get_vertex_shader,
+        SetVertexShaderConstantF: shaders::set_vertex_shader_constant_f,
+        GetVertexShaderConstantF: shaders::get_vertex_shader_constant_f,
+        SetVertexShaderConstantI: shaders::set_vertex_shader_constant_i,
+        GetVertexShaderConstantI: shaders::get_vertex_shader_constant_i,
+        SetVertexShaderConstantB: shaders::set_vertex_shader_constant_b,
+        GetVertexShaderConstantB: shaders::get_vertex_shader_constant_b,
+        SetStreamSource: draw::set_stream_source,
+        GetStreamSource: draw::get_stream_source,
+        SetStreamSourceFreq: draw::set_stream_source_freq,
+        GetStreamSourceFreq: draw::get_stream_source_freq,
+        SetIndices: draw::set_indices,
+        GetIndices: draw::get_indices,
+        CreatePixelShader: shaders::create_pixel_shader,
+        SetPixelShader: shaders::set_pixel_shader,
+        GetPixelShader: shaders::get_pixel_shader,
+        SetPixelShaderConstantF: shaders::set_pixel_shader_constant_f,
+        GetPixelShaderConstantF: shaders::get_pixel_shader_constant_f,
+        SetPixelShaderConstantI: shaders::set_pixel_shader_constant_i,
+        GetPixelShaderConstantI: shaders::get_pixel_shader_constant_i,
+        SetPixelShaderConstantB: shaders::set_pixel_shader_constant_b,
+        GetPixelShaderConstantB: shaders::get_pixel_shader_constant_b,
+        DrawRectPatch: draw::draw_rect_patch,
+        DrawTriPatch: draw::draw_tri_patch,
+        DeletePatch: draw::delete_patch,
+        CreateQuery: object::create_query,
+    };

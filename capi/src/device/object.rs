@@ -5,25 +5,23 @@
 use std::collections::HashMap;
 use std::ffi::c_void;
 
-use d3d9_backend::device::{
-    Device, DeviceError, DeviceParams, Format, MultiSample, PresentParams, Rect,
-};
+use d3d9_backend::device::{Device, DeviceParams, Format, MultiSample, PresentParams};
 use d3d9_translator::decl::VertexProcessing;
 
+use super::child::child_at;
 use super::{with, with_device, with_value, Cursor, Device9, DeviceInner, This, VTBL};
-use crate::child::Shared;
+use crate::adapter::Direct3D9;
 use crate::com::{write_out, Com, Deferred, Private};
-use crate::direct3d::Direct3D9;
+use crate::device::child::query::Query9;
+use crate::device::child::state::Bound;
+use crate::device::child::surface::Container;
+use crate::device::child::surface::Surface9;
+use crate::device::child::swapchain::{implicit_surface, present_chain, Chain, SwapChain9};
+use crate::device::child::Shared;
 use crate::hresult::{
-    fail, invalid_call, CallResult, Refusal, D3DERR_DEVICELOST, D3DERR_DEVICENOTRESET,
-    D3DERR_NOTAVAILABLE, HRESULT,
+    fail, invalid_call, CallResult, Refusal, D3DERR_DEVICENOTRESET, D3DERR_NOTAVAILABLE, HRESULT,
 };
 use crate::native_window;
-use crate::query::Query9;
-use crate::state::Bound;
-use crate::surface::Container;
-use crate::surface::Surface9;
-use crate::swapchain::{implicit_surface, Chain, SwapChain9};
 use crate::types::*;
 
 /// `D3DCREATE_SOFTWARE_VERTEXPROCESSING`, `_HARDWARE_`, `_MIXED_`.
@@ -70,7 +68,7 @@ fn complete_present_parameters(p: &mut D3DPRESENT_PARAMETERS) -> CallResult<(u32
         p.BackBufferCount = 1;
     }
     let format = Format::from_d3d(p.BackBufferFormat)
-        .filter(|_| crate::direct3d::back_buffer_format(p.BackBufferFormat, p.Windowed != 0))
+        .filter(|_| crate::adapter::back_buffer_format(p.BackBufferFormat, p.Windowed != 0))
         .ok_or_else(|| {
             fail(
                 D3DERR_NOTAVAILABLE,
@@ -201,7 +199,7 @@ pub fn create(
     };
     d3d.add_ref();
     let device = Com::new(
-        &VTBL as *const crate::vtbl::IDirect3DDevice9Vtbl as *const c_void,
+        &VTBL as *const _ as *const c_void,
         Device9 {
             d3d: d3d as *const Com<Direct3D9> as *mut Com<Direct3D9>,
             shared: Shared::new(inner),
@@ -295,7 +293,7 @@ pub(super) unsafe extern "C" fn get_display_mode(
             return Err(invalid_call(format!("swap chain {swap_chain}")));
         }
         // SAFETY: per the caller.
-        unsafe { write_out(mode, crate::direct3d::DISPLAY_MODE) }
+        unsafe { write_out(mode, crate::adapter::DISPLAY_MODE) }
     })
 }
 
@@ -320,7 +318,7 @@ pub(super) unsafe extern "C" fn set_cursor_properties(
 ) -> HRESULT {
     with_device(this, "SetCursorProperties", |device| {
         let shared = &device.data.shared;
-        let surface = super::object::<Surface9>(shared, bitmap)?
+        let surface = child_at::<Surface9>(shared, bitmap)?
             .ok_or_else(|| invalid_call("a NULL cursor surface"))?
             .data
             .id;
@@ -329,7 +327,7 @@ pub(super) unsafe extern "C" fn set_cursor_properties(
                 .device
                 .surface_desc(surface)
                 .ok_or_else(|| invalid_call("the cursor surface was released"))?;
-            let mode = crate::direct3d::DISPLAY_MODE;
+            let mode = crate::adapter::DISPLAY_MODE;
             if format != Format::A8R8G8B8
                 || !width.is_power_of_two()
                 || !height.is_power_of_two()
@@ -470,7 +468,7 @@ pub(super) unsafe extern "C" fn get_number_of_swap_chains(this: This) -> u32 {
     with_value(this, "GetNumberOfSwapChains", 0, |_| Ok(1))
 }
 
-/// `Present(source, dest, override, dirty)`: see [`present_inner`].
+/// `Present(source, dest, override, dirty)`: see [`present_chain`].
 pub(super) unsafe extern "C" fn present(
     this: This,
     src: *const RECT,
@@ -480,47 +478,10 @@ pub(super) unsafe extern "C" fn present(
 ) -> HRESULT {
     // SAFETY: per the caller, each rectangle is NULL or readable.
     let rects = unsafe {
-        crate::surface::opt_rect(src).and_then(|s| Ok((s, crate::surface::opt_rect(dst)?)))
+        crate::device::child::lock::opt_rect(src)
+            .and_then(|s| Ok((s, crate::device::child::lock::opt_rect(dst)?)))
     };
-    with(this, "Present", |inner| present_inner(inner, None, rects?))
-}
-
-/// `Present` of a swap chain (`None`: the implicit one): the back buffer becomes the front
-/// buffer (and shows in the chain's window, if it has one). `D3DERR_DEVICELOST` while a
-/// failed `Reset` left the device lost, or the window was resized.
-///
-/// The source and destination rectangles are honoured by a windowed chain whatever its swap
-/// effect and ignored by a full-screen one, as Windows does (DXVK's tests on Windows); the
-/// dirty region is an optimisation hint the SDK lets an implementation ignore (the whole
-/// source rectangle is presented).
-pub fn present_inner(
-    inner: &mut DeviceInner,
-    chain: Option<d3d9_backend::device::SwapChainId>,
-    (source, dest): (Option<Rect>, Option<Rect>),
-) -> CallResult {
-    if inner.lost {
-        return Err(fail(D3DERR_DEVICELOST, "the device is lost until a Reset"));
-    }
-    let present = inner.chain(chain)?.present;
-    // A real window's client area as the program last reported it: a resize loses the
-    // device (D3DERR_DEVICELOST, then D3DERR_DEVICENOTRESET until a Reset).
-    if let Some(window) = native_window::lookup(present.hDeviceWindow) {
-        if window.size.0 > 0 && window.size.1 > 0 {
-            inner
-                .device
-                .window_resized(chain, window.size)
-                .map_err(Refusal::from)?;
-        }
-    }
-    let (source, dest) = match present.Windowed {
-        0 => (None, None),
-        _ => (source, dest),
-    };
-    let presented = inner.device.present_rects(chain, source, dest);
-    if let Err(DeviceError::DeviceLost { .. }) = &presented {
-        inner.lost = true;
-    }
-    presented.map_err(Refusal::from)
+    with(this, "Present", |inner| present_chain(inner, None, rects?))
 }
 
 pub(super) unsafe extern "C" fn get_back_buffer(

@@ -26,10 +26,10 @@
 use super::object::{check_present_parameters, present_params, reported};
 use super::{with_device, Cursor, DeviceInner, This};
 use crate::com::{Com, Private};
+use crate::device::child::surface::Container;
+use crate::device::child::swapchain::implicit_surface;
 use crate::device::Device9;
 use crate::hresult::{fail, invalid_call, CallResult, Refusal, D3DERR_DEVICELOST, HRESULT};
-use crate::surface::Container;
-use crate::swapchain::implicit_surface;
 use crate::types::*;
 
 pub(super) unsafe extern "C" fn reset(this: This, params: *mut D3DPRESENT_PARAMETERS) -> HRESULT {

@@ -8,13 +8,15 @@ use std::sync::Arc;
 use d3d9_backend::device::TextureKind;
 use d3d9_backend::device::{Filter, Format, IndexFormat, MultiSample, Pool, TextureDesc, Usage};
 
-use super::{object, with, with_device, Device9, This};
-use crate::buffer::{IndexBuffer9, VertexBuffer9};
-use crate::child::Shared;
+use super::child::child_at;
+use super::{with, with_device, Device9, This};
 use crate::com::{read_in, write_out, Com, Private};
+use crate::device::child::buffer::{IndexBuffer9, VertexBuffer9};
+use crate::device::child::lock::opt_rect;
+use crate::device::child::surface::Surface9;
+use crate::device::child::texture::Texture9;
+use crate::device::child::Shared;
 use crate::hresult::{fail, invalid_call, CallResult, Refusal, D3DERR_NOTAVAILABLE, HRESULT};
-use crate::surface::{opt_rect, Surface9};
-use crate::texture::Texture9;
 use crate::types::*;
 
 /// A `D3DFORMAT` the device has; `D3DERR_NOTAVAILABLE` (as `CheckDeviceFormat` answers)
@@ -368,7 +370,7 @@ pub(super) unsafe extern "C" fn create_offscreen_plain_surface(
 
 /// The surface at `ptr` (a live surface of this device), required.
 fn surface<'a>(shared: &Arc<Shared>, ptr: *mut c_void) -> CallResult<&'a Com<Surface9>> {
-    object::<Surface9>(shared, ptr)?.ok_or_else(|| invalid_call("a NULL surface"))
+    child_at::<Surface9>(shared, ptr)?.ok_or_else(|| invalid_call("a NULL surface"))
 }
 
 fn device_shared(this: This) -> CallResult<&'static Com<Device9>> {
@@ -414,7 +416,7 @@ pub(super) unsafe extern "C" fn update_texture(
         let device = device_shared(this)?;
         let shared = &device.data.shared;
         let texture = |p| {
-            object::<Texture9>(shared, p)?
+            child_at::<Texture9>(shared, p)?
                 .map(|t| t.data.id)
                 .ok_or_else(|| invalid_call("a NULL texture"))
         };
@@ -547,7 +549,7 @@ fn requires_usage(
     usage: u32,
     name: &str,
 ) -> CallResult {
-    let desc = crate::surface::describe(inner, surface.data.id)?;
+    let desc = crate::device::child::surface::describe(inner, surface.data.id)?;
     if desc.Usage & usage == 0 {
         return Err(invalid_call(format!("a surface without {name}")));
     }
@@ -562,7 +564,7 @@ pub(super) unsafe extern "C" fn set_render_target(
     crate::com::entry("SetRenderTarget", || {
         let device = device_shared(this)?;
         let shared = &device.data.shared;
-        let target = object::<Surface9>(shared, target)?;
+        let target = child_at::<Surface9>(shared, target)?;
         shared.with(|inner| {
             let slot = index as usize;
             if slot >= inner.bound.render_targets.len() {
@@ -616,7 +618,7 @@ pub(super) unsafe extern "C" fn set_depth_stencil_surface(
     crate::com::entry("SetDepthStencilSurface", || {
         let device = device_shared(this)?;
         let shared = &device.data.shared;
-        let target = object::<Surface9>(shared, target)?;
+        let target = child_at::<Surface9>(shared, target)?;
         shared.with(|inner| {
             if let Some(t) = target {
                 requires_usage(inner, t, 2, "D3DUSAGE_DEPTHSTENCIL")?;

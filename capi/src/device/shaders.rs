@@ -4,11 +4,14 @@ use std::ffi::c_void;
 
 use d3d9_translator::decl::RawElement;
 
-use super::{object, with, with_device, DeviceInner, This};
+use super::child::child_at;
+use super::{with, with_device, DeviceInner, This};
 use crate::com::{write_out, Private};
+use crate::device::child::shader::{
+    bytecode_length, PixelShader9, VertexDeclaration9, VertexShader9,
+};
+use crate::device::child::state::Change;
 use crate::hresult::{invalid_call, CallResult, Refusal, HRESULT};
-use crate::shader::{bytecode_length, PixelShader9, VertexDeclaration9, VertexShader9};
-use crate::state::Change;
 use crate::types::*;
 
 /// The longest shader bytecode read (in tokens) before its end token must have appeared.
@@ -89,7 +92,7 @@ pub(super) unsafe extern "C" fn set_vertex_declaration(
         // SAFETY: C calls through our vtable; checked live.
         let device = unsafe { crate::com::this(this)? };
         let shared = &device.data.shared;
-        let declaration = object::<VertexDeclaration9>(shared, declaration)?;
+        let declaration = child_at::<VertexDeclaration9>(shared, declaration)?;
         // D3D9 accepts NULL (Wine's tests, which pass on Windows, expect S_OK).
         shared.with(|inner| {
             inner.set(Change::VertexDeclaration(
@@ -215,7 +218,7 @@ pub(super) unsafe extern "C" fn set_vertex_shader(this: This, shader: *mut c_voi
         // SAFETY: C calls through our vtable; checked live.
         let device = unsafe { crate::com::this(this)? };
         let shared = &device.data.shared;
-        let shader = object::<VertexShader9>(shared, shader)?;
+        let shader = child_at::<VertexShader9>(shared, shader)?;
         shared.with(|inner| inner.set(Change::VertexShader(shader.map(Private::new))))
     })
 }
@@ -252,7 +255,7 @@ pub(super) unsafe extern "C" fn set_pixel_shader(this: This, shader: *mut c_void
         // SAFETY: C calls through our vtable; checked live.
         let device = unsafe { crate::com::this(this)? };
         let shared = &device.data.shared;
-        let shader = object::<PixelShader9>(shared, shader)?;
+        let shader = child_at::<PixelShader9>(shared, shader)?;
         shared.with(|inner| inner.set(Change::PixelShader(shader.map(Private::new))))
     })
 }

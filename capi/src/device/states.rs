@@ -6,13 +6,14 @@ use std::ffi::c_void;
 
 use d3d9_backend::device::{Light, LightType, Material, Viewport};
 
-use super::{object, with, with_device, with_value, DeviceInner, This};
+use super::child::child_at;
+use super::{with, with_device, with_value, DeviceInner, This};
 use crate::com::{read_in, write_out, Private};
+use crate::device::child::lock::rect;
+use crate::device::child::state::{sampler_slot, Block, BlockType, Change};
+use crate::device::child::stateblock::StateBlock9;
+use crate::device::child::texture::Texture9;
 use crate::hresult::{invalid_call, CallResult, Refusal, HRESULT};
-use crate::state::{sampler_slot, Block, BlockType, Change};
-use crate::stateblock::StateBlock9;
-use crate::surface::rect;
-use crate::texture::Texture9;
 use crate::types::*;
 
 /// A getter's value from the device, written through `out`.
@@ -390,7 +391,7 @@ pub(super) unsafe extern "C" fn set_texture(
         // SAFETY: C calls through our vtable; checked live.
         let device = unsafe { crate::com::this(this)? };
         let shared = &device.data.shared;
-        let texture = object::<Texture9>(shared, texture)?;
+        let texture = child_at::<Texture9>(shared, texture)?;
         shared.with(|inner| inner.set(Change::Texture(stage, texture.map(Private::new))))
     })
 }

@@ -94,7 +94,7 @@ impl Device {
                 object.map(|o| sampled_format(o.wgpu_format)),
             ));
         }
-        let features = self.gpu.device.features();
+        let features = self.gpu.features();
         let filterable: Vec<bool> = bound_textures
             .iter()
             .map(|(_, format)| match format {

@@ -76,7 +76,7 @@ impl Device {
     /// WebGPU's border colour for a `D3DSAMP_BORDERCOLOR`, where the adapter has
     /// `ADDRESS_MODE_CLAMP_TO_BORDER` and the colour is one of its three.
     pub(crate) fn hardware_border(&self, colour: u32) -> Option<wgpu::SamplerBorderColor> {
-        let features = self.gpu.device.features();
+        let features = self.gpu.features();
         if !features.contains(wgpu::Features::ADDRESS_MODE_CLAMP_TO_BORDER) {
             return None;
         }

@@ -32,6 +32,7 @@ use super::range::DrawRange;
 use super::{Device, PrimitiveType, Stream};
 use crate::device::{MipFilter, TextureAddress, TextureFilter};
 use crate::gpu::Indices;
+pub(crate) use encode::{pending_encoder, OpenPass};
 pub(crate) use ring::ConstantRing;
 use ring::{Offsets, ShapeId, Stage};
 
@@ -133,6 +134,8 @@ pub(crate) struct PassRecipe {
     /// The constants ring's generation the offsets are of (see `ring`).
     generation: u64,
     vertex_buffers: Vec<(wgpu::Buffer, u64)>,
+    /// The targets' size.
+    size: (u32, u32),
     /// x, y, width, height, MinZ, MaxZ; `None` for the whole target with depth 0..1.
     viewport: Option<[f32; 6]>,
     /// Targets drawn through stand-ins of a larger depth-stencil surface's size.
@@ -491,6 +494,7 @@ impl Device {
             offsets,
             generation: self.constant_ring.generation(),
             vertex_buffers: input.buffers,
+            size: targets.size,
             // A pass starts with the whole target as its viewport (depth 0..1) and scissor
             // rectangle, a zero blend constant and stencil reference; each is set only where
             // it differs, as every command costs validation.

@@ -191,7 +191,6 @@ impl Device {
                 || render.depth_bias != 0.0 && self.state.depth_stencil.is_some())
                 && self
                     .gpu
-                    .device
                     .features()
                     .contains(wgpu::Features::DEPTH_CLIP_CONTROL),
             ..Default::default()

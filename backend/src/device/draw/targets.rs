@@ -122,7 +122,7 @@ impl Device {
                 format: view_format,
                 blend: render
                     .blend()
-                    .filter(|_| blendable(gpu.wgpu_format, self.gpu.device.features()))
+                    .filter(|_| blendable(gpu.wgpu_format, self.gpu.features()))
                     .map(|b| if has_alpha { b } else { opaque_destination(b) }),
                 write_mask: if writes {
                     render.write_mask(index)

@@ -584,7 +584,7 @@ impl Format {
     /// What `gpu`'s device does with this format.
     pub fn support(self, gpu: &crate::gpu::Gpu) -> FormatSupport {
         use wgpu::TextureUsages as U;
-        let features = gpu.device().features();
+        let features = gpu.features();
         if !features.contains(self.required_features()) {
             return FormatSupport::default();
         }

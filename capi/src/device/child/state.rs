@@ -11,13 +11,13 @@ use d3d9_backend::device::{
     RENDER_STATES, SAMPLER_STATES, TEXTURE_STAGES, TEXTURE_STAGE_STATES,
 };
 
-use crate::buffer::{IndexBuffer9, VertexBuffer9};
+use super::buffer::{IndexBuffer9, VertexBuffer9};
+use super::shader::{PixelShader9, VertexDeclaration9, VertexShader9};
+use super::surface::Surface9;
+use super::texture::Texture9;
 use crate::com::{Deferred, Private};
 use crate::device::DeviceInner;
 use crate::hresult::{invalid_call, CallResult, Refusal};
-use crate::shader::{PixelShader9, VertexDeclaration9, VertexShader9};
-use crate::surface::Surface9;
-use crate::texture::Texture9;
 
 /// Sampler slots: 0–15, then `D3DVERTEXTEXTURESAMPLER0..3` (257–260).
 pub const SAMPLERS: [u32; 20] = [

@@ -5,14 +5,14 @@ use std::ffi::c_void;
 
 use d3d9_backend::device::{DeclarationId, PixelShaderId, VertexShaderId};
 
-use crate::child::Child;
+use super::methods::{child_methods, unknown_methods};
+use super::Child;
 use crate::com::{entry, read_in, write_out, Class, Com, Kind};
 use crate::device::Device9;
 use crate::guid::{
     Guid, IID_IDIRECT3DPIXELSHADER9, IID_IDIRECT3DVERTEXDECLARATION9, IID_IDIRECT3DVERTEXSHADER9,
 };
 use crate::hresult::{fail, invalid_call, Refusal, D3DERR_INVALIDCALL, HRESULT};
-use crate::methods::{child_methods, unknown_methods};
 use crate::types::D3DVERTEXELEMENT9;
 use crate::vtbl::{
     IDirect3DPixelShader9Vtbl, IDirect3DVertexDeclaration9Vtbl, IDirect3DVertexShader9Vtbl,
@@ -100,17 +100,17 @@ impl Class for PixelShader9 {
     }
 }
 
-impl crate::DeviceChild for VertexDeclaration9 {
+impl super::DeviceChild for VertexDeclaration9 {
     fn child(&self) -> &Child {
         &self.child
     }
 }
-impl crate::DeviceChild for VertexShader9 {
+impl super::DeviceChild for VertexShader9 {
     fn child(&self) -> &Child {
         &self.child
     }
 }
-impl crate::DeviceChild for PixelShader9 {
+impl super::DeviceChild for PixelShader9 {
     fn child(&self) -> &Child {
         &self.child
     }
@@ -125,7 +125,7 @@ impl VertexDeclaration9 {
         fvf: Option<u32>,
     ) -> *mut Com<VertexDeclaration9> {
         Com::new(
-            &DECL_VTBL as *const IDirect3DVertexDeclaration9Vtbl as *const c_void,
+            &DECL_VTBL as *const _ as *const c_void,
             VertexDeclaration9 {
                 child: Child::new(device),
                 id,
@@ -144,7 +144,7 @@ impl VertexShader9 {
         tokens: Vec<u32>,
     ) -> *mut Com<VertexShader9> {
         Com::new(
-            &VS_VTBL as *const IDirect3DVertexShader9Vtbl as *const c_void,
+            &VS_VTBL as *const _ as *const c_void,
             VertexShader9 {
                 child: Child::new(device),
                 id,
@@ -162,7 +162,7 @@ impl PixelShader9 {
         tokens: Vec<u32>,
     ) -> *mut Com<PixelShader9> {
         Com::new(
-            &PS_VTBL as *const IDirect3DPixelShader9Vtbl as *const c_void,
+            &PS_VTBL as *const _ as *const c_void,
             PixelShader9 {
                 child: Child::new(device),
                 id,
@@ -259,13 +259,14 @@ mod declaration {
         })
     }
 
-    pub(super) static VTBL: IDirect3DVertexDeclaration9Vtbl = IDirect3DVertexDeclaration9Vtbl {
-        QueryInterface: query_interface,
-        AddRef: add_ref,
-        Release: release,
-        GetDevice: get_device,
-        GetDeclaration: get_declaration,
-    };
+    pub(super) static VTBL: IDirect3DVertexDeclaration9Vtbl<Com<VertexDeclaration9>> =
+        IDirect3DVertexDeclaration9Vtbl {
+            QueryInterface: query_interface,
+            AddRef: add_ref,
+            Release: release,
+            GetDevice: get_device,
+            GetDeclaration: get_declaration,
+        };
 }
 
 mod vertex {
@@ -284,13 +285,14 @@ mod vertex {
         })
     }
 
-    pub(super) static VTBL: IDirect3DVertexShader9Vtbl = IDirect3DVertexShader9Vtbl {
-        QueryInterface: query_interface,
-        AddRef: add_ref,
-        Release: release,
-        GetDevice: get_device,
-        GetFunction: function,
-    };
+    pub(super) static VTBL: IDirect3DVertexShader9Vtbl<Com<VertexShader9>> =
+        IDirect3DVertexShader9Vtbl {
+            QueryInterface: query_interface,
+            AddRef: add_ref,
+            Release: release,
+            GetDevice: get_device,
+            GetFunction: function,
+        };
 }
 
 mod pixel {
@@ -309,13 +311,14 @@ mod pixel {
         })
     }
 
-    pub(super) static VTBL: IDirect3DPixelShader9Vtbl = IDirect3DPixelShader9Vtbl {
-        QueryInterface: query_interface,
-        AddRef: add_ref,
-        Release: release,
-        GetDevice: get_device,
-        GetFunction: function,
-    };
+    pub(super) static VTBL: IDirect3DPixelShader9Vtbl<Com<PixelShader9>> =
+        IDirect3DPixelShader9Vtbl {
+            QueryInterface: query_interface,
+            AddRef: add_ref,
+            Release: release,
+            GetDevice: get_device,
+            GetFunction: function,
+        };
 }
 
 use declaration::VTBL as DECL_VTBL;

@@ -5,13 +5,13 @@
 use std::ffi::c_void;
 use std::sync::Mutex;
 
-use crate::child::Child;
+use super::methods::{child_methods, unknown_methods};
+use super::state::{block_keys, Block, BlockType, ConstantCounts};
+use super::Child;
 use crate::com::{entry, Class, Com, Deferred, Kind};
 use crate::device::{Device9, DeviceInner};
 use crate::guid::{Guid, IID_IDIRECT3DSTATEBLOCK9};
 use crate::hresult::{invalid_call, CallResult, HRESULT};
-use crate::methods::{child_methods, unknown_methods};
-use crate::state::{block_keys, Block, BlockType, ConstantCounts};
 use crate::vtbl::IDirect3DStateBlock9Vtbl;
 
 /// The `IDirect3DStateBlock9` object.
@@ -38,7 +38,7 @@ impl Class for StateBlock9 {
     }
 }
 
-impl crate::DeviceChild for StateBlock9 {
+impl super::DeviceChild for StateBlock9 {
     fn child(&self) -> &Child {
         &self.child
     }
@@ -48,7 +48,7 @@ impl StateBlock9 {
     /// A state block holding `block`, with one reference.
     pub fn created(device: &Com<Device9>, block: Block) -> *mut Com<StateBlock9> {
         Com::new(
-            &VTBL as *const IDirect3DStateBlock9Vtbl as *const c_void,
+            &VTBL as *const _ as *const c_void,
             StateBlock9 {
                 child: Child::new(device),
                 block: Mutex::new(block),
@@ -138,7 +138,7 @@ fn apply_block(inner: &mut DeviceInner, block: &Mutex<Block>) -> CallResult {
     Ok(())
 }
 
-static VTBL: IDirect3DStateBlock9Vtbl = IDirect3DStateBlock9Vtbl {
+static VTBL: IDirect3DStateBlock9Vtbl<Com<StateBlock9>> = IDirect3DStateBlock9Vtbl {
     QueryInterface: query_interface,
     AddRef: add_ref,
     Release: release,

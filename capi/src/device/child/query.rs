@@ -13,7 +13,8 @@ use std::ffi::c_void;
 
 use d3d9_backend::device::query::{QueryData, QueryId, QueryKind};
 
-use crate::child::Child;
+use super::methods::{child_methods, unknown_methods};
+use super::Child;
 use crate::com::{entry, entry_value, Class, Com, Kind};
 use crate::device::Device9;
 use crate::guid::{Guid, IID_IDIRECT3DQUERY9};
@@ -21,7 +22,6 @@ use crate::hresult::{
     fail, invalid_call, unsupported, CallResult, Refusal, D3DERR_NOTAVAILABLE, HRESULT, S_FALSE,
     S_OK,
 };
-use crate::methods::{child_methods, unknown_methods};
 use crate::vtbl::IDirect3DQuery9Vtbl;
 
 /// `D3DISSUE_END`, `D3DISSUE_BEGIN`.
@@ -56,7 +56,7 @@ impl Class for Query9 {
     }
 }
 
-impl crate::DeviceChild for Query9 {
+impl super::DeviceChild for Query9 {
     fn child(&self) -> &Child {
         &self.child
     }
@@ -95,7 +95,7 @@ impl Query9 {
             return Ok(None);
         };
         let query = Com::new(
-            &VTBL as *const IDirect3DQuery9Vtbl as *const c_void,
+            &VTBL as *const _ as *const c_void,
             Query9 {
                 child: Child::new(device),
                 kind: query_kind,
@@ -197,7 +197,7 @@ unsafe extern "C" fn get_data(this: This, data: *mut c_void, size: u32, flags: u
     }
 }
 
-static VTBL: IDirect3DQuery9Vtbl = IDirect3DQuery9Vtbl {
+static VTBL: IDirect3DQuery9Vtbl<Com<Query9>> = IDirect3DQuery9Vtbl {
     QueryInterface: query_interface,
     AddRef: add_ref,
     Release: release,

@@ -2,19 +2,24 @@
 
 use std::ffi::c_void;
 
-use crate::child::{com_query_interface, Child};
-use crate::com::{entry, entry_value, write_out, Class, Com, Kind};
+use d3d9_backend::device::TextureId;
+
+use super::lock::{box_region, lock_level, unlock_level, write_locked_box};
+use super::methods::child_methods;
+use super::Shared;
+use super::{com_query_interface, Child};
+use crate::com::{entry, entry_value, write_out, Class, Com, Kind, Outer};
+use crate::device::Device9;
 use crate::guid::{Guid, IID_IDIRECT3DVOLUME9};
 use crate::hresult::{invalid_call, CallResult, HRESULT};
-use crate::methods::child_methods;
-use crate::texture::{box_region, write_locked_box, Texture9};
 use crate::types::*;
 use crate::vtbl::IDirect3DVolume9Vtbl;
 
 /// The `IDirect3DVolume9` object: level `level` of `texture`.
 pub struct Volume9 {
     pub child: Child,
-    texture: *mut Com<Texture9>,
+    texture: Outer,
+    id: TextureId,
     level: u32,
 }
 
@@ -25,38 +30,36 @@ impl Class for Volume9 {
     }
 }
 
-impl crate::DeviceChild for Volume9 {
+impl super::DeviceChild for Volume9 {
     fn child(&self) -> &Child {
         &self.child
     }
 }
 
 impl Volume9 {
-    /// Level `level` of `texture` (owned by it).
-    pub fn level(texture: &Com<Texture9>, level: u32) -> *mut Com<Volume9> {
+    /// Level `level` of volume texture `id`, the object `texture` (which owns it), a child
+    /// of `device`.
+    pub fn level(
+        device: &Com<Device9>,
+        texture: Outer,
+        id: TextureId,
+        level: u32,
+    ) -> *mut Com<Volume9> {
         Com::new(
-            &VTBL as *const IDirect3DVolume9Vtbl as *const c_void,
+            &VTBL as *const _ as *const c_void,
             Volume9 {
-                child: Child::new(texture.data.child.device()),
-                texture: texture as *const Com<Texture9> as *mut _,
+                child: Child::new(device),
+                texture,
+                id,
                 level,
             },
             false,
         )
     }
 
-    fn texture(&self) -> &Com<Texture9> {
-        // SAFETY: a texture outlives its levels (it frees them).
-        unsafe { &*self.texture }
-    }
-
-    /// The `D3DVOLUME_DESC` of `level` of a volume texture.
-    pub fn describe(texture: &Com<Texture9>, level: u32) -> CallResult<D3DVOLUME_DESC> {
-        let id = texture.data.id;
-        let info = texture
-            .data
-            .child
-            .shared
+    /// The `D3DVOLUME_DESC` of `level` of volume texture `id`.
+    pub fn describe(shared: &Shared, id: TextureId, level: u32) -> CallResult<D3DVOLUME_DESC> {
+        let info = shared
             .with(|inner| Ok(inner.device.texture_info(id)))?
             .ok_or_else(|| invalid_call("the texture was released"))?;
         if level >= info.levels {
@@ -89,7 +92,7 @@ unsafe extern "C" fn query_interface(
             let hr = unsafe { object.query_interface(riid, out) };
             if hr == 0 {
                 // The reference belongs on the texture.
-                object.data.texture().add_ref();
+                object.data.texture.add_ref();
                 // SAFETY: the reference just added.
                 unsafe { Com::release(object) };
             }
@@ -102,7 +105,7 @@ unsafe extern "C" fn query_interface(
 unsafe extern "C" fn add_ref(this: This) -> u32 {
     entry_value("IDirect3DVolume9::AddRef", 0, || {
         // SAFETY: checked live.
-        Ok(unsafe { crate::com::this(this)? }.data.texture().add_ref())
+        Ok(unsafe { crate::com::this(this)? }.data.texture.add_ref())
     })
 }
 
@@ -110,7 +113,7 @@ unsafe extern "C" fn release(this: This) -> u32 {
     entry_value("IDirect3DVolume9::Release", 0, || {
         // SAFETY: checked live; the reference is the texture's.
         let object = unsafe { crate::com::this(this)? };
-        Ok(unsafe { Com::release(object.data.texture()) })
+        Ok(unsafe { object.data.texture.release() })
     })
 }
 
@@ -125,7 +128,7 @@ unsafe extern "C" fn get_container(
         // SAFETY: checked live; pointers per the caller.
         let object = unsafe { crate::com::this(this)? };
         unsafe { write_out(out, std::ptr::null_mut())? };
-        let hr = unsafe { com_query_interface(object.data.texture().as_ptr(), riid, out) };
+        let hr = unsafe { com_query_interface(object.data.texture.as_ptr(), riid, out) };
         if hr == 0 {
             Ok(())
         } else {
@@ -141,7 +144,8 @@ unsafe extern "C" fn get_desc(this: This, desc: *mut D3DVOLUME_DESC) -> HRESULT 
     entry("IDirect3DVolume9::GetDesc", || {
         // SAFETY: checked live; `desc` per the caller.
         let object = unsafe { crate::com::this(this)? };
-        let value = Volume9::describe(object.data.texture(), object.data.level)?;
+        let data = &object.data;
+        let value = Volume9::describe(&data.child.shared, data.id, data.level)?;
         unsafe { write_out(desc, value) }
     })
 }
@@ -156,7 +160,8 @@ unsafe extern "C" fn lock_box(
         // SAFETY: checked live; pointers per the caller.
         let object = unsafe { crate::com::this(this)? };
         let region = unsafe { box_region(region)? };
-        let result = Texture9::lock(object.data.texture(), 0, object.data.level, region, flags);
+        let data = &object.data;
+        let result = lock_level(&data.child.shared, data.id, (0, data.level), region, flags);
         unsafe { write_locked_box(locked, result) }
     })
 }
@@ -165,11 +170,12 @@ unsafe extern "C" fn unlock_box(this: This) -> HRESULT {
     entry("IDirect3DVolume9::UnlockBox", || {
         // SAFETY: checked live.
         let object = unsafe { crate::com::this(this)? };
-        Texture9::unlock(object.data.texture(), 0, object.data.level)
+        let data = &object.data;
+        unlock_level(&data.child.shared, data.id, (0, data.level))
     })
 }
 
-static VTBL: IDirect3DVolume9Vtbl = IDirect3DVolume9Vtbl {
+static VTBL: IDirect3DVolume9Vtbl<Com<Volume9>> = IDirect3DVolume9Vtbl {
     QueryInterface: query_interface,
     AddRef: add_ref,
     Release: release,

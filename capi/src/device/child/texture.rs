@@ -7,17 +7,20 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Mutex;
 
 use d3d9_backend::device::TextureKind;
-use d3d9_backend::device::{Filter, LockFlags, TexelBox, TextureId};
+use d3d9_backend::device::{Filter, TexelBox, TextureId};
 
-use crate::child::Child;
-use crate::com::{entry, entry_value, read_in, write_out, Class, Com, Kind};
+use super::lock::{
+    box_region, lock_level, opt_rect, rect_box, unlock_level, write_locked_box, write_locked_rect,
+};
+use super::methods::{child_methods, resource_methods, unknown_methods};
+use super::surface::Surface9;
+use super::volume::Volume9;
+use super::Child;
+use crate::com::{entry, entry_value, write_out, Class, Com, Kind, Outer};
 use crate::device::Device9;
 use crate::guid::*;
 use crate::hresult::{invalid_call, CallResult, Refusal, HRESULT};
-use crate::methods::{child_methods, resource_methods, unknown_methods};
-use crate::surface::{opt_rect, Surface9};
 use crate::types::*;
-use crate::volume::Volume9;
 use crate::vtbl::{IDirect3DCubeTexture9Vtbl, IDirect3DTexture9Vtbl, IDirect3DVolumeTexture9Vtbl};
 
 /// The texture object.
@@ -93,13 +96,13 @@ impl Class for Texture9 {
     }
 }
 
-impl crate::DeviceChild for Texture9 {
+impl super::DeviceChild for Texture9 {
     fn child(&self) -> &Child {
         &self.child
     }
 }
 
-impl crate::Resource for Texture9 {
+impl super::Resource for Texture9 {
     fn priority(&self) -> &AtomicU32 {
         &self.priority
     }
@@ -121,11 +124,9 @@ impl Texture9 {
         levels: u32,
     ) -> *mut Com<Texture9> {
         let vtbl = match kind {
-            TextureKind::TwoD => &VTBL_2D as *const IDirect3DTexture9Vtbl as *const c_void,
-            TextureKind::Cube => &VTBL_CUBE as *const IDirect3DCubeTexture9Vtbl as *const c_void,
-            TextureKind::Volume => {
-                &VTBL_VOLUME as *const IDirect3DVolumeTexture9Vtbl as *const c_void
-            }
+            TextureKind::TwoD => &VTBL_2D as *const _ as *const c_void,
+            TextureKind::Cube => &VTBL_CUBE as *const _ as *const c_void,
+            TextureKind::Volume => &VTBL_VOLUME as *const _ as *const c_void,
         };
         let subresources = match kind {
             TextureKind::Cube => 6 * levels,
@@ -167,7 +168,7 @@ impl Texture9 {
                         .texture_surface(t.id, face, level)
                         .map_err(Refusal::from)
                 })?;
-                let p = Surface9::level(this, id);
+                let p = Surface9::level(this.data.child.device(), Outer::new(this), id);
                 *slot = Some(p);
                 p
             }
@@ -186,26 +187,10 @@ impl Texture9 {
         let slot = volumes
             .get_mut(level as usize)
             .ok_or_else(|| invalid_call("no such level"))?;
-        let ptr = *slot.get_or_insert_with(|| Volume9::level(this, level));
+        let ptr = *slot
+            .get_or_insert_with(|| Volume9::level(t.child.device(), Outer::new(this), t.id, level));
         // SAFETY: owned by the texture, alive while it is.
         Ok(unsafe { &*ptr })
-    }
-
-    /// Locks (face, level): `region` in D3D9's memory.
-    pub fn lock(
-        this: &Com<Texture9>,
-        face: u32,
-        level: u32,
-        region: Option<TexelBox>,
-        flags: u32,
-    ) -> CallResult<d3d9_backend::device::Locked> {
-        let id = this.data.id;
-        this.data.child.shared.with(|inner| {
-            inner
-                .device
-                .lock_texture(id, face, level, region, LockFlags(flags))
-                .map_err(Refusal::from)
-        })
     }
 
     /// `AddDirtyRect` / `AddDirtyBox`: `region` of level 0 (all of it when `None`).
@@ -215,17 +200,6 @@ impl Texture9 {
             inner
                 .device
                 .add_dirty_region(id, region)
-                .map_err(Refusal::from)
-        })
-    }
-
-    /// Unlocks (face, level).
-    pub fn unlock(this: &Com<Texture9>, face: u32, level: u32) -> CallResult {
-        let id = this.data.id;
-        this.data.child.shared.with(|inner| {
-            inner
-                .device
-                .unlock_texture(id, face, level)
                 .map_err(Refusal::from)
         })
     }
@@ -253,41 +227,6 @@ impl Texture9 {
             Height: (info.height >> level).max(1),
         })
     }
-}
-
-/// A `RECT` as a texel box of one slice (`None` for a NULL rect).
-///
-/// # Safety
-/// `r` is null or readable.
-unsafe fn rect_box(r: *const RECT) -> CallResult<Option<TexelBox>> {
-    // SAFETY: per the caller.
-    Ok(unsafe { opt_rect(r)? }.map(TexelBox::of_rect))
-}
-
-/// Writes a lock's result into a `D3DLOCKED_RECT` (cleared on failure).
-///
-/// # Safety
-/// `out` is null or writable.
-unsafe fn write_locked_rect(
-    out: *mut D3DLOCKED_RECT,
-    result: CallResult<d3d9_backend::device::Locked>,
-) -> CallResult {
-    if out.is_null() {
-        return Err(invalid_call("a NULL D3DLOCKED_RECT"));
-    }
-    let value = match &result {
-        Ok(l) => D3DLOCKED_RECT {
-            Pitch: l.row_pitch as i32,
-            pBits: l.bits as *mut c_void,
-        },
-        Err(_) => D3DLOCKED_RECT {
-            Pitch: 0,
-            pBits: std::ptr::null_mut(),
-        },
-    };
-    // SAFETY: non-null, per the caller writable.
-    unsafe { out.write_unaligned(value) };
-    result.map(|_| ())
 }
 
 type This = *mut Com<Texture9>;
@@ -409,7 +348,13 @@ unsafe extern "C" fn lock_rect(
         // SAFETY: checked live; pointers per the caller.
         let object = unsafe { crate::com::this(this)? };
         let region = unsafe { rect_box(rect)? };
-        let result = Texture9::lock(object, 0, level, region, flags);
+        let result = lock_level(
+            &object.data.child.shared,
+            object.data.id,
+            (0, level),
+            region,
+            flags,
+        );
         unsafe { write_locked_rect(locked, result) }
     })
 }
@@ -418,7 +363,7 @@ unsafe extern "C" fn unlock_rect(this: This, level: u32) -> HRESULT {
     entry("IDirect3DTexture9::UnlockRect", || {
         // SAFETY: checked live.
         let object = unsafe { crate::com::this(this)? };
-        Texture9::unlock(object, 0, level)
+        unlock_level(&object.data.child.shared, object.data.id, (0, level))
     })
 }
 
@@ -473,7 +418,13 @@ unsafe extern "C" fn cube_lock_rect(
         // SAFETY: checked live; pointers per the caller.
         let object = unsafe { crate::com::this(this)? };
         let region = unsafe { rect_box(rect)? };
-        let result = Texture9::lock(object, face, level, region, flags);
+        let result = lock_level(
+            &object.data.child.shared,
+            object.data.id,
+            (face, level),
+            region,
+            flags,
+        );
         unsafe { write_locked_rect(locked, result) }
     })
 }
@@ -482,7 +433,7 @@ unsafe extern "C" fn cube_unlock_rect(this: This, face: u32, level: u32) -> HRES
     entry("IDirect3DCubeTexture9::UnlockRect", || {
         // SAFETY: checked live.
         let object = unsafe { crate::com::this(this)? };
-        Texture9::unlock(object, face, level)
+        unlock_level(&object.data.child.shared, object.data.id, (face, level))
     })
 }
 
@@ -507,7 +458,7 @@ unsafe extern "C" fn volume_get_level_desc(
     entry("IDirect3DVolumeTexture9::GetLevelDesc", || {
         // SAFETY: checked live; `desc` per the caller.
         let object = unsafe { crate::com::this(this)? };
-        let value = Volume9::describe(object, level)?;
+        let value = Volume9::describe(&object.data.child.shared, object.data.id, level)?;
         unsafe { write_out(desc, value) }
     })
 }
@@ -523,54 +474,6 @@ unsafe extern "C" fn get_volume_level(this: This, level: u32, out: *mut *mut c_v
     })
 }
 
-/// A `D3DBOX` pointer as a texel box (`None` for NULL).
-///
-/// # Safety
-/// `b` is null or readable.
-pub unsafe fn box_region(b: *const D3DBOX) -> CallResult<Option<TexelBox>> {
-    if b.is_null() {
-        return Ok(None);
-    }
-    // SAFETY: non-null, per the caller readable.
-    let b = unsafe { read_in(b)? };
-    Ok(Some(TexelBox {
-        left: b.Left,
-        top: b.Top,
-        right: b.Right,
-        bottom: b.Bottom,
-        front: b.Front,
-        back: b.Back,
-    }))
-}
-
-/// Writes a lock's result into a `D3DLOCKED_BOX` (cleared on failure).
-///
-/// # Safety
-/// `out` is null or writable.
-pub unsafe fn write_locked_box(
-    out: *mut D3DLOCKED_BOX,
-    result: CallResult<d3d9_backend::device::Locked>,
-) -> CallResult {
-    if out.is_null() {
-        return Err(invalid_call("a NULL D3DLOCKED_BOX"));
-    }
-    let value = match &result {
-        Ok(l) => D3DLOCKED_BOX {
-            RowPitch: l.row_pitch as i32,
-            SlicePitch: l.slice_pitch as i32,
-            pBits: l.bits as *mut c_void,
-        },
-        Err(_) => D3DLOCKED_BOX {
-            RowPitch: 0,
-            SlicePitch: 0,
-            pBits: std::ptr::null_mut(),
-        },
-    };
-    // SAFETY: non-null, per the caller writable.
-    unsafe { out.write_unaligned(value) };
-    result.map(|_| ())
-}
-
 unsafe extern "C" fn lock_box(
     this: This,
     level: u32,
@@ -582,7 +485,13 @@ unsafe extern "C" fn lock_box(
         // SAFETY: checked live; pointers per the caller.
         let object = unsafe { crate::com::this(this)? };
         let region = unsafe { box_region(region)? };
-        let result = Texture9::lock(object, 0, level, region, flags);
+        let result = lock_level(
+            &object.data.child.shared,
+            object.data.id,
+            (0, level),
+            region,
+            flags,
+        );
         unsafe { write_locked_box(locked, result) }
     })
 }
@@ -591,7 +500,7 @@ unsafe extern "C" fn unlock_box(this: This, level: u32) -> HRESULT {
     entry("IDirect3DVolumeTexture9::UnlockBox", || {
         // SAFETY: checked live.
         let object = unsafe { crate::com::this(this)? };
-        Texture9::unlock(object, 0, level)
+        unlock_level(&object.data.child.shared, object.data.id, (0, level))
     })
 }
 
@@ -604,7 +513,7 @@ unsafe extern "C" fn add_dirty_box(this: This, region: *const D3DBOX) -> HRESULT
     })
 }
 
-static VTBL_2D: IDirect3DTexture9Vtbl = IDirect3DTexture9Vtbl {
+static VTBL_2D: IDirect3DTexture9Vtbl<Com<Texture9>> = IDirect3DTexture9Vtbl {
     QueryInterface: query_interface,
     AddRef: add_ref,
     Release: release,
@@ -629,7 +538,7 @@ static VTBL_2D: IDirect3DTexture9Vtbl = IDirect3DTexture9Vtbl {
     AddDirtyRect: add_dirty_rect,
 };
 
-static VTBL_CUBE: IDirect3DCubeTexture9Vtbl = IDirect3DCubeTexture9Vtbl {
+static VTBL_CUBE: IDirect3DCubeTexture9Vtbl<Com<Texture9>> = IDirect3DCubeTexture9Vtbl {
     QueryInterface: query_interface,
     AddRef: add_ref,
     Release: release,
@@ -654,7 +563,7 @@ static VTBL_CUBE: IDirect3DCubeTexture9Vtbl = IDirect3DCubeTexture9Vtbl {
     AddDirtyRect: cube_add_dirty_rect,
 };
 
-static VTBL_VOLUME: IDirect3DVolumeTexture9Vtbl = IDirect3DVolumeTexture9Vtbl {
+static VTBL_VOLUME: IDirect3DVolumeTexture9Vtbl<Com<Texture9>> = IDirect3DVolumeTexture9Vtbl {
     QueryInterface: query_interface,
     AddRef: add_ref,
     Release: release,

@@ -1,15 +1,44 @@
-//! What every device child shares: its device (one public reference on it while the
-//! application holds the child), the lock around the device's state, and private data
-//! (`SetPrivateData`).
+//! The device's children (every object but `IDirect3D9` and the device) and what each shares:
+//! its device (one public reference on it while the application holds the child), the lock
+//! around the device's state, and private data (`SetPrivateData`).
+//!
+//! Layers, lowest first: `methods` (the methods interfaces share) and `lock`; `surface`,
+//! `volume`, `buffer`, `shader`, `query`; `texture` (owning its levels' surfaces and
+//! volumes); `state` (every state-setting call as a value, holding bound children);
+//! `stateblock`, `swapchain`.
+
+pub mod buffer;
+pub mod lock;
+pub mod methods;
+pub mod query;
+pub mod shader;
+pub mod state;
+pub mod stateblock;
+pub mod surface;
+pub mod swapchain;
+pub mod texture;
+pub mod volume;
 
 use std::collections::HashMap;
 use std::ffi::c_void;
+use std::sync::atomic::AtomicU32;
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use crate::com::{read_in, write_out, Com, Deferred};
+use crate::com::{lookup, read_in, write_out, Class, Com, Deferred};
 use crate::device::{Device9, DeviceInner};
 use crate::guid::Guid;
 use crate::hresult::{fail, invalid_call, CallResult, D3DERR_MOREDATA, D3DERR_NOTFOUND};
+
+/// A device child (every object but `IDirect3D9` and the device).
+pub trait DeviceChild {
+    fn child(&self) -> &Child;
+}
+
+/// An `IDirect3DResource9`: its priority and `D3DRESOURCETYPE`.
+pub trait Resource {
+    fn priority(&self) -> &AtomicU32;
+    fn resource_type(&self) -> u32;
+}
 
 /// The device's state behind its lock (`D3DCREATE_MULTITHREADED` is always honoured).
 pub struct Shared {
@@ -44,6 +73,23 @@ impl Shared {
     pub fn run(deferred: Deferred) {
         deferred.run();
     }
+}
+
+/// The child of kind `T` at `ptr`, which must be live and belong to the device whose state
+/// is `shared`; `None` for NULL.
+pub fn child_at<'a, T: Class + DeviceChild>(
+    shared: &Arc<Shared>,
+    ptr: *mut c_void,
+) -> CallResult<Option<&'a Com<T>>> {
+    if ptr.is_null() {
+        return Ok(None);
+    }
+    let object = lookup::<T>(ptr)
+        .ok_or_else(|| invalid_call(format!("{ptr:p} is not a live {:?}", T::KIND)))?;
+    if !Arc::ptr_eq(&object.data.child().shared, shared) {
+        return Err(invalid_call(format!("{ptr:p} belongs to another device")));
+    }
+    Ok(Some(object))
 }
 
 /// A device child: its device and the shared state.

@@ -10,15 +10,17 @@
 
 use std::ffi::c_void;
 
-use d3d9_backend::device::SwapChainId;
+use d3d9_backend::device::{DeviceError, Rect, SwapChainId};
 
-use crate::child::Child;
+use super::lock::opt_rect;
+use super::methods::unknown_methods;
+use super::surface::{Container, Surface9};
+use super::Child;
 use crate::com::{entry, write_out, Class, Com, Kind, Private};
 use crate::device::{Device9, DeviceInner};
 use crate::guid::{Guid, IID_IDIRECT3DSWAPCHAIN9};
 use crate::hresult::{fail, invalid_call, CallResult, Refusal, D3DERR_DEVICELOST, HRESULT};
-use crate::methods::unknown_methods;
-use crate::surface::{Container, Surface9};
+use crate::native_window;
 use crate::types::*;
 use crate::vtbl::IDirect3DSwapChain9Vtbl;
 
@@ -80,7 +82,7 @@ impl Class for SwapChain9 {
     }
 }
 
-impl crate::DeviceChild for SwapChain9 {
+impl super::DeviceChild for SwapChain9 {
     fn child(&self) -> &Child {
         &self.child
     }
@@ -90,7 +92,7 @@ impl SwapChain9 {
     /// The implicit swap chain, held by the device's private reference.
     pub fn implicit(device: &Com<Device9>) -> Private<SwapChain9> {
         let ptr = Com::new(
-            &VTBL as *const IDirect3DSwapChain9Vtbl as *const c_void,
+            &VTBL as *const _ as *const c_void,
             SwapChain9 {
                 child: Child::new(device),
                 chain: None,
@@ -104,7 +106,7 @@ impl SwapChain9 {
     /// An additional swap chain, with the application's one reference.
     pub fn additional(device: &Com<Device9>, id: SwapChainId) -> *mut Com<SwapChain9> {
         Com::new(
-            &VTBL as *const IDirect3DSwapChain9Vtbl as *const c_void,
+            &VTBL as *const _ as *const c_void,
             SwapChain9 {
                 child: Child::new(device),
                 chain: Some(id),
@@ -119,7 +121,7 @@ impl SwapChain9 {
         inner: &DeviceInner,
         chain: Option<SwapChainId>,
     ) -> CallResult<D3DRASTER_STATUS> {
-        let mode = crate::direct3d::DISPLAY_MODE;
+        let mode = crate::adapter::DISPLAY_MODE;
         let status = inner
             .device
             .raster_status(chain, mode.Height, mode.RefreshRate)
@@ -190,15 +192,8 @@ unsafe extern "C" fn present(
 ) -> HRESULT {
     entry("IDirect3DSwapChain9::Present", || {
         // SAFETY: per the caller, each rectangle is NULL or readable.
-        let rects = unsafe {
-            (
-                crate::surface::opt_rect(src)?,
-                crate::surface::opt_rect(dst)?,
-            )
-        };
-        with_chain(this, |inner, chain| {
-            crate::device::present_inner(inner, chain, rects)
-        })
+        let rects = unsafe { (opt_rect(src)?, opt_rect(dst)?) };
+        with_chain(this, |inner, chain| present_chain(inner, chain, rects))
     })
 }
 
@@ -207,7 +202,7 @@ unsafe extern "C" fn get_front_buffer_data(this: This, dst: *mut c_void) -> HRES
         // SAFETY: checked live.
         let object = unsafe { crate::com::this(this)? };
         let shared = &object.data.child.shared;
-        let dst = crate::device::object::<Surface9>(shared, dst)?
+        let dst = super::child_at::<Surface9>(shared, dst)?
             .ok_or_else(|| invalid_call("a NULL destination surface"))?
             .data
             .id;
@@ -256,7 +251,7 @@ unsafe extern "C" fn get_display_mode(this: This, mode: *mut D3DDISPLAYMODE) -> 
     entry("IDirect3DSwapChain9::GetDisplayMode", || {
         // SAFETY: checked live; `mode` per the caller.
         unsafe { crate::com::this(this)? };
-        unsafe { write_out(mode, crate::direct3d::DISPLAY_MODE) }
+        unsafe { write_out(mode, crate::adapter::DISPLAY_MODE) }
     })
 }
 
@@ -279,7 +274,7 @@ unsafe extern "C" fn get_present_parameters(
     })
 }
 
-static VTBL: IDirect3DSwapChain9Vtbl = IDirect3DSwapChain9Vtbl {
+static VTBL: IDirect3DSwapChain9Vtbl<Com<SwapChain9>> = IDirect3DSwapChain9Vtbl {
     QueryInterface: query_interface,
     AddRef: add_ref,
     Release: release,
@@ -291,3 +286,41 @@ static VTBL: IDirect3DSwapChain9Vtbl = IDirect3DSwapChain9Vtbl {
     GetDevice: get_device,
     GetPresentParameters: get_present_parameters,
 };
+
+/// `Present` of a swap chain (`None`: the implicit one): the back buffer becomes the front
+/// buffer (and shows in the chain's window, if it has one). `D3DERR_DEVICELOST` while a
+/// failed `Reset` left the device lost, or the window was resized.
+///
+/// The source and destination rectangles are honoured by a windowed chain whatever its swap
+/// effect and ignored by a full-screen one, as Windows does (DXVK's tests on Windows); the
+/// dirty region is an optimisation hint the SDK lets an implementation ignore (the whole
+/// source rectangle is presented).
+pub fn present_chain(
+    inner: &mut DeviceInner,
+    chain: Option<d3d9_backend::device::SwapChainId>,
+    (source, dest): (Option<Rect>, Option<Rect>),
+) -> CallResult {
+    if inner.lost {
+        return Err(fail(D3DERR_DEVICELOST, "the device is lost until a Reset"));
+    }
+    let present = inner.chain(chain)?.present;
+    // A real window's client area as the program last reported it: a resize loses the
+    // device (D3DERR_DEVICELOST, then D3DERR_DEVICENOTRESET until a Reset).
+    if let Some(window) = native_window::lookup(present.hDeviceWindow) {
+        if window.size.0 > 0 && window.size.1 > 0 {
+            inner
+                .device
+                .window_resized(chain, window.size)
+                .map_err(Refusal::from)?;
+        }
+    }
+    let (source, dest) = match present.Windowed {
+        0 => (None, None),
+        _ => (source, dest),
+    };
+    let presented = inner.device.present_rects(chain, source, dest);
+    if let Err(DeviceError::DeviceLost { .. }) = &presented {
+        inner.lost = true;
+    }
+    presented.map_err(Refusal::from)
+}

@@ -5,15 +5,15 @@
 use std::ffi::c_void;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
-use d3d9_backend::device::{LockFlags, Rect, SurfaceId};
+use d3d9_backend::device::{LockFlags, SurfaceId};
 
-use crate::child::{com_query_interface, Child};
-use crate::com::{entry, entry_value, read_in, write_out, Class, Com, Kind, Private};
+use super::lock::opt_rect;
+use super::methods::{child_methods, resource_methods};
+use super::{com_query_interface, Child};
+use crate::com::{entry, entry_value, write_out, Class, Com, Kind, Outer, Private};
 use crate::device::Device9;
 use crate::guid::{Guid, IID_IDIRECT3DRESOURCE9, IID_IDIRECT3DSURFACE9};
 use crate::hresult::{invalid_call, CallResult, Refusal, HRESULT};
-use crate::methods::{child_methods, resource_methods};
-use crate::texture::Texture9;
 use crate::types::*;
 use crate::vtbl::IDirect3DSurface9Vtbl;
 
@@ -24,7 +24,7 @@ pub enum Container {
     /// The implicit swap chain's back buffer.
     SwapChain,
     /// A level of a texture, which owns the surface and counts its references.
-    Texture(*mut Com<Texture9>),
+    Texture(Outer),
 }
 
 /// The `IDirect3DSurface9` object.
@@ -59,7 +59,7 @@ impl Class for Surface9 {
             } else {
                 // SAFETY: the private reference taken with this level's; may free the
                 // texture and with it this level (not touched after).
-                unsafe { Com::release_private(texture) };
+                unsafe { texture.release_private() };
             }
         }
     }
@@ -75,13 +75,13 @@ impl Class for Surface9 {
     }
 }
 
-impl crate::DeviceChild for Surface9 {
+impl super::DeviceChild for Surface9 {
     fn child(&self) -> &Child {
         &self.child
     }
 }
 
-impl crate::Resource for Surface9 {
+impl super::Resource for Surface9 {
     fn priority(&self) -> &AtomicU32 {
         &self.priority
     }
@@ -91,7 +91,7 @@ impl crate::Resource for Surface9 {
 }
 
 fn vtbl() -> *const c_void {
-    &VTBL as *const IDirect3DSurface9Vtbl as *const c_void
+    &VTBL as *const _ as *const c_void
 }
 
 impl Surface9 {
@@ -139,14 +139,14 @@ impl Surface9 {
         unsafe { Private::adopt(ptr) }
     }
 
-    /// A level of `texture` (owned by it).
-    pub fn level(texture: &Com<Texture9>, id: SurfaceId) -> *mut Com<Surface9> {
+    /// A level of `texture` (owned by it), a child of `device`.
+    pub fn level(device: &Com<Device9>, texture: Outer, id: SurfaceId) -> *mut Com<Surface9> {
         Com::new(
             vtbl(),
             Surface9 {
-                child: Child::new(texture.data.child.device()),
+                child: Child::new(device),
                 id,
-                container: Container::Texture(texture as *const Com<Texture9> as *mut _),
+                container: Container::Texture(texture),
                 priority: AtomicU32::new(0),
                 dc: AtomicBool::new(false),
             },
@@ -154,10 +154,9 @@ impl Surface9 {
         )
     }
 
-    fn texture(&self) -> Option<&Com<Texture9>> {
+    fn texture(&self) -> Option<Outer> {
         match self.container {
-            // SAFETY: a texture outlives its levels (it frees them).
-            Container::Texture(t) => Some(unsafe { &*t }),
+            Container::Texture(t) => Some(t),
             _ => None,
         }
     }
@@ -208,7 +207,7 @@ unsafe extern "C" fn release(this: This) -> u32 {
         let object = unsafe { crate::com::this(this)? };
         Ok(match object.data.texture() {
             // SAFETY: the reference is the texture's.
-            Some(texture) => unsafe { Com::release(texture) },
+            Some(texture) => unsafe { texture.release() },
             None => unsafe { Com::release(object) },
         })
     })
@@ -227,7 +226,7 @@ unsafe extern "C" fn get_container(
         let object = unsafe { crate::com::this(this)? };
         unsafe { write_out(out, std::ptr::null_mut())? };
         let container = match &object.data.container {
-            Container::Texture(t) => *t as *mut c_void,
+            Container::Texture(t) => t.as_ptr(),
             Container::Device => object.data.child.device().as_ptr(),
             Container::SwapChain => {
                 let inner = object.data.child.shared.lock();
@@ -278,29 +277,6 @@ unsafe extern "C" fn get_desc(this: This, desc: *mut D3DSURFACE_DESC) -> HRESULT
         // SAFETY: per the caller.
         unsafe { write_out(desc, value) }
     })
-}
-
-/// A `RECT` as the device's.
-pub fn rect(r: RECT) -> Rect {
-    Rect {
-        left: r.left,
-        top: r.top,
-        right: r.right,
-        bottom: r.bottom,
-    }
-}
-
-/// An optional `RECT` pointer.
-///
-/// # Safety
-/// `r` is null or readable.
-pub unsafe fn opt_rect(r: *const RECT) -> CallResult<Option<Rect>> {
-    if r.is_null() {
-        Ok(None)
-    } else {
-        // SAFETY: non-null, per the caller readable.
-        Ok(Some(rect(unsafe { read_in(r)? })))
-    }
 }
 
 unsafe extern "C" fn lock_rect(
@@ -430,7 +406,7 @@ unsafe extern "C" fn release_dc(this: This, hdc: *mut c_void) -> HRESULT {
     })
 }
 
-static VTBL: IDirect3DSurface9Vtbl = IDirect3DSurface9Vtbl {
+static VTBL: IDirect3DSurface9Vtbl<Com<Surface9>> = IDirect3DSurface9Vtbl {
     QueryInterface: query_interface,
     AddRef: add_ref,
     Release: release,

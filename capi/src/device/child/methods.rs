@@ -46,7 +46,7 @@ macro_rules! child_methods {
             $crate::com::entry(concat!($name, "::GetDevice"), || {
                 // SAFETY: checked live; `out` per the caller.
                 let object = unsafe { $crate::com::this(this)? };
-                unsafe { $crate::DeviceChild::child(&object.data).get_device(out) }
+                unsafe { $crate::device::child::DeviceChild::child(&object.data).get_device(out) }
             })
         }
 
@@ -62,7 +62,7 @@ macro_rules! child_methods {
                 // SAFETY: checked live; pointers per the caller.
                 let object = unsafe { $crate::com::this(this)? };
                 unsafe {
-                    $crate::DeviceChild::child(&object.data)
+                    $crate::device::child::DeviceChild::child(&object.data)
                         .set_private_data(guid, data, size, flags)
                 }
             })
@@ -79,7 +79,8 @@ macro_rules! child_methods {
                 // SAFETY: checked live; pointers per the caller.
                 let object = unsafe { $crate::com::this(this)? };
                 unsafe {
-                    $crate::DeviceChild::child(&object.data).get_private_data(guid, data, size)
+                    $crate::device::child::DeviceChild::child(&object.data)
+                        .get_private_data(guid, data, size)
                 }
             })
         }
@@ -92,7 +93,9 @@ macro_rules! child_methods {
             $crate::com::entry(concat!($name, "::FreePrivateData"), || {
                 // SAFETY: checked live; `guid` per the caller.
                 let object = unsafe { $crate::com::this(this)? };
-                unsafe { $crate::DeviceChild::child(&object.data).free_private_data(guid) }
+                unsafe {
+                    $crate::device::child::DeviceChild::child(&object.data).free_private_data(guid)
+                }
             })
         }
     };
@@ -106,7 +109,7 @@ macro_rules! resource_methods {
             $crate::com::entry_value(concat!($name, "::SetPriority"), 0, || {
                 // SAFETY: checked live.
                 let object = unsafe { $crate::com::this(this)? };
-                Ok($crate::Resource::priority(&object.data)
+                Ok($crate::device::child::Resource::priority(&object.data)
                     .swap(priority, std::sync::atomic::Ordering::AcqRel))
             })
         }
@@ -115,7 +118,7 @@ macro_rules! resource_methods {
             $crate::com::entry_value(concat!($name, "::GetPriority"), 0, || {
                 // SAFETY: checked live.
                 let object = unsafe { $crate::com::this(this)? };
-                Ok($crate::Resource::priority(&object.data)
+                Ok($crate::device::child::Resource::priority(&object.data)
                     .load(std::sync::atomic::Ordering::Acquire))
             })
         }
@@ -132,7 +135,7 @@ macro_rules! resource_methods {
             $crate::com::entry_value(concat!($name, "::GetType"), 0, || {
                 // SAFETY: checked live.
                 let object = unsafe { $crate::com::this(this)? };
-                Ok($crate::Resource::resource_type(&object.data))
+                Ok($crate::device::child::Resource::resource_type(&object.data))
             })
         }
     };

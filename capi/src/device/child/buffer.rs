@@ -5,14 +5,14 @@ use std::sync::atomic::AtomicU32;
 
 use d3d9_backend::device::{IndexBufferId, IndexFormat, LockFlags, VertexBufferId};
 
-use crate::child::Child;
+use super::methods::{child_methods, resource_methods, unknown_methods};
+use super::Child;
 use crate::com::{entry, write_out, Class, Com, Kind};
 use crate::device::Device9;
 use crate::guid::{
     Guid, IID_IDIRECT3DINDEXBUFFER9, IID_IDIRECT3DRESOURCE9, IID_IDIRECT3DVERTEXBUFFER9,
 };
 use crate::hresult::{invalid_call, Refusal, HRESULT};
-use crate::methods::{child_methods, resource_methods, unknown_methods};
 use crate::types::*;
 use crate::vtbl::{IDirect3DIndexBuffer9Vtbl, IDirect3DVertexBuffer9Vtbl};
 
@@ -68,19 +68,19 @@ impl Class for IndexBuffer9 {
     }
 }
 
-impl crate::DeviceChild for VertexBuffer9 {
+impl super::DeviceChild for VertexBuffer9 {
     fn child(&self) -> &Child {
         &self.child
     }
 }
 
-impl crate::DeviceChild for IndexBuffer9 {
+impl super::DeviceChild for IndexBuffer9 {
     fn child(&self) -> &Child {
         &self.child
     }
 }
 
-impl crate::Resource for VertexBuffer9 {
+impl super::Resource for VertexBuffer9 {
     fn priority(&self) -> &AtomicU32 {
         &self.priority
     }
@@ -89,7 +89,7 @@ impl crate::Resource for VertexBuffer9 {
     }
 }
 
-impl crate::Resource for IndexBuffer9 {
+impl super::Resource for IndexBuffer9 {
     fn priority(&self) -> &AtomicU32 {
         &self.priority
     }
@@ -101,7 +101,7 @@ impl crate::Resource for IndexBuffer9 {
 impl VertexBuffer9 {
     pub fn created(device: &Com<Device9>, id: VertexBufferId, fvf: u32) -> *mut Com<VertexBuffer9> {
         Com::new(
-            &VERTEX_VTBL as *const IDirect3DVertexBuffer9Vtbl as *const c_void,
+            &VERTEX_VTBL as *const _ as *const c_void,
             VertexBuffer9 {
                 child: Child::new(device),
                 id,
@@ -116,7 +116,7 @@ impl VertexBuffer9 {
 impl IndexBuffer9 {
     pub fn created(device: &Com<Device9>, id: IndexBufferId) -> *mut Com<IndexBuffer9> {
         Com::new(
-            &INDEX_VTBL as *const IDirect3DIndexBuffer9Vtbl as *const c_void,
+            &INDEX_VTBL as *const _ as *const c_void,
             IndexBuffer9 {
                 child: Child::new(device),
                 id,
@@ -197,22 +197,23 @@ mod vertex {
         })
     }
 
-    pub(super) static VTBL: IDirect3DVertexBuffer9Vtbl = IDirect3DVertexBuffer9Vtbl {
-        QueryInterface: query_interface,
-        AddRef: add_ref,
-        Release: release,
-        GetDevice: get_device,
-        SetPrivateData: set_private_data,
-        GetPrivateData: get_private_data,
-        FreePrivateData: free_private_data,
-        SetPriority: set_priority,
-        GetPriority: get_priority,
-        PreLoad: pre_load,
-        GetType: get_type,
-        Lock: lock,
-        Unlock: unlock,
-        GetDesc: get_desc,
-    };
+    pub(super) static VTBL: IDirect3DVertexBuffer9Vtbl<Com<VertexBuffer9>> =
+        IDirect3DVertexBuffer9Vtbl {
+            QueryInterface: query_interface,
+            AddRef: add_ref,
+            Release: release,
+            GetDevice: get_device,
+            SetPrivateData: set_private_data,
+            GetPrivateData: get_private_data,
+            FreePrivateData: free_private_data,
+            SetPriority: set_priority,
+            GetPriority: get_priority,
+            PreLoad: pre_load,
+            GetType: get_type,
+            Lock: lock,
+            Unlock: unlock,
+            GetDesc: get_desc,
+        };
 }
 
 mod index {
@@ -286,22 +287,23 @@ mod index {
         })
     }
 
-    pub(super) static VTBL: IDirect3DIndexBuffer9Vtbl = IDirect3DIndexBuffer9Vtbl {
-        QueryInterface: query_interface,
-        AddRef: add_ref,
-        Release: release,
-        GetDevice: get_device,
-        SetPrivateData: set_private_data,
-        GetPrivateData: get_private_data,
-        FreePrivateData: free_private_data,
-        SetPriority: set_priority,
-        GetPriority: get_priority,
-        PreLoad: pre_load,
-        GetType: get_type,
-        Lock: lock,
-        Unlock: unlock,
-        GetDesc: get_desc,
-    };
+    pub(super) static VTBL: IDirect3DIndexBuffer9Vtbl<Com<IndexBuffer9>> =
+        IDirect3DIndexBuffer9Vtbl {
+            QueryInterface: query_interface,
+            AddRef: add_ref,
+            Release: release,
+            GetDevice: get_device,
+            SetPrivateData: set_private_data,
+            GetPrivateData: get_private_data,
+            FreePrivateData: free_private_data,
+            SetPriority: set_priority,
+            GetPriority: get_priority,
+            PreLoad: pre_load,
+            GetType: get_type,
+            Lock: lock,
+            Unlock: unlock,
+            GetDesc: get_desc,
+        };
 }
 
 use index::VTBL as INDEX_VTBL;
