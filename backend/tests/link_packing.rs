@@ -18,7 +18,9 @@ use d3d9_translator::bytecode::{Stage, Usage};
 use d3d9_translator::check::{check, CheckedProgram, DeviceCaps};
 use d3d9_translator::lift::interface::{Varying, VaryingInterpolation};
 use d3d9_translator::lift::link::{check_stage_agreement, location_shapes};
-use d3d9_translator::lift::{translate_pair, PairOptions, PairPixelStage, PixelShaderOptions};
+use d3d9_translator::lift::{
+    translate_pair, PairOptions, PairPixelStage, PairVertexStage, PixelShaderOptions,
+};
 use d3d9_translator::signature::Semantic;
 
 type TestResult = Result<(), Box<dyn Error>>;
@@ -125,7 +127,7 @@ fn gpu_twenty_semantics_packed_by_a_link_arrive_exactly() -> TestResult {
         return Ok(());
     };
     let pair = translate_pair(
-        &checked(&vertex_text(), Stage::Vertex)?,
+        PairVertexStage::Shader(&checked(&vertex_text(), Stage::Vertex)?),
         PairPixelStage::Shader {
             program: &checked(&pixel_text(), Stage::Pixel)?,
             options: PixelShaderOptions::default(),

@@ -25,7 +25,8 @@ use d3d9_harness::{Draw, Harness, ShaderStage, Target, VertexBuffer};
 use d3d9_translator::bytecode::{decode, Stage};
 use d3d9_translator::check::{check, CheckedProgram, DeviceCaps};
 use d3d9_translator::lift::{
-    translate_pair, PairOptions, PairPixelStage, PixelShaderOptions, VertexShaderOptions,
+    translate_pair, PairOptions, PairPixelStage, PairVertexStage, PixelShaderOptions,
+    VertexShaderOptions,
 };
 use wine_visual::corpus::color_match;
 use wine_visual::corpus::{tokenize, CToken, Corpus};
@@ -130,7 +131,7 @@ fn gpu_shademode_through_a_link() -> TestResult {
         let vs = checked(&corpus, &vs_name, Stage::Vertex)?;
         let ps = checked(&corpus, ps_name, Stage::Pixel)?;
         let pair = translate_pair(
-            &vs,
+            PairVertexStage::Shader(&vs),
             PairPixelStage::Shader {
                 program: &ps,
                 options: PixelShaderOptions::default(),

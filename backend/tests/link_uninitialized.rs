@@ -25,7 +25,9 @@ use d3d9_backend::Gpu;
 use d3d9_harness::{Draw, Harness, ShaderStage, Target, VertexBuffer};
 use d3d9_translator::bytecode::{decode, Stage};
 use d3d9_translator::check::{check, CheckedProgram, DeviceCaps};
-use d3d9_translator::lift::{translate_pair, PairOptions, PairPixelStage, PixelShaderOptions};
+use d3d9_translator::lift::{
+    translate_pair, PairOptions, PairPixelStage, PairVertexStage, PixelShaderOptions,
+};
 use wine_visual::corpus::color_match;
 use wine_visual::corpus::Corpus;
 
@@ -141,7 +143,7 @@ fn gpu_uninitialized_varyings_through_a_link() -> TestResult {
         let vs = checked(&corpus, vs_name, Stage::Vertex)?;
         let ps = checked(&corpus, ps_name, Stage::Pixel)?;
         let pair = translate_pair(
-            &vs,
+            PairVertexStage::Shader(&vs),
             PairPixelStage::Shader {
                 program: &ps,
                 options: PixelShaderOptions::default(),

@@ -32,7 +32,7 @@ use d3d9_translator::check::{check, CheckedProgram, DeviceCaps};
 use d3d9_translator::lift::interface::{FOG_BINDING, PS_CONSTANTS_GROUP};
 use d3d9_translator::lift::{
     translate_pair, FogConstants, FogMode, FogOptions, FogSource, PairOptions, PairPixelStage,
-    PixelShaderOptions,
+    PairVertexStage, PixelShaderOptions,
 };
 use wine_visual::corpus::color_match;
 use wine_visual::corpus::{CToken, Corpus};
@@ -158,7 +158,7 @@ fn gpu_fog_with_shader_test() -> TestResult {
         )?;
         let source = fog_source(&row.tfog)?;
         let pair = translate_pair(
-            &vs,
+            PairVertexStage::Shader(&vs),
             PairPixelStage::Shader {
                 program: &ps,
                 options: PixelShaderOptions {
@@ -337,7 +337,7 @@ fn gpu_fog_after_ps_3_0_as_vkd3d_on_windows() -> TestResult {
                     };
                     let from_w = !state["ortho"].as_bool().unwrap_or(true);
                     let pair = translate_pair(
-                        &vs,
+                        PairVertexStage::Shader(&vs),
                         PairPixelStage::Shader {
                             program: &ps,
                             options: PixelShaderOptions {

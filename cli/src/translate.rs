@@ -9,7 +9,8 @@ use d3d9_translator::bytecode::{decode_bytes, Stage};
 use d3d9_translator::check::{check, CheckError, DeviceCaps};
 use d3d9_translator::lift::{
     translate_pair, translate_pixel_shader, translate_vertex_shader, FloatMode, Link, PairError,
-    PairOptions, PairPixelStage, PixelShaderOptions, TranslatedShader, VertexShaderOptions,
+    PairOptions, PairPixelStage, PairVertexStage, PixelShaderOptions, TranslatedShader,
+    VertexShaderOptions,
 };
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -227,7 +228,7 @@ pub fn translate_linked(
         )));
     }
     let pair = translate_pair(
-        &vs,
+        PairVertexStage::Shader(&vs),
         PairPixelStage::Shader {
             program: &ps,
             options: pixel_options(options),
@@ -240,6 +241,7 @@ pub fn translate_linked(
     .map_err(|e| match e {
         PairError::Vertex(e) | PairError::Pixel(e) => lift_error(e),
         PairError::Link(e) => TranslateError::Failed(format!("link: {e}")),
+        PairError::FixedFunction(e) => TranslateError::Failed(e.to_string()),
     })?;
     let (vertex, link) = (pair.vertex, pair.link);
     let pixel = pair

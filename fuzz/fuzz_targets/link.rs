@@ -10,7 +10,7 @@ use d3d9_translator::check::{check, CheckedProgram, DeviceCaps};
 use d3d9_translator::lift::link::check_stage_agreement;
 use d3d9_translator::lift::{
     translate_pair, FogOptions, FogSource, LinkError, PairError, PairOptions, PairPixelStage,
-    PixelShaderOptions, PointExpansion, VertexShaderOptions,
+    PairVertexStage, PixelShaderOptions, PointExpansion, VertexShaderOptions,
 };
 use libfuzzer_sys::fuzz_target;
 
@@ -57,7 +57,7 @@ fuzz_target!(|data: &[u8]| {
         point_list: flags & 2 != 0 || sprite,
         sprite_texture_coordinates: sprite,
     };
-    match translate_pair(&vs, pixel, options) {
+    match translate_pair(PairVertexStage::Shader(&vs), pixel, options) {
         Ok(pair) => {
             let Some(p) = pair.pixel else {
                 panic!("a pixel shader's pair without its pixel stage");
@@ -71,5 +71,6 @@ fuzz_target!(|data: &[u8]| {
         Err(PairError::Vertex(e) | PairError::Pixel(e)) => {
             assert!(e.is_unsupported(), "linked translation refused: {e}");
         }
+        Err(PairError::FixedFunction(e)) => panic!("no fixed-function stage here: {e}"),
     }
 });

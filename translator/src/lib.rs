@@ -8,6 +8,8 @@ pub mod bytecode;
 pub mod check;
 pub mod ctab;
 pub mod decl;
+pub mod fixed_function;
+pub mod fog;
 pub mod interp;
 pub mod lift;
 pub mod rules;

@@ -11,7 +11,7 @@ use d3d9_translator::lift::interface::VaryingInterpolation;
 use d3d9_translator::lift::link::{check_stage_agreement, location_shapes};
 use d3d9_translator::lift::{
     translate_pair, translate_pixel_shader, FogOptions, FogSource, Link, LinkOptions, PairOptions,
-    PairPixelStage, PixelShaderOptions, TranslatedShader,
+    PairPixelStage, PairVertexStage, PixelShaderOptions, TranslatedShader,
 };
 use d3d9_translator::signature::Semantic;
 
@@ -41,7 +41,7 @@ fn linked(vs: &str, ps: &str, options: &LinkOptions) -> (Link, TranslatedShader,
         point_list: options.point_list,
         ..PairOptions::default()
     };
-    let pair = translate_pair(&vs_checked, pixel, pair_options)
+    let pair = translate_pair(PairVertexStage::Shader(&vs_checked), pixel, pair_options)
         .unwrap_or_else(|e| panic!("{e}\n{vs}\n{ps}"));
     let (link, vs_linked) = (pair.link, pair.vertex);
     let ps_linked = pair.pixel.expect("a pixel stage");

@@ -24,7 +24,7 @@ use d3d9_translator::check::{check, CheckedProgram, DeviceCaps};
 use d3d9_translator::lift::link::{link_stages, PixelLinkInterface, VertexLinkInterface};
 use d3d9_translator::lift::{
     link, translate_pair, translate_pixel_shader, translate_vertex_shader, LinkOptions, PairError,
-    PairOptions, PairPixelStage, PixelShaderOptions, VertexShaderOptions,
+    PairOptions, PairPixelStage, PairVertexStage, PixelShaderOptions, VertexShaderOptions,
 };
 use serde_json::Value;
 
@@ -65,10 +65,11 @@ fn translate_linked(vs: &[u32], ps: &[u32], point_list: bool) -> Result<(), Stri
         point_list,
         ..PairOptions::default()
     };
-    translate_pair(&vc, pixel, options).map_err(|e| match e {
+    translate_pair(PairVertexStage::Shader(&vc), pixel, options).map_err(|e| match e {
         PairError::Vertex(e) => format!("translate linked vs: {e}"),
         PairError::Pixel(e) => format!("translate linked ps: {e}"),
         PairError::Link(e) => format!("link: {e}"),
+        PairError::FixedFunction(e) => e.to_string(),
     })?;
     Ok(())
 }

@@ -11,8 +11,9 @@
 //!
 //! D3D9 allows `ProcessVertices` with a vertex shader only under software vertex processing;
 //! on a hardware device it is `D3DERR_INVALIDCALL`, as on Windows. Without a vertex shader,
-//! on any device, the interpreter runs the generated fixed-function vertex stage (the one the
-//! draws translate, `fixed_function`) with its constants.
+//! on any device, the interpreter runs the fixed-function vertex stage's program (the
+//! translator's `fixed_function::VertexDescription`, the one the draws translate) with its
+//! constants.
 
 use std::sync::Arc;
 

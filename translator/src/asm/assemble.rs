@@ -16,7 +16,7 @@ use super::rules;
 use crate::bytecode::{
     encode, Comparison, Control, Declaration, DstParam, Instruction, Literal, Opcode, Program,
     Register, RegisterFile, RelativeAddress, ResultModifier, SrcModifier, SrcParam, Stage, Swizzle,
-    TextureType, TokenOffset, Usage, Version, WriteMask, CONST_BANK_SIZE, OPCODES,
+    TextureType, Usage, Version, WriteMask, CONST_BANK_SIZE, OPCODES,
 };
 
 mod cursor;
@@ -64,11 +64,7 @@ pub fn assemble(text: &str) -> Result<Program, AsmError> {
         asm.statement(&pending, text_end(text))?;
     }
     let mut program = asm.program;
-    let mut offset = 1u32;
-    for inst in &mut program.instructions {
-        inst.offset = TokenOffset(offset);
-        offset = offset.saturating_add(instruction_length(inst, version));
-    }
+    program.number_instructions();
     Ok(program)
 }
 
@@ -125,22 +121,6 @@ fn parse_version(word: &str, pos: Pos) -> Result<Version, AsmError> {
     let version = Version::new(stage, major, minor);
     // Version::from_token knows exactly which versions exist.
     Version::from_token(version.token()).ok_or_else(unknown)
-}
-
-/// Tokens an instruction takes, for the token offsets [`decode`](crate::bytecode::decode)
-/// would report.
-fn instruction_length(inst: &Instruction, version: Version) -> u32 {
-    let param = |r: &Register| 1 + u32::from(version.has_length_field() && r.relative.is_some());
-    let literal = match inst.literal {
-        Some(Literal::Float(_)) | Some(Literal::Int(_)) => 4,
-        Some(Literal::Bool(_)) => 1,
-        None => 0,
-    };
-    1 + u32::from(inst.decl.is_some())
-        + inst.dst.as_ref().map_or(0, |d| param(&d.reg))
-        + literal
-        + inst.predicate.as_ref().map_or(0, |p| param(&p.reg))
-        + inst.src.iter().map(|s| param(&s.reg)).sum::<u32>()
 }
 
 /// The parse state: the version and the instructions so far.

@@ -335,6 +335,32 @@ impl Program {
     pub fn stage(&self) -> Stage {
         self.version.stage
     }
+
+    /// Sets each instruction's token offset to where [`encode`] puts it (the version token
+    /// is 0), for programs built in memory (the assembler, generated stages).
+    pub fn number_instructions(&mut self) {
+        let version = self.version;
+        let mut offset = 1u32;
+        for inst in &mut self.instructions {
+            inst.offset = TokenOffset(offset);
+            offset = offset.saturating_add(instruction_length(inst, version));
+        }
+    }
+}
+
+/// Tokens an instruction takes, as [`encode`] writes it.
+fn instruction_length(inst: &Instruction, version: Version) -> u32 {
+    let param = |r: &Register| 1 + u32::from(version.has_length_field() && r.relative.is_some());
+    let literal = match inst.literal {
+        Some(Literal::Float(_)) | Some(Literal::Int(_)) => 4,
+        Some(Literal::Bool(_)) => 1,
+        None => 0,
+    };
+    1 + u32::from(inst.decl.is_some())
+        + inst.dst.as_ref().map_or(0, |d| param(&d.reg))
+        + literal
+        + inst.predicate.as_ref().map_or(0, |p| param(&p.reg))
+        + inst.src.iter().map(|s| param(&s.reg)).sum::<u32>()
 }
 
 #[cfg(test)]

@@ -49,25 +49,23 @@ impl Lifter<'_> {
     }
 
     /// `texel` as D3D9 reads the texture `read` names: a narrow texture's missing red, green
-    /// and blue channels set to 1 (see [`SamplerRead::Narrow`]); others as they are.
+    /// and blue channels set to 1 ([`SamplerRead::texel_channels`]); others as they are.
     pub(super) fn fill_channels(
         &mut self,
         texel: Handle<Expression>,
         read: SamplerRead,
     ) -> Handle<Expression> {
-        let SamplerRead::Narrow { channels } = read else {
+        let kept = read.texel_channels();
+        if kept == [true; 4] {
             return texel;
-        };
+        }
         let one = self.lit_f32(1.0);
         let mut parts = [one; 4];
-        for (c, part) in parts
-            .iter_mut()
-            .enumerate()
-            .take(usize::from(channels.min(2)))
-        {
-            *part = self.comp(texel, c as u32);
+        for (c, part) in parts.iter_mut().enumerate() {
+            if kept[c] {
+                *part = self.comp(texel, c as u32);
+            }
         }
-        parts[3] = self.comp(texel, 3);
         self.compose4(parts)
     }
 

@@ -398,6 +398,18 @@ impl SamplerRead {
     pub fn is_depth(self) -> bool {
         matches!(self, SamplerRead::Depth { .. } | SamplerRead::Shadow)
     }
+
+    /// D3D9's missing-channel rule for a colour read: per channel (r, g, b, a), whether the
+    /// texel's value is read (`true`) or 1, the value D3D9 gives a channel the format lacks
+    /// ([`SamplerRead::Narrow`]: r, and g with two channels; alpha is the texel's). Every
+    /// channel is the texel's for other reads. The lifter and the device's fixed-function
+    /// pixel stage both apply this.
+    pub fn texel_channels(self) -> [bool; 4] {
+        match self {
+            SamplerRead::Narrow { channels } => [true, channels >= 2, false, true],
+            _ => [true; 4],
+        }
+    }
 }
 
 /// Where a raw depth read puts the depth.
@@ -504,5 +516,16 @@ mod tests {
                 "{ps}"
             );
         }
+    }
+
+    /// A format without green or blue reads them as 1 (R16F: (r, 1, 1, a); G16R16F: (r, g,
+    /// 1, a)); every other read keeps the texel.
+    #[test]
+    fn narrow_formats_read_their_missing_channels_as_one() {
+        let narrow = |channels| SamplerRead::Narrow { channels }.texel_channels();
+        assert_eq!(narrow(1), [true, false, false, true]);
+        assert_eq!(narrow(2), [true, true, false, true]);
+        assert_eq!(SamplerRead::Color.texel_channels(), [true; 4]);
+        assert_eq!(SamplerRead::Shadow.texel_channels(), [true; 4]);
     }
 }

@@ -70,7 +70,9 @@ pub use options::{
     VertexShaderOptions,
 };
 pub use outputs::ENTRY_POINT;
-pub use pair::{translate_pair, PairError, PairOptions, PairPixelStage, TranslatedPair};
+pub use pair::{
+    translate_pair, PairError, PairOptions, PairPixelStage, PairVertexStage, TranslatedPair,
+};
 pub use points::PointConstants;
 pub use translate::{translate_pixel_shader, translate_vertex_shader};
 pub use validate::{validate, TranslatedShader, NONUNIFORM_DERIVATIVES_DIRECTIVE};

@@ -46,17 +46,7 @@ pub enum Ps1Range {
     Unclamped,
 }
 
-/// `D3DFOGMODE`: how the fog factor is computed from the fog coordinate (vertex fog: the FOG
-/// output; table fog: the pixel's depth).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FogMode {
-    /// `(end - d) / (end - start)`.
-    Linear,
-    /// `1 / e^(d · density)`.
-    Exp,
-    /// `1 / e^((d · density)²)`.
-    Exp2,
-}
+pub use crate::fog::FogMode;
 
 /// Where the fog coordinate comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,7 +1,8 @@
 //! One entry point for a draw's pair of stages: the vertex stage (an application's vertex
-//! shader, or a generated one such as the fixed-function stage, bound to the draw's
-//! declaration through its options' fetches) and the pixel stage (a pixel shader, or a stage
-//! the caller generates with an explicit varying map), linked and each lifted once.
+//! shader, or D3D9's fixed-function vertex pipeline from its [`VertexDescription`], built into
+//! a program in memory and checked here; either bound to the draw's declaration through its
+//! options' fetches) and the pixel stage (a pixel shader, or a stage the caller generates
+//! with an explicit varying map), linked and each lifted once.
 //!
 //! The link is decided from the two checked programs ([`VertexLinkInterface::of`],
 //! [`PixelLinkInterface::of`]) before anything is lifted; both stages are then lifted with
@@ -14,7 +15,22 @@ use super::{
     TranslatedShader, Varying, VertexShaderOptions,
 };
 use crate::bytecode::Stage;
-use crate::check::CheckedProgram;
+use crate::check::{CheckedProgram, DeviceCaps};
+use crate::fixed_function::{FixedFunctionError, VertexDescription};
+
+/// The vertex stage of a draw's pair.
+#[derive(Debug, Clone, Copy)]
+pub enum PairVertexStage<'a> {
+    /// An application's checked vertex shader.
+    Shader(&'a CheckedProgram),
+    /// D3D9's fixed-function vertex pipeline: the description's program
+    /// ([`VertexDescription::program`], checked against `caps`), returned in
+    /// [`TranslatedPair::fixed_function`]. Its inputs are [`VertexDescription::inputs`].
+    FixedFunction {
+        description: &'a VertexDescription,
+        caps: &'a DeviceCaps,
+    },
+}
 
 /// The pixel stage of a draw's pair.
 #[derive(Debug, Clone)]
@@ -57,6 +73,9 @@ pub struct TranslatedPair {
     /// Where each semantic travels (for [`PairPixelStage::Varyings`], the caller's map on
     /// both sides).
     pub link: Link,
+    /// The program generated for [`PairVertexStage::FixedFunction`] (the caller binds the
+    /// declaration to it and the reference interpreter can run it); `None` for a shader.
+    pub fixed_function: Option<CheckedProgram>,
 }
 
 /// Why a pair did not translate: which stage, or the link.
@@ -68,15 +87,25 @@ pub enum PairError {
     Pixel(LiftError),
     #[error("link: {0}")]
     Link(#[from] LinkError),
+    /// The fixed-function description has no program.
+    #[error("{0}")]
+    FixedFunction(#[from] FixedFunctionError),
 }
 
 /// Link and lift a draw's pair: the link from the two programs, then each stage lifted once
 /// with its map.
 pub fn translate_pair(
-    vertex: &CheckedProgram,
+    vertex: PairVertexStage<'_>,
     pixel: PairPixelStage<'_>,
     options: PairOptions,
 ) -> Result<TranslatedPair, PairError> {
+    let mut fixed_function = None;
+    let vertex: &CheckedProgram = match vertex {
+        PairVertexStage::Shader(program) => program,
+        PairVertexStage::FixedFunction { description, caps } => {
+            fixed_function.insert(description.program(caps)?.program)
+        }
+    };
     let wrong_stage = |checked: &CheckedProgram, expected| LiftError::WrongStage {
         expected,
         version: checked.program().version,
@@ -150,6 +179,7 @@ pub fn translate_pair(
         vertex,
         pixel,
         link,
+        fixed_function,
     })
 }
 
@@ -193,7 +223,12 @@ mod tests {
         let ps = checked(
             "ps_3_0\ndcl_texcoord1_centroid v0\ndcl_texcoord5 v1\nmov r0, v0\nadd oC0, r0, v1\n",
         );
-        let pair = translate_pair(&vs, shader(&ps), PairOptions::default()).expect("pairs");
+        let pair = translate_pair(
+            PairVertexStage::Shader(&vs),
+            shader(&ps),
+            PairOptions::default(),
+        )
+        .expect("pairs");
         // TEXCOORD0 is not read, TEXCOORD5 not written: only TEXCOORD1 travels, centroid.
         let t1 = Semantic::new(Usage::TexCoord, 1);
         assert_eq!(
@@ -218,7 +253,12 @@ mod tests {
             Semantic::new(Usage::TexCoord, 3),
         );
         let perspective = VaryingInterpolation::Perspective;
-        let plain = translate_pair(&vs, shader(&ps), PairOptions::default()).expect("pairs");
+        let plain = translate_pair(
+            PairVertexStage::Shader(&vs),
+            shader(&ps),
+            PairOptions::default(),
+        )
+        .expect("pairs");
         assert_eq!(travels(&plain), vec![(t0, 0, 2, perspective)]);
         let options = PairOptions {
             vertex: VertexShaderOptions {
@@ -232,7 +272,8 @@ mod tests {
             sprite_texture_coordinates: true,
             ..PairOptions::default()
         };
-        let sprites = translate_pair(&vs, shader(&ps), options).expect("pairs");
+        let sprites =
+            translate_pair(PairVertexStage::Shader(&vs), shader(&ps), options).expect("pairs");
         assert_eq!(
             travels(&sprites),
             vec![(t0, 0, 4, perspective), (t3, 1, 4, perspective)]
@@ -256,14 +297,20 @@ mod tests {
                 ..PixelShaderOptions::default()
             },
         };
-        let pair = translate_pair(&vs, fogged, PairOptions::default()).expect("pairs");
+        let pair = translate_pair(PairVertexStage::Shader(&vs), fogged, PairOptions::default())
+            .expect("pairs");
         let semantics: Vec<Semantic> = travels(&pair).iter().map(|t| t.0).collect();
         let (t0, fog) = (
             Semantic::new(Usage::TexCoord, 0),
             Semantic::new(Usage::Fog, 0),
         );
         assert_eq!(semantics, vec![t0, fog]);
-        let plain = translate_pair(&vs, shader(&ps), PairOptions::default()).expect("pairs");
+        let plain = translate_pair(
+            PairVertexStage::Shader(&vs),
+            shader(&ps),
+            PairOptions::default(),
+        )
+        .expect("pairs");
         assert_eq!(plain.link.vertex.len(), 1);
     }
 
@@ -273,7 +320,7 @@ mod tests {
         let t1 = Semantic::new(Usage::TexCoord, 1);
         let map = vec![Varying::new(t1, 5, 4)];
         let pair = translate_pair(
-            &vs,
+            PairVertexStage::Shader(&vs),
             PairPixelStage::Varyings(map.clone()),
             PairOptions::default(),
         )
@@ -288,12 +335,22 @@ mod tests {
     fn wrong_stages_and_preset_maps_are_refused() {
         let vs = checked(VS3);
         let ps = checked("ps_3_0\ndcl_texcoord0 v0\nmov oC0, v0\n");
-        let err = translate_pair(&ps, shader(&vs), PairOptions::default()).expect_err("stages");
+        let err = translate_pair(
+            PairVertexStage::Shader(&ps),
+            shader(&vs),
+            PairOptions::default(),
+        )
+        .expect_err("stages");
         assert!(
             matches!(err, PairError::Vertex(LiftError::WrongStage { .. })),
             "{err}"
         );
-        let err = translate_pair(&vs, shader(&vs), PairOptions::default()).expect_err("stages");
+        let err = translate_pair(
+            PairVertexStage::Shader(&vs),
+            shader(&vs),
+            PairOptions::default(),
+        )
+        .expect_err("stages");
         assert!(
             matches!(err, PairError::Pixel(LiftError::WrongStage { .. })),
             "{err}"
@@ -305,7 +362,8 @@ mod tests {
             },
             ..PairOptions::default()
         };
-        let err = translate_pair(&vs, shader(&ps), preset).expect_err("a preset map");
+        let err = translate_pair(PairVertexStage::Shader(&vs), shader(&ps), preset)
+            .expect_err("a preset map");
         assert!(
             matches!(err, PairError::Vertex(LiftError::Options(_))),
             "{err}"

@@ -186,7 +186,7 @@ impl Device {
         };
         let vertex = match (shader, pretransformed) {
             (Some(id), false) => VertexStage::Shader(id),
-            _ => VertexStage::FixedFunction(self.fixed_function_vertex_key(declaration, &fog)?),
+            _ => VertexStage::FixedFunction(self.fixed_function_vertex_state(declaration, &fog)?),
         };
         let pixel_shader = match self.state.pixel_shader {
             Some(id) => Some(

@@ -1,59 +1,21 @@
 //! The numbers the fixed-function stages read at run time, computed from the device state
-//! at draw time: the vertex stage's float constants (the layout below, each matrix as its
-//! four columns so that `dp4 r.x, v, c[col]` is `(v · M).x`), the pixel stage's uniform
-//! (`pixel::PixelUniform`) and ps_1_x's bump-environment uniform.
+//! at draw time: the vertex stage's float constants (the translator's layout,
+//! `d3d9_translator::fixed_function::registers`, each matrix as its four columns), the pixel
+//! stage's uniform (`pixel::PixelUniform`) and ps_1_x's bump-environment uniform.
 
 use super::super::d3dcolor::rgba;
 use super::super::raw_state::RawStageStates;
 use super::super::transform::{multiply, Matrix, TransformState};
 use super::super::DeviceState;
-use super::lighting::{Light, LightType, MAX_ACTIVE_LIGHTS};
+use super::lighting::{Light, MAX_ACTIVE_LIGHTS};
 use super::pixel::PixelUniform;
-
-/// `World · View` (`D3DTS_WORLDMATRIX(0)`), columns.
-pub(crate) const WORLD_VIEW: usize = 0;
-/// `D3DTS_PROJECTION`, columns.
-pub(crate) const PROJECTION: usize = 4;
-/// The normal matrix (upper 3×3 of the transposed inverse of `World · View`), 3 columns.
-pub(crate) const NORMAL_MATRIX: usize = 8;
-/// x: `D3DRS_TWEENFACTOR`.
-pub(crate) const MISC: usize = 11;
-/// `D3DTS_WORLDMATRIX(i) · View` for non-indexed vertex blending, i = 0..=3.
-pub(crate) const BLEND_WORLD_VIEW: [usize; 4] = [WORLD_VIEW, 12, 16, 20];
-/// `D3DRS_AMBIENT` as (r, g, b, a).
-pub(crate) const AMBIENT: usize = 24;
-/// `D3DMATERIAL9`'s colours and (power, 0, 0, 0).
-pub(crate) const MATERIAL_DIFFUSE: usize = 25;
-pub(crate) const MATERIAL_AMBIENT: usize = 26;
-pub(crate) const MATERIAL_SPECULAR: usize = 27;
-pub(crate) const MATERIAL_EMISSIVE: usize = 28;
-pub(crate) const MATERIAL_POWER: usize = 29;
-/// (`FOGSTART`, `FOGEND`, 1/(end − start) or 0 when they are equal, `FOGDENSITY`).
-pub(crate) const FOG: usize = 30;
-/// `World · View · Projection`, columns.
-pub(crate) const WORLD_VIEW_PROJECTION: usize = 32;
-/// `D3DTS_TEXTURE0..7`, columns.
-const TEXTURE_MATRICES: usize = 36;
-/// The active lights, 7 registers each (see [`light`]).
-const LIGHTS: usize = TEXTURE_MATRICES + 32;
-/// Indexed vertex blending: `D3DTS_WORLDMATRIX(i) · View` at 256 + 4i (software vertex
-/// processing's constant range).
-pub(crate) const INDEXED_WORLD_VIEW: usize = 256;
-/// Registers of hardware and software vertex processing.
-const HARDWARE_REGISTERS: usize = 256;
-const SOFTWARE_REGISTERS: usize = 8192;
-
-/// Texture matrix n's first column.
-pub(crate) const fn texture_matrix(n: usize) -> usize {
-    TEXTURE_MATRICES + 4 * n
-}
-
-/// Light i's registers: diffuse, specular, ambient, eye-space position (w 1), eye-space
-/// direction (normalized), (range, att0, att1, att2), (cos(θ/2), cos(φ/2), falloff,
-/// 1/(cos(θ/2) − cos(φ/2))).
-pub(crate) const fn light(i: usize) -> usize {
-    LIGHTS + 7 * i
-}
+use super::LightType;
+use d3d9_translator::fixed_function::registers::{
+    light, texture_matrix, AMBIENT, BLEND_WORLD_VIEW, FOG, HARDWARE_REGISTERS, INDEXED_WORLD_VIEW,
+    LIGHT_REGISTERS, MATERIAL_AMBIENT, MATERIAL_DIFFUSE, MATERIAL_EMISSIVE, MATERIAL_POWER,
+    MATERIAL_SPECULAR, MISC, NORMAL_MATRIX, PROJECTION, SOFTWARE_REGISTERS, WORLD_VIEW,
+    WORLD_VIEW_PROJECTION,
+};
 
 fn columns(m: &Matrix) -> [[f32; 4]; 4] {
     std::array::from_fn(|col| std::array::from_fn(|row| m[row][col]))
@@ -108,8 +70,8 @@ fn transform_point(v: [f32; 3], w: f32, m: &Matrix) -> [f32; 3] {
     std::array::from_fn(|j| v[0] * m[0][j] + v[1] * m[1][j] + v[2] * m[2][j] + w * m[3][j])
 }
 
-/// A light's 7 registers for a draw with view matrix `view`.
-fn light_registers(light: &Light, view: &Matrix) -> [[f32; 4]; 7] {
+/// A light's registers (`registers::light`'s order) for a draw with view matrix `view`.
+fn light_registers(light: &Light, view: &Matrix) -> [[f32; 4]; LIGHT_REGISTERS] {
     let p = transform_point(light.position, 1.0, view);
     let d = transform_point(light.direction, 0.0, view);
     let length = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt();

@@ -11,9 +11,11 @@ use super::super::state::{FogMode, ShadeMode};
 use super::super::Device;
 use super::pixel::{PixelFog, PixelKey};
 use super::stages::stage_keys;
-use super::vertex::{LightingKey, MaterialSource, VertexBlend, VertexFog, VertexKey};
-use super::FogState;
+use super::{fog_equation, FogState};
 use crate::device::TextureKind;
+use d3d9_translator::fixed_function::{
+    Lighting, MaterialSource, VertexBlend, VertexDescription, VertexFog, VertexOutputs, VertexState,
+};
 
 /// `D3DRENDERSTATETYPE` numbers the fixed-function stages read raw.
 const SPECULARENABLE: u32 = 29;
@@ -33,12 +35,12 @@ const TEXTURETRANSFORMFLAGS: u32 = 24;
 const CALL: &str = "draw";
 
 impl Device {
-    /// The fixed-function vertex stage's key for a draw with `declaration`.
-    pub(crate) fn fixed_function_vertex_key(
+    /// The fixed-function vertex stage's state for a draw with `declaration`.
+    pub(crate) fn fixed_function_vertex_state(
         &self,
         declaration: &VertexDeclaration,
         fog: &FogState,
-    ) -> Result<VertexKey, DeviceError> {
+    ) -> Result<VertexState, DeviceError> {
         let raw = &self.state.raw.render;
         let render = &self.state.render;
         let pretransformed = declaration.is_pretransformed();
@@ -62,7 +64,7 @@ impl Device {
                     }
                 })
             };
-            Some(LightingKey {
+            Some(Lighting {
                 lights: self
                     .state
                     .lights
@@ -103,7 +105,7 @@ impl Device {
             }
         };
         let stages = &self.state.raw.stages;
-        Ok(VertexKey {
+        Ok(VertexState {
             viewport,
             lighting,
             blend,
@@ -113,7 +115,7 @@ impl Device {
                 (s.get(D3DTSS_TEXCOORDINDEX), s.get(TEXTURETRANSFORMFLAGS))
             }),
             fog: (fog.enable && fog.table == FogMode::None).then(|| VertexFog {
-                mode: fog.vertex,
+                mode: fog_equation(fog.vertex),
                 range: raw.get(RANGEFOGENABLE) != 0,
             }),
         })
@@ -154,9 +156,10 @@ impl Device {
 }
 
 /// The fixed-function vertex stage as the reference interpreter runs it for
-/// `ProcessVertices` without a vertex shader: the program generated for `declaration` with
-/// the outputs `destination` has (texture coordinate sets), checked against the device's
-/// caps, the declaration it reads, and its float constants now.
+/// `ProcessVertices` without a vertex shader: the program of the description for
+/// `declaration` with the outputs `destination` has (texture coordinate sets), checked against
+/// the device's caps (the one the draws translate), the declaration it reads, and its float
+/// constants now.
 pub(crate) struct ProcessingProgram {
     pub(crate) program: std::sync::Arc<d3d9_translator::check::CheckedProgram>,
     pub(crate) declaration: VertexDeclaration,
@@ -170,36 +173,29 @@ impl Device {
         declaration: &VertexDeclaration,
         destination: &VertexDeclaration,
     ) -> Result<ProcessingProgram, DeviceError> {
-        use d3d9_translator::bytecode::{Stage, Usage};
+        use d3d9_translator::bytecode::Usage;
         let call = "ProcessVertices";
         let fog = FogState::of(&self.state.render, self.state.transforms.w_fog());
-        let key = self.fixed_function_vertex_key(declaration, &fog)?;
+        let state = self.fixed_function_vertex_state(declaration, &fog)?;
         let texcoords = destination
             .elements()
             .iter()
             .filter(|e| e.usage == Usage::TexCoord && e.usage_index < 8)
             .fold(0u8, |mask, e| mask | 1 << e.usage_index);
-        let outputs = super::vertex::VertexOutputs {
+        let outputs = VertexOutputs {
             texcoords,
             eye: false,
             passthrough: Vec::new(),
         };
-        let generated = super::vertex::vertex_program(declaration, &key, outputs)
-            .map_err(|e| unsupported(call, format!("the fixed-function vertex stage: {e}")))?;
-        let program = d3d9_translator::asm::assemble(&generated.text)
-            .map_err(|e| unsupported(call, format!("the fixed-function vertex stage: {e}")))?;
-        let caps = match generated.software_constants {
-            true => d3d9_translator::check::DeviceCaps::software(),
-            false => self.params.caps,
-        };
-        let checked = d3d9_translator::check::check(&program, Stage::Vertex, &caps)
-            .map_err(|e| unsupported(call, format!("the fixed-function vertex stage: {e}")))?;
+        let generated = VertexDescription::new(declaration, state, outputs)
+            .and_then(|d| d.program(&self.params.caps))
+            .map_err(|e| unsupported(call, e.to_string()))?;
         let software = d3d9_translator::bytecode::software_limits(
-            checked.program().version,
-            checked.caps().vertex_processing,
+            generated.program.program().version,
+            generated.program.caps().vertex_processing,
         );
         Ok(ProcessingProgram {
-            program: std::sync::Arc::new(checked),
+            program: std::sync::Arc::new(generated.program),
             declaration: generated.declaration,
             floats: super::constants::vertex_constants(&self.state, software),
         })

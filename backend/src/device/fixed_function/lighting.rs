@@ -10,43 +10,10 @@ use std::collections::BTreeMap;
 
 use super::super::error::{invalid, DeviceError};
 use super::super::Device;
+use super::LightType;
 
 /// `D3DCAPS9.MaxActiveLights`.
 pub const MAX_ACTIVE_LIGHTS: usize = 8;
-
-/// `D3DLIGHTTYPE`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum LightType {
-    /// `D3DLIGHT_POINT` (1): from `position` in every direction, attenuated with distance
-    /// up to `range`.
-    Point,
-    /// `D3DLIGHT_SPOT` (2): a point light limited to a cone around `direction`: full inside
-    /// `theta`, none outside `phi`, `falloff` between.
-    Spot,
-    /// `D3DLIGHT_DIRECTIONAL` (3): along `direction` from infinitely far away.
-    Directional,
-}
-
-impl LightType {
-    /// The type of D3D9's number (1–3).
-    pub fn from_d3d(value: u32) -> Option<LightType> {
-        match value {
-            1 => Some(LightType::Point),
-            2 => Some(LightType::Spot),
-            3 => Some(LightType::Directional),
-            _ => None,
-        }
-    }
-
-    /// D3D9's number of the type.
-    pub fn to_d3d(self) -> u32 {
-        match self {
-            LightType::Point => 1,
-            LightType::Spot => 2,
-            LightType::Directional => 3,
-        }
-    }
-}
 
 /// `D3DLIGHT9`: colours are (r, g, b, a); position and direction in world space (the view
 /// matrix of the draw takes them to eye space).

@@ -2,10 +2,12 @@
 //! (or with a pre-transformed declaration, where D3D9 skips the vertex shader) or without a
 //! pixel shader.
 //!
-//! - Vertex stage (`vertex`): transforms and vertex blending, lighting with the lights and
-//!   material of `lighting`, texture coordinate generation and transforms, vertex fog;
-//!   generated per [`VertexKey`] as a vs_3_0 program and translated like an application's
-//!   shader, its numbers in float constants (`constants`).
+//! - Vertex stage: the translator's (`d3d9_translator::fixed_function`): the device reads
+//!   its [`VertexState`] from the raw states (`keys`), and the draw's pairing hands the
+//!   description to `translate_pair`, which builds, checks and lifts its program (also what
+//!   `ProcessVertices` runs in the interpreter); its numbers are float constants of the
+//!   translator's layout (`registers`), filled here (`constants`) with the lights and
+//!   material of `lighting`.
 //! - Pixel stage (`pixel`): the eight texture stages (`stages`: every `D3DTEXTUREOP` for
 //!   colour and alpha, every argument and modifier, `RESULTARG`, 2D/cube/volume textures,
 //!   bump mapping, projected coordinates), specular add, fog and the alpha test; generated
@@ -21,20 +23,21 @@ mod keys;
 mod lighting;
 mod pixel;
 mod stages;
-mod vertex;
+
+use d3d9_translator::lift::FogMode as Equation;
 
 use super::state::FogMode;
 
 pub(crate) use constants::{bump_env_data, pixel_uniform, vertex_constants};
+pub use d3d9_translator::fixed_function::LightType;
 pub(crate) use lighting::Lights;
-pub use lighting::{Light, LightType, Material, MAX_ACTIVE_LIGHTS};
+pub use lighting::{Light, Material, MAX_ACTIVE_LIGHTS};
 pub use pixel::FIXED_FUNCTION_ENTRY_POINT;
 pub(crate) use pixel::{
     pixel_stage_wgsl, PixelFog, PixelKey, FF_FOG_LOCATION, FF_TEXCOORD_LOCATIONS,
     PIXEL_UNIFORM_BINDING, PIXEL_UNIFORM_GROUP,
 };
 pub use stages::{StageArg, StageOp, TextureStage};
-pub(crate) use vertex::{vertex_program, VertexKey, VertexOutputs};
 
 /// The fog render states of a draw (the pixel constants' bind-group key holds them, and
 /// pixel shaders' fog stage reads the mode).
@@ -88,5 +91,15 @@ impl FogState {
             ],
             self.from_w,
         )
+    }
+}
+
+/// The fog equation of a `D3DFOGMODE`; `None` for `D3DFOG_NONE`.
+pub(crate) fn fog_equation(mode: FogMode) -> Option<Equation> {
+    match mode {
+        FogMode::None => None,
+        FogMode::Linear => Some(Equation::Linear),
+        FogMode::Exp => Some(Equation::Exp),
+        FogMode::Exp2 => Some(Equation::Exp2),
     }
 }

@@ -270,12 +270,14 @@ fn depth_texel(n: usize, read: SamplerRead, bias: f32) -> String {
     };
     let (depth, channels) = match read {
         SamplerRead::Color => return colour,
-        // D3D9 reads the channels the format lacks as 1.
-        SamplerRead::Narrow { channels: 1 } => {
-            return format!("{colour} * vec4<f32>(1.0, 0.0, 0.0, 1.0) + vec4<f32>(0.0, 1.0, 1.0, 0.0)")
-        }
+        // D3D9 reads the channels the format lacks as 1 (the translator's rule).
         SamplerRead::Narrow { .. } => {
-            return format!("{colour} * vec4<f32>(1.0, 1.0, 0.0, 1.0) + vec4<f32>(0.0, 0.0, 1.0, 0.0)")
+            let kept = read.texel_channels();
+            let [keep, fill] = [true, false].map(|value| {
+                let lanes = kept.map(|k| if k == value { "1.0" } else { "0.0" });
+                format!("vec4<f32>({})", lanes.join(", "))
+            });
+            return format!("{colour} * {keep} + {fill}");
         }
         SamplerRead::Shadow => {
             let compare = format!("textureSampleCompare(stage{n}, stage{n}_sampler, coord{n}.xy, coord{n}.z)");
