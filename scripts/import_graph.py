@@ -5,6 +5,7 @@
 path in `use` items and inline paths (comments and doc links excluded). Reports:
  - edges that go up a layer (`layers` order, lowest first) or through the crate root's
    re-exports (a `crate::Name` that is not a module);
+ Test modules (inline, or files declared `#[cfg(test)] mod x;`) are left out.
  - cycles among sibling modules (each edge lifted to the children of the two files' lowest
    common ancestor; parent/child containment edges are not dependencies)."""
 import os,re,sys,collections
@@ -16,6 +17,10 @@ for d,_,fs in os.walk(root):
             p=os.path.join(d,f); rel=os.path.relpath(p,root)[:-3].split(os.sep)
             if rel[-1] in ('mod','lib'): rel=rel[:-1]
             files[tuple(rel)]=p
+# test-only module files (`#[cfg(test)] mod tests;`) are left out, like inline test modules
+for m,p in list(files.items()):
+    for t in re.findall(r'#\[cfg\(test\)\]\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*;',open(p).read()):
+        files.pop(m+(t,),None)
 mods=set(files)
 def strip(src):
     src=re.sub(r'(?s)#\[cfg\(test\)\]\s*mod tests\s*\{.*','',src)  # trailing test modules

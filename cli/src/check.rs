@@ -43,7 +43,7 @@ pub fn run(args: &CheckArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let caps = d3d9_translate::device_caps(args.swvp, args.d3d8);
+    let caps = d3d9_translate::caps::device_caps(args.swvp, args.d3d8);
     // Without --as, the shader goes to the call its own version token names; a stream that
     // does not decode is reported by check_bytes as invalid whichever call it goes to.
     let stage = match args.create {

@@ -55,7 +55,7 @@ pub struct Verdict {
 
 impl Verdict {
     fn of(program: &Program, d3d8: bool) -> Verdict {
-        let caps = d3d9_translate::device_caps(false, d3d8);
+        let caps = d3d9_translate::caps::device_caps(false, d3d8);
         let result = d3d9_translator::check::check(program, program.stage(), &caps);
         Verdict {
             device: if d3d8 { "Direct3D 8" } else { "Direct3D 9" },

@@ -49,7 +49,7 @@ pub fn run(args: &WgslArgs) -> ExitCode {
         Err(e) => return fail(&format!("{}: {e}", args.file.display())),
     };
     // Only checked programs are translated: check as the device would at creation.
-    let caps = crate::device_caps(args.swvp, args.d3d8);
+    let caps = crate::caps::device_caps(args.swvp, args.d3d8);
     let stage = program.stage();
     let checked = match check(&program, stage, &caps) {
         Ok(c) => c,

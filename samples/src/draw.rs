@@ -13,28 +13,15 @@ use d3d9_backend::device::{
     PixelShaderId, PrimitiveType, RenderState, SurfaceData, VertexBufferId, VertexShaderId,
 };
 use d3d9_backend::Gpu;
-use d3d9_translator::asm::AsmError;
 use d3d9_translator::decl::VertexElement;
 
+pub use crate::error::DrawError;
 use crate::objects::Objects;
 
 /// Width of every gallery image (the D3D9 SDK samples' 640x480 window).
 pub const WIDTH: u32 = 640;
 /// Height of every gallery image.
 pub const HEIGHT: u32 = 480;
-
-/// Why a draw could not be made.
-#[derive(Debug, thiserror::Error)]
-pub enum DrawError {
-    #[error("assembling a shader: {0}")]
-    Assemble(#[from] AsmError),
-    #[error("the draw's indices are not whole triangles ({0} indices)")]
-    Indices(usize),
-    #[error("{0}")]
-    Device(#[from] DeviceError),
-    #[error("the draw's objects were released (before a Reset) and not made again")]
-    Released,
-}
 
 /// How the draw describes its vertices: `SetFVF` or `SetVertexDeclaration`.
 #[derive(Clone, Debug)]

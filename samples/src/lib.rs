@@ -18,6 +18,7 @@ pub mod c_samples;
 mod d3d;
 pub mod draw;
 pub mod dxt;
+pub mod error;
 pub mod html;
 pub mod math;
 mod objects;
@@ -35,7 +36,7 @@ pub enum SampleError {
     #[error("scene {scene:?}: {source}")]
     Scene {
         scene: &'static str,
-        source: Box<draw::DrawError>,
+        source: Box<error::DrawError>,
     },
     #[error("writing {path}: {source}")]
     Io {
@@ -58,7 +59,7 @@ pub enum SampleError {
 /// Renders one scene on a fresh device on `gpu`: its frame at time 0, the back buffer
 /// (640x480, `A8R8G8B8`).
 pub fn render_scene(gpu: &Gpu, scene: &Scene) -> Result<SurfaceData, SampleError> {
-    let render = || -> Result<SurfaceData, draw::DrawError> {
+    let render = || -> Result<SurfaceData, error::DrawError> {
         let mut device = draw::scene_device(gpu)?;
         let mut program = scene.create(&mut device)?;
         program.frame(&mut device, 0.0)?;

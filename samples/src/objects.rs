@@ -8,7 +8,7 @@ use d3d9_backend::device::{
 use d3d9_translator::asm::assemble_tokens;
 use d3d9_translator::decl::VertexElement;
 
-use crate::draw::DrawError;
+use crate::error::DrawError;
 
 /// Every object a program made, by kind.
 #[derive(Debug, Default)]

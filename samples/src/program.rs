@@ -4,7 +4,7 @@
 
 use d3d9_backend::device::Device;
 
-use crate::draw::DrawError;
+use crate::error::DrawError;
 
 /// One scene's objects on one device.
 pub trait Program {

@@ -15,7 +15,7 @@ use winit::event_loop::{ActiveEventLoop, EventLoop};
 use winit::keyboard::{Key, NamedKey};
 use winit::window::{Window, WindowId};
 
-use crate::draw::DrawError;
+use crate::error::DrawError;
 use crate::program::Program;
 use crate::scenes::Scene;
 

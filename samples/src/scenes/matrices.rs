@@ -7,7 +7,7 @@ use d3d9_translator::decl::fvf::{D3DFVF_DIFFUSE, D3DFVF_XYZ};
 
 use super::{render_states, set_transforms, Scene, SceneKind};
 use crate::d3d::{D3DCULL_NONE, D3DRS_CULLMODE, D3DRS_LIGHTING};
-use crate::draw::DrawError;
+use crate::error::DrawError;
 use crate::math::Mat4;
 use crate::objects::Objects;
 use crate::program::Program;

@@ -12,8 +12,8 @@ use d3d9_translator::decl::fvf::{D3DFVF_NORMAL, D3DFVF_XYZ};
 
 use super::{render_states, set_transforms, Scene, SceneKind};
 use crate::d3d::*;
-use crate::draw::DrawError;
 use crate::dxt::{compress_dxt1, compress_dxt5};
+use crate::error::DrawError;
 use crate::math::{cross, front_facing, normalize, sub, Mat4, Vec3};
 use crate::objects::Objects;
 use crate::program::Program;

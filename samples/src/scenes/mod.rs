@@ -10,7 +10,8 @@
 use d3d9_backend::device::{Device, Matrix};
 
 use crate::d3d;
-use crate::draw::{DrawError, Prepared, SceneDraw};
+use crate::draw::{Prepared, SceneDraw};
+use crate::error::DrawError;
 use crate::program::Program;
 
 mod cylinder;

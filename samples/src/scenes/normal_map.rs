@@ -10,7 +10,7 @@ use d3d9_translator::bytecode::Usage;
 use d3d9_translator::decl::{DeclType, VertexElement};
 
 use super::{projection, Scene, SceneKind};
-use crate::draw::DrawError;
+use crate::error::DrawError;
 use crate::math::{Mat4, Vec3};
 use crate::objects::Objects;
 use crate::program::Program;

@@ -11,7 +11,7 @@ use d3d9_translator::decl::fvf::{D3DFVF_DIFFUSE, D3DFVF_XYZ};
 
 use super::{projection, render_states, set_transforms, Scene, SceneKind};
 use crate::d3d::*;
-use crate::draw::DrawError;
+use crate::error::DrawError;
 use crate::math::{Mat4, Vec3};
 use crate::objects::Objects;
 use crate::program::Program;

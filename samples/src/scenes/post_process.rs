@@ -15,7 +15,8 @@ use d3d9_translator::decl::{DeclType, VertexElement};
 
 use super::{Scene, SceneKind};
 use crate::d3d::*;
-use crate::draw::{DrawError, HEIGHT, WIDTH};
+use crate::draw::{HEIGHT, WIDTH};
+use crate::error::DrawError;
 use crate::objects::Objects;
 use crate::program::Program;
 

@@ -10,7 +10,7 @@ use super::cylinder::{strip, TRIANGLES};
 use super::matrices::{projection, view};
 use super::{render_states, set_transforms, Scene, SceneKind};
 use crate::d3d::*;
-use crate::draw::DrawError;
+use crate::error::DrawError;
 use crate::math::{Mat4, Vec3};
 use crate::objects::Objects;
 use crate::program::Program;

@@ -11,7 +11,7 @@ use d3d9_translator::decl::fvf::{D3DFVF_DIFFUSE, D3DFVF_LASTBETA_UBYTE4, D3DFVF_
 
 use super::{render_states, Scene, SceneKind};
 use crate::d3d::{D3DCULL_NONE, D3DRS_CULLMODE, D3DRS_LIGHTING, D3DTS_PROJECTION, D3DTS_VIEW};
-use crate::draw::DrawError;
+use crate::error::DrawError;
 use crate::math::Mat4;
 use crate::objects::Objects;
 use crate::program::Program;

@@ -6,7 +6,7 @@ use d3d9_backend::device::{ClearFlags, Device, PrimitiveType, VertexBufferId};
 use d3d9_translator::decl::fvf::{D3DFVF_DIFFUSE, D3DFVF_XYZRHW};
 
 use super::{Scene, SceneKind};
-use crate::draw::DrawError;
+use crate::error::DrawError;
 use crate::objects::Objects;
 use crate::program::Program;
 
