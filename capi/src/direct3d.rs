@@ -3,7 +3,7 @@
 
 use std::ffi::c_void;
 
-use d3d9_backend::device::Format;
+use d3d9_backend::device::{Format, FOURCC_ATOC};
 use d3d9_backend::Gpu;
 
 use crate::adapter::{back_buffer_format, Direct3D9, DISPLAY_FORMAT, DISPLAY_MODE};
@@ -244,6 +244,12 @@ const RTYPE_INDEXBUFFER: u32 = 7;
 
 /// Whether the device does what `CheckDeviceFormat(usage, rtype, format)` asks.
 pub fn format_supported(gpu: &Gpu, usage: u32, rtype: u32, format: u32) -> bool {
+    // NVIDIA's alpha-to-coverage hack is asked for as a surface format (DXVK answers D3D_OK
+    // as NVIDIA and Intel drivers do); AMD's `A2M1` is never advertised here (games pick it
+    // by the vendor id), so it falls through to the unknown formats below.
+    if format == FOURCC_ATOC {
+        return rtype == RTYPE_SURFACE && usage & USAGE_DEPTHSTENCIL == 0;
+    }
     let Some(f) = Format::from_d3d(format) else {
         return false;
     };

@@ -23,6 +23,24 @@ pub const NONMASKABLE: u32 = 1;
 
 /// `D3DRS_MULTISAMPLEMASK`.
 const MULTISAMPLEMASK: u32 = 162;
+/// `D3DRS_ALPHATESTENABLE`, `D3DRS_POINTSIZE` and `D3DRS_ADAPTIVETESS_Y`: the render states
+/// the vendors' alpha-to-coverage hacks are set through.
+const ALPHATESTENABLE: u32 = 15;
+const POINTSIZE: u32 = 154;
+const ADAPTIVETESS_Y: u32 = 181;
+
+const fn fourcc(code: &[u8; 4]) -> u32 {
+    u32::from_le_bytes(*code)
+}
+
+/// `MAKEFOURCC('A','T','O','C')`: NVIDIA's (and Intel's) alpha to coverage, enabled by
+/// `D3DRS_ADAPTIVETESS_Y` while the alpha test is on, disabled by `D3DFMT_UNKNOWN` (0);
+/// `CheckDeviceFormat(..., D3DRTYPE_SURFACE, ATOC)` answers `D3D_OK`.
+pub const FOURCC_ATOC: u32 = fourcc(b"ATOC");
+/// `MAKEFOURCC('A','2','M','1')`: AMD's alpha to coverage on, set as `D3DRS_POINTSIZE`.
+pub const FOURCC_A2M1: u32 = fourcc(b"A2M1");
+/// `MAKEFOURCC('A','2','M','0')`: AMD's alpha to coverage off, set as `D3DRS_POINTSIZE`.
+pub const FOURCC_A2M0: u32 = fourcc(b"A2M0");
 
 /// The sample counts above 1 the device draws with whatever the format: those its usual
 /// colour and depth formats all have (what DXVK takes, colour and depth sample counts
@@ -157,14 +175,34 @@ impl Device {
     }
 
     /// The multisample state of a draw into targets of `kind` and `samples`
-    /// (`D3DRS_MULTISAMPLEMASK`; alpha to coverage is not done).
+    /// (`D3DRS_MULTISAMPLEMASK`, and alpha to coverage where a vendor hack asks for it:
+    /// `alpha_to_coverage`).
     pub(crate) fn multisample_state(&self, kind: u32, samples: u32) -> wgpu::MultisampleState {
         let mask = self.state.raw.render.get(MULTISAMPLEMASK);
         wgpu::MultisampleState {
             count: samples,
             mask: real_mask(mask, kind, samples),
-            alpha_to_coverage_enabled: false,
+            alpha_to_coverage_enabled: samples > 1 && self.alpha_to_coverage(),
         }
+    }
+
+    /// Whether draws turn their alpha into sample coverage, as DXVK decides it
+    /// (`UpdateAlphaToCoverangeAndAlphaTest`): NVIDIA's hack (`D3DRS_ADAPTIVETESS_Y` =
+    /// `ATOC` with `D3DRS_ALPHATESTENABLE` on) or AMD's (`D3DRS_POINTSIZE` = `A2M1`) is set,
+    /// and render target 0 is multisampled (alpha to coverage needs samples). Both hacks are
+    /// honoured whatever the adapter's vendor. See `docs/decisions.md` ("Alpha to coverage").
+    pub(crate) fn alpha_to_coverage(&self) -> bool {
+        let raw = &self.state.raw.render;
+        let nvidia = raw.get(ADAPTIVETESS_Y) == FOURCC_ATOC && raw.get(ALPHATESTENABLE) != 0;
+        let amd = raw.get(POINTSIZE) == FOURCC_A2M1;
+        (nvidia || amd)
+            && self.state.render_targets[0].is_some_and(|id| self.surface_samples(id) > 1)
+    }
+
+    /// Whether draws run the alpha test: `D3DRS_ALPHATESTENABLE`, except while alpha to
+    /// coverage is on, which replaces it (DXVK turns the alpha test off then).
+    pub(crate) fn alpha_test_enabled(&self) -> bool {
+        self.state.render.alpha_test && !self.alpha_to_coverage()
     }
 
     /// The samples of a surface's GPU image (1 for system-memory surfaces).

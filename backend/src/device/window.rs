@@ -27,7 +27,7 @@ use super::objects::{SurfaceId, SwapChainId};
 use super::state::Rect;
 use super::vsync::{FramePacer, DISPLAY_REFRESH_HZ};
 use super::Device;
-use crate::gpu::Gpu;
+use crate::gpu::{pass, Gpu};
 
 /// `D3DPRESENT_PARAMETERS::PresentationInterval`, as far as a wgpu surface can honour it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -314,23 +314,12 @@ impl WindowTarget {
                 })
             };
             let mut encoder = device.create_command_encoder(&Default::default());
-            let mut pass = |view: &wgpu::TextureView,
+            let mut draw = |view: &wgpu::TextureView,
                             load: wgpu::LoadOp<wgpu::Color>,
                             bind_group: &wgpu::BindGroup,
                             scissor: (u32, u32, u32, u32)| {
-                let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                    label: Some("Present"),
-                    color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                        view,
-                        depth_slice: None,
-                        resolve_target: None,
-                        ops: wgpu::Operations {
-                            load,
-                            store: wgpu::StoreOp::Store,
-                        },
-                    })],
-                    ..Default::default()
-                });
+                let attachment = [Some(pass::color_attachment(view, load))];
+                let mut pass = pass::begin(&mut encoder, "Present", &attachment, None);
                 pass.set_pipeline(&self.pipeline);
                 pass.set_bind_group(0, bind_group, &[]);
                 pass.set_scissor_rect(scissor.0, scissor.1, scissor.2, scissor.3);
@@ -338,11 +327,11 @@ impl WindowTarget {
             };
             if let Some((_, dst)) = rects {
                 let frame_group = bind_group(frame, &self.rects_uniform);
-                pass(image, wgpu::LoadOp::Load, &frame_group, dst);
+                draw(image, wgpu::LoadOp::Load, &frame_group, dst);
             }
             let image_group = bind_group(image, &self.whole_uniform);
             let clear = wgpu::LoadOp::Clear(wgpu::Color::BLACK);
-            pass(&target, clear, &image_group, (0, 0, width, height));
+            draw(&target, clear, &image_group, (0, 0, width, height));
             gpu.queue().submit([encoder.finish()]);
             Ok(())
         })

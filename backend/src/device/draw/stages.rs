@@ -79,7 +79,9 @@ impl Device {
             }
         }
         // Both stages read D3DRS_ALPHAREF from a uniform.
-        let alpha_test = render.alpha_test.then_some((render.alpha_func, None));
+        let alpha_test = self
+            .alpha_test_enabled()
+            .then_some((render.alpha_func, None));
         let key = PairKey {
             bitcast: self.bitcast_target(call)?,
             declaration: declaration_id,

@@ -145,8 +145,8 @@ impl Device {
                 },
             }),
             flat: render.shade == ShadeMode::Flat,
-            alpha_test: render
-                .alpha_test
+            alpha_test: self
+                .alpha_test_enabled()
                 .then_some(render.alpha_func)
                 .filter(|f| *f != CompareFunction::Always),
             sampler_reads: self.sampler_reads(),

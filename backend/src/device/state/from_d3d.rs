@@ -3,6 +3,7 @@
 //! `D3DSAMPLERSTATETYPE`, and the enumerations their values are), refused as D3D9 refuses them
 //! or as this device cannot honour them.
 
+use crate::device::multisample::{FOURCC_A2M0, FOURCC_A2M1};
 use d3d9_translator::lift::CompareFunction;
 
 use super::{
@@ -167,6 +168,10 @@ impl RenderState {
             137 => R::Lighting(b),
             140 => R::FogVertexMode(fog_mode(value)?),
             152 => R::ClipPlaneEnable(value),
+            // AMD's alpha-to-coverage hack (`A2M1` on, `A2M0` off) sets the FOURCCs as the
+            // point size: the size drawn keeps its value (`Device::alpha_to_coverage` reads
+            // the raw state).
+            154 if value == FOURCC_A2M1 || value == FOURCC_A2M0 => return Ok(None),
             154 => R::PointSize(f),
             155 => R::PointSizeMin(f),
             156 => R::PointSpriteEnable(b),
@@ -203,7 +208,8 @@ impl RenderState {
             29 | 48 | 139 | 141..=143 | 145..=148 | 151 | 167 | 170 => return Ok(None),
             // No effect here: LASTPIXEL, DITHERENABLE, CLIPPING, MULTISAMPLE*,
             // PATCHEDGESTYLE, DEBUGMONITORTOKEN, POSITION/NORMALDEGREE,
-            // ANTIALIASEDLINEENABLE, tessellation.
+            // ANTIALIASEDLINEENABLE, tessellation (ADAPTIVETESS_Y's `ATOC` hack is read raw:
+            // `Device::alpha_to_coverage`).
             16 | 26 | 136 | 161..=165 | 172 | 173 | 176 | 178..=184 => return Ok(None),
             s => return Err(RawStateError::Invalid(format!("D3DRENDERSTATETYPE {s}"))),
         }))
