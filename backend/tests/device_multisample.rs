@@ -276,3 +276,113 @@ fn gpu_multisampled_depth_copies_out_and_mismatched_depth_is_not_drawn_with() {
     let data = ok(dev.get_render_target_data(single_rt));
     assert_eq!(data.color(16, 32), Some(0xff00_00ff));
 }
+
+/// `D3DRS_*` numbers of the alpha-to-coverage hacks and the alpha test.
+const ALPHATESTENABLE: u32 = 15;
+const ALPHAREF: u32 = 24;
+const ALPHAFUNC: u32 = 25;
+const POINTSIZE: u32 = 154;
+const ADAPTIVETESS_Y: u32 = 181;
+const ATOC: u32 = u32::from_le_bytes(*b"ATOC");
+const A2M1: u32 = u32::from_le_bytes(*b"A2M1");
+const A2M0: u32 = u32::from_le_bytes(*b"A2M0");
+
+/// The mean red channel of the 32 x 32 pixels in the middle of `rt` resolved, after a quad
+/// over the whole of it (cleared to transparent black) in red with alpha `alpha`.
+fn red_after_quad(dev: &mut Device, rt: SurfaceId, alpha: u32) -> u32 {
+    // Stage 0 passes the vertex colour and alpha through (no texture).
+    for (ty, value) in [(1, 2), (2, 0), (4, 2), (5, 0)] {
+        ok(dev.set_texture_stage_state_raw(0, ty, value));
+    }
+    ok(dev.clear(&[], TARGET, 0, 1.0, 0));
+    let quad = [
+        (-1.0, -1.0, 0.1),
+        (-1.0, 1.0, 0.1),
+        (1.0, -1.0, 0.1),
+        (1.0, 1.0, 0.1),
+    ];
+    draw(dev, &quad, (alpha << 24) | 0x00ff_0000);
+    let data = if dev.surface_info(rt).is_some_and(|i| i.multisample.kind > 1) {
+        resolved(dev, rt)
+    } else {
+        ok(dev.get_render_target_data(rt))
+    };
+    let mut sum = 0;
+    for y in 16..48 {
+        for x in 16..48 {
+            let c = data.color(x, y).unwrap_or_else(|| panic!("({x}, {y})"));
+            sum += (c >> 16) & 0xff;
+        }
+    }
+    sum / (32 * 32)
+}
+
+/// Alpha 0x80 (0.502) covers some but not all of the 4 samples. How many, and which, is the
+/// implementation's: Vulkan and GL only ask that coverage grow with alpha (hardware dithers
+/// the pattern across pixels), and 0.5 lies on a step of 4 samples. lavapipe and llvmpipe
+/// cover sample `s` where `alpha > s / 4`: 3 of 4 for alpha 0x80 (a resolve of 0xbf), 2 for
+/// 0x7f. So the mean over the block must show partial coverage, 1 to 3 samples of 4
+/// (0x3f..=0xc0): full (0xff) or no coverage (0) fails.
+fn half_covered(red: u32) -> bool {
+    (0x3f..=0xc0).contains(&red)
+}
+
+#[test]
+fn gpu_alpha_to_coverage_through_the_vendor_hacks() {
+    let mut dev = device();
+    assert_multisamples(&dev);
+    let rt = ms_target(&mut dev, 4);
+    ok(dev.set_render_target(0, Some(rt)));
+    // Blending stays off: only coverage can halve the colour.
+    assert_eq!(red_after_quad(&mut dev, rt, 0x80), 0xff, "no hack set");
+
+    // NVIDIA's: ADAPTIVETESS_Y = ATOC while the alpha test is on. The alpha test itself is
+    // off while alpha to coverage is on (DXVK): GREATER 0xc0 would discard alpha 0x80.
+    ok(dev.set_render_state_raw(ADAPTIVETESS_Y, ATOC));
+    assert_eq!(ok(dev.render_state_raw(ADAPTIVETESS_Y)), ATOC);
+    assert_eq!(
+        red_after_quad(&mut dev, rt, 0x80),
+        0xff,
+        "ATOC without the alpha test (NVIDIA's hack needs it on)"
+    );
+    ok(dev.set_render_state_raw(ALPHATESTENABLE, 1));
+    ok(dev.set_render_state_raw(ALPHAFUNC, 5)); // GREATER
+    ok(dev.set_render_state_raw(ALPHAREF, 0xc0));
+    let red = red_after_quad(&mut dev, rt, 0x80);
+    assert!(half_covered(red), "ATOC, alpha 0x80: red {red:#x}");
+    assert_eq!(red_after_quad(&mut dev, rt, 0xff), 0xff, "ATOC, alpha 0xff");
+    assert_eq!(red_after_quad(&mut dev, rt, 0), 0, "ATOC, alpha 0");
+    // D3DFMT_UNKNOWN turns it off: the alpha test is back (alpha 0x80 fails GREATER 0xc0).
+    ok(dev.set_render_state_raw(ADAPTIVETESS_Y, 0));
+    assert_eq!(red_after_quad(&mut dev, rt, 0x80), 0, "alpha tested again");
+    ok(dev.set_render_state_raw(ALPHATESTENABLE, 0));
+    assert_eq!(red_after_quad(&mut dev, rt, 0x80), 0xff, "ATOC off");
+
+    // AMD's: POINTSIZE = A2M1 (no alpha test needed), A2M0 off. The point size keeps its
+    // value through both.
+    ok(dev.set_render_state_raw(POINTSIZE, 4.0f32.to_bits()));
+    ok(dev.set_render_state_raw(POINTSIZE, A2M1));
+    assert_eq!(ok(dev.render_state_raw(POINTSIZE)), A2M1);
+    assert_eq!(dev.render_states().point_size, 4.0);
+    let red = red_after_quad(&mut dev, rt, 0x80);
+    assert!(half_covered(red), "A2M1, alpha 0x80: red {red:#x}");
+    assert_eq!(red_after_quad(&mut dev, rt, 0xff), 0xff, "A2M1, alpha 0xff");
+    ok(dev.set_render_state_raw(POINTSIZE, A2M0));
+    assert_eq!(dev.render_states().point_size, 4.0);
+    assert_eq!(red_after_quad(&mut dev, rt, 0x80), 0xff, "A2M0");
+
+    // A single-sampled target has no samples to cover: drawn whole.
+    ok(dev.set_render_state_raw(POINTSIZE, A2M1));
+    let single = ok(dev.create_render_target(64, 64, Format::A8R8G8B8));
+    ok(dev.set_render_target(0, Some(single)));
+    assert_eq!(red_after_quad(&mut dev, single, 0x80), 0xff, "single-sampled");
+
+    // Points drawn while POINTSIZE holds A2M1 have the size set before it (4 pixels).
+    ok(dev.clear(&[], TARGET, 0, 1.0, 0));
+    let point = vertex(0.0, 0.0, 0.1, 0xffff_0000);
+    ok(dev.draw_primitive_up(PrimitiveType::PointList, 1, &point, 16));
+    let data = ok(dev.get_render_target_data(single));
+    let red = |x, y| data.color(x, y).map(|c| (c >> 16) & 0xff);
+    assert_eq!((red(30, 30), red(33, 33)), (Some(0xff), Some(0xff)), "in the point");
+    assert_eq!((red(28, 28), red(35, 35)), (Some(0), Some(0)), "outside the point");
+}
