@@ -25,7 +25,8 @@ fn check_program(lang: Lang, file: &str) {
 /// `tests/c/draw.c`: an FVF (XYZRHW | DIFFUSE) triangle drawn with DrawPrimitiveUP, and a
 /// vs_2_0/ps_2_0 triangle from a locked vertex buffer and a vertex declaration drawn with
 /// DrawPrimitive, each read back through a SYSTEMMEM surface: exact colours inside, the
-/// clear colour outside.
+/// clear colour outside; CheckDeviceFormat(D3DRTYPE_SURFACE, 'ATOC') D3D_OK, 'A2M1' not, and
+/// the alpha-to-coverage hacks' render states kept.
 #[test]
 fn gpu_c_draws_fvf_and_shader_triangles() {
     check_program(Lang::C, "draw.c");

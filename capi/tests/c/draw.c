@@ -4,7 +4,12 @@
  *  2. a triangle of a vertex buffer (CreateVertexBuffer, Lock, memcpy, Unlock,
  *     SetStreamSource) described by CreateVertexDeclaration and drawn with DrawPrimitive
  *     through hand-assembled vs_2_0 and ps_2_0 bytecode.
- * Each checks exact colours inside the triangle and the clear colour outside it. */
+ * Each checks exact colours inside the triangle and the clear colour outside it.
+ *  3. the vendors' alpha-to-coverage hacks: CheckDeviceFormat(D3DRTYPE_SURFACE, 'ATOC') is
+ *     D3D_OK (NVIDIA's, as NVIDIA and Intel drivers and DXVK answer), 'A2M1' is
+ *     D3DERR_NOTAVAILABLE (AMD's is never advertised); SetRenderState of
+ *     D3DRS_ADAPTIVETESS_Y 'ATOC' / D3DFMT_UNKNOWN and D3DRS_POINTSIZE 'A2M1' / 'A2M0' is
+ *     D3D_OK and GetRenderState returns the values. */
 #include "d3d9_check.h"
 
 #define WIDTH 64
@@ -129,6 +134,35 @@ static void shader_triangle_vb(IDirect3DDevice9 *device)
     CHECK_EQ(IDirect3DPixelShader9_Release(ps), 0);
 }
 
+static void alpha_to_coverage_hacks(IDirect3D9 *d3d, IDirect3DDevice9 *device)
+{
+    const DWORD atoc = MAKEFOURCC('A', 'T', 'O', 'C');
+    const DWORD a2m1 = MAKEFOURCC('A', '2', 'M', '1');
+    const DWORD a2m0 = MAKEFOURCC('A', '2', 'M', '0');
+    DWORD value = 0;
+
+    section("alpha-to-coverage hacks");
+    CHECK_HR(IDirect3D9_CheckDeviceFormat(d3d, D3DADAPTER_DEFAULT, D3DDEVTYPE_HAL,
+            D3DFMT_X8R8G8B8, 0, D3DRTYPE_SURFACE, (D3DFORMAT)atoc), D3D_OK);
+    CHECK_HR(IDirect3D9_CheckDeviceFormat(d3d, D3DADAPTER_DEFAULT, D3DDEVTYPE_HAL,
+            D3DFMT_X8R8G8B8, 0, D3DRTYPE_TEXTURE, (D3DFORMAT)atoc), D3DERR_NOTAVAILABLE);
+    CHECK_HR(IDirect3D9_CheckDeviceFormat(d3d, D3DADAPTER_DEFAULT, D3DDEVTYPE_HAL,
+            D3DFMT_X8R8G8B8, 0, D3DRTYPE_SURFACE, (D3DFORMAT)a2m1), D3DERR_NOTAVAILABLE);
+
+    CHECK_HR(IDirect3DDevice9_SetRenderState(device, D3DRS_ADAPTIVETESS_Y, atoc), D3D_OK);
+    CHECK_HR(IDirect3DDevice9_GetRenderState(device, D3DRS_ADAPTIVETESS_Y, &value), D3D_OK);
+    CHECK_EQ(value, atoc);
+    CHECK_HR(IDirect3DDevice9_SetRenderState(device, D3DRS_ADAPTIVETESS_Y, D3DFMT_UNKNOWN),
+            D3D_OK);
+    CHECK_HR(IDirect3DDevice9_SetRenderState(device, D3DRS_POINTSIZE, a2m1), D3D_OK);
+    CHECK_HR(IDirect3DDevice9_GetRenderState(device, D3DRS_POINTSIZE, &value), D3D_OK);
+    CHECK_EQ(value, a2m1);
+    CHECK_HR(IDirect3DDevice9_SetRenderState(device, D3DRS_POINTSIZE, a2m0), D3D_OK);
+    CHECK_HR(IDirect3DDevice9_GetRenderState(device, D3DRS_POINTSIZE, &value), D3D_OK);
+    CHECK_EQ(value, a2m0);
+    printf("ok: ATOC advertised, A2M1 not; both hacks' states kept\n");
+}
+
 int main(void)
 {
     IDirect3D9 *d3d = Direct3DCreate9(D3D_SDK_VERSION);
@@ -138,6 +172,7 @@ int main(void)
     device = create_device(d3d, D3DCREATE_HARDWARE_VERTEXPROCESSING, WIDTH, HEIGHT);
     fvf_triangle_up(device);
     shader_triangle_vb(device);
+    alpha_to_coverage_hacks(d3d, device);
     CHECK_EQ(IDirect3DDevice9_Release(device), 0);
     CHECK_EQ(IDirect3D9_Release(d3d), 0);
     return finish("draw");

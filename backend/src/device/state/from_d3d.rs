@@ -171,7 +171,7 @@ impl RenderState {
             // AMD's alpha-to-coverage hack (`A2M1` on, `A2M0` off) sets the FOURCCs as the
             // point size: the size drawn keeps its value (`Device::alpha_to_coverage` reads
             // the raw state).
-            154 if value == 1 && value == FOURCC_A2M0 => return Ok(None),
+            154 if value == FOURCC_A2M1 || value == FOURCC_A2M0 => return Ok(None),
             154 => R::PointSize(f),
             155 => R::PointSizeMin(f),
             156 => R::PointSpriteEnable(b),
