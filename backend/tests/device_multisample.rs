@@ -375,7 +375,11 @@ fn gpu_alpha_to_coverage_through_the_vendor_hacks() {
     ok(dev.set_render_state_raw(POINTSIZE, A2M1));
     let single = ok(dev.create_render_target(64, 64, Format::A8R8G8B8));
     ok(dev.set_render_target(0, Some(single)));
-    assert_eq!(red_after_quad(&mut dev, single, 0x80), 0xff, "single-sampled");
+    assert_eq!(
+        red_after_quad(&mut dev, single, 0x80),
+        0xff,
+        "single-sampled"
+    );
 
     // Points drawn while POINTSIZE holds A2M1 have the size set before it (4 pixels).
     ok(dev.clear(&[], TARGET, 0, 1.0, 0));
@@ -383,6 +387,14 @@ fn gpu_alpha_to_coverage_through_the_vendor_hacks() {
     ok(dev.draw_primitive_up(PrimitiveType::PointList, 1, &point, 16));
     let data = ok(dev.get_render_target_data(single));
     let red = |x, y| data.color(x, y).map(|c| (c >> 16) & 0xff);
-    assert_eq!((red(30, 30), red(33, 33)), (Some(0xff), Some(0xff)), "in the point");
-    assert_eq!((red(28, 28), red(35, 35)), (Some(0), Some(0)), "outside the point");
+    assert_eq!(
+        (red(30, 30), red(33, 33)),
+        (Some(0xff), Some(0xff)),
+        "in the point"
+    );
+    assert_eq!(
+        (red(28, 28), red(35, 35)),
+        (Some(0), Some(0)),
+        "outside the point"
+    );
 }
