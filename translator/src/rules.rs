@@ -174,6 +174,29 @@ mod tests {
     use super::*;
 
     #[test]
+    fn legacy_pow_applies_the_zero_rule_to_either_factor() {
+        for mode in [FloatMode::Legacy, FloatMode::LegacyStrict] {
+            // b = 0 against an infinite log (0 · inf): 1, not NaN.
+            assert_eq!(pow(mode, f32::INFINITY, 0.0), 1.0);
+            // log2|±1| = 0 against an infinite exponent: 1.
+            assert_eq!(pow(mode, 1.0, f32::INFINITY), 1.0);
+            assert_eq!(pow(mode, -1.0, f32::NEG_INFINITY), 1.0);
+        }
+        assert!(pow(FloatMode::Ieee, f32::INFINITY, 0.0).is_nan());
+        assert!(pow(FloatMode::Ieee, 1.0, f32::INFINITY).is_nan());
+    }
+
+    #[test]
+    fn only_denormals_are_flushed() {
+        let denormal = f32::MIN_POSITIVE / 2.0;
+        assert_eq!(flush_denormal(denormal).to_bits(), 0.0f32.to_bits());
+        assert_eq!(flush_denormal(-denormal).to_bits(), (-0.0f32).to_bits());
+        // The smallest normal stays.
+        assert_eq!(flush_denormal(f32::MIN_POSITIVE), f32::MIN_POSITIVE);
+        assert_eq!(flush_denormal(-f32::MIN_POSITIVE), -f32::MIN_POSITIVE);
+    }
+
+    #[test]
     fn special_values() {
         for mode in [FloatMode::Legacy, FloatMode::LegacyStrict] {
             assert_eq!(rcp(mode, 0.0), f32::MAX);
