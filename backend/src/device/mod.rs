@@ -78,7 +78,7 @@ pub use fixed_function::{
     MAX_ACTIVE_LIGHTS,
 };
 pub use format::{Format, FormatSupport, SurfaceData};
-pub use multisample::{FOURCC_A2M0, FOURCC_A2M1, FOURCC_ATOC, NONMASKABLE};
+pub use multisample::NONMASKABLE;
 pub use objects::{
     DeclarationId, Filter, IndexBufferId, IndexFormat, LockFlags, Locked, MultiSample,
     PixelShaderId, Pool, SurfaceId, SwapChainId, TexelBox, TextureDesc, TextureId, Usage,
@@ -93,6 +93,7 @@ pub use state::{
     RenderStates, SamplerState, SamplerStates, ShadeMode, StencilOp, TextureAddress, TextureFilter,
     Viewport,
 };
+pub use state::{FOURCC_A2M0, FOURCC_A2M1, FOURCC_ATOC};
 pub use surfaces::SurfaceInfo;
 pub use texture_kind::TextureKind;
 pub use textures::TextureInfo;

@@ -15,6 +15,7 @@
 use super::error::{invalid, unsupported, DeviceError};
 use super::format::Format;
 use super::objects::{GpuImage, MultiSample, SurfaceId, SwapChainId, TexelBox};
+use super::state::{FOURCC_A2M1, FOURCC_ATOC};
 use super::Device;
 use crate::gpu::{pass, Target};
 
@@ -28,19 +29,6 @@ const MULTISAMPLEMASK: u32 = 162;
 const ALPHATESTENABLE: u32 = 15;
 const POINTSIZE: u32 = 154;
 const ADAPTIVETESS_Y: u32 = 181;
-
-const fn fourcc(code: &[u8; 4]) -> u32 {
-    u32::from_le_bytes(*code)
-}
-
-/// `MAKEFOURCC('A','T','O','C')`: NVIDIA's (and Intel's) alpha to coverage, enabled by
-/// `D3DRS_ADAPTIVETESS_Y` while the alpha test is on, disabled by `D3DFMT_UNKNOWN` (0);
-/// `CheckDeviceFormat(..., D3DRTYPE_SURFACE, ATOC)` answers `D3D_OK`.
-pub const FOURCC_ATOC: u32 = fourcc(b"ATOC");
-/// `MAKEFOURCC('A','2','M','1')`: AMD's alpha to coverage on, set as `D3DRS_POINTSIZE`.
-pub const FOURCC_A2M1: u32 = fourcc(b"A2M1");
-/// `MAKEFOURCC('A','2','M','0')`: AMD's alpha to coverage off, set as `D3DRS_POINTSIZE`.
-pub const FOURCC_A2M0: u32 = fourcc(b"A2M0");
 
 /// The sample counts above 1 the device draws with whatever the format: those its usual
 /// colour and depth formats all have (what DXVK takes, colour and depth sample counts

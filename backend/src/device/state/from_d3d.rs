@@ -3,7 +3,7 @@
 //! `D3DSAMPLERSTATETYPE`, and the enumerations their values are), refused as D3D9 refuses them
 //! or as this device cannot honour them.
 
-use crate::device::multisample::{FOURCC_A2M0, FOURCC_A2M1};
+use super::fourcc::{FOURCC_A2M0, FOURCC_A2M1};
 use d3d9_translator::lift::CompareFunction;
 
 use super::{

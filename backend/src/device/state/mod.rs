@@ -2,11 +2,13 @@
 //! the wgpu pipeline state they become. D3D9's raw numbers for them (`SetRenderState` and
 //! `SetSamplerState` values) are mapped in `from_d3d`.
 
+mod fourcc;
 mod from_d3d;
 mod sampler;
 
 use d3d9_translator::lift::CompareFunction;
 
+pub use fourcc::{FOURCC_A2M0, FOURCC_A2M1, FOURCC_ATOC};
 pub(crate) use from_d3d::RawStateError;
 pub use sampler::{sampler_descriptor, MipFilter, TextureAddress, TextureFilter};
 

@@ -1,0 +1,15 @@
+//! Render-state values that are FOURCC codes: the drivers' alpha-to-coverage hacks, which
+//! every D3D9 driver (and DXVK, wined3d) honours (`multisample`).
+
+const fn fourcc(code: &[u8; 4]) -> u32 {
+    u32::from_le_bytes(*code)
+}
+
+/// `MAKEFOURCC('A','T','O','C')`: NVIDIA's (and Intel's) alpha to coverage, enabled by
+/// `D3DRS_ADAPTIVETESS_Y` while the alpha test is on, disabled by `D3DFMT_UNKNOWN` (0);
+/// `CheckDeviceFormat(..., D3DRTYPE_SURFACE, ATOC)` answers `D3D_OK`.
+pub const FOURCC_ATOC: u32 = fourcc(b"ATOC");
+/// `MAKEFOURCC('A','2','M','1')`: AMD's alpha to coverage on, set as `D3DRS_POINTSIZE`.
+pub const FOURCC_A2M1: u32 = fourcc(b"A2M1");
+/// `MAKEFOURCC('A','2','M','0')`: AMD's alpha to coverage off, set as `D3DRS_POINTSIZE`.
+pub const FOURCC_A2M0: u32 = fourcc(b"A2M0");
