@@ -379,6 +379,19 @@ fn emit_module(
     let single = module.entry_points.len() == 1;
     let stage = entry.stage;
     let name = entry.name.clone();
+    // The back ends besides WGSL take no pipeline-overridable constants (the `i#` of loops,
+    // `lift::LoopConstant`): they get their defaults, the shader that reads the uniform
+    // (resolved as the device resolves them: `lift::resolve_overrides`).
+    let resolved;
+    let (module, info) = if lang == Lang::Wgsl || module.overrides.is_empty() {
+        (module, info)
+    } else {
+        let mut m = module.clone();
+        d3d9_translator::lift::resolve_overrides(&mut m, &[]);
+        let i = d3d9_translator::lift::validate(&m).map_err(|e| fail("resolved overrides", &e))?;
+        resolved = (m, i);
+        (&resolved.0, &resolved.1)
+    };
     Ok(match lang {
         Lang::Wgsl => {
             let mut w = naga::back::wgsl::Writer::new(

@@ -206,6 +206,32 @@ pub struct Variant {
     pub module: wgpu::ShaderSource<'static>,
     /// The same code for the probe.
     pub probe: ProbeShader,
+    /// Values of the translation's loop overrides (a translation specialised on the scene's
+    /// `i#`); none for the generic translation.
+    pub constants: Vec<(String, f64)>,
+}
+
+impl Variant {
+    /// `constants` as the harness and `lift::resolve_overrides` take them.
+    pub fn constants(&self) -> Vec<(&str, f64)> {
+        self.constants
+            .iter()
+            .map(|(k, v)| (k.as_str(), *v))
+            .collect()
+    }
+
+    /// The shader for wgpu: a translation with its loop overrides resolved to `constants`
+    /// (their defaults where none), as the device builds it.
+    pub fn source(&self) -> wgpu::ShaderSource<'static> {
+        match &self.probe {
+            ProbeShader::Naga(m) => {
+                let mut module = (**m).clone();
+                d3d9_translator::lift::resolve_overrides(&mut module, &self.constants());
+                wgpu::ShaderSource::Naga(Cow::Owned(module))
+            }
+            ProbeShader::Wgsl(_) => self.module.clone(),
+        }
+    }
 }
 
 pub enum ProbeShader {
@@ -242,10 +268,27 @@ pub fn variants(scene: &Scene) -> (Vec<Variant>, VertexBinding, Vec<ConstantBuff
                 assert_eq!(*c, buffers, "{label}: other constant buffers");
             }
         }
+        // Ieee with the pipeline specialised on the scene's `i#` (its loops' count, start
+        // and step compiled in), where the shader has loops over uniform `i#`.
+        let specialised: Vec<(String, f64)> = shader
+            .interface
+            .loop_constant_values(&scene.constants.ints)
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect();
+        if mode == FloatMode::Ieee && !specialised.is_empty() {
+            out.push(Variant {
+                label: "Ieee spec".to_string(),
+                module: wgpu::ShaderSource::Naga(Cow::Owned(shader.module.clone())),
+                probe: ProbeShader::Naga(Box::new(shader.module.clone())),
+                constants: specialised,
+            });
+        }
         out.push(Variant {
             label: label.to_string(),
             module: wgpu::ShaderSource::Naga(Cow::Owned(shader.module.clone())),
             probe: ProbeShader::Naga(Box::new(shader.module)),
+            constants: Vec::new(),
         });
     }
     for (label, wgsl) in &scene.hand {
@@ -253,6 +296,7 @@ pub fn variants(scene: &Scene) -> (Vec<Variant>, VertexBinding, Vec<ConstantBuff
             label: label.to_string(),
             module: wgpu::ShaderSource::Wgsl(Cow::Borrowed(wgsl)),
             probe: ProbeShader::Wgsl(wgsl),
+            constants: Vec::new(),
         });
     }
     // The control: the first hand shader again, in a pipeline of its own.
@@ -261,9 +305,37 @@ pub fn variants(scene: &Scene) -> (Vec<Variant>, VertexBinding, Vec<ConstantBuff
         label: "hand (control)".to_string(),
         module: wgpu::ShaderSource::Wgsl(Cow::Borrowed(wgsl)),
         probe: ProbeShader::Wgsl(wgsl),
+        constants: Vec::new(),
     });
     let (binding, buffers) = reference.expect("three modes");
     (out, binding, buffers)
+}
+
+/// The outputs of variant `v` on the checked vertices (the probe's pipeline built with the
+/// variant's constants).
+pub fn probe(
+    scene: &Scene,
+    v: &Variant,
+    binding: &VertexBinding,
+    buffers: &[ConstantBuffer],
+    gpu: &Gpu,
+) -> Vec<d3d9_harness::OutputValues> {
+    let data: Vec<u8> = (0..CHECKED_VERTICES)
+        .flat_map(|j| (scene.vertex)(3 * CHECKED_STRIDE * j))
+        .collect();
+    let streams: Vec<VertexBuffer<'_>> = binding
+        .streams
+        .iter()
+        .map(|layout| VertexBuffer::stream(layout, &data))
+        .collect();
+    let uniforms: Vec<_> = buffers.iter().map(d3d9_harness::Uniform::from).collect();
+    let constants = v.constants();
+    gpu.vertex_outputs(&VertexProbe {
+        vertex_buffers: &streams,
+        uniforms: &uniforms,
+        ..VertexProbe::new(v.probe.stage().constants(&constants), CHECKED_VERTICES)
+    })
+    .unwrap_or_else(|e| panic!("{} {}: {e}", scene.name, v.label))
 }
 
 /// Every variant computes the reference hand shader's COLOR0 on the first vertices.
@@ -274,23 +346,7 @@ pub fn check_outputs(
     buffers: &[ConstantBuffer],
     gpu: &Gpu,
 ) {
-    let data: Vec<u8> = (0..CHECKED_VERTICES)
-        .flat_map(|j| (scene.vertex)(3 * CHECKED_STRIDE * j))
-        .collect();
-    let streams: Vec<VertexBuffer<'_>> = binding
-        .streams
-        .iter()
-        .map(|layout| VertexBuffer::stream(layout, &data))
-        .collect();
-    let uniforms: Vec<_> = buffers.iter().map(d3d9_harness::Uniform::from).collect();
-    let outputs = |v: &Variant| {
-        gpu.vertex_outputs(&VertexProbe {
-            vertex_buffers: &streams,
-            uniforms: &uniforms,
-            ..VertexProbe::new(v.probe.stage(), CHECKED_VERTICES)
-        })
-        .unwrap_or_else(|e| panic!("{} {}: {e}", scene.name, v.label))
-    };
+    let outputs = |v: &Variant| probe(scene, v, binding, buffers, gpu);
     let hand = variants
         .iter()
         .find(|v| v.label == scene.hand[0].0)

@@ -23,6 +23,9 @@ pub enum Shader<'a> {
 pub struct ShaderStage<'a> {
     pub shader: Shader<'a>,
     pub entry_point: Option<&'a str>,
+    /// Pipeline-overridable constants (name, value) the pipeline is built with; none by
+    /// default.
+    pub constants: &'a [(&'a str, f64)],
 }
 
 impl<'a> ShaderStage<'a> {
@@ -31,6 +34,7 @@ impl<'a> ShaderStage<'a> {
         Self {
             shader: Shader::Wgsl(source),
             entry_point: None,
+            constants: &[],
         }
     }
 
@@ -39,6 +43,7 @@ impl<'a> ShaderStage<'a> {
         Self {
             shader: Shader::Naga(module),
             entry_point: None,
+            constants: &[],
         }
     }
 
@@ -47,6 +52,23 @@ impl<'a> ShaderStage<'a> {
         Self {
             entry_point: Some(name),
             ..self
+        }
+    }
+
+    /// The same shader, its pipeline built with the pipeline-overridable `constants`.
+    pub fn constants(self, constants: &'a [(&'a str, f64)]) -> Self {
+        Self { constants, ..self }
+    }
+
+    /// The stage's `PipelineCompilationOptions`: its constants for WGSL text (a naga
+    /// module's are resolved in the module, see `render::create_module`).
+    pub(crate) fn compilation_options(&self) -> wgpu::PipelineCompilationOptions<'a> {
+        wgpu::PipelineCompilationOptions {
+            constants: match self.shader {
+                Shader::Wgsl(_) => self.constants,
+                Shader::Naga(_) => &[],
+            },
+            ..Default::default()
         }
     }
 }

@@ -7,7 +7,7 @@ use d3d9_backend::gpu::provoking::{has_flat_output, last_vertex_order};
 use d3d9_backend::gpu::{bits_of, ExactReadback, Gpu, GpuError, Indices};
 
 use crate::caps::check_streams;
-use crate::draw::{Draw, Image, Shader, Target};
+use crate::draw::{Draw, Image, Shader, ShaderStage, Target};
 use crate::error::HarnessError;
 use crate::render::{
     begin_pass, create_module, naga_module, read_texture, target_texture, Bindings,
@@ -221,8 +221,8 @@ fn prepare<'d>(
 ) -> Result<Prepared<'d>, HarnessError> {
     let topology = reorder.as_ref().map_or(draw.topology, |(t, _)| *t);
     let (front_face, cull_mode) = draw.cull.unwrap_or(frame.cull).primitive_state();
-    let vs = create_module(gpu, draw.vertex.shader);
-    let fs = create_module(gpu, fragment);
+    let vs = create_module(gpu, draw.vertex.shader, draw.vertex.constants);
+    let fs = create_module(gpu, fragment, draw.fragment.constants);
     let bindings = Bindings::new(gpu, draw.uniforms, draw.textures, draw.samplers)?;
     let layouts: Vec<_> = draw
         .vertex_buffers
@@ -250,7 +250,7 @@ fn prepare<'d>(
             vertex: wgpu::VertexState {
                 module: &vs,
                 entry_point: draw.vertex.entry_point,
-                compilation_options: Default::default(),
+                compilation_options: draw.vertex.compilation_options(),
                 buffers: &layouts,
             },
             primitive: wgpu::PrimitiveState {
@@ -268,7 +268,11 @@ fn prepare<'d>(
             fragment: Some(wgpu::FragmentState {
                 module: &fs,
                 entry_point: draw.fragment.entry_point,
-                compilation_options: Default::default(),
+                compilation_options: ShaderStage {
+                    shader: fragment,
+                    ..draw.fragment
+                }
+                .compilation_options(),
                 targets: &color_targets,
             }),
             multiview_mask: None,

@@ -126,7 +126,7 @@ pub(crate) fn vertex_outputs(
     let values = target_texture(gpu, values_format, width, height)?;
     let covered = target_texture(gpu, covered_format, width, height)?;
     gpu.capture::<_, HarnessError>("vertex probe", || {
-        let vs = create_module(gpu, Shader::Naga(&module));
+        let vs = create_module(gpu, Shader::Naga(&module), probe.vertex.constants);
         let bindings = Bindings::new(gpu, probe.uniforms, probe.textures, probe.samplers)?;
         let layouts: Vec<_> = probe
             .vertex_buffers
@@ -136,7 +136,7 @@ pub(crate) fn vertex_outputs(
         let pipelines: Vec<_> = fragments
             .iter()
             .map(|fragment| {
-                let fs = create_module(gpu, Shader::Naga(fragment));
+                let fs = create_module(gpu, Shader::Naga(fragment), &[]);
                 gpu.device()
                     .create_render_pipeline(&wgpu::RenderPipelineDescriptor {
                         label: Some("vertex probe"),

@@ -17,7 +17,7 @@ pub(crate) fn shader_module(
     gpu: &Gpu,
     shader: Shader<'_>,
 ) -> Result<wgpu::ShaderModule, HarnessError> {
-    gpu.capture("shader module", || Ok(create_module(gpu, shader)))
+    gpu.capture("shader module", || Ok(create_module(gpu, shader, &[])))
 }
 
 /// `shader` as a naga module (parsing WGSL), for the harness's rewrites.
@@ -36,10 +36,21 @@ pub(crate) fn naga_module<'s>(
     }
 }
 
-pub(crate) fn create_module(gpu: &Gpu, shader: Shader<'_>) -> wgpu::ShaderModule {
+/// The wgpu module of `shader`; a naga module's pipeline-overridable constants (a
+/// translation's loop `i#`) resolved to `constants` or their defaults
+/// (`lift::resolve_overrides`; WGSL text takes them as the pipeline's `constants`).
+pub(crate) fn create_module(
+    gpu: &Gpu,
+    shader: Shader<'_>,
+    constants: &[(&str, f64)],
+) -> wgpu::ShaderModule {
     let source = match shader {
         Shader::Wgsl(text) => wgpu::ShaderSource::Wgsl(Cow::Borrowed(text)),
-        Shader::Naga(module) => wgpu::ShaderSource::Naga(Cow::Owned(module.clone())),
+        Shader::Naga(module) => {
+            let mut module = module.clone();
+            d3d9_translator::lift::resolve_overrides(&mut module, constants);
+            wgpu::ShaderSource::Naga(Cow::Owned(module))
+        }
     };
     gpu.device()
         .create_shader_module(wgpu::ShaderModuleDescriptor {

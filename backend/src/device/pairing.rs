@@ -135,6 +135,11 @@ pub(crate) struct ShaderPair {
     pub(crate) color_outputs: Vec<u32>,
     /// Whether flat-shaded varyings travel (GL reissues such draws, see `provoking`).
     pub(crate) flat: bool,
+    /// The loop values this pair has specialised pipelines for (`draw::loops`).
+    pub(crate) loop_variants: std::sync::Mutex<Vec<Vec<i32>>>,
+    /// The stages' modules (vertex, pixel) with their loop overrides, where they have any:
+    /// what specialised pipelines resolve (`draw::loops`).
+    pub(crate) loop_modules: [Option<naga::Module>; 2],
 }
 
 /// Everything pairing reads besides the key.
@@ -189,6 +194,7 @@ pub(crate) fn build_pair(
     };
     let stage = source.stage(&params.caps);
     let mut textures = Vec::new();
+    let mut pixel_loops = None;
     let (pair, fragment) = match (&key.pixel, inputs.pixel_shader.as_deref()) {
         (PixelStage::Shader { .. }, Some(ps)) => {
             let ps_options = pixel_shader_options(key, params, ps);
@@ -220,6 +226,7 @@ pub(crate) fn build_pair(
                 crate::gpu::bitcast::bitcast_fragment_output(&mut module, None)
                     .map_err(|source| DeviceError::Gpu { call: CALL, source })?;
             }
+            pixel_loops = (!module.overrides.is_empty()).then(|| module.clone());
             (pair, naga_module(device, module))
         }
         (PixelStage::Shader { .. }, None) => return Err(invalid(CALL, "no pixel shader")),
@@ -271,6 +278,7 @@ pub(crate) fn build_pair(
             .iter()
             .any(|o| o.semantic.usage == Usage::Color && o.location.is_some());
     let vertex_interface = vertex.interface.clone();
+    let vertex_loops = (!vertex.module.overrides.is_empty()).then(|| vertex.module.clone());
     let vertex_module = naga_module(device, vertex.module);
     Ok(ShaderPair {
         id,
@@ -285,6 +293,8 @@ pub(crate) fn build_pair(
         textures,
         color_outputs,
         flat,
+        loop_variants: Default::default(),
+        loop_modules: [vertex_loops, pixel_loops],
     })
 }
 
@@ -341,7 +351,19 @@ fn pair_error(error: PairError) -> DeviceError {
     }
 }
 
-fn naga_module(device: &wgpu::Device, module: naga::Module) -> wgpu::ShaderModule {
+/// The wgpu module of a translated stage, its loop overrides resolved to `constants` or, for
+/// none, their defaults (the loops read the uniform; see `draw::loops`).
+pub(crate) fn naga_module_with(
+    device: &wgpu::Device,
+    mut module: naga::Module,
+    constants: &[(&str, f64)],
+) -> wgpu::ShaderModule {
+    d3d9_translator::lift::resolve_overrides(&mut module, constants);
+    naga_module(device, module)
+}
+
+fn naga_module(device: &wgpu::Device, mut module: naga::Module) -> wgpu::ShaderModule {
+    d3d9_translator::lift::resolve_overrides(&mut module, &[]);
     device.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: None,
         source: wgpu::ShaderSource::Naga(std::borrow::Cow::Owned(module)),

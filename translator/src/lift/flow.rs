@@ -12,6 +12,8 @@
 //!   the enclosing aL when it ends, so aL always belongs to the innermost loop (also inside
 //!   subroutines called from the loop). `rep i#` runs `min(i#.x, 255)` times. A `ret` from
 //!   inside a loop of a subroutine leaves the caller's aL at the inner loop's value.
+//! - A loop's `i#` (unless `defi`'d) may be fixed when the pipeline is built
+//!   (`loop_constants`).
 
 use super::builder::Lanes;
 use super::builder::{FrameKind, Lifter, LoopCounter, LoopFrame};
@@ -177,8 +179,8 @@ impl Lifter<'_> {
         } else {
             self.src_param(inst, 0)?
         };
-        let iv = self.read_int(&int_src.reg)?;
-        let count = self.comp(iv, 0);
+        let control = self.loop_control(&int_src.reg, if is_loop { 3 } else { 1 })?;
+        let count = control[0];
         let max = self.lit_i32(MAX_LOOP_ITERATIONS);
         let bound = self.math2(Mf::Min, count, max);
         let k = self.f.loops_made;
@@ -188,8 +190,7 @@ impl Lifter<'_> {
         let zero = self.lit_i32(0);
         self.store(counter, zero);
         let al = if is_loop {
-            let start = self.comp(iv, 1);
-            let step = self.comp(iv, 2);
+            let (start, step) = (control[1], control[2]);
             let value = self.local(format!("loop{k}_aL"), i32_ty);
             self.store(value, start);
             let saved = self.local(format!("loop{k}_outer_aL"), i32_ty);

@@ -347,9 +347,48 @@ pub struct ShaderInterface {
     /// other than `Never` and `Always`): the reference's uniform ([`ALPHA_TEST_BINDING`],
     /// filled with [`alpha_ref_data`]).
     pub alpha_ref: Option<UniformBinding>,
+    /// The `i#` registers that `loop`/`rep` read (those not `defi`'d) as pipeline-overridable
+    /// constants, in register order: a pipeline built with [`Self::loop_constant_values`]
+    /// runs its loops with those values compiled in; one built without reads the uniform.
+    pub loop_constants: Vec<LoopConstant>,
+}
+
+/// An `i#` register a `loop` or `rep` reads, as pipeline-overridable constants: where the
+/// bool `flag` is true the loops take count, start and step (`i#.x`, `.y`, `.z`) from the
+/// i32 `components` instead of the uniform. All four default to false / 0 (the uniform).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoopConstant {
+    pub register: u32,
+    /// The flag's name (`vs_i0_spec`; `ps_` in pixel shaders).
+    pub flag: String,
+    /// The names of x, y, z (`vs_i0_x`, `vs_i0_y`, `vs_i0_z`).
+    pub components: [String; 3],
+}
+
+impl LoopConstant {
+    /// The pipeline constants (name, value) that fix the register to `value`.
+    pub fn constants(&self, value: [i32; 4]) -> [(&str, f64); 4] {
+        let [x, y, z] = &self.components;
+        [
+            (self.flag.as_str(), 1.0),
+            (x.as_str(), f64::from(value[0])),
+            (y.as_str(), f64::from(value[1])),
+            (z.as_str(), f64::from(value[2])),
+        ]
+    }
 }
 
 impl ShaderInterface {
+    /// The (name, value) pairs that fix every loop's `i#` to its value in `ints` (`i0`…;
+    /// registers past its end read 0): for [`super::resolve_overrides`], or as WebGPU
+    /// pipeline constants of the WGSL text.
+    pub fn loop_constant_values(&self, ints: &[[i32; 4]]) -> Vec<(&str, f64)> {
+        self.loop_constants
+            .iter()
+            .flat_map(|l| l.constants(ints.get(l.register as usize).copied().unwrap_or([0; 4])))
+            .collect()
+    }
+
     /// The output with this semantic.
     pub fn output(&self, semantic: Semantic) -> Option<&VertexOutput> {
         self.outputs.iter().find(|o| o.semantic == semantic)

@@ -21,7 +21,7 @@
 //!   finiteness), `globals` (register files as naga globals), `loads` (register reads
 //!   remembered), `operands` (source reads at the written lanes), `writes` (destination and
 //!   predicate writes), `numerics` (D3D9 float rules), `arith` (per-opcode lowering), `flow`
-//!   (flow control), `texture` (texld*, texkill), `depth` (depth textures: shadow maps and
+//!   (flow control), `loop_constants` (a loop's `i#` as pipeline-overridable constants), `texture` (texld*, texkill), `depth` (depth textures: shadow maps and
 //!   raw depth), `ps1` (ps_1_x: texture addressing, modifiers, ranges), `inputs` (vertex
 //!   fetch conversions), `outputs` (vertex output semantics and entry point), `pixel_entry`
 //!   (pixel inputs, outputs and entry point), `points` (point lists drawn as quads), `fog` and
@@ -45,6 +45,7 @@ pub mod interface;
 pub mod link;
 mod link_interface;
 mod loads;
+mod loop_constants;
 mod numerics;
 mod operands;
 mod options;
@@ -63,8 +64,11 @@ mod writes;
 pub use crate::rules::FloatMode;
 pub use error::{Feature, LiftError};
 pub use fog::FogConstants;
-pub use interface::{DepthChannels, SamplerRead, ShaderInterface, Varying, VaryingInterpolation};
+pub use interface::{
+    DepthChannels, LoopConstant, SamplerRead, ShaderInterface, Varying, VaryingInterpolation,
+};
 pub use link::{link, Link, LinkError, LinkOptions};
+pub use loop_constants::resolve_overrides;
 pub use options::{
     CompareFunction, FogMode, FogOptions, FogSource, PixelShaderOptions, PointExpansion, Ps1Range,
     VertexShaderOptions,

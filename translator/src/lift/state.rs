@@ -168,6 +168,9 @@ pub(super) struct ResourceMap {
     pub globals: HashMap<RegKey, Handle<GlobalVariable>>,
     /// `dcl_2d s#` and friends (ps_1_x: from the options, by stage).
     pub samplers: BTreeMap<u32, TextureType>,
+    /// The pipeline-overridable constants of each `i#` a loop reads (flag, x, y, z; see
+    /// `loop_constants`).
+    pub loop_overrides: BTreeMap<u32, [Handle<naga::Override>; 4]>,
 }
 
 /// ps_1_x state carried between instructions.

@@ -403,6 +403,7 @@ impl Lifter<'_> {
         rel.sort_unstable();
         rel.dedup();
         interface.relative_constant_reads = rel;
+        interface.loop_constants = self.loop_constants();
         interface
     }
 }

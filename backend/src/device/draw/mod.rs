@@ -13,6 +13,7 @@
 mod bindings;
 mod encode;
 mod fixups;
+mod loops;
 mod pipeline;
 mod primitives;
 mod ring;
@@ -49,6 +50,9 @@ pub(crate) struct PipelineKey {
     filterable: Vec<bool>,
     /// Samples and `D3DRS_MULTISAMPLEMASK` (`multisample`).
     multisample: wgpu::MultisampleState,
+    /// The `i#` values the pipeline's loops are specialised on; empty for the generic
+    /// pipeline (`loops`).
+    loops: Vec<i32>,
 }
 
 /// A built pipeline and its bind group layouts.

@@ -1,6 +1,6 @@
 //! The draw's render pipeline: its key (pair, vertex layouts, primitive, targets,
-//! depth-stencil state, filterable textures), the bounded cache, and the pipeline and bind
-//! group layouts built on a miss.
+//! depth-stencil state, filterable textures, loop values), the bounded cache, and the
+//! pipeline and bind group layouts built on a miss.
 
 use std::sync::Arc;
 
@@ -12,6 +12,7 @@ use super::super::error::{invalid, DeviceError};
 use super::super::pairing::ShaderPair;
 use super::super::Device;
 use super::bindings::{pixel_constant_buffers, vertex_constant_buffers};
+use super::loops::{loop_values, stage_modules};
 use super::ring::{ConstantRing, RingEntry, MAX_ENTRIES};
 use super::{ConstantsGroup, PipelineEntry, PipelineKey};
 use crate::device::ConstantBuffer;
@@ -55,6 +56,10 @@ impl Device {
             }),
             filterable: filterable.to_vec(),
             multisample,
+            loops: loop_values(
+                pair,
+                [&self.state.vs_constants.ints, &self.state.ps_constants.ints],
+            ),
         };
         let gpu = &self.gpu;
         let state = &self.state;
@@ -223,12 +228,13 @@ fn build_pipeline(
         .collect();
     let pipeline = gpu
         .capture("pipeline", || {
+            let [vertex_module, fragment_module] = stage_modules(device, pair, &key.loops);
             Ok(
                 device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
                     label: Some("draw"),
                     layout: Some(&pipeline_layout),
                     vertex: wgpu::VertexState {
-                        module: &pair.vertex_module,
+                        module: &vertex_module,
                         entry_point: Some(d3d9_translator::lift::ENTRY_POINT),
                         compilation_options: Default::default(),
                         buffers: &buffers,
@@ -237,7 +243,7 @@ fn build_pipeline(
                     depth_stencil: key.depth_stencil.clone(),
                     multisample: key.multisample,
                     fragment: Some(wgpu::FragmentState {
-                        module: &pair.fragment_module,
+                        module: &fragment_module,
                         entry_point: None,
                         compilation_options: Default::default(),
                         targets: &key.targets,
