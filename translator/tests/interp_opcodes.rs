@@ -143,7 +143,7 @@ fn scalar_instructions_replicate_their_result() {
 
 #[test]
 fn expp_is_partial_precision_in_vs_1_1_and_exp_from_vs_2_0() {
-    let x = C[2] + 0.75; // -2.25
+    let x = C[2] + 1.25; // -1.75: x - floor(x) = 0.25, unlike x / floor(x)
     let f = x.floor();
     // vs_1_1: (2^floor(x), x − floor(x), 2^x, 1).
     let rows = [[x, 0.0, 0.0, 0.0]];
@@ -174,6 +174,18 @@ fn lit_dst_crs_and_nrm_follow_their_definitions() {
         run("vs_2_0", "lit r0, c4", &[[-0.5, 2.0, 0.0, 3.0]]),
         [1.0, 0.0, 0.0, 1.0],
         "lit, x < 0",
+    );
+    // x = 0 is not lit: no specular (y^w would be 8).
+    close(
+        run("vs_2_0", "lit r0, c4", &[[0.0, 2.0, 0.0, 3.0]]),
+        [1.0, 0.0, 0.0, 1.0],
+        "lit, x = 0",
+    );
+    // y = 0: no specular, even with w = 0 (0^0 would be 1).
+    close(
+        run("vs_2_0", "lit r0, c4", &[[0.5, 0.0, 0.0, 0.0]]),
+        [1.0, 0.5, 0.0, 1.0],
+        "lit, y = 0",
     );
     // y ≤ 0: no specular.
     close(
