@@ -295,3 +295,90 @@ fn setp_sets_the_predicate_per_component() {
         ]
     );
 }
+
+/// `run` with boolean constants `bools` (`SetVertexShaderConstantB`).
+fn run_with_bools(version: &str, body: &str, bools: &[bool]) -> [f32; 4] {
+    let text = format!(
+        "{version}
+        dcl_position v0
+        def c3, 7, 7, 7, 7
+        def c9, 1, 1, 1, 1
+        mov oPos, v0
+        mov r0, c3
+        mov r4, c0
+        mov r5, c1
+        {body}
+        mov oT0, r0
+        "
+    );
+    let program = assemble(&text).unwrap_or_else(|e| panic!("{body}: {e}"));
+    let checked = check(&program, Stage::Vertex, &DeviceCaps::default())
+        .unwrap_or_else(|e| panic!("{body}: {e}"));
+    let constants = Constants {
+        floats: vec![A, B, C, [7.0; 4]],
+        bools: bools.to_vec(),
+        ..Constants::default()
+    };
+    let out = Interpreter::new(&checked, FloatMode::Ieee)
+        .unwrap_or_else(|e| panic!("{body}: {e}"))
+        .run(&[[0.0; 4]], &constants)
+        .unwrap_or_else(|e| panic!("{body}: {e}"));
+    out.get(Semantic::new(Usage::TexCoord, 0))
+        .unwrap_or_else(|| panic!("{body}: no output"))
+}
+
+#[test]
+fn comparisons_follow_their_definitions() {
+    // Per component: A < B, A > B, A > B, A > B (1.5/-0.5, -2/4, 0.25/2, 3/-1.25) and the
+    // equal case against itself.
+    type Comparison = fn(f32, f32) -> bool;
+    let cases: [(&str, Comparison); 6] = [
+        ("gt", |a, b| a > b),
+        ("lt", |a, b| a < b),
+        ("ge", |a, b| a >= b),
+        ("le", |a, b| a <= b),
+        ("eq", |a, b| a == b),
+        ("ne", |a, b| a != b),
+    ];
+    for (cmp, f) in cases {
+        for (second, other) in [("r5", B), ("r4", A)] {
+            let got = run_with_bools(
+                "vs_2_x",
+                &format!("setp_{cmp} p0, r4, {second}\n(p0) mov r0, c9"),
+                &[],
+            );
+            let expected = each(|k| if f(A[k], other[k]) { 1.0 } else { 7.0 });
+            assert_eq!(got, expected, "setp_{cmp} against {second}");
+            // ifc compares the first components.
+            let got = run_with_bools(
+                "vs_2_x",
+                &format!("if_{cmp} r4.x, {second}.x\nmov r0, c9\nendif"),
+                &[],
+            );
+            let taken = f(A[0], other[0]);
+            assert_eq!(got, [if taken { 1.0 } else { 7.0 }; 4], "if_{cmp} {second}");
+        }
+    }
+}
+
+#[test]
+fn boolean_constants_steer_if_and_default_to_false() {
+    let body = "if b1\nmov r0, c9\nendif";
+    assert_eq!(run_with_bools("vs_2_0", body, &[false, true]), [1.0; 4]);
+    assert_eq!(run_with_bools("vs_2_0", body, &[true, false]), [7.0; 4]);
+    // Never set: false.
+    assert_eq!(run_with_bools("vs_2_0", body, &[]), [7.0; 4]);
+    // `defb` wins over the application's value.
+    let body = "defb b1, false\nif b1\nmov r0, c9\nendif";
+    assert_eq!(run_with_bools("vs_2_0", body, &[false, true]), [7.0; 4]);
+}
+
+#[test]
+fn relative_reads_outside_the_constants_read_zero() {
+    // c[a0.x + 1] with a0.x = -2 (address -1) and a0.x = 300 (past c255): the zero register.
+    for (a0, expected) in [(-2.0f32, [0.0; 4]), (300.0, [0.0; 4]), (-1.0, A), (0.0, B)] {
+        let rows = [[a0, 0.0, 0.0, 0.0]];
+        let got = run("vs_2_0", "mova a0.x, c4.x\nmov r0, c[a0.x + 1]", &rows);
+        assert_eq!(got, expected, "a0.x = {a0}");
+    }
+}
