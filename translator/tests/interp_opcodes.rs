@@ -382,3 +382,29 @@ fn relative_reads_outside_the_constants_read_zero() {
         assert_eq!(got, expected, "a0.x = {a0}");
     }
 }
+
+#[test]
+fn else_break_and_breakc_leave_where_d3d9_says() {
+    // if/else on b0.
+    let body = "def c10, 10, 10, 10, 10\nif b0\nmov r0, c9\nelse\nmov r0, c10\nendif";
+    assert_eq!(run_with_bools("vs_2_0", body, &[true]), [1.0; 4]);
+    assert_eq!(run_with_bools("vs_2_0", body, &[false]), [10.0; 4]);
+    // rep 5 adding 1 to 7, leaving by breakc once x reaches 10: 10, not 12.
+    let body = "def c10, 10, 10, 10, 10
+        defi i0, 5, 0, 0, 0
+        rep i0
+        add r0.x, r0.x, c9.x
+        break_ge r0.x, c10.x
+        endrep";
+    assert_eq!(run_with_bools("vs_2_x", body, &[])[0], 10.0);
+    // break inside if b0: one iteration (8) when set, all five (12) when not.
+    let body = "defi i0, 5, 0, 0, 0
+        rep i0
+        add r0.y, r0.y, c9.y
+        if b0
+        break
+        endif
+        endrep";
+    assert_eq!(run_with_bools("vs_2_x", body, &[true])[1], 8.0);
+    assert_eq!(run_with_bools("vs_2_x", body, &[false])[1], 12.0);
+}
