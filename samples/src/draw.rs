@@ -15,7 +15,7 @@ use d3d9_backend::device::{
 use d3d9_backend::Gpu;
 use d3d9_translator::decl::VertexElement;
 
-pub use crate::error::DrawError;
+use crate::error::DrawError;
 use crate::objects::Objects;
 
 /// Width of every gallery image (the D3D9 SDK samples' 640x480 window).

@@ -149,7 +149,7 @@ impl Device {
             let Some(bound) = open.groups.get_mut(index as usize) else {
                 continue;
             };
-            if bound.as_ref() != Some(&(group.clone(), offsets)) {
+            if bound.as_ref().map(|(g, o)| (g, *o)) != Some((group, offsets)) {
                 pass.set_bind_group(index, group, offsets.as_slice());
                 *bound = Some((group.clone(), offsets));
             }
@@ -159,10 +159,9 @@ impl Device {
             if open.vertex_buffers.len() <= at {
                 open.vertex_buffers.resize(at + 1, None);
             }
-            let wanted = Some((buffer.clone(), *offset));
-            if open.vertex_buffers[at] != wanted {
+            if open.vertex_buffers[at].as_ref().map(|(b, o)| (b, *o)) != Some((buffer, *offset)) {
                 pass.set_vertex_buffer(slot, buffer.slice(*offset..));
-                open.vertex_buffers[at] = wanted;
+                open.vertex_buffers[at] = Some((buffer.clone(), *offset));
             }
         }
         let (width, height) = recipe.size;
@@ -198,7 +197,7 @@ impl Device {
             Some(IndexSource::Bound(buffer, format)) => (buffer, *format),
             Some(IndexSource::Generated(buffer)) => (buffer, wgpu::IndexFormat::Uint32),
         };
-        if open.index.as_ref() != Some(&(index.0.clone(), index.1)) {
+        if open.index.as_ref().map(|(b, f)| (b, *f)) != Some(index) {
             pass.set_index_buffer(index.0.slice(..), index.1);
             open.index = Some((index.0.clone(), index.1));
         }
