@@ -159,12 +159,18 @@ fn gpu_a_repeated_draw_sees_every_change() {
             pipelines.misses
         )
     );
-    // A constant: the next draw is no memo hit, the one after it is.
+    // A float constant: the memo answers with the constants placed anew.
     ok(dev.set_vertex_shader_constant_f(0, &[green]));
     assert_eq!(draw(&mut dev), 0xff00_ff00);
-    assert_eq!(dev.memo_hits(), memo_hits + 1);
-    assert_eq!(draw(&mut dev), 0xff00_ff00);
     assert_eq!(dev.memo_hits(), memo_hits + 2);
+    assert_eq!(draw(&mut dev), 0xff00_ff00);
+    assert_eq!(dev.memo_hits(), memo_hits + 3);
+    // An integer constant (it may pick a specialised pipeline): the full path, then the memo.
+    ok(dev.set_vertex_shader_constant_i(0, &[[1, 0, 0, 0]]));
+    assert_eq!(draw(&mut dev), 0xff00_ff00);
+    assert_eq!(dev.memo_hits(), memo_hits + 3);
+    assert_eq!(draw(&mut dev), 0xff00_ff00);
+    assert_eq!(dev.memo_hits(), memo_hits + 4);
     // The vertex buffer's contents: the triangle moves off the pixel, then back.
     ok(dev.update_vertex_buffer(vb, 0, &corners(-1.5)));
     assert_eq!(draw(&mut dev), 0xff00_00ff);
@@ -255,6 +261,59 @@ fn gpu_constants_changed_between_draws_each_reach_their_draw() {
                 r << 16 | g << 8 | b,
                 "frame {frame}, draw {q} at ({x}, {y}): {got:08x}"
             );
+        }
+    }
+}
+
+/// The same draw repeated with only its float constants changed is answered by the draw
+/// memo (no pairing, no lookups), and each repeat still reads its own constants: ten
+/// additive draws of one quad, draw k with vertex `c0.r` and pixel `c0.b` of k/255, sum to
+/// 55/255 in red and blue; constants kept from an earlier draw would give another sum.
+#[test]
+fn gpu_a_repeated_draw_with_new_constants_reads_them() {
+    use d3d9_backend::device::Blend;
+    let mut dev = Device::new(DeviceParams::default())
+        .unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"));
+    const D3DFVF_XYZ: u32 = 0x002;
+    let asm = |text: &str| assemble_tokens(text).unwrap_or_else(|e| panic!("{e}"));
+    let vs = ok(dev.create_vertex_shader(&asm(
+        "vs_2_0\ndcl_position v0\nmov oPos, v0\nmov oD0, c0\n",
+    )));
+    let ps = ok(dev.create_pixel_shader(&asm("ps_2_0\ndcl v0\nadd r0, v0, c0\nmov oC0, r0\n")));
+    let quad: Vec<u8> = [[-1.0f32, -1.0, 0.5], [-1.0, 1.0, 0.5], [1.0, -1.0, 0.5], [1.0, 1.0, 0.5]]
+        .iter()
+        .flatten()
+        .flat_map(|c| c.to_le_bytes())
+        .collect();
+    let vb = ok(dev.create_vertex_buffer_with(&quad));
+    ok(dev.set_fvf(D3DFVF_XYZ));
+    ok(dev.set_vertex_shader(Some(vs)));
+    ok(dev.set_pixel_shader(Some(ps)));
+    ok(dev.set_stream_source(0, Some(vb), 0, 12));
+    ok(dev.set_render_state(RenderState::CullMode(CullMode::None)));
+    ok(dev.set_render_state(RenderState::AlphaBlendEnable(true)));
+    ok(dev.set_render_state(RenderState::SrcBlend(Blend::One)));
+    ok(dev.set_render_state(RenderState::DestBlend(Blend::One)));
+    for frame in 0..2 {
+        ok(dev.clear(&[], ClearFlags::TARGET, 0xff00_0000, 1.0, 0));
+        let hits = dev.memo_hits();
+        for k in 1..=10u8 {
+            let v = f32::from(k) / 255.0;
+            ok(dev.set_vertex_shader_constant_f(0, &[[v, 0.0, 0.0, 0.0]]));
+            ok(dev.set_pixel_shader_constant_f(0, &[[0.0, 0.0, v, 0.0]]));
+            ok(dev.draw_primitive(PrimitiveType::TriangleStrip, 0, 2));
+        }
+        // The first draw after the clear takes the full path (the clear ended the pass but
+        // changed no state: it may hit too); every later one is a memo hit.
+        assert!(
+            dev.memo_hits() >= hits + 9,
+            "frame {frame}: {} memo hits in 10 draws",
+            dev.memo_hits() - hits
+        );
+        let data = ok(dev.get_render_target_data(dev.back_buffer()));
+        for (x, y) in [(0, 0), (320, 240), (639, 479)] {
+            let got = data.color(x, y).unwrap_or_else(|| panic!("no pixel ({x}, {y})"));
+            assert_eq!(got & 0xff_ffff, 55 << 16 | 55, "frame {frame} at ({x}, {y}): {got:08x}");
         }
     }
 }

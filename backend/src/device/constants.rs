@@ -240,31 +240,33 @@ fn register_buffers(
     (float_count, int_count, bool_count): (usize, usize, usize),
     interface: &ShaderInterface,
 ) -> Vec<ConstantBuffer> {
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(3);
     if let Some(fc) = interface.float_constants {
-        let mut values = sized(floats, float_count, [0.0; 4]);
-        overwrite(&mut values, &interface.defined_floats);
-        values.push([0.0; 4]);
+        // Plus the zero register relative reads past the end land on.
+        let data = register_bytes(floats, float_count, 1, &interface.defined_floats);
         out.push(ConstantBuffer {
             group: fc.group,
             binding: fc.binding,
             storage: fc.storage,
-            data: bytemuck::cast_slice(&values).to_vec(),
+            data,
         });
     }
     if let Some(b) = interface.int_constants {
-        let mut values = sized(ints, int_count, [0; 4]);
-        overwrite(&mut values, &interface.defined_ints);
         out.push(ConstantBuffer {
             group: b.group,
             binding: b.binding,
             storage: false,
-            data: bytemuck::cast_slice(&values).to_vec(),
+            data: register_bytes(ints, int_count, 0, &interface.defined_ints),
         });
     }
     if let Some(b) = interface.bool_constants {
-        let mut values = sized(bools, bool_count, false);
-        overwrite(&mut values, &interface.defined_bools);
+        let mut values: Vec<bool> = bools.iter().take(bool_count).copied().collect();
+        values.resize(bool_count, false);
+        for &(register, value) in &interface.defined_bools {
+            if let Some(slot) = values.get_mut(register as usize) {
+                *slot = value;
+            }
+        }
         out.push(ConstantBuffer {
             group: b.group,
             binding: b.binding,
@@ -282,20 +284,29 @@ fn write<T: Copy>(registers: &mut [T], start: usize, values: &[T]) {
     }
 }
 
-/// `values` cut or zero-extended to `count` registers.
-fn sized<T: Copy>(values: &[T], count: usize, zero: T) -> Vec<T> {
-    let mut out: Vec<T> = values.iter().take(count).copied().collect();
-    out.resize(count, zero);
-    out
-}
-
-/// The shader's `def`s written over the application's values.
-fn overwrite<T: Copy>(values: &mut [T], defined: &[(u32, T)]) {
-    for &(register, value) in defined {
-        if let Some(slot) = values.get_mut(register as usize) {
-            *slot = value;
+/// `values` cut or zero-extended to `count` registers with the shader's `def`s written over
+/// them, then `zeros` zero registers, as bytes: one allocation and one copy (a draw's
+/// constants are built on every change of them).
+fn register_bytes<T: bytemuck::Pod>(
+    values: &[T],
+    count: usize,
+    zeros: usize,
+    defined: &[(u32, T)],
+) -> Vec<u8> {
+    let size = std::mem::size_of::<T>();
+    let len = (count + zeros) * size;
+    // Not `vec![0; len]`: glibc's `calloc` clears far slower than this copies.
+    let mut data = Vec::with_capacity(len);
+    let kept = values.len().min(count);
+    data.extend_from_slice(bytemuck::cast_slice(&values[..kept]));
+    data.resize(len, 0);
+    for (register, value) in defined {
+        let at = *register as usize * size;
+        if (*register as usize) < count {
+            data[at..at + size].copy_from_slice(bytemuck::bytes_of(value));
         }
     }
+    data
 }
 
 /// `b#` as little-endian `u32` words, bit n % 32 of word n / 32 (one word for 16 registers).

@@ -160,8 +160,10 @@ impl Device {
     ) -> Result<(), DeviceError> {
         let (limit, _, _) = self.vertex_constant_limits();
         range_check("SetVertexShaderConstantF", start, values.len(), limit)?;
-        self.state.vs_constants.set_f(start, values);
-        self.state.vs_constants_version += 1;
+        // Readers key on the constants' own version (see `Versioned::untracked_mut`).
+        let state = self.state.untracked_mut();
+        state.vs_constants.set_f(start, values);
+        state.vs_constants_version += 1;
         Ok(())
     }
 
@@ -199,8 +201,10 @@ impl Device {
     ) -> Result<(), DeviceError> {
         let limit = PS3_FLOAT_CONSTANTS as usize;
         range_check("SetPixelShaderConstantF", start, values.len(), limit)?;
-        self.state.ps_constants.set_f(start, values);
-        self.state.ps_constants_version += 1;
+        // Readers key on the constants' own version (see `Versioned::untracked_mut`).
+        let state = self.state.untracked_mut();
+        state.ps_constants.set_f(start, values);
+        state.ps_constants_version += 1;
         Ok(())
     }
 

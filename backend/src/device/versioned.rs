@@ -27,6 +27,14 @@ impl<T> Versioned<T> {
     pub(crate) fn version(&self) -> u64 {
         self.version
     }
+
+    /// The value, changed without a new version: only for parts that carry a version of
+    /// their own which every reader keys on (the shader float constants and
+    /// `vs_constants_version` / `ps_constants_version`), so that the draw memo can tell a
+    /// draw that only needs its constants placed again from one that needs the full path.
+    pub(crate) fn untracked_mut(&mut self) -> &mut T {
+        &mut self.value
+    }
 }
 
 impl<T> Deref for Versioned<T> {
@@ -59,6 +67,9 @@ mod tests {
         v[0] = 5;
         assert_eq!(v.version(), 2);
         assert_eq!(*v, vec![5, 2, 3]);
+        assert_eq!(v.version(), 2);
+        v.untracked_mut()[1] = 7;
+        assert_eq!(*v, vec![5, 7, 3]);
         assert_eq!(v.version(), 2);
     }
 }

@@ -19,6 +19,23 @@ use super::ring::{Offsets, Stage};
 use super::{BindGroupKey, ConstantsGroup, PipelineEntry, SamplerKey};
 use crate::device::{ConstantBuffer, MipFilter, TextureFilter, TextureKind};
 
+/// A draw's bind groups with their dynamic offsets, and what placed its constants.
+pub(super) struct BoundGroups {
+    pub(super) groups: Vec<Option<wgpu::BindGroup>>,
+    pub(super) offsets: [Offsets; 4],
+    pub(super) constants: ConstantKeys,
+}
+
+/// The keys a draw's constants were placed under (vertex, pixel), at the float constants'
+/// versions then, with the position fix-up: what places them again when only the float
+/// constants change (`Device::constants_changed`).
+#[derive(Clone)]
+pub(super) struct ConstantKeys {
+    keys: [Option<BindGroupKey>; 2],
+    versions: [u64; 2],
+    fixup: [f32; 4],
+}
+
 /// The textures on the slots a pair samples.
 pub(super) struct SampledTextures {
     /// Per sampled texture of the pair: the texture (`None` where none with a GPU side is
@@ -121,7 +138,7 @@ impl Device {
         entry: &PipelineEntry,
         textures: &SampledTextures,
         depth_bias: f32,
-    ) -> Result<(Vec<Option<wgpu::BindGroup>>, [Offsets; 4]), DeviceError> {
+    ) -> Result<BoundGroups, DeviceError> {
         let render = self.state.render;
         let viewport = self.state.viewport;
         // The position fix-up: D3D9's half-pixel offset where the viewport does not carry it,
@@ -137,15 +154,15 @@ impl Device {
         };
         let mut groups: Vec<Option<wgpu::BindGroup>> = entry.empty_groups.clone();
         let mut offsets = [Offsets::default(); 4];
+        let mut keys = [None, None];
         if let Some(constants) = entry.vs_constants {
             let key = BindGroupKey::VertexConstants {
                 pair: pair.id,
                 // The fixed-function constants come from many states (transforms, lights,
                 // material, render and stage states): any state change makes new ones.
-                version: if pair.fixed_function_vertex {
-                    self.state.version()
-                } else {
-                    self.state.vs_constants_version
+                version: match pair.fixed_function_vertex {
+                    true => (self.state.version(), 0),
+                    false => (0, self.state.vs_constants_version),
                 },
                 viewport: (viewport.width, viewport.height),
                 fixup: fixup.map(f32::to_bits),
@@ -157,22 +174,21 @@ impl Device {
             })?;
             set_group(&mut groups, constants.group, group);
             set_offsets(&mut offsets, constants.group, at);
+            keys[Stage::Vertex as usize] = Some(key);
         }
         if let Some(constants) = entry.ps_constants {
             let fog = FogState::of(&render, self.state.transforms.w_fog());
             let key = BindGroupKey::PixelConstants {
                 pair: pair.id,
                 // The fixed-function uniform and ps_1_x's bump-environment matrices come from
-                // render and texture-stage states: any state change makes new ones.
-                version: if pair.fixed_function_pixel
-                    || pair
-                        .pixel_interface
-                        .as_ref()
-                        .is_some_and(|i| i.bump_env.is_some())
-                {
-                    self.state.version()
-                } else {
-                    self.state.ps_constants_version
+                // render and texture-stage states: any state change makes new ones. (The
+                // float constants do not bump the state's version: their own counts.)
+                version: match (pair.fixed_function_pixel, &pair.pixel_interface) {
+                    (true, _) => (self.state.version(), 0),
+                    (false, Some(i)) if i.bump_env.is_some() => {
+                        (self.state.version(), self.state.ps_constants_version)
+                    }
+                    (false, _) => (0, self.state.ps_constants_version),
                 },
                 fog: fog.key(),
                 alpha_ref: render.alpha_reference(),
@@ -182,6 +198,7 @@ impl Device {
             })?;
             set_group(&mut groups, constants.group, group);
             set_offsets(&mut offsets, constants.group, at);
+            keys[Stage::Pixel as usize] = Some(key);
         }
         for group in [1u32, 3] {
             let members: Vec<usize> = (0..pair.textures.len())
@@ -214,7 +231,69 @@ impl Device {
             let textures_group = self.texture_group(call, &key, &layout, pair, &members, &bound)?;
             set_group(&mut groups, group, textures_group);
         }
-        Ok((groups, offsets))
+        Ok(BoundGroups {
+            groups,
+            offsets,
+            constants: ConstantKeys {
+                keys,
+                versions: self.constants_versions(),
+                fixup,
+            },
+        })
+    }
+
+    /// The vertex and pixel float constants' versions (`SetVertexShaderConstantF` and
+    /// `SetPixelShaderConstantF` change only these, not the state's version).
+    pub(super) fn constants_versions(&self) -> [u64; 2] {
+        [
+            self.state.vs_constants_version,
+            self.state.ps_constants_version,
+        ]
+    }
+
+    /// A memoised draw's constants placed anew where a stage's constants changed since it
+    /// was recorded (nothing else did: the state's version is the same): the stage's key at
+    /// the new version, its group and offsets in `groups` and `offsets`.
+    pub(super) fn constants_changed(
+        &mut self,
+        pair: &ShaderPair,
+        entry: &PipelineEntry,
+        constants: &mut ConstantKeys,
+        groups: &mut Vec<Option<wgpu::BindGroup>>,
+        offsets: &mut [Offsets; 4],
+    ) -> Result<(), DeviceError> {
+        let versions = self.constants_versions();
+        let stages = [
+            (Stage::Vertex, entry.vs_constants),
+            (Stage::Pixel, entry.ps_constants),
+        ];
+        for (stage, group) in stages {
+            let i = stage as usize;
+            if constants.versions[i] == versions[i] {
+                continue;
+            }
+            let (Some(group), Some(key)) = (group, constants.keys[i].as_mut()) else {
+                continue;
+            };
+            match key {
+                BindGroupKey::VertexConstants { version, .. }
+                | BindGroupKey::PixelConstants { version, .. } => version.1 = versions[i],
+                BindGroupKey::Textures { .. } => continue,
+            }
+            let fixup = constants.fixup;
+            let (bound, at) = match stage {
+                Stage::Vertex => self.constants(stage, entry, key, group, |state| {
+                    vertex_constant_buffers(state, pair, fixup)
+                })?,
+                Stage::Pixel => self.constants(stage, entry, key, group, |state| {
+                    Ok(pixel_constant_buffers(state, pair))
+                })?,
+            };
+            set_group(groups, group.group, bound);
+            set_offsets(offsets, group.group, at);
+        }
+        constants.versions = versions;
+        Ok(())
     }
 
     /// The bind group and dynamic offsets of one stage's constants under `key`: placed in the

@@ -85,7 +85,9 @@ pub(crate) enum BindGroupKey {
     /// fixed-function stage of the transforms), for a viewport size (the half-pixel fix-up).
     VertexConstants {
         pair: u64,
-        version: u64,
+        /// The state's version where the constants come from states, and the vertex
+        /// constants' version.
+        version: (u64, u64),
         viewport: (u32, u32),
         /// The position fix-up: half-pixel offset and depth bias (bits).
         fixup: [u32; 4],
@@ -97,7 +99,9 @@ pub(crate) enum BindGroupKey {
     /// The pixel constants of a pair at a version, with the fog and alpha-test states.
     PixelConstants {
         pair: u64,
-        version: u64,
+        /// As the vertex constants': the state's version where states feed the constants,
+        /// and the pixel constants' version.
+        version: (u64, u64),
         fog: super::fixed_function::FogKey,
         alpha_ref: u32,
     },
@@ -158,6 +162,8 @@ pub(crate) struct PassRecipe {
 /// The last draw, kept while nothing it read has changed: the same call with the same
 /// primitive type and range, at the same versions of the state and the object tables
 /// (`versioned`), records the same pass, so it skips pairing, the caches and validation.
+/// The float constants do not bump the state's version: where only they changed, the memo's
+/// constants are placed anew (`constants_changed`), as a game's per-object world matrix asks.
 /// Only draws that record nothing draw-specific besides the pass are kept: not `UP` draws,
 /// expanded points, generated indices (fans, GL flat shading) or one-slice volume copies.
 pub(crate) struct DrawMemo {
@@ -166,6 +172,8 @@ pub(crate) struct DrawMemo {
     range: DrawRange,
     versions: [u64; 8],
     recipe: PassRecipe,
+    pair: Arc<ShaderPair>,
+    constants: bindings::ConstantKeys,
 }
 
 impl DrawMemo {
@@ -367,6 +375,7 @@ impl Device {
             if user.is_none()
                 && memo.matches(call, primitive, range, self.versions())
                 && self.constants_again(&mut memo.recipe)
+                && self.memo_constants(&mut memo)
             {
                 // A hit in both caches, answered without a lookup. The entries' recency
                 // needs no update: the memo's draw was the last to use any entry.
@@ -439,11 +448,25 @@ impl Device {
         true
     }
 
+    /// A memoised draw's float constants placed anew where they changed; false where that
+    /// failed (the full path then says why).
+    fn memo_constants(&mut self, memo: &mut DrawMemo) -> bool {
+        let recipe = &mut memo.recipe;
+        self.constants_changed(
+            &memo.pair,
+            &recipe.pipeline,
+            &mut memo.constants,
+            &mut recipe.groups,
+            &mut recipe.offsets,
+        )
+        .is_ok()
+    }
+
     /// Records `draw` with `pair`: D3D9's pipeline, step by step, as one pass.
     fn record(
         &mut self,
         draw: &DrawCall<'_>,
-        pair: &ShaderPair,
+        pair: &Arc<ShaderPair>,
         streams: &[StreamSource],
     ) -> Result<(), DeviceError> {
         let call = draw.call;
@@ -475,7 +498,7 @@ impl Device {
             self.multisample_state(targets.multisample.0, targets.multisample.1),
         )?;
         let depth_bias = self.depth_bias_offset(draw.primitive, targets.depth.is_some());
-        let (groups, offsets) = self.bind_groups(call, pair, &entry, &textures, depth_bias)?;
+        let bound = self.bind_groups(call, pair, &entry, &textures, depth_bias)?;
         let (width, height) = targets.size;
         let Some(area) = self.pass_area(&render, targets.size) else {
             // An empty scissor rectangle: nothing is drawn.
@@ -494,8 +517,8 @@ impl Device {
             color_views: targets.color_views,
             depth: targets.depth,
             pipeline: entry,
-            groups,
-            offsets,
+            groups: bound.groups,
+            offsets: bound.offsets,
             generation: self.constant_ring.generation(),
             vertex_buffers: input.buffers,
             size: targets.size,
@@ -528,6 +551,8 @@ impl Device {
             range: draw.range,
             versions: self.versions(),
             recipe,
+            pair: pair.clone(),
+            constants: bound.constants,
         });
         Ok(())
     }
