@@ -328,7 +328,8 @@ pub struct Device {
     /// Draws recorded since the last submit.
     pub(crate) encoder: Option<wgpu::CommandEncoder>,
     /// The last draw, resolved, while nothing it read has changed (see `versioned`).
-    pub(crate) memo: Option<draw::DrawMemo>,
+    /// Boxed: a draw takes it out and puts it back, which moves only the pointer.
+    pub(crate) memo: Option<Box<draw::DrawMemo>>,
     /// Draws answered from `memo` (see [`Device::memo_hits`]).
     pub(crate) memo_hits: u64,
     /// `CreateQuery`'s queries and their GPU query sets (`query`).

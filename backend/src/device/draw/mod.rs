@@ -545,7 +545,7 @@ impl Device {
             instances: input.instances,
         };
         self.encode(&recipe);
-        self.memo = memoisable.then(|| DrawMemo {
+        self.memo = memoisable.then(|| Box::new(DrawMemo {
             call,
             primitive: draw.primitive,
             range: draw.range,
@@ -553,7 +553,7 @@ impl Device {
             recipe,
             pair: pair.clone(),
             constants: bound.constants,
-        });
+        }));
         Ok(())
     }
 }
