@@ -20,6 +20,6 @@ pub mod device;
 pub mod gpu;
 
 pub use device::{Device, DeviceError, DeviceParams};
-pub use gpu::{Capability, ExactReadback, Gpu, GpuError, ALLOW_NO_GPU_ENV};
+pub use gpu::{Capability, DiskCacheSetting, ExactReadback, Gpu, GpuError, ALLOW_NO_GPU_ENV};
 /// The wgpu this crate draws with (surfaces, present modes and raw-window-handle, `wgpu::rwh`).
 pub use wgpu;

@@ -272,7 +272,7 @@ impl Device {
         let dst_layer = (dst.texture.clone(), dst.level, dst.layer);
         let channels = src_surface.format.channels(src.wgpu_format);
         if !self.blit_pipelines.contains_key(&key) {
-            let built = build_blit_pipeline(&self.gpu.device, dst_format, sampling, samples);
+            let built = build_blit_pipeline(&self.gpu, dst_format, sampling, samples);
             self.blit_pipelines.insert(key, built);
         }
         let (pipeline, layout) = self
@@ -424,11 +424,12 @@ fn fragment_entry(binding: u32, ty: wgpu::BindingType) -> wgpu::BindGroupLayoutE
 }
 
 fn build_blit_pipeline(
-    device: &wgpu::Device,
+    gpu: &crate::gpu::Gpu,
     format: wgpu::TextureFormat,
     sampling: Sampling,
     samples: u32,
 ) -> (wgpu::RenderPipeline, wgpu::BindGroupLayout) {
+    let device = &gpu.device;
     let linear = sampling == Sampling::Bilinear;
     let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: Some("StretchRect"),
@@ -492,7 +493,7 @@ fn build_blit_pipeline(
         depth_stencil: None,
         samples,
     }
-    .build(device);
+    .build(gpu);
     (pipeline, layout)
 }
 

@@ -322,9 +322,7 @@ impl Device {
         }
         let gpu = &self.gpu;
         let built = gpu
-            .capture("depth pass pipeline", || {
-                Ok(build_depth_pipeline(&gpu.device, key))
-            })
+            .capture("depth pass pipeline", || Ok(build_depth_pipeline(gpu, key)))
             .map_err(Device::gpu_error(call))?;
         self.depth_pipelines.insert(key, built.clone());
         Ok(built)
@@ -344,9 +342,10 @@ fn binding_of(aspect: wgpu::TextureAspect, multisampled: bool) -> u32 {
 }
 
 fn build_depth_pipeline(
-    device: &wgpu::Device,
+    gpu: &crate::gpu::Gpu,
     key: DepthPipeline,
 ) -> (wgpu::RenderPipeline, wgpu::BindGroupLayout) {
+    let device = &gpu.device;
     let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: Some("depth pass"),
         source: wgpu::ShaderSource::Wgsl(DEPTH_PASS_WGSL.into()),
@@ -469,7 +468,7 @@ fn build_depth_pipeline(
         depth_stencil,
         samples: samples.destination,
     }
-    .build(device);
+    .build(gpu);
     (pipeline, layout)
 }
 

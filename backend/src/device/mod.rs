@@ -107,7 +107,7 @@ use objects::{BufferObject, SurfaceObject, TextureObject};
 use pairing::{PairKey, ShaderPair};
 use versioned::Versioned;
 
-use crate::gpu::{Gpu, GpuError};
+use crate::gpu::{DiskCacheSetting, Gpu, GpuError};
 
 /// Sampler stages: 0–15 for the pixel stage, then `D3DVERTEXTEXTURESAMPLER0..3`
 /// (`D3DDMAPSAMPLER + 1 ..= + 4` = 257–260 in D3D9, 16–19 here).
@@ -155,6 +155,12 @@ pub struct DeviceParams {
     /// The ways round what GL lacks, taken where the adapter needs them; set here to take
     /// them on any adapter (tests compare them with the direct paths).
     pub fallbacks: Fallbacks,
+    /// Where the device keeps wgpu's pipeline cache between runs (`gpu::disk_cache`): by
+    /// default `D3D9_CACHE_DIR` (a folder, or `off`), else `d3d9-wgpu` in the platform's
+    /// cache folder. A cache that cannot be read or written only misses.
+    pub disk_cache: DiskCacheSetting,
+    /// The size limit of the cache on disk, per adapter (256 MiB by default).
+    pub disk_cache_limit: u64,
 }
 
 /// Ways round what wgpu's GL backend lacks (`docs/backends.md`), each taken where the adapter
@@ -185,6 +191,8 @@ impl Default for DeviceParams {
             shader_cache_capacity: 1024,
             pipeline_cache_capacity: 1024,
             fallbacks: Fallbacks::default(),
+            disk_cache: DiskCacheSetting::Default,
+            disk_cache_limit: crate::gpu::disk_cache::DEFAULT_LIMIT,
         }
     }
 }
@@ -377,7 +385,8 @@ impl Device {
         Device::on_gpu(Gpu::from_parts(adapter, device, queue), params)
     }
 
-    fn on_gpu(gpu: Gpu, mut params: DeviceParams) -> Result<Device, DeviceError> {
+    fn on_gpu(mut gpu: Gpu, mut params: DeviceParams) -> Result<Device, DeviceError> {
+        gpu.open_disk_cache(&params.disk_cache, params.disk_cache_limit);
         // A wgpu error outside a captured scope (which the device's own checks should have
         // prevented) is kept and returned by the next submit, never a panic.
         let uncaptured = Arc::new(std::sync::Mutex::new(None));

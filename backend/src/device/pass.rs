@@ -16,7 +16,9 @@ pub(crate) struct FullScreen<'a> {
 }
 
 impl FullScreen<'_> {
-    pub(crate) fn build(self, device: &wgpu::Device) -> wgpu::RenderPipeline {
+    /// The pipeline, built with the GPU's pipeline cache (`Gpu::pipeline_cache_for_build`).
+    pub(crate) fn build(self, gpu: &crate::gpu::Gpu) -> wgpu::RenderPipeline {
+        let device = &gpu.device;
         device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
             label: Some(self.label),
             layout: Some(self.layout),
@@ -42,7 +44,7 @@ impl FullScreen<'_> {
                 targets: self.targets,
             }),
             multiview_mask: None,
-            cache: None,
+            cache: gpu.pipeline_cache_for_build(),
         })
     }
 }

@@ -377,9 +377,7 @@ impl Device {
             Some(p) => p.clone(),
             None => {
                 let built = gpu
-                    .capture("clear pipeline", || {
-                        Ok(build_clear_pipeline(&gpu.device, &key))
-                    })
+                    .capture("clear pipeline", || Ok(build_clear_pipeline(gpu, &key)))
                     .map_err(Device::gpu_error("Clear"))?;
                 self.clear_pipelines.insert(key.clone(), built.clone());
                 built
@@ -524,9 +522,10 @@ fn bits_targets(formats: &[Option<wgpu::TextureFormat>]) -> Vec<bool> {
 }
 
 fn build_clear_pipeline(
-    device: &wgpu::Device,
+    gpu: &crate::gpu::Gpu,
     key: &ClearKey,
 ) -> (wgpu::RenderPipeline, wgpu::BindGroupLayout) {
+    let device = &gpu.device;
     let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: Some("clear"),
         source: wgpu::ShaderSource::Wgsl(clear_wgsl(&bits_targets(&key.targets)).into()),
@@ -600,7 +599,7 @@ fn build_clear_pipeline(
         depth_stencil,
         samples: key.samples,
     }
-    .build(device);
+    .build(gpu);
     (pipeline, layout)
 }
 

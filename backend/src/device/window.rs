@@ -132,7 +132,7 @@ impl WindowTarget {
         let device = gpu.device();
         let (pipeline, layout) = gpu
             .capture("building the present pass", || {
-                Ok(build_pipeline(device, view_format))
+                Ok(build_pipeline(gpu, view_format))
             })
             .map_err(Device::gpu_error(call))?;
         let uniform = |label| {
@@ -369,9 +369,10 @@ fn choose_format(
 }
 
 fn build_pipeline(
-    device: &wgpu::Device,
+    gpu: &Gpu,
     format: wgpu::TextureFormat,
 ) -> (wgpu::RenderPipeline, wgpu::BindGroupLayout) {
+    let device = &gpu.device;
     let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: Some("Present"),
         source: wgpu::ShaderSource::Wgsl(PRESENT_WGSL.into()),
@@ -422,7 +423,7 @@ fn build_pipeline(
         depth_stencil: None,
         samples: 1,
     }
-    .build(device);
+    .build(gpu);
     (pipeline, layout)
 }
 

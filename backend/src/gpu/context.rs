@@ -1,6 +1,10 @@
 //! The headless GPU context: instance, adapter, device and queue.
 
+use std::sync::Arc;
+
 use super::caps::{choose_readback, Capability, ExactReadback, TARGET_USAGES};
+use super::disk_cache::{DiskCache, DiskCacheSetting};
+use super::pipeline_cache::PersistentPipelineCache;
 use super::GpuError;
 
 /// Environment variable: when set to `1`, [`Gpu::for_tests`] returns `None`
@@ -22,6 +26,10 @@ pub struct Gpu {
     /// The device's features, asked once (draws read them).
     features: wgpu::Features,
     readback: Result<ExactReadback, Capability>,
+    /// The cache on disk ([`Gpu::open_disk_cache`]); `None` until opened, or off.
+    disk: Option<Arc<DiskCache>>,
+    /// wgpu's pipeline cache, saved in `disk`, where the device has `PIPELINE_CACHE`.
+    pipelines: Option<PersistentPipelineCache>,
     pub(crate) device: wgpu::Device,
     pub(crate) queue: wgpu::Queue,
 }
@@ -86,7 +94,8 @@ impl Gpu {
                 // (`DEPTH_CLIP_CONTROL`), D3D9's block-compressed and 16-bit formats
                 // (`TEXTURE_COMPRESSION_BC*`, `TEXTURE_FORMAT_16BIT_NORM`), blending into
                 // float32 targets (`FLOAT32_BLENDABLE`), D3D9's timestamp queries
-                // (`TIMESTAMP_QUERY`), and the adapter's own format features
+                // (`TIMESTAMP_QUERY`), pipeline caches kept on disk (`PIPELINE_CACHE`:
+                // `gpu::pipeline_cache`), and the adapter's own format features
                 // (`TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES`: the sample counts it really has,
                 // where WebGPU guarantees only 1 and 4), where the adapter has them. Not block-compressed
                 // volumes on GL: wgpu reports them there, but Mesa's GL refuses S3TC 3D
@@ -105,6 +114,7 @@ impl Gpu {
                         | wgpu::Features::TEXTURE_FORMAT_16BIT_NORM
                         | wgpu::Features::FLOAT32_BLENDABLE
                         | wgpu::Features::TIMESTAMP_QUERY
+                        | wgpu::Features::PIPELINE_CACHE
                         | wgpu::Features::TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES),
                 ..Default::default()
             })
@@ -134,6 +144,8 @@ impl Gpu {
             downlevel,
             features: device.features(),
             readback: Err(Capability::ExactReadback),
+            disk: None,
+            pipelines: None,
             device,
             queue,
         };
@@ -319,6 +331,61 @@ impl Gpu {
     /// The device's queue.
     pub fn queue(&self) -> &wgpu::Queue {
         &self.queue
+    }
+
+    /// Opens the cache on disk `setting` names, limited to `limit` bytes, in this adapter's
+    /// folder (`DiskCache::for_adapter`), and makes the pipeline cache from the data it holds
+    /// where the device has `PIPELINE_CACHE` (the previous one, if any, is saved first).
+    /// [`DiskCacheSetting::Off`] (or `D3D9_CACHE_DIR=off`) closes it. Nothing is read or
+    /// written until then: a `Gpu` alone keeps nothing on disk.
+    pub fn open_disk_cache(&mut self, setting: &DiskCacheSetting, limit: u64) {
+        self.pipelines = None;
+        self.disk = setting
+            .root()
+            .map(|root| Arc::new(DiskCache::for_adapter(&root, &self.info).with_limit(limit)));
+        self.pipelines = self
+            .disk
+            .as_ref()
+            .and_then(|disk| PersistentPipelineCache::open(&self.device, &self.info, disk.clone()));
+    }
+
+    /// The cache on disk, when open.
+    pub fn disk_cache(&self) -> Option<&DiskCache> {
+        self.disk.as_deref()
+    }
+
+    /// wgpu's pipeline cache (`cache:` of pipeline descriptors), where the disk cache is open
+    /// and the device has `PIPELINE_CACHE`.
+    pub fn pipeline_cache(&self) -> Option<&wgpu::PipelineCache> {
+        self.pipelines.as_ref().map(PersistentPipelineCache::cache)
+    }
+
+    /// The file the pipeline cache's data is saved in, where there is a pipeline cache.
+    pub fn pipeline_cache_path(&self) -> Option<std::path::PathBuf> {
+        self.pipelines.as_ref().map(PersistentPipelineCache::path)
+    }
+
+    /// Counts a pipeline about to be built with [`Gpu::pipeline_cache`]: the data of the
+    /// builds before it is saved as the 8th, 32nd, 128th, ... starts (and when the `Gpu` is
+    /// dropped, if any was built since the last save).
+    pub fn note_pipeline_built(&self) {
+        if let Some(p) = &self.pipelines {
+            p.note_built();
+        }
+    }
+
+    /// [`Gpu::pipeline_cache`] for one pipeline about to be built, counted as
+    /// [`Gpu::note_pipeline_built`] counts it (what the device's pipeline descriptors take).
+    pub fn pipeline_cache_for_build(&self) -> Option<&wgpu::PipelineCache> {
+        self.note_pipeline_built();
+        self.pipeline_cache()
+    }
+
+    /// Saves the pipeline cache's data now (a caller's checkpoint: after loading a level).
+    pub fn save_pipeline_cache(&self) {
+        if let Some(p) = &self.pipelines {
+            p.save();
+        }
     }
 
     /// Runs `work` with wgpu validation and internal errors captured, so a

@@ -249,7 +249,7 @@ fn build_pipeline(
                         targets: &key.targets,
                     }),
                     multiview_mask: None,
-                    cache: None,
+                    cache: gpu.pipeline_cache_for_build(),
                 }),
             )
         })
