@@ -276,15 +276,19 @@ fn gpu_a_repeated_draw_with_new_constants_reads_them() {
         .unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"));
     const D3DFVF_XYZ: u32 = 0x002;
     let asm = |text: &str| assemble_tokens(text).unwrap_or_else(|e| panic!("{e}"));
-    let vs = ok(dev.create_vertex_shader(&asm(
-        "vs_2_0\ndcl_position v0\nmov oPos, v0\nmov oD0, c0\n",
-    )));
+    let vs =
+        ok(dev.create_vertex_shader(&asm("vs_2_0\ndcl_position v0\nmov oPos, v0\nmov oD0, c0\n")));
     let ps = ok(dev.create_pixel_shader(&asm("ps_2_0\ndcl v0\nadd r0, v0, c0\nmov oC0, r0\n")));
-    let quad: Vec<u8> = [[-1.0f32, -1.0, 0.5], [-1.0, 1.0, 0.5], [1.0, -1.0, 0.5], [1.0, 1.0, 0.5]]
-        .iter()
-        .flatten()
-        .flat_map(|c| c.to_le_bytes())
-        .collect();
+    let quad: Vec<u8> = [
+        [-1.0f32, -1.0, 0.5],
+        [-1.0, 1.0, 0.5],
+        [1.0, -1.0, 0.5],
+        [1.0, 1.0, 0.5],
+    ]
+    .iter()
+    .flatten()
+    .flat_map(|c| c.to_le_bytes())
+    .collect();
     let vb = ok(dev.create_vertex_buffer_with(&quad));
     ok(dev.set_fvf(D3DFVF_XYZ));
     ok(dev.set_vertex_shader(Some(vs)));
@@ -312,8 +316,14 @@ fn gpu_a_repeated_draw_with_new_constants_reads_them() {
         );
         let data = ok(dev.get_render_target_data(dev.back_buffer()));
         for (x, y) in [(0, 0), (320, 240), (639, 479)] {
-            let got = data.color(x, y).unwrap_or_else(|| panic!("no pixel ({x}, {y})"));
-            assert_eq!(got & 0xff_ffff, 55 << 16 | 55, "frame {frame} at ({x}, {y}): {got:08x}");
+            let got = data
+                .color(x, y)
+                .unwrap_or_else(|| panic!("no pixel ({x}, {y})"));
+            assert_eq!(
+                got & 0xff_ffff,
+                55 << 16 | 55,
+                "frame {frame} at ({x}, {y}): {got:08x}"
+            );
         }
     }
 }

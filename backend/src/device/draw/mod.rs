@@ -545,15 +545,17 @@ impl Device {
             instances: input.instances,
         };
         self.encode(&recipe);
-        self.memo = memoisable.then(|| Box::new(DrawMemo {
-            call,
-            primitive: draw.primitive,
-            range: draw.range,
-            versions: self.versions(),
-            recipe,
-            pair: pair.clone(),
-            constants: bound.constants,
-        }));
+        self.memo = memoisable.then(|| {
+            Box::new(DrawMemo {
+                call,
+                primitive: draw.primitive,
+                range: draw.range,
+                versions: self.versions(),
+                recipe,
+                pair: pair.clone(),
+                constants: bound.constants,
+            })
+        });
         Ok(())
     }
 }
