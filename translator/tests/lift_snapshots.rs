@@ -632,6 +632,32 @@ fn def_constants_are_literals_and_reported() {
     assert!(!wgsl.contains("c[5]"), "{wgsl}");
 }
 
+/// The interface says which `c#` registers the module reads: `Some(n)` covers every direct
+/// read (the device copies only those), `None` where a read has a run-time index.
+#[test]
+fn constants_read_are_reported() {
+    let lift = |text: &str| {
+        let program = d3d9_translator::asm::assemble(text).expect("assembles");
+        translate(&program).expect("translates").interface
+    };
+    // m4x4 reads c4..c7, the `mov` c9; c12 is def'd (a literal, never read from the buffer).
+    let direct = lift(
+        "vs_2_0\ndcl_position v0\ndef c12, 1, 2, 3, 4\nm4x4 oPos, v0, c4\n\
+         mul r0, c9, v0\nadd oD0, r0, c12\n",
+    );
+    assert_eq!(direct.float_constants_read, Some(10));
+    // No `c#` read at all.
+    assert_eq!(
+        lift("vs_2_0\ndcl_position v0\nmov oPos, v0\n").float_constants_read,
+        Some(0)
+    );
+    // A relative read may read any register.
+    let relative =
+        lift("vs_2_0\ndcl_position v0\nmova a0.x, v0.x\nmov oPos, c[a0.x + 3]\nmov oD0, c1\n");
+    assert_eq!(relative.float_constants_read, None);
+    assert_eq!(relative.relative_constant_reads, vec![(3, 1)]);
+}
+
 #[test]
 fn relative_reads_are_reported_and_clamped() {
     let t = translate(&nested_loops()).expect("translates");

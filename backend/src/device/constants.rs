@@ -58,6 +58,18 @@ pub struct ConstantBuffer {
     pub data: Vec<u8>,
 }
 
+/// How much of the `c#` buffer a [`ConstantBuffer`] holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Extent {
+    /// The whole WGSL type: every register and the zero register after them (what a buffer
+    /// of its own must hold, and what sizes a binding).
+    Full,
+    /// Only the registers the shader reads (`ShaderInterface::float_constants_read`), where
+    /// it reads none with a run-time index: what the constants ring copies for a draw (the
+    /// rest of the binding keeps what it held: the shader never reads it).
+    Read,
+}
+
 /// The shader and the constants disagree on the vertex processing mode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
@@ -145,6 +157,16 @@ impl VertexConstants {
         interface: &ShaderInterface,
         fixup: [f32; 4],
     ) -> Result<Vec<ConstantBuffer>, ProcessingMismatch> {
+        self.buffers_of(interface, fixup, Extent::Full)
+    }
+
+    /// [`VertexConstants::buffers_with_fixup`] with `c#` of `extent`.
+    pub(crate) fn buffers_of(
+        &self,
+        interface: &ShaderInterface,
+        fixup: [f32; 4],
+        extent: Extent,
+    ) -> Result<Vec<ConstantBuffer>, ProcessingMismatch> {
         let (float_count, int_count, bool_count) = Self::counts(self.processing);
         if let Some(fc) = interface.float_constants {
             if fc.registers as usize != float_count {
@@ -156,7 +178,14 @@ impl VertexConstants {
             }
         }
         let counts = (float_count, int_count, bool_count);
-        let mut out = register_buffers(&self.floats, &self.ints, &self.bools, counts, interface);
+        let mut out = register_buffers(
+            &self.floats,
+            &self.ints,
+            &self.bools,
+            counts,
+            interface,
+            extent,
+        );
         if let Some(b) = interface.position_fixup {
             out.push(ConstantBuffer {
                 group: b.group,
@@ -221,29 +250,53 @@ impl PixelConstants {
     /// past the end land on), `i#` and `b#` in the hardware layouts of the vertex side, each
     /// with the shader's `def`s written over the application's values.
     pub fn buffers(&self, interface: &ShaderInterface) -> Vec<ConstantBuffer> {
+        self.buffers_of(interface, Extent::Full)
+    }
+
+    /// [`PixelConstants::buffers`] with `c#` of `extent`.
+    pub(crate) fn buffers_of(
+        &self,
+        interface: &ShaderInterface,
+        extent: Extent,
+    ) -> Vec<ConstantBuffer> {
         let float_count = interface
             .float_constants
             .map_or(0, |f| f.registers as usize);
         let counts = (float_count, INT_CONSTANTS as usize, BOOL_CONSTANTS as usize);
-        register_buffers(&self.floats, &self.ints, &self.bools, counts, interface)
+        register_buffers(
+            &self.floats,
+            &self.ints,
+            &self.bools,
+            counts,
+            interface,
+            extent,
+        )
     }
 }
 
 /// The `c#`, `i#` and `b#` buffers `interface` names (those the shader uses), in that order:
 /// the registers cut or zero-extended to `counts`, the shader's `def`s written over them, and
 /// after `c#` the zero register that relative reads past the end land on. One layout for
-/// both stages.
+/// both stages. With [`Extent::Read`], `c#` holds only the registers the shader reads, where
+/// it reads none with a run-time index.
 fn register_buffers(
     floats: &[[f32; 4]],
     ints: &[[i32; 4]],
     bools: &[bool],
     (float_count, int_count, bool_count): (usize, usize, usize),
     interface: &ShaderInterface,
+    extent: Extent,
 ) -> Vec<ConstantBuffer> {
     let mut out = Vec::with_capacity(3);
     if let Some(fc) = interface.float_constants {
-        // Plus the zero register relative reads past the end land on.
-        let data = register_bytes(floats, float_count, 1, &interface.defined_floats);
+        let data = match (extent, interface.float_constants_read) {
+            // Registers 0..n (where the shader reads the zero register too, the whole type).
+            (Extent::Read, Some(n)) if n as usize <= float_count => {
+                register_bytes(floats, n as usize, 0, &interface.defined_floats)
+            }
+            // Plus the zero register relative reads past the end land on.
+            _ => register_bytes(floats, float_count, 1, &interface.defined_floats),
+        };
         out.push(ConstantBuffer {
             group: fc.group,
             binding: fc.binding,
@@ -367,6 +420,34 @@ mod tests {
 
     fn i32s(data: &[u8]) -> Vec<i32> {
         le(data, i32::from_le_bytes)
+    }
+
+    /// `Extent::Read` holds only the registers the shader reads (with its `def`s among them),
+    /// and the whole type where it reads with a run-time index; `Full` always the whole type.
+    #[test]
+    fn read_extent_holds_the_registers_read() {
+        let mut constants = VertexConstants::default();
+        constants.set_f(0, &[[1.0; 4], [2.0; 4], [3.0; 4], [4.0; 4], [5.0; 4]]);
+        let mut iface = interface(false);
+        iface.defined_floats = vec![(1, [7.0; 4]), (200, [8.0; 4])];
+        let c = |iface: &ShaderInterface, extent| {
+            constants.buffers_of(iface, [0.0; 4], extent).unwrap()[0]
+                .data
+                .clone()
+        };
+        iface.float_constants_read = Some(3);
+        let read = f32s(&c(&iface, Extent::Read));
+        assert_eq!(read.len(), 3 * 4);
+        assert_eq!(read, [[1.0; 4], [7.0; 4], [3.0; 4]].concat());
+        assert_eq!(c(&iface, Extent::Full).len(), 257 * 16);
+        // Reading the spare zero register: the whole type, with it.
+        iface.float_constants_read = Some(257);
+        assert_eq!(c(&iface, Extent::Read).len(), 257 * 16);
+        iface.float_constants_read = None;
+        let full = c(&iface, Extent::Read);
+        assert_eq!(full.len(), 257 * 16);
+        assert_eq!(f32s(&full[200 * 16..201 * 16]), [8.0; 4]);
+        assert_eq!(f32s(&full[256 * 16..]), [0.0; 4]);
     }
 
     #[test]

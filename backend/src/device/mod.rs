@@ -70,6 +70,7 @@ use d3d9_translator::lift::{FloatMode, Ps1Range};
 pub use crate::gpu::Indices;
 pub use cache::CacheStats;
 pub use clip::Plane;
+pub(crate) use constants::Extent;
 pub use constants::{ConstantBuffer, PixelConstants, ProcessingMismatch, VertexConstants};
 pub use d3d9_translator::lift::CompareFunction;
 pub use error::DeviceError;

@@ -313,6 +313,11 @@ pub struct ShaderInterface {
     pub defined_ints: Vec<(u32, [i32; 4])>,
     /// `defb b#` values (compiled in as literals).
     pub defined_bools: Vec<(u32, bool)>,
+    /// `Some(n)`: the module reads `c#` only directly, registers `0..n` covering every read
+    /// (`n` past `registers` where it reads the spare zero register); `None` where it reads
+    /// with a run-time index (relative addressing), so any register may be read. A draw needs
+    /// only those registers' values in its buffer (the device copies no more).
+    pub float_constants_read: Option<u32>,
     /// Float constant ranges read with relative addressing: `(base, count)` means registers
     /// `base + addr .. base + addr + count` for a run-time address `addr` (a0 or aL).
     pub relative_constant_reads: Vec<(u32, u32)>,

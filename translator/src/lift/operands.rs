@@ -75,6 +75,15 @@ impl Lifter<'_> {
                 let g = self.float_consts_global();
                 let base = self.global(g);
                 let n = self.registers.float_registers;
+                // Every access of the `c#` buffer is made here: what it reads, for the
+                // interface (`float_constants_read`).
+                match flat.relative {
+                    Some(_) => self.registers.float_read_relative = true,
+                    None => {
+                        let end = flat.index.min(n) + 1;
+                        self.registers.float_read_end = self.registers.float_read_end.max(end);
+                    }
+                }
                 self.indexed(base, &flat, n)
             }
             RegisterFile::Output if write && vs3 && reg.relative.is_none() => {

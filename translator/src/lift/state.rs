@@ -86,6 +86,10 @@ pub(super) struct Registers {
     pub relative_outputs: bool,
     /// `(base, count)` of relative float-constant reads.
     pub relative_reads: Vec<(u32, u32)>,
+    /// The module's `c#` accesses: every direct index is below this, and whether any index
+    /// is a run-time one (`ShaderInterface::float_constants_read`).
+    pub float_read_end: u32,
+    pub float_read_relative: bool,
     /// `v#` registers fetched from integer or normalised declaration types (finite values).
     pub finite_inputs: BTreeSet<u32>,
 }
@@ -118,6 +122,8 @@ impl Registers {
                     .is_some_and(|d| d.reg.file == RegisterFile::Output && d.reg.relative.is_some())
             }),
             relative_reads: Vec::new(),
+            float_read_end: 0,
+            float_read_relative: false,
             finite_inputs: fetches
                 .into_iter()
                 .flatten()

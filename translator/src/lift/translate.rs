@@ -399,6 +399,8 @@ impl Lifter<'_> {
             .iter()
             .map(|(&n, &v)| (n, v))
             .collect();
+        interface.float_constants_read =
+            (!self.registers.float_read_relative).then_some(self.registers.float_read_end);
         let mut rel = self.registers.relative_reads.clone();
         rel.sort_unstable();
         rel.dedup();

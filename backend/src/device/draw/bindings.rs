@@ -17,7 +17,7 @@ use super::super::points::{point_constant_buffer, point_constants_key};
 use super::super::{Device, DeviceState};
 use super::ring::{Offsets, Stage};
 use super::{BindGroupKey, ConstantsGroup, PipelineEntry, SamplerKey};
-use crate::device::{ConstantBuffer, MipFilter, TextureFilter, TextureKind};
+use crate::device::{ConstantBuffer, Extent, MipFilter, TextureFilter, TextureKind};
 
 /// A draw's bind groups with their dynamic offsets, and what placed its constants.
 pub(super) struct BoundGroups {
@@ -169,9 +169,10 @@ impl Device {
                 points: point_constants_key(&self.state, &pair.vertex_interface),
                 clip: clip_planes_key(&self.state, pair)?,
             };
-            let (group, at) = self.constants(Stage::Vertex, entry, &key, constants, |state| {
-                vertex_constant_buffers(state, pair, fixup)
-            })?;
+            let (group, at) =
+                self.constants(Stage::Vertex, entry, &key, constants, |state, extent| {
+                    vertex_constant_buffers(state, pair, fixup, extent)
+                })?;
             set_group(&mut groups, constants.group, group);
             set_offsets(&mut offsets, constants.group, at);
             keys[Stage::Vertex as usize] = Some(key);
@@ -193,9 +194,10 @@ impl Device {
                 fog: fog.key(),
                 alpha_ref: render.alpha_reference(),
             };
-            let (group, at) = self.constants(Stage::Pixel, entry, &key, constants, |state| {
-                Ok(pixel_constant_buffers(state, pair))
-            })?;
+            let (group, at) =
+                self.constants(Stage::Pixel, entry, &key, constants, |state, extent| {
+                    Ok(pixel_constant_buffers(state, pair, extent))
+                })?;
             set_group(&mut groups, constants.group, group);
             set_offsets(&mut offsets, constants.group, at);
             keys[Stage::Pixel as usize] = Some(key);
@@ -282,11 +284,11 @@ impl Device {
             }
             let fixup = constants.fixup;
             let (bound, at) = match stage {
-                Stage::Vertex => self.constants(stage, entry, key, group, |state| {
-                    vertex_constant_buffers(state, pair, fixup)
+                Stage::Vertex => self.constants(stage, entry, key, group, |state, extent| {
+                    vertex_constant_buffers(state, pair, fixup, extent)
                 })?,
-                Stage::Pixel => self.constants(stage, entry, key, group, |state| {
-                    Ok(pixel_constant_buffers(state, pair))
+                Stage::Pixel => self.constants(stage, entry, key, group, |state, extent| {
+                    Ok(pixel_constant_buffers(state, pair, extent))
                 })?,
             };
             set_group(groups, group.group, bound);
@@ -305,15 +307,22 @@ impl Device {
         entry: &PipelineEntry,
         key: &BindGroupKey,
         constants: ConstantsGroup,
-        buffers: impl FnOnce(&DeviceState) -> Result<Vec<ConstantBuffer>, DeviceError>,
+        buffers: impl FnOnce(&DeviceState, Extent) -> Result<Vec<ConstantBuffer>, DeviceError>,
     ) -> Result<(wgpu::BindGroup, Offsets), DeviceError> {
         let Some(shape) = constants.shape else {
-            let group = self.constants_group(entry, key, constants.group, buffers)?;
+            // Buffers of their own hold the whole type.
+            let group = self.constants_group(entry, key, constants.group, |state| {
+                buffers(state, Extent::Full)
+            })?;
             return Ok((group, Offsets::default()));
         };
+        // The ring copies only the registers the shader reads (its bindings have their full
+        // size; the shader reads no more).
         let state = &self.state;
         self.constant_ring
-            .place(&self.gpu.device, stage, key, shape, || buffers(state))
+            .place(&self.gpu.device, stage, key, shape, || {
+                buffers(state, Extent::Read)
+            })
     }
 
     /// The bind group of the constants `buffers` gives, under `key`, made on a miss.
@@ -601,6 +610,7 @@ pub(super) fn vertex_constant_buffers(
     state: &DeviceState,
     pair: &ShaderPair,
     fixup: [f32; 4],
+    extent: Extent,
 ) -> Result<Vec<ConstantBuffer>, DeviceError> {
     let fixed_function;
     let constants = if pair.fixed_function_vertex {
@@ -625,7 +635,7 @@ pub(super) fn vertex_constant_buffers(
         &state.vs_constants
     };
     let mut buffers = constants
-        .buffers_with_fixup(&pair.vertex_interface, fixup)
+        .buffers_of(&pair.vertex_interface, fixup, extent)
         .map_err(|e| unsupported("draw", format!("vertex shader constants: {e}")))?;
     buffers.extend(point_constant_buffer(state, &pair.vertex_interface));
     buffers.extend(clip_plane_buffer(state, pair)?);
@@ -637,6 +647,7 @@ pub(super) fn vertex_constant_buffers(
 pub(super) fn pixel_constant_buffers(
     state: &DeviceState,
     pair: &ShaderPair,
+    extent: Extent,
 ) -> Vec<ConstantBuffer> {
     if pair.fixed_function_pixel {
         let data = super::super::fixed_function::pixel_uniform(state);
@@ -651,7 +662,7 @@ pub(super) fn pixel_constant_buffers(
         return Vec::new();
     };
     let render = &state.render;
-    let mut out = state.ps_constants.buffers(interface);
+    let mut out = state.ps_constants.buffers_of(interface, extent);
     if let Some(b) = interface.fog {
         let data = FogConstants {
             color: super::super::d3dcolor::rgba(render.fog_color),

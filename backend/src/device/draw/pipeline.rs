@@ -15,7 +15,7 @@ use super::bindings::{pixel_constant_buffers, vertex_constant_buffers};
 use super::loops::{loop_values, stage_modules};
 use super::ring::{ConstantRing, RingEntry, MAX_ENTRIES};
 use super::{ConstantsGroup, PipelineEntry, PipelineKey};
-use crate::device::ConstantBuffer;
+use crate::device::{ConstantBuffer, Extent};
 
 impl Device {
     /// The pipeline of `pair` reading the streams of `binding` with `primitive` into
@@ -66,8 +66,8 @@ impl Device {
         let ring = &mut self.constant_ring;
         // Constants are computed only where a pipeline or a bind group is made.
         self.pipelines.get_or_try_insert(&pipeline_key, || {
-            let vs_shapes = vertex_constant_buffers(state, pair, [0.0; 4])?;
-            let ps_shapes = pixel_constant_buffers(state, pair);
+            let vs_shapes = vertex_constant_buffers(state, pair, [0.0; 4], Extent::Full)?;
+            let ps_shapes = pixel_constant_buffers(state, pair, Extent::Full);
             build_pipeline(
                 gpu,
                 ring,

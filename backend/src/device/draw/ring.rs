@@ -254,7 +254,7 @@ impl ConstantRing {
     }
 
     /// Copies `buffers` into the ring, each entry of `shape` at an aligned offset (zeros
-    /// where a buffer is missing or short).
+    /// where a buffer is missing; a shorter buffer fills only its own bytes).
     fn push(
         &mut self,
         device: &wgpu::Device,
@@ -300,7 +300,11 @@ impl ConstantRing {
                 .map_or(&[][..], |b| &b.data[..]);
             let n = data.len().min(size);
             slot[..n].copy_from_slice(&data[..n]);
-            slot[n..].fill(0);
+            // A missing buffer reads zeros. A shorter one (`Extent::Read`: the registers the
+            // shader reads) leaves the rest as it was: the shader never reads it.
+            if data.is_empty() {
+                slot.fill(0);
+            }
             offsets.offsets[i] = at as u32;
             chunk.used = (at + size).next_multiple_of(align);
         }
