@@ -46,6 +46,11 @@
 
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
 
+mod cube;
+use cube::{
+    env_u32, hash_pixels, median, texel_bytes, world_registers, CLEAR_COLOUR, CUBE_COLOURS,
+    CUBE_INDICES, TEXTURES, TEX_SIZE,
+};
 use std::borrow::Cow;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -62,13 +67,10 @@ use d3d9_translator::decl::{DeclType, VertexElement};
 
 const SIZE: u32 = 128;
 const DRAWS: usize = 2000;
-const TEXTURES: usize = 8;
 const PAIRS: usize = 4;
-const TEX_SIZE: u32 = 16;
 /// Bytes between two draws' matrices in the raw side's ring (wgpu's default
 /// `min_uniform_buffer_offset_alignment`).
 const RING_STRIDE: usize = 256;
-const CLEAR_COLOUR: u32 = 0xff20_2040;
 
 /// The `def` constant of each pair's vertex shader (`c8`, multiplies the diffuse colour) and
 /// pixel shader (`c0`, multiplies the result). The same tables are in `frame.c`.
@@ -83,31 +85,6 @@ const PS_DEF: [[f32; 4]; PAIRS] = [
     [1.0, 0.5, 1.0, 1.0],
     [0.8, 0.8, 0.5, 1.0],
     [1.0, 1.0, 1.0, 0.75],
-];
-const CUBE_COLOURS: [u32; 8] = [
-    0xffff_4040,
-    0xff40_ff40,
-    0xff40_40ff,
-    0xffff_ff40,
-    0xc0ff_40ff,
-    0xc040_ffff,
-    0xc0ff_ffff,
-    0xc080_8080,
-];
-const TEXTURE_COLOURS: [u32; TEXTURES] = [
-    0xffff_8080,
-    0xff80_ff80,
-    0xff80_80ff,
-    0xffff_ff80,
-    0x80ff_80ff,
-    0x8080_ffff,
-    0xffff_ffff,
-    0x80c0_c0c0,
-];
-#[rustfmt::skip]
-const CUBE_INDICES: [u16; 36] = [
-    0, 2, 1, 1, 2, 3, 4, 5, 6, 5, 7, 6, 0, 4, 2, 2, 4, 6,
-    1, 3, 5, 3, 7, 5, 0, 1, 4, 1, 5, 4, 2, 6, 3, 3, 6, 7,
 ];
 
 fn vs_asm(k: usize) -> String {
@@ -151,21 +128,6 @@ struct Out {{ @builtin(position) pos: vec4<f32>, @location(0) colour: vec4<f32>,
     )
 }
 
-/// Draw `i`'s world matrix as the registers `c0..c3`, computed as `frame.c` computes it.
-fn world_registers(i: usize) -> [[f32; 4]; 4] {
-    let (s, shear) = (0.035f32, 0.01f32);
-    let i = i as u32;
-    let tx = -0.96f32 + 0.04f32 * (i % 50) as f32;
-    let ty = -0.95f32 + 0.05f32 * ((i / 50) % 40) as f32;
-    let tz = 0.25f32 + 0.005f32 * ((i * 37) % 101) as f32;
-    [
-        [s, 0.0, shear, tx],
-        [0.0, s, shear, ty],
-        [0.0, 0.0, 0.1, tz],
-        [0.0, 0.0, 0.0, 1.0],
-    ]
-}
-
 /// The cube's 8 vertices: x, y, z, D3DCOLOR, u, v (24 bytes each).
 fn vertex_bytes() -> Vec<u8> {
     let mut out = Vec::new();
@@ -180,21 +142,6 @@ fn vertex_bytes() -> Vec<u8> {
         }
     }
     out
-}
-
-/// Texture `k`'s texels (A8R8G8B8, rows top to bottom): a checkerboard of its colour and grey.
-fn texel_bytes(k: usize) -> Vec<u8> {
-    (0..TEX_SIZE * TEX_SIZE)
-        .flat_map(|t| {
-            let (x, y) = (t % TEX_SIZE, t / TEX_SIZE);
-            let c = if (x ^ y) & 1 != 0 {
-                TEXTURE_COLOURS[k]
-            } else {
-                0xff40_4040
-            };
-            c.to_le_bytes()
-        })
-        .collect()
 }
 
 /// The render states in force at each group of 64 draws: (pair, blending on, depth function).
@@ -214,20 +161,6 @@ fn group_states() -> Vec<(usize, bool, CompareFunction)> {
             (k % PAIRS, blend, zfunc)
         })
         .collect()
-}
-
-/// FNV-1a over the pixels with alpha masked off, as `frame.c` hashes them.
-fn hash_pixels(pixels: impl Iterator<Item = u32>) -> u32 {
-    pixels.fold(2_166_136_261u32, |h, p| {
-        (h ^ (p & 0x00ff_ffff)).wrapping_mul(16_777_619)
-    })
-}
-
-fn env_u32(name: &str, default: u32) -> u32 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
 }
 
 struct DeviceSide {
@@ -871,11 +804,6 @@ fn profiled(device: &mut DeviceSide, raw: &mut RawSide, frames: u32) {
         raw.frame(false);
         raw.wait();
     }
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
 }
 
 fn main() {

@@ -62,6 +62,11 @@
 
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
 
+mod cube;
+use cube::{
+    env_u32, hash_pixels, median, texel_bytes, world_registers, CLEAR_COLOUR, CUBE_COLOURS,
+    CUBE_INDICES, TEXTURES, TEX_SIZE,
+};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -77,39 +82,11 @@ use d3d9_translator::decl::{DeclType, VertexElement};
 
 const SIZE: u32 = 128;
 const DRAWS: usize = 2000;
-const TEXTURES: usize = 8;
-const TEX_SIZE: u32 = 16;
 /// Combinations drawn by the load.
 const LOADED: usize = 300;
 /// Combinations first drawn in the worst frame.
 const NEW: usize = 20;
 const COMBINATIONS: usize = LOADED + NEW;
-const CLEAR_COLOUR: u32 = 0xff20_2040;
-const CUBE_COLOURS: [u32; 8] = [
-    0xffff_4040,
-    0xff40_ff40,
-    0xff40_40ff,
-    0xffff_ff40,
-    0xc0ff_40ff,
-    0xc040_ffff,
-    0xc0ff_ffff,
-    0xc080_8080,
-];
-const TEXTURE_COLOURS: [u32; TEXTURES] = [
-    0xffff_8080,
-    0xff80_ff80,
-    0xff80_80ff,
-    0xffff_ff80,
-    0x80ff_80ff,
-    0x8080_ffff,
-    0xffff_ffff,
-    0x80c0_c0c0,
-];
-#[rustfmt::skip]
-const CUBE_INDICES: [u16; 36] = [
-    0, 2, 1, 1, 2, 3, 4, 5, 6, 5, 7, 6, 0, 4, 2, 2, 4, 6,
-    1, 3, 5, 3, 7, 5, 0, 1, 4, 1, 5, 4, 2, 6, 3, 3, 6, 7,
-];
 
 /// One of the vertex declarations and the layout of its vertex buffer.
 struct Layout {
@@ -219,21 +196,6 @@ fn ps_asm(c: usize) -> String {
     )
 }
 
-/// Draw `i`'s world matrix as the registers `c0..c3` (the frame bench's).
-fn world_registers(i: usize) -> [[f32; 4]; 4] {
-    let (s, shear) = (0.035f32, 0.01f32);
-    let i = i as u32;
-    let tx = -0.96f32 + 0.04f32 * (i % 50) as f32;
-    let ty = -0.95f32 + 0.05f32 * ((i / 50) % 40) as f32;
-    let tz = 0.25f32 + 0.005f32 * ((i * 37) % 101) as f32;
-    [
-        [s, 0.0, shear, tx],
-        [0.0, s, shear, ty],
-        [0.0, 0.0, 0.1, tz],
-        [0.0, 0.0, 0.0, 1.0],
-    ]
-}
-
 /// The cube's 8 vertices in `layout`.
 fn vertex_bytes(layout: &Layout) -> Vec<u8> {
     let stride = layout.stride as usize;
@@ -255,35 +217,6 @@ fn vertex_bytes(layout: &Layout) -> Vec<u8> {
         }
     }
     out
-}
-
-/// Texture `k`'s texels (A8R8G8B8): a checkerboard of its colour and grey.
-fn texel_bytes(k: usize) -> Vec<u8> {
-    (0..TEX_SIZE * TEX_SIZE)
-        .flat_map(|t| {
-            let (x, y) = (t % TEX_SIZE, t / TEX_SIZE);
-            let c = if (x ^ y) & 1 != 0 {
-                TEXTURE_COLOURS[k]
-            } else {
-                0xff40_4040
-            };
-            c.to_le_bytes()
-        })
-        .collect()
-}
-
-/// FNV-1a over the pixels with alpha masked off (the frame bench's hash).
-fn hash_pixels(pixels: impl Iterator<Item = u32>) -> u32 {
-    pixels.fold(2_166_136_261u32, |h, p| {
-        (h ^ (p & 0x00ff_ffff)).wrapping_mul(16_777_619)
-    })
-}
-
-fn env_u32(name: &str, default: u32) -> u32 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
 }
 
 /// The combination bound by group `k` of 64 draws: one of 32 loaded ones.
@@ -508,11 +441,6 @@ impl Replay {
         let (pairs, pipelines) = self.dev.cache_stats();
         (pairs.misses, pipelines.misses)
     }
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
 }
 
 fn ms(d: Duration) -> f64 {
