@@ -328,6 +328,70 @@ fn gpu_a_repeated_draw_with_new_constants_reads_them() {
     }
 }
 
+/// A draw repeated after `SetTexture` to a texture of the same kind and format is answered
+/// by the memo with only the texture group made anew; another format, or no texture, takes
+/// the full path. Every draw samples its own texture.
+#[test]
+fn gpu_a_repeated_draw_with_another_texture_samples_it() {
+    use d3d9_backend::device::Format;
+    let mut dev = Device::new(DeviceParams::default())
+        .unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"));
+    const D3DFVF_XYZ: u32 = 0x002;
+    let asm = |text: &str| assemble_tokens(text).unwrap_or_else(|e| panic!("{e}"));
+    let vs = ok(dev.create_vertex_shader(&asm(
+        "vs_2_0\ndcl_position v0\ndef c0, 0.5, 0.5, 0, 0\nmov oPos, v0\nmov oT0, c0\n",
+    )));
+    let ps = ok(dev.create_pixel_shader(&asm(
+        "ps_2_0\ndcl t0.xy\ndcl_2d s0\ntexld r0, t0, s0\nmov oC0, r0\n",
+    )));
+    let quad: Vec<u8> = [
+        [-1.0f32, -1.0, 0.5],
+        [-1.0, 1.0, 0.5],
+        [1.0, -1.0, 0.5],
+        [1.0, 1.0, 0.5],
+    ]
+    .iter()
+    .flatten()
+    .flat_map(|c| c.to_le_bytes())
+    .collect();
+    let vb = ok(dev.create_vertex_buffer_with(&quad));
+    // 2 x 2 textures of one colour each (D3DCOLOR bytes: b, g, r, a).
+    let texture = |dev: &mut Device, format: Format, colour: u32| {
+        let id = ok(dev.create_texture(2, 2, 1, format));
+        let texels: Vec<u8> = (0..4).flat_map(|_| colour.to_le_bytes()).collect();
+        ok(dev.update_texture(id, 0, &texels));
+        id
+    };
+    let red = texture(&mut dev, Format::A8R8G8B8, 0xffff_0000);
+    let green = texture(&mut dev, Format::A8R8G8B8, 0xff00_ff00);
+    let blue = texture(&mut dev, Format::A8R8G8B8, 0xff00_00ff);
+    let grey = texture(&mut dev, Format::X8R8G8B8, 0x0080_8080);
+    ok(dev.set_fvf(D3DFVF_XYZ));
+    ok(dev.set_vertex_shader(Some(vs)));
+    ok(dev.set_pixel_shader(Some(ps)));
+    ok(dev.set_stream_source(0, Some(vb), 0, 12));
+    ok(dev.set_render_state(RenderState::CullMode(CullMode::None)));
+    // Each step: the texture set, the colour drawn, whether the memo answers.
+    let steps = [
+        (Some(red), 0xffff_0000, false),
+        (Some(green), 0xff00_ff00, true),
+        (Some(blue), 0xff00_00ff, true),
+        (Some(grey), 0xff80_8080, false),
+        (Some(red), 0xffff_0000, false),
+        (Some(red), 0xffff_0000, true),
+        (None, 0xff00_0000, false),
+        (Some(green), 0xff00_ff00, false),
+    ];
+    for (i, (set, colour, hit)) in steps.into_iter().enumerate() {
+        ok(dev.set_texture(0, set));
+        let hits = dev.memo_hits();
+        ok(dev.draw_primitive(PrimitiveType::TriangleStrip, 0, 2));
+        assert_eq!(dev.memo_hits() - hits, u64::from(hit), "step {i}: memo hit");
+        // A read-back ends the pass; the memo stays.
+        assert_eq!(ok(dev.pixel(320, 240)), colour, "step {i}");
+    }
+}
+
 /// A run of draws into the same targets records into one render pass, each draw setting
 /// only the pass state that differs from the draw before; every draw must still see its own
 /// viewport, blend factor (0 too), pixel shader and texture, across passes into targets of

@@ -274,6 +274,9 @@ pub(crate) struct DeviceState {
     pub(crate) vs_constants_version: u64,
     pub(crate) ps_constants_version: u64,
     pub(crate) textures: [Option<TextureId>; SAMPLER_STAGES],
+    /// Bumped by `SetTexture`, which leaves the state's version as it is (the draw memo
+    /// answers a change of textures to textures of the same kind and format: `draw::memo`).
+    pub(crate) textures_version: u64,
     pub(crate) samplers: [SamplerStates; SAMPLER_STAGES],
     /// `SetLight`, `LightEnable` and `SetMaterial` (the fixed-function vertex stage's).
     pub(crate) lights: fixed_function::Lights,

@@ -53,6 +53,7 @@ impl DeviceState {
             vs_constants_version: 0,
             ps_constants_version: 0,
             textures: [None; SAMPLER_STAGES],
+            textures_version: 0,
             samplers: [SamplerStates::default(); SAMPLER_STAGES],
             lights: fixed_function::Lights::default(),
             raw: DeviceRawStates::new(auto_depth),
@@ -102,6 +103,8 @@ impl Device {
         // Constants went back to zero: bind groups cached at earlier versions must not match.
         state.vs_constants_version = self.state.vs_constants_version + 1;
         state.ps_constants_version = self.state.ps_constants_version + 1;
+        // Never back: keys of the state's and the textures' versions together only grow.
+        state.textures_version = self.state.textures_version + 1;
         state.software_processing = self.state.software_processing;
         *self.state = state;
         self.memo = None;

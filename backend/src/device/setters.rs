@@ -269,7 +269,10 @@ impl Device {
                 ));
             }
         }
-        self.state.textures[slot] = texture;
+        // Readers key on the textures' own version too (see `Device::states_version`).
+        let state = self.state.untracked_mut();
+        state.textures[slot] = texture;
+        state.textures_version += 1;
         Ok(())
     }
 

@@ -161,7 +161,7 @@ impl Device {
                 // The fixed-function constants come from many states (transforms, lights,
                 // material, render and stage states): any state change makes new ones.
                 version: match pair.fixed_function_vertex {
-                    true => (self.state.version(), 0),
+                    true => (self.states_version(), 0),
                     false => (0, self.state.vs_constants_version),
                 },
                 viewport: (viewport.width, viewport.height),
@@ -185,9 +185,9 @@ impl Device {
                 // render and texture-stage states: any state change makes new ones. (The
                 // float constants do not bump the state's version: their own counts.)
                 version: match (pair.fixed_function_pixel, &pair.pixel_interface) {
-                    (true, _) => (self.state.version(), 0),
+                    (true, _) => (self.states_version(), 0),
                     (false, Some(i)) if i.bump_env.is_some() => {
-                        (self.state.version(), self.state.ps_constants_version)
+                        (self.states_version(), self.state.ps_constants_version)
                     }
                     (false, _) => (0, self.state.ps_constants_version),
                 },
@@ -202,6 +202,27 @@ impl Device {
             set_offsets(&mut offsets, constants.group, at);
             keys[Stage::Pixel as usize] = Some(key);
         }
+        self.texture_groups(call, pair, entry, textures, &mut groups)?;
+        Ok(BoundGroups {
+            groups,
+            offsets,
+            constants: ConstantKeys {
+                keys,
+                versions: self.constants_versions(),
+                fixup,
+            },
+        })
+    }
+
+    /// The texture bind groups (groups 1 and 3) of `pair` over `textures`, into `groups`.
+    pub(super) fn texture_groups(
+        &mut self,
+        call: &'static str,
+        pair: &ShaderPair,
+        entry: &PipelineEntry,
+        textures: &SampledTextures,
+        groups: &mut Vec<Option<wgpu::BindGroup>>,
+    ) -> Result<(), DeviceError> {
         for group in [1u32, 3] {
             let members: Vec<usize> = (0..pair.textures.len())
                 .filter(|&i| pair.textures[i].group == group)
@@ -231,17 +252,17 @@ impl Device {
                 .ok_or_else(|| invalid(call, "internal: no texture layout"))?
                 .clone();
             let textures_group = self.texture_group(call, &key, &layout, pair, &members, &bound)?;
-            set_group(&mut groups, group, textures_group);
+            set_group(groups, group, textures_group);
         }
-        Ok(BoundGroups {
-            groups,
-            offsets,
-            constants: ConstantKeys {
-                keys,
-                versions: self.constants_versions(),
-                fixup,
-            },
-        })
+        Ok(())
+    }
+
+    /// A version of the whole state, `SetTexture` included: what the constants that come
+    /// from states are keyed on (both counters only grow, so their sum never repeats).
+    pub(super) fn states_version(&self) -> u64 {
+        self.state
+            .version()
+            .wrapping_add(self.state.textures_version)
     }
 
     /// The vertex and pixel float constants' versions (`SetVertexShaderConstantF` and

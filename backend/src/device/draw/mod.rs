@@ -14,6 +14,7 @@ mod bindings;
 mod encode;
 mod fixups;
 mod loops;
+mod memo;
 mod pipeline;
 mod primitives;
 mod ring;
@@ -34,8 +35,9 @@ use super::{Device, PrimitiveType, Stream};
 use crate::device::{MipFilter, TextureAddress, TextureFilter};
 use crate::gpu::Indices;
 pub(crate) use encode::{pending_encoder, OpenPass};
+pub(crate) use memo::DrawMemo;
 pub(crate) use ring::ConstantRing;
-use ring::{Offsets, ShapeId, Stage};
+use ring::{Offsets, ShapeId};
 
 /// What makes a pipeline: the pair, the vertex buffer layouts, the primitive, blend, write
 /// masks and depth-stencil state, target formats, and per sampled texture whether its
@@ -157,38 +159,6 @@ pub(crate) struct PassRecipe {
     index_range: std::ops::Range<u32>,
     base_vertex: i32,
     instances: std::ops::Range<u32>,
-}
-
-/// The last draw, kept while nothing it read has changed: the same call with the same
-/// primitive type and range, at the same versions of the state and the object tables
-/// (`versioned`), records the same pass, so it skips pairing, the caches and validation.
-/// The float constants do not bump the state's version: where only they changed, the memo's
-/// constants are placed anew (`constants_changed`), as a game's per-object world matrix asks.
-/// Only draws that record nothing draw-specific besides the pass are kept: not `UP` draws,
-/// expanded points, generated indices (fans, GL flat shading) or one-slice volume copies.
-pub(crate) struct DrawMemo {
-    call: &'static str,
-    primitive: PrimitiveType,
-    range: DrawRange,
-    versions: [u64; 8],
-    recipe: PassRecipe,
-    pair: Arc<ShaderPair>,
-    constants: bindings::ConstantKeys,
-}
-
-impl DrawMemo {
-    fn matches(
-        &self,
-        call: &'static str,
-        primitive: PrimitiveType,
-        range: DrawRange,
-        versions: [u64; 8],
-    ) -> bool {
-        self.call == call
-            && self.primitive == primitive
-            && self.range == range
-            && self.versions == versions
-    }
 }
 
 /// The draw's source of vertices for stream 0 of an `UP` draw.
@@ -371,21 +341,8 @@ impl Device {
         if count == 0 {
             return Ok(());
         }
-        if let Some(mut memo) = self.memo.take() {
-            if user.is_none()
-                && memo.matches(call, primitive, range, self.versions())
-                && self.constants_again(&mut memo.recipe)
-                && self.memo_constants(&mut memo)
-            {
-                // A hit in both caches, answered without a lookup. The entries' recency
-                // needs no update: the memo's draw was the last to use any entry.
-                self.pairs.count_hit();
-                self.pipelines.count_hit();
-                self.memo_hits += 1;
-                self.encode(&memo.recipe);
-                self.memo = Some(memo);
-                return Ok(());
-            }
+        if user.is_none() && self.repeat(call, primitive, range) {
+            return Ok(());
         }
         let streams = self.stream_sources(user.as_ref());
         let paired = self.shader_pair(call, primitive, &range, &streams)?;
@@ -415,51 +372,6 @@ impl Device {
             points: quads.as_ref(),
         };
         self.record(&draw, &paired.pair, &streams)
-    }
-
-    /// A memoised recipe's constants placed in the ring's current generation (they were
-    /// written for an earlier submit); false where the ring no longer has them.
-    fn constants_again(&mut self, recipe: &mut PassRecipe) -> bool {
-        let generation = self.constant_ring.generation();
-        if recipe.generation == generation {
-            return true;
-        }
-        let stages = [
-            (Stage::Vertex, recipe.pipeline.vs_constants),
-            (Stage::Pixel, recipe.pipeline.ps_constants),
-        ];
-        for (stage, constants) in stages {
-            let Some(ConstantsGroup {
-                group,
-                shape: Some(shape),
-            }) = constants
-            else {
-                continue;
-            };
-            let Some((bind_group, offsets)) =
-                self.constant_ring.again(&self.gpu.device, stage, shape)
-            else {
-                return false;
-            };
-            recipe.groups[group as usize] = Some(bind_group);
-            recipe.offsets[group as usize] = offsets;
-        }
-        recipe.generation = generation;
-        true
-    }
-
-    /// A memoised draw's float constants placed anew where they changed; false where that
-    /// failed (the full path then says why).
-    fn memo_constants(&mut self, memo: &mut DrawMemo) -> bool {
-        let recipe = &mut memo.recipe;
-        self.constants_changed(
-            &memo.pair,
-            &recipe.pipeline,
-            &mut memo.constants,
-            &mut recipe.groups,
-            &mut recipe.offsets,
-        )
-        .is_ok()
     }
 
     /// Records `draw` with `pair`: D3D9's pipeline, step by step, as one pass.
@@ -551,6 +463,9 @@ impl Device {
                 primitive: draw.primitive,
                 range: draw.range,
                 versions: self.versions(),
+                textures: self.state.textures,
+                textures_version: self.state.textures_version,
+                filterable: textures.filterable,
                 recipe,
                 pair: pair.clone(),
                 constants: bound.constants,
