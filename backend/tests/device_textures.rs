@@ -251,3 +251,59 @@ fn gpu_narrow_render_target_textures_read_missing_channels_as_one() {
         assert_eq!(fixed, expected, "{format:?} fixed-function: {fixed:#08x}");
     }
 }
+
+/// A vertex shader's `texldl` of a narrow texture reads the channels its format lacks as 1,
+/// as a pixel shader's does (Windows' vertex texture formats are R32F, R16F and their two-
+/// and four-channel kin): R32F 0.25 gives (0x40, 0xff, 0xff), G16R16F (0.25, 0.5) gives
+/// (0x40, 0x80, 0xff), A32B32G32R32F as it is. Before, such draws were refused.
+#[test]
+fn gpu_vertex_texture_fetch_of_narrow_formats_reads_missing_channels_as_one() {
+    let half = |v: f32| half::f16::from_f32(v).to_bits().to_le_bytes();
+    let cases: [(Format, Vec<u8>, u32); 3] = [
+        (Format::R32F, 0.25f32.to_le_bytes().to_vec(), 0x40ffff),
+        (Format::G16R16F, [half(0.25), half(0.5)].concat(), 0x4080ff),
+        (
+            Format::A32B32G32R32F,
+            floats(&[0.25, 0.5, 0.75, 1.0]),
+            0x4080bf,
+        ),
+    ];
+    for (format, texel, expected) in cases {
+        let mut dev = device();
+        let tex = ok(dev.create_texture_with(&TextureDesc {
+            kind: TextureKind::TwoD,
+            width: 1,
+            height: 1,
+            depth: 1,
+            levels: 1,
+            format,
+            usage: Usage::default(),
+            pool: Pool::Managed,
+        }));
+        ok(dev.update_texture(tex, 0, &texel));
+        let vs = ok(dev.create_vertex_shader(&tokens(
+            "vs_3_0\ndcl_position v0\ndcl_2d s0\ndcl_position o0\ndcl_color o1\n\
+             def c0, 0.5, 0.5, 0, 0\nmov o0, v0\ntexldl r0, c0, s0\nmov o1, r0\n",
+        )));
+        let ps = ok(dev.create_pixel_shader(&tokens("ps_3_0\ndcl_color v0\nmov oC0, v0\n")));
+        ok(dev.set_vertex_shader(Some(vs)));
+        ok(dev.set_pixel_shader(Some(ps)));
+        // D3DVERTEXTEXTURESAMPLER0.
+        ok(dev.set_texture(257, Some(tex)));
+        ok(dev.set_fvf(0x002)); // D3DFVF_XYZ
+        ok(dev.set_render_state(RenderState::CullMode(CullMode::None)));
+        ok(dev.draw_primitive_up(
+            PrimitiveType::TriangleStrip,
+            2,
+            &floats(&[
+                -1.0, -1.0, 0.5, //
+                -1.0, 1.0, 0.5, //
+                1.0, -1.0, 0.5, //
+                1.0, 1.0, 0.5,
+            ]),
+            12,
+        ));
+        let got = ok(dev.pixel(320, 240)) & 0xff_ffff;
+        assert_eq!(got, expected, "{format:?}: {got:#08x}");
+    }
+}

@@ -189,6 +189,7 @@ pub fn translate(scene: &Scene, float_mode: FloatMode) -> (TranslatedShader, Ver
     )
     .expect("binds");
     let options = VertexShaderOptions {
+        sampler_reads: Vec::new(),
         input_fetches: Some(binding.fetches()),
         output_locations: Some(vec![Varying::new(Semantic::new(Usage::Color, 0), 0, 4)]),
         float_mode,

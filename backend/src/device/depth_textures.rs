@@ -153,6 +153,30 @@ impl Device {
     /// textures whose GPU format lacks channels D3D9 reads as 1 (`SamplerRead::Narrow`), for
     /// the pair key. A raw depth read filters in the shader where the sampler's min or mag
     /// filter blends.
+    /// How vertex samplers 0–3 read the textures set on them: `Narrow` where the texture's
+    /// GPU format lacks channels D3D9 reads as 1 (R32F, R16F, G32R32F, L8, ...), `Color`
+    /// otherwise (trailing `Color`s left out); depth textures are read on pixel samplers only.
+    pub(crate) fn vertex_sampler_reads(&self) -> Vec<SamplerRead> {
+        let mut reads: Vec<SamplerRead> = (super::VERTEX_SAMPLER_BASE..super::SAMPLER_STAGES)
+            .map(|slot| {
+                let texture = self.state.textures[slot].and_then(|id| self.textures.get(&id));
+                match texture
+                    .filter(|t| !t.format.is_depth())
+                    .map_or(4, |t| t.format.channels(t.wgpu_format))
+                {
+                    channels @ 1..=3 => SamplerRead::Narrow {
+                        channels: channels as u8,
+                    },
+                    _ => SamplerRead::Color,
+                }
+            })
+            .collect();
+        while reads.last() == Some(&SamplerRead::Color) {
+            reads.pop();
+        }
+        reads
+    }
+
     pub(crate) fn sampler_reads(&self) -> Vec<SamplerRead> {
         let mut reads: Vec<SamplerRead> = (0..super::VERTEX_SAMPLER_BASE)
             .map(|slot| {

@@ -85,6 +85,9 @@ pub(crate) struct PairKey {
     /// The vertex processing the declaration is paired under (a mixed device's current
     /// mode: hardware reads zeros for inputs the declaration lacks, software refuses them).
     pub(crate) processing: VertexProcessing,
+    /// How the vertex shader's samplers read their textures (`Device::vertex_sampler_reads`:
+    /// narrow formats fill their missing channels in the shader).
+    pub(crate) vertex_sampler_reads: Vec<SamplerRead>,
 }
 
 impl PairKey {
@@ -185,6 +188,7 @@ pub(crate) fn build_pair(
         position_fixup: inputs.position_fixup,
         point_expansion: key.points,
         clip_planes: key.clip_planes,
+        sampler_reads: key.vertex_sampler_reads.clone(),
     };
     let pair_options = PairOptions {
         vertex: vs_options,

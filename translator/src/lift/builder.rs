@@ -9,6 +9,7 @@ use super::error::LiftError;
 pub(super) use super::function::{
     ConstValue, FnBuilder, Frame, FrameKind, LoopCounter, LoopFrame, Value,
 };
+use super::interface::SamplerRead;
 use super::options::{PixelShaderOptions, VertexShaderOptions};
 use super::state::{IoMap, Ps1State, Registers, ResourceMap};
 use crate::bytecode::{Instruction, Opcode, Program, TokenOffset};
@@ -240,6 +241,15 @@ impl<'a> Lifter<'a> {
             StageOptions::Pixel(o) => Some(o),
             StageOptions::Vertex(_) => None,
         }
+    }
+
+    /// How sampler `s#n` of this stage's options reads its texture (`Color` past the end).
+    pub fn options_sampler_read(&self, n: u32) -> SamplerRead {
+        let reads = match self.options {
+            StageOptions::Pixel(o) => &o.sampler_reads,
+            StageOptions::Vertex(o) => &o.sampler_reads,
+        };
+        reads.get(n as usize).copied().unwrap_or_default()
     }
 
     /// Point errors and spans at `inst`, instruction `index` of the program.

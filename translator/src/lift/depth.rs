@@ -35,14 +35,13 @@ pub(super) enum DepthLevel {
 }
 
 impl Lifter<'_> {
-    /// How sampler `s#n` reads its texture: the pixel options' word (a depth read only on a
-    /// 2D sampler), a colour texture otherwise.
+    /// How sampler `s#n` reads its texture: the stage options' word (a depth read only on a
+    /// 2D pixel sampler; a vertex sampler reads colour or narrow textures), a colour texture
+    /// otherwise.
     pub(super) fn sampler_read(&self, n: u32, dim: ImageDimension) -> SamplerRead {
-        let read = self
-            .pixel_options()
-            .and_then(|o| o.sampler_reads.get(n as usize).copied())
-            .unwrap_or_default();
-        match read.is_depth() && dim != ImageDimension::D2 {
+        let read = self.options_sampler_read(n);
+        let depth_allowed = dim == ImageDimension::D2 && self.pixel_options().is_some();
+        match read.is_depth() && !depth_allowed {
             true => SamplerRead::Color,
             false => read,
         }

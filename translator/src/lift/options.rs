@@ -29,6 +29,11 @@ pub struct VertexShaderOptions {
     /// `interface.clip_planes`; a plane of zeros (a disabled one) clips nothing. Needs the
     /// device's `CLIP_DISTANCES` feature.
     pub clip_planes: bool,
+    /// How each vertex sampler (index = `s#`, 0–3) reads the texture bound to it: only
+    /// [`SamplerRead::Narrow`] applies here (a texture whose format lacks channels D3D9 reads
+    /// as 1, as R32F's (r, 1, 1, 1)); depth textures are read on pixel samplers, and samplers
+    /// past the end read colour.
+    pub sampler_reads: Vec<SamplerRead>,
 }
 
 /// How ps_1_x arithmetic is clamped: D3D9 keeps ps_1_x values within

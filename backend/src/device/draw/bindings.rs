@@ -91,14 +91,14 @@ impl Device {
                     ));
                 }
                 // A narrow texture reads its missing channels as 1 through the shader
-                // (`SamplerRead::Narrow`, pixel samplers: `Device::sampler_reads`).
+                // (`SamplerRead::Narrow`: `Device::sampler_reads`, `vertex_sampler_reads`).
                 let channels = object.format.channels(object.wgpu_format);
                 let narrow = matches!(t.read, SamplerRead::Narrow { channels: c } if u32::from(c) == channels);
                 if channels < 4 && !narrow {
                     return Err(unsupported(
                         call,
                         format!(
-                            "sampling a {:?} texture on device sampler slot {} (a vertex sampler: D3D9 reads the missing channels as 1, wgpu as 0)",
+                            "sampling a {:?} texture on device sampler slot {} without its missing channels read as 1 (internal: the pair was made for another texture)",
                             object.format,
                             t.slot
                         ),

@@ -82,6 +82,10 @@ impl Device {
         let alpha_test = self
             .alpha_test_enabled()
             .then_some((render.alpha_func, None));
+        let vertex_sampler_reads = match stages.vertex {
+            VertexStage::Shader(_) => self.vertex_sampler_reads(),
+            VertexStage::FixedFunction(_) => Vec::new(),
+        };
         let key = PairKey {
             bitcast: self.bitcast_target(call)?,
             declaration: declaration_id,
@@ -104,6 +108,7 @@ impl Device {
                     .is_some_and(|s| s.format.is_float()),
             clip_planes: self.clips_user_planes(call, stages.pretransformed)?,
             processing: self.binding_processing(),
+            vertex_sampler_reads,
         };
         let pair_id = self.next_pair_id();
         let device = self.gpu.device.clone();
