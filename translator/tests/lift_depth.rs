@@ -36,6 +36,12 @@ fn shadow_maps_compare_the_coordinates_z_through_a_comparison_sampler() {
     assert!(w.contains("texture_depth_2d"), "{w}");
     assert!(w.contains("sampler_comparison"), "{w}");
     assert_eq!(w.matches("textureSampleCompare(").count(), 2, "{w}");
+    // The texture coordinate's x and y, and its z as the reference (texldp: divided by w).
+    assert!(
+        w.contains("vec2<f32>(location0_.x, location0_.y), location0_.z)"),
+        "{w}"
+    );
+    assert!(w.contains("vec2<f32>(_e12.x, _e12.y), _e12.z)"), "{w}");
 }
 
 #[test]
@@ -84,3 +90,4 @@ fn other_sampler_types_ignore_a_depth_read() {
     assert_eq!(read, SamplerRead::Color);
     assert!(w.contains("texture_cube<f32>"), "{w}");
 }
+

@@ -225,6 +225,20 @@ mod tests {
         assert!(wgsl.contains(", 4i, true)"), "{wgsl}");
     }
 
+    /// An override without a literal default (a module not made by the lifter) resolves to
+    /// false or 0 by its type, and the module still validates.
+    #[test]
+    fn overrides_without_a_literal_default_resolve_by_their_type() {
+        let mut module = naga::front::wgsl::parse_str(
+            "override flag: bool;\noverride n: i32;\n\
+             @compute @workgroup_size(1) fn main() { var x: i32 = 0; if flag { x = n; } }\n",
+        )
+        .expect("parses");
+        crate::lift::resolve_overrides(&mut module, &[]);
+        assert!(module.overrides.is_empty());
+        crate::lift::validate(&module).expect("validates");
+    }
+
     /// The WGSL text declares the overrides and parses back into a module that validates.
     #[test]
     fn wgsl_with_overrides_round_trips() {
