@@ -90,4 +90,3 @@ fn other_sampler_types_ignore_a_depth_read() {
     assert_eq!(read, SamplerRead::Color);
     assert!(w.contains("texture_cube<f32>"), "{w}");
 }
-
