@@ -103,7 +103,6 @@ impl Device {
         // Constants went back to zero: bind groups cached at earlier versions must not match.
         state.vs_constants_version = self.state.vs_constants_version + 1;
         state.ps_constants_version = self.state.ps_constants_version + 1;
-        // Never back: keys of the state's and the textures' versions together only grow.
         state.textures_version = self.state.textures_version + 1;
         state.software_processing = self.state.software_processing;
         *self.state = state;

@@ -161,8 +161,8 @@ impl Device {
                 // The fixed-function constants come from many states (transforms, lights,
                 // material, render and stage states): any state change makes new ones.
                 version: match pair.fixed_function_vertex {
-                    true => (self.states_version(), 0),
-                    false => (0, self.state.vs_constants_version),
+                    true => self.states_version(0),
+                    false => [0, 0, self.state.vs_constants_version],
                 },
                 viewport: (viewport.width, viewport.height),
                 fixup: fixup.map(f32::to_bits),
@@ -185,11 +185,11 @@ impl Device {
                 // render and texture-stage states: any state change makes new ones. (The
                 // float constants do not bump the state's version: their own counts.)
                 version: match (pair.fixed_function_pixel, &pair.pixel_interface) {
-                    (true, _) => (self.states_version(), 0),
+                    (true, _) => self.states_version(0),
                     (false, Some(i)) if i.bump_env.is_some() => {
-                        (self.states_version(), self.state.ps_constants_version)
+                        self.states_version(self.state.ps_constants_version)
                     }
-                    (false, _) => (0, self.state.ps_constants_version),
+                    (false, _) => [0, 0, self.state.ps_constants_version],
                 },
                 fog: fog.key(),
                 alpha_ref: render.alpha_reference(),
@@ -257,12 +257,10 @@ impl Device {
         Ok(())
     }
 
-    /// A version of the whole state, `SetTexture` included: what the constants that come
-    /// from states are keyed on (both counters only grow, so their sum never repeats).
-    pub(super) fn states_version(&self) -> u64 {
-        self.state
-            .version()
-            .wrapping_add(self.state.textures_version)
+    /// The constants' key version of constants that come from the states (`SetTexture`
+    /// included) and the float constants' version `constants`.
+    fn states_version(&self, constants: u64) -> [u64; 3] {
+        [self.state.version(), self.state.textures_version, constants]
     }
 
     /// The vertex and pixel float constants' versions (`SetVertexShaderConstantF` and
@@ -300,7 +298,7 @@ impl Device {
             };
             match key {
                 BindGroupKey::VertexConstants { version, .. }
-                | BindGroupKey::PixelConstants { version, .. } => version.1 = versions[i],
+                | BindGroupKey::PixelConstants { version, .. } => version[2] = versions[i],
                 BindGroupKey::Textures { .. } => continue,
             }
             let fixup = constants.fixup;

@@ -87,9 +87,9 @@ pub(crate) enum BindGroupKey {
     /// fixed-function stage of the transforms), for a viewport size (the half-pixel fix-up).
     VertexConstants {
         pair: u64,
-        /// The state's version where the constants come from states, and the vertex
-        /// constants' version.
-        version: (u64, u64),
+        /// The state's and the textures' versions where the constants come from states
+        /// (else 0), and the vertex constants' version.
+        version: [u64; 3],
         viewport: (u32, u32),
         /// The position fix-up: half-pixel offset and depth bias (bits).
         fixup: [u32; 4],
@@ -101,9 +101,9 @@ pub(crate) enum BindGroupKey {
     /// The pixel constants of a pair at a version, with the fog and alpha-test states.
     PixelConstants {
         pair: u64,
-        /// As the vertex constants': the state's version where states feed the constants,
-        /// and the pixel constants' version.
-        version: (u64, u64),
+        /// As the vertex constants': the state's and textures' versions where states feed
+        /// the constants, and the pixel constants' version.
+        version: [u64; 3],
         fog: super::fixed_function::FogKey,
         alpha_ref: u32,
     },
