@@ -477,7 +477,9 @@ fn child(label: &str) {
         (before_pairs, before_pipelines),
         "steady frames build nothing"
     );
+    let prebuilt_before = replay.dev.prebuild_stats().pipelines_used;
     let (worst, worst_total) = replay.timed(|r| r.frame(&new_extras()));
+    let worst_prebuilt = replay.dev.prebuild_stats().pipelines_used - prebuilt_before;
     let (worst_pairs, worst_pipelines) = replay.misses();
     let (after, _) = replay.timed(|r| r.frame(&steady_extras()));
     let (hash, drawn) = replay.picture();
@@ -486,13 +488,16 @@ fn child(label: &str) {
         "the frame draws ({drawn} pixels)"
     );
     let slowest = steady.iter().copied().fold(0.0, f64::max);
+    let prebuilt = replay.dev.prebuild_stats();
     println!(
         "label={label} create_ms={:.3} load_ms={:.3} first_ms={:.3} steady_ms={:.3} \
          steady_max_ms={slowest:.3} worst_ms={:.3} after_ms={:.3} load_total_ms={:.3} \
          first_total_ms={:.3} steady_total_ms={:.3} worst_total_ms={:.3} \
          load_pair_misses={load_pairs} load_pipeline_misses={load_pipelines} \
          first_pipeline_misses={} \
-         worst_pair_misses={} worst_pipeline_misses={} hash={hash:08x} drawn={drawn}",
+         worst_pair_misses={} worst_pipeline_misses={} prebuilt_pairs={} \
+         prebuilt_pipelines={} worst_prebuilt_pipelines={worst_prebuilt} hash={hash:08x} \
+         drawn={drawn}",
         ms(created),
         ms(load),
         ms(first),
@@ -506,6 +511,8 @@ fn child(label: &str) {
         before_pipelines - load_pipelines,
         worst_pairs - steady_pairs,
         worst_pipelines - steady_pipelines,
+        prebuilt.pairs_used,
+        prebuilt.pipelines_used,
     );
 }
 
@@ -655,6 +662,11 @@ fn main() {
             "steady_total_ms",
         ),
         ("worst frame, to the end of the GPU wait", "worst_total_ms"),
+        ("pairs built ahead and drawn (count)", "prebuilt_pairs"),
+        (
+            "pipelines built ahead and drawn (count)",
+            "prebuilt_pipelines",
+        ),
     ];
     for (name, key) in rows {
         eprint!("  {name:<50}");

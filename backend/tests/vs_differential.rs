@@ -11,6 +11,8 @@
 //!   component is compared under the bound `differential::bounds` derives from its own
 //!   operands; the components a driver may legally compute otherwise are counted by reason.
 //!   The count is `D3D9_DIFF_PROGRAMS` (default 2,000; the seed `D3D9_DIFF_SEED`, default 1);
+//!   `D3D9_DIFF_FIRST=N` generates the stream's first N programs without running them, so a
+//!   long run can be cut into pieces that together run exactly the programs of one;
 //!   `D3D9_DIFF_REPORT=FILE` writes every disagreement in full.
 //! - `wine_vertex_shaders_agree`: every vertex shader of Wine's visual tests that checks, on
 //!   random moderate inputs and constants; a shader that samples a vertex texture (`texldl`)
@@ -49,6 +51,7 @@ fn generated_programs_agree() {
     let Some(gpu) = gpu() else { return };
     let count = env_number("D3D9_DIFF_PROGRAMS", 2000);
     let seed = env_number("D3D9_DIFF_SEED", 1);
+    let first = env_number("D3D9_DIFF_FIRST", 0);
     let mut rng = Rng::new(seed);
     let modes = [FloatMode::Legacy, FloatMode::LegacyStrict, FloatMode::Ieee];
     let start = std::time::Instant::now();
@@ -61,6 +64,9 @@ fn generated_programs_agree() {
         let program = generate::program(&mut rng, profile);
         let special = rng.chance(50);
         let d = data(&mut rng, &program, special);
+        if n < first {
+            continue;
+        }
         let caps = DeviceCaps::default();
         let checked = match assemble(&program.text)
             .map_err(|e| e.to_string())
@@ -104,7 +110,8 @@ fn generated_programs_agree() {
         }
     }
     eprintln!(
-        "differential: {ran} of {count} generated programs ran on the interpreter and the GPU in {:.1} s; {} disagreed; {} did not check; components compared exactly {}, within a bound {}, legally free {:?} ({diverged} runs diverged)",
+        "differential: {ran} of {} generated programs ran on the interpreter and the GPU in {:.1} s; {} disagreed; {} did not check; components compared exactly {}, within a bound {}, legally free {:?} ({diverged} runs diverged)",
+        count - first.min(count),
         start.elapsed().as_secs_f64(),
         failures.len(),
         invalid.len(),

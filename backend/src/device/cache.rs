@@ -146,6 +146,11 @@ impl<K: Hash + Eq + Clone, V: Clone> Lru<K, V> {
         Ok(value)
     }
 
+    /// Whether the cache holds `key` (counting nothing, using nothing).
+    pub(crate) fn contains(&self, key: &K) -> bool {
+        self.entries.contains_key(key)
+    }
+
     /// Drops every entry whose key `stale` names (a released object's).
     pub(crate) fn remove_where(&mut self, stale: impl Fn(&K) -> bool) {
         self.entries.retain(|k, _| !stale(k));

@@ -32,6 +32,7 @@ mod objects;
 mod pairing;
 mod pass;
 mod points;
+mod prebuild;
 mod present;
 mod process;
 pub mod query;
@@ -85,6 +86,7 @@ pub use objects::{
     PixelShaderId, Pool, SurfaceId, SwapChainId, TexelBox, TextureDesc, TextureId, Usage,
     VertexBufferId, VertexShaderId,
 };
+pub use prebuild::PrebuildStats;
 pub use present::{PresentParams, RasterStatus};
 pub use raw_state::{
     StateInfo, RENDER_STATES, SAMPLER_STATES, TEXTURE_STAGES, TEXTURE_STAGE_STATES,
@@ -162,6 +164,10 @@ pub struct DeviceParams {
     pub disk_cache: DiskCacheSetting,
     /// The size limit of the cache on disk, per adapter (256 MiB by default).
     pub disk_cache_limit: u64,
+    /// Build the pipelines the cache on disk recorded in earlier runs as soon as the
+    /// objects they name are created, on worker threads (`prebuild`; on by default; nothing
+    /// is recorded or built ahead with the cache on disk off).
+    pub prebuild: bool,
 }
 
 /// Ways round what wgpu's GL backend lacks (`docs/backends.md`), each taken where the adapter
@@ -194,6 +200,7 @@ impl Default for DeviceParams {
             fallbacks: Fallbacks::default(),
             disk_cache: DiskCacheSetting::Default,
             disk_cache_limit: crate::gpu::disk_cache::DEFAULT_LIMIT,
+            prebuild: true,
         }
     }
 }
@@ -346,6 +353,8 @@ pub struct Device {
     pub(crate) memo_hits: u64,
     /// `CreateQuery`'s queries and their GPU query sets (`query`).
     pub(crate) queries: query::Queries,
+    /// The state cache and the pipelines built ahead of their draws (`prebuild`).
+    pub(crate) prebuild: prebuild::Prebuilds,
     /// The implicit swap chain (`present`; made again by `reset`).
     pub(crate) implicit: present::SwapChain,
     /// `CreateAdditionalSwapChain`'s chains.
@@ -405,6 +414,7 @@ impl Device {
         let pipelines = Lru::new(params.pipeline_cache_capacity);
         let half_pixel_in_viewport = gpu.adapter_info().backend != wgpu::Backend::Gl;
         let constant_ring = draw::ConstantRing::new(&gpu.device);
+        let prebuild = prebuild::Prebuilds::open(gpu.shared_disk_cache(), params.prebuild);
         let mut device = Device {
             gpu,
             half_pixel_in_viewport,
@@ -435,6 +445,7 @@ impl Device {
             encoder: None,
             memo: None,
             queries: Default::default(),
+            prebuild,
             implicit: present::SwapChain::default(),
             additional: HashMap::new(),
             uncaptured,
@@ -517,6 +528,7 @@ impl Device {
             });
         }
         self.open = None;
+        self.prebuild.save_soon();
         let Some(encoder) = self.encoder.take() else {
             return Ok(());
         };

@@ -60,7 +60,10 @@ impl Device {
 
     fn add_declaration(&mut self, decl: VertexDeclaration) -> DeclarationId {
         let id = DeclarationId(self.next_id());
-        self.declarations.insert(id, Arc::new(decl));
+        let decl = Arc::new(decl);
+        self.declarations.insert(id, decl.clone());
+        let content = || prebuild::Content::of(&decl.elements());
+        self.prebuild_created(prebuild::Kind::Declaration, id.0, content);
         id
     }
 
@@ -76,6 +79,8 @@ impl Device {
         let program = self.create_shader("CreateVertexShader", tokens, Stage::Vertex)?;
         let id = VertexShaderId(self.next_id());
         self.vertex_shaders.insert(id, program);
+        let content = || prebuild::Content::of(&tokens);
+        self.prebuild_created(prebuild::Kind::VertexShader, id.0, content);
         Ok(id)
     }
 
@@ -84,6 +89,8 @@ impl Device {
         let program = self.create_shader("CreatePixelShader", tokens, Stage::Pixel)?;
         let id = PixelShaderId(self.next_id());
         self.pixel_shaders.insert(id, program);
+        let content = || prebuild::Content::of(&tokens);
+        self.prebuild_created(prebuild::Kind::PixelShader, id.0, content);
         Ok(id)
     }
 
@@ -111,6 +118,7 @@ impl Device {
             self.state.vertex_shader = None;
         }
         self.pairs.remove_where(|k| k.names_vertex_shader(id));
+        self.prebuild.forget(id.0, |k| k.names_vertex_shader(id));
         Ok(())
     }
 
@@ -126,6 +134,7 @@ impl Device {
             self.state.pixel_shader = None;
         }
         self.pairs.remove_where(|k| k.names_pixel_shader(id));
+        self.prebuild.forget(id.0, |k| k.names_pixel_shader(id));
         Ok(())
     }
 
@@ -142,6 +151,7 @@ impl Device {
             self.state.declaration = None;
         }
         self.pairs.remove_where(|k| k.declaration == id);
+        self.prebuild.forget(id.0, |k| k.declaration == id);
         Ok(())
     }
 }

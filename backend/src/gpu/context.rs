@@ -354,6 +354,11 @@ impl Gpu {
         self.disk.as_deref()
     }
 
+    /// The cache on disk, when open, for a thread that outlives the call.
+    pub(crate) fn shared_disk_cache(&self) -> Option<Arc<DiskCache>> {
+        self.disk.clone()
+    }
+
     /// wgpu's pipeline cache (`cache:` of pipeline descriptors), where the disk cache is open
     /// and the device has `PIPELINE_CACHE`.
     pub fn pipeline_cache(&self) -> Option<&wgpu::PipelineCache> {
@@ -396,20 +401,30 @@ impl Gpu {
         during: &'static str,
         work: impl FnOnce() -> Result<T, E>,
     ) -> Result<T, E> {
-        let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let internal = self.device.push_error_scope(wgpu::ErrorFilter::Internal);
-        let result = work();
-        let internal_err = pollster::block_on(internal.pop());
-        let validation_err = pollster::block_on(validation.pop());
-        if let Some(err) = validation_err.or(internal_err) {
-            return Err(GpuError::Wgpu {
-                during,
-                message: err.to_string(),
-            }
-            .into());
-        }
-        result
+        capture(&self.device, during, work)
     }
+}
+
+/// [`Gpu::capture`] on `device`, from any thread (wgpu's error scopes are the calling
+/// thread's).
+pub(crate) fn capture<T, E: From<GpuError>>(
+    device: &wgpu::Device,
+    during: &'static str,
+    work: impl FnOnce() -> Result<T, E>,
+) -> Result<T, E> {
+    let validation = device.push_error_scope(wgpu::ErrorFilter::Validation);
+    let internal = device.push_error_scope(wgpu::ErrorFilter::Internal);
+    let result = work();
+    let internal_err = pollster::block_on(internal.pop());
+    let validation_err = pollster::block_on(validation.pop());
+    if let Some(err) = validation_err.or(internal_err) {
+        return Err(GpuError::Wgpu {
+            during,
+            message: err.to_string(),
+        }
+        .into());
+    }
+    result
 }
 
 /// Features wgpu reports on the adapter `info` describes that its driver does not honour:

@@ -24,6 +24,7 @@ mod texel_copy;
 mod upload;
 
 pub use caps::{Capability, ExactReadback};
+pub(crate) use context::capture;
 pub use context::{Gpu, ALLOW_NO_GPU_ENV};
 pub use disk_cache::{DiskCache, DiskCacheSetting};
 pub use error::GpuError;

@@ -28,6 +28,7 @@ use super::{Register, RegisterFile, Stage, Version};
 /// stage uses: the register limits below, the checker's device, the vertex-declaration binding
 /// and the lifter's constant buffers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum VertexProcessing {
     /// `D3DCREATE_HARDWARE_VERTEXPROCESSING`: hardware limits (`MaxVertexShaderConst`
     /// float constants, 16 `i#` and 16 `b#`).

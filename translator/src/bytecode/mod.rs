@@ -205,6 +205,7 @@ pub enum Control {
 
 /// The texture type a sampler is declared with (`dcl_2d s0`, `dcl_cube`, `dcl_volume`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum TextureType {
     /// `D3DSTT_UNKNOWN` (0): legal only in ps_1_x-era `dcl` of t#/v#, never on s#.
     Unknown = 0,

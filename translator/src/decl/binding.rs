@@ -20,6 +20,7 @@ pub const MAX_STRIDE: u32 = 2048;
 
 /// A stream's `SetStreamSourceFreq` setting.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum StreamFrequency {
     /// The default (frequency 1): data advances per vertex.
     #[default]
@@ -50,6 +51,7 @@ impl StreamFrequency {
 
 /// What `SetStreamSource` / `SetStreamSourceFreq` bound to one stream.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct StreamSource {
     /// Bytes between vertices (0: every vertex reads the same data).
     pub stride: u32,

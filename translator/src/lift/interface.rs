@@ -417,6 +417,7 @@ pub(super) fn plain_input(register: u32, semantic: Option<Semantic>) -> VertexIn
 
 /// How a pixel shader's sampler reads the texture bound to it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum SamplerRead {
     /// A colour texture (`texture_2d/cube/3d<f32>`).
     #[default]
@@ -458,6 +459,7 @@ impl SamplerRead {
 
 /// Where a raw depth read puts the depth.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum DepthChannels {
     /// (d, d, d, d): `INTZ`.
     All,
@@ -469,6 +471,7 @@ pub enum DepthChannels {
 /// (`PixelShaderOptions::sampler_fixups`, index = `s#` / ps_1_x stage; see `lift/texture.rs`).
 /// The default asks nothing. Applied to colour reads (depth reads ignore it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SamplerFixup {
     /// `D3DSAMP_MIPMAPLODBIAS` as `f32` bits, added to every sample's level of detail: the
     /// implicit one, `texldb`'s bias and `texldl`'s level; `texldd`'s gradients are scaled by
@@ -498,6 +501,7 @@ impl SamplerFixup {
 
 /// How the shader addresses one axis of a texture (see [`SamplerFixup`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum AxisFixup {
     /// As the WebGPU sampler does.
     #[default]

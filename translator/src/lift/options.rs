@@ -125,6 +125,7 @@ pub struct PixelShaderOptions {
 /// `D3DCMPFUNC`: how the alpha test compares the pixel's alpha with the reference
 /// (`alpha FUNC ref`; the pixel survives when the comparison holds).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum CompareFunction {
     /// `D3DCMP_NEVER` (1): every pixel is discarded.
     Never,
@@ -165,6 +166,7 @@ impl CompareFunction {
 
 /// How the vertex entry point expands a point into a quad (see `points`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct PointExpansion {
     /// `D3DRS_POINTSPRITEENABLE`: texture coordinate outputs become the sprite coordinate.
     pub sprite: bool,

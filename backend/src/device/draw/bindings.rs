@@ -625,7 +625,7 @@ impl Device {
 /// The vertex stage's constant buffers now (the device's `c#`/`i#`/`b#` with the shader's
 /// `def`s, and the half-pixel fix-up of the viewport). The fixed-function stage's `c0`–`c7`
 /// are the transforms (`transform`'s layout) instead of the application's constants.
-pub(super) fn vertex_constant_buffers(
+pub(crate) fn vertex_constant_buffers(
     state: &DeviceState,
     pair: &ShaderPair,
     fixup: [f32; 4],
@@ -663,7 +663,7 @@ pub(super) fn vertex_constant_buffers(
 
 /// The pixel stage's constant buffers now: `c#`/`i#`/`b#` with the shader's `def`s, fog
 /// states, bump-environment and alpha reference uniforms, as the interface names them.
-pub(super) fn pixel_constant_buffers(
+pub(crate) fn pixel_constant_buffers(
     state: &DeviceState,
     pair: &ShaderPair,
     extent: Extent,

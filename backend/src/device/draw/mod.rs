@@ -34,18 +34,22 @@ use super::range::DrawRange;
 use super::{Device, PrimitiveType, Stream};
 use crate::device::{MipFilter, TextureAddress, TextureFilter};
 use crate::gpu::Indices;
+pub(crate) use bindings::{pixel_constant_buffers, vertex_constant_buffers};
 pub(crate) use encode::{pending_encoder, OpenPass};
 pub(crate) use memo::DrawMemo;
+pub(crate) use pipeline::{build_pipeline, PipelineBuilder};
 pub(crate) use ring::ConstantRing;
 use ring::{Offsets, ShapeId};
 
 /// What makes a pipeline: the pair, the vertex buffer layouts, the primitive, blend, write
 /// masks and depth-stencil state, target formats, and per sampled texture whether its
 /// format filters.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub(crate) struct PipelineKey {
-    pair: u64,
-    streams: Vec<(u16, u64, wgpu::VertexStepMode)>,
+/// `P` names the pair: its id (`u64`) in the device's cache; nothing (`()`) where the state
+/// cache records the key beside the pair's own record (`prebuild`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub(crate) struct PipelineKey<P = u64> {
+    pub(crate) pair: P,
+    pub(crate) streams: Vec<(u16, u64, wgpu::VertexStepMode)>,
     primitive: wgpu::PrimitiveState,
     targets: Vec<Option<wgpu::ColorTargetState>>,
     depth_stencil: Option<wgpu::DepthStencilState>,
@@ -55,6 +59,39 @@ pub(crate) struct PipelineKey {
     /// The `i#` values the pipeline's loops are specialised on; empty for the generic
     /// pipeline (`loops`).
     loops: Vec<i32>,
+}
+
+#[cfg(test)]
+impl PipelineKey<()> {
+    /// A key of one stream, a triangle list, one target, no depth.
+    pub(crate) fn example() -> PipelineKey<()> {
+        PipelineKey {
+            pair: (),
+            streams: vec![(0, 12, wgpu::VertexStepMode::Vertex)],
+            primitive: wgpu::PrimitiveState::default(),
+            targets: vec![Some(wgpu::TextureFormat::Bgra8Unorm.into())],
+            depth_stencil: None,
+            filterable: Vec::new(),
+            multisample: wgpu::MultisampleState::default(),
+            loops: Vec::new(),
+        }
+    }
+}
+
+impl<P> PipelineKey<P> {
+    /// The same key for the pair `pair`.
+    pub(crate) fn for_pair<Q>(&self, pair: Q) -> PipelineKey<Q> {
+        PipelineKey {
+            pair,
+            streams: self.streams.clone(),
+            primitive: self.primitive,
+            targets: self.targets.clone(),
+            depth_stencil: self.depth_stencil.clone(),
+            filterable: self.filterable.clone(),
+            multisample: self.multisample,
+            loops: self.loops.clone(),
+        }
+    }
 }
 
 /// A built pipeline and its bind group layouts.

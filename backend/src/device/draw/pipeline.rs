@@ -13,9 +13,10 @@ use super::super::pairing::ShaderPair;
 use super::super::Device;
 use super::bindings::{pixel_constant_buffers, vertex_constant_buffers};
 use super::loops::{loop_values, stage_modules};
-use super::ring::{ConstantRing, RingEntry, MAX_ENTRIES};
+use super::ring::{intern, layout, ConstantRing, RingEntry, SharedShapes, MAX_ENTRIES};
 use super::{ConstantsGroup, PipelineEntry, PipelineKey};
 use crate::device::{ConstantBuffer, Extent};
+use crate::gpu::capture;
 
 impl Device {
     /// The pipeline of `pair` reading the streams of `binding` with `primitive` into
@@ -61,23 +62,54 @@ impl Device {
                 [&self.state.vs_constants.ints, &self.state.ps_constants.ints],
             ),
         };
-        let gpu = &self.gpu;
         let state = &self.state;
-        let ring = &mut self.constant_ring;
+        let gpu = &self.gpu;
+        let ring = &self.constant_ring;
+        let prebuilt = &mut self.prebuild;
         // Constants are computed only where a pipeline or a bind group is made.
         self.pipelines.get_or_try_insert(&pipeline_key, || {
+            gpu.note_pipeline_built();
+            if let Some(entry) = prebuilt.take_pipeline(&pipeline_key) {
+                return Ok(entry);
+            }
+            let builder = PipelineBuilder::of(gpu, ring);
             let vs_shapes = vertex_constant_buffers(state, pair, [0.0; 4], Extent::Full)?;
             let ps_shapes = pixel_constant_buffers(state, pair, Extent::Full);
-            build_pipeline(
-                gpu,
-                ring,
+            let entry = build_pipeline(
+                &builder,
                 pair,
                 &pipeline_key,
                 &binding.streams,
                 [&vs_shapes, &ps_shapes],
             )
-            .map(Arc::new)
+            .map(Arc::new)?;
+            prebuilt.record(pair, &pipeline_key);
+            Ok(entry)
         })
+    }
+}
+
+/// What building a pipeline needs besides the device's state: the wgpu device, the pipeline
+/// cache, the constants ring's interned layouts and its dynamic-offset limits. Cloned for
+/// the threads that build pipelines ahead of their draws (`prebuild`).
+#[derive(Clone)]
+pub(crate) struct PipelineBuilder {
+    pub(crate) device: wgpu::Device,
+    cache: Option<wgpu::PipelineCache>,
+    shapes: SharedShapes,
+    dynamic_uniform: u32,
+    dynamic_storage: u32,
+}
+
+impl PipelineBuilder {
+    pub(crate) fn of(gpu: &crate::gpu::Gpu, ring: &ConstantRing) -> PipelineBuilder {
+        PipelineBuilder {
+            device: gpu.device.clone(),
+            cache: gpu.pipeline_cache().cloned(),
+            shapes: ring.shared.clone(),
+            dynamic_uniform: ring.dynamic_uniform,
+            dynamic_storage: ring.dynamic_storage,
+        }
     }
 }
 
@@ -120,11 +152,10 @@ fn buffer_entries(buffers: &[ConstantBuffer]) -> Vec<wgpu::BindGroupLayoutEntry>
 /// from the constants ring with dynamic offsets (an interned layout) while the adapter's
 /// dynamic-offset bindings per pipeline layout last, otherwise by a bind group per version.
 fn constants_groups(
-    device: &wgpu::Device,
-    ring: &mut ConstantRing,
+    builder: &PipelineBuilder,
     stages: [&[ConstantBuffer]; 2],
 ) -> [Option<ConstantsGroup>; 2] {
-    let (mut uniform_left, mut storage_left) = (ring.dynamic_uniform, ring.dynamic_storage);
+    let (mut uniform_left, mut storage_left) = (builder.dynamic_uniform, builder.dynamic_storage);
     stages.map(|buffers| {
         let group = buffers.first()?.group;
         let storage = buffers.iter().filter(|b| b.storage).count() as u32;
@@ -146,21 +177,20 @@ fn constants_groups(
                     size: b.data.len() as u64,
                 })
                 .collect();
-            ring.shape(device, entries)
+            intern(&builder.shapes, &builder.device, entries)
         });
         Some(ConstantsGroup { group, shape })
     })
 }
 
-fn build_pipeline(
-    gpu: &crate::gpu::Gpu,
-    ring: &mut ConstantRing,
+pub(crate) fn build_pipeline<P>(
+    builder: &PipelineBuilder,
     pair: &ShaderPair,
-    key: &PipelineKey,
+    key: &PipelineKey<P>,
     streams: &[StreamLayout],
     stages: [&[ConstantBuffer]; 2],
 ) -> Result<PipelineEntry, DeviceError> {
-    let device = &gpu.device;
+    let device = &builder.device;
     // Layout entries per group: 0 vertex constants, 1 vertex textures, 2 pixel constants,
     // 3 pixel textures.
     let mut groups: Vec<Vec<wgpu::BindGroupLayoutEntry>> = vec![Vec::new(); 4];
@@ -171,7 +201,7 @@ fn build_pipeline(
             }
         }
     }
-    let [vs_constants, ps_constants] = constants_groups(device, ring, stages);
+    let [vs_constants, ps_constants] = constants_groups(builder, stages);
     texture_entries(pair, &key.filterable, &mut groups)?;
     while groups.last().is_some_and(Vec::is_empty) {
         groups.pop();
@@ -183,7 +213,7 @@ fn build_pipeline(
             .flatten()
             .find(|c| c.group as usize == index)
             .and_then(|c| c.shape)
-            .map(|shape| ring.layout(shape).clone())
+            .and_then(|shape| layout(&builder.shapes, shape))
     };
     let layouts: Vec<wgpu::BindGroupLayout> = groups
         .iter()
@@ -226,34 +256,33 @@ fn build_pipeline(
             })
         })
         .collect();
-    let pipeline = gpu
-        .capture("pipeline", || {
-            let [vertex_module, fragment_module] = stage_modules(device, pair, &key.loops);
-            Ok(
-                device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                    label: Some("draw"),
-                    layout: Some(&pipeline_layout),
-                    vertex: wgpu::VertexState {
-                        module: &vertex_module,
-                        entry_point: Some(d3d9_translator::lift::ENTRY_POINT),
-                        compilation_options: Default::default(),
-                        buffers: &buffers,
-                    },
-                    primitive: key.primitive,
-                    depth_stencil: key.depth_stencil.clone(),
-                    multisample: key.multisample,
-                    fragment: Some(wgpu::FragmentState {
-                        module: &fragment_module,
-                        entry_point: None,
-                        compilation_options: Default::default(),
-                        targets: &key.targets,
-                    }),
-                    multiview_mask: None,
-                    cache: gpu.pipeline_cache_for_build(),
+    let pipeline = capture(device, "pipeline", || {
+        let [vertex_module, fragment_module] = stage_modules(device, pair, &key.loops);
+        Ok(
+            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some("draw"),
+                layout: Some(&pipeline_layout),
+                vertex: wgpu::VertexState {
+                    module: &vertex_module,
+                    entry_point: Some(d3d9_translator::lift::ENTRY_POINT),
+                    compilation_options: Default::default(),
+                    buffers: &buffers,
+                },
+                primitive: key.primitive,
+                depth_stencil: key.depth_stencil.clone(),
+                multisample: key.multisample,
+                fragment: Some(wgpu::FragmentState {
+                    module: &fragment_module,
+                    entry_point: None,
+                    compilation_options: Default::default(),
+                    targets: &key.targets,
                 }),
-            )
-        })
-        .map_err(Device::gpu_error("draw"))?;
+                multiview_mask: None,
+                cache: builder.cache.as_ref(),
+            }),
+        )
+    })
+    .map_err(Device::gpu_error("draw"))?;
     Ok(PipelineEntry {
         pipeline,
         layouts,

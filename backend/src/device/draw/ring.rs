@@ -16,6 +16,7 @@
 
 use std::collections::HashMap;
 use std::num::NonZeroU64;
+use std::sync::{Arc, Mutex};
 
 use super::BindGroupKey;
 use crate::device::ConstantBuffer;
@@ -39,9 +40,74 @@ pub(crate) struct RingEntry {
 
 /// An interned constants group layout: its entries (by binding) and the layout, shared by
 /// every pipeline whose constants group has these entries.
+#[derive(Clone)]
 struct Shape {
     entries: Vec<RingEntry>,
     layout: wgpu::BindGroupLayout,
+}
+
+/// The interned layouts, shared with the threads that build pipelines ahead of their draws
+/// (`prebuild`); the ring keeps a copy of those it has seen, so a draw takes no lock.
+#[derive(Default)]
+pub(crate) struct ShapeTable {
+    shapes: Vec<Shape>,
+    by_entries: HashMap<Vec<RingEntry>, ShapeId>,
+}
+
+/// [`ShapeTable`] as the ring and the pipeline builders hold it.
+pub(crate) type SharedShapes = Arc<Mutex<ShapeTable>>;
+
+/// The table, whoever panicked holding it (a table is never left half-updated).
+fn table(shapes: &SharedShapes) -> std::sync::MutexGuard<'_, ShapeTable> {
+    shapes.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// The interned layout of a group with `entries` (sorted by binding here).
+pub(crate) fn intern(
+    shapes: &SharedShapes,
+    device: &wgpu::Device,
+    mut entries: Vec<RingEntry>,
+) -> ShapeId {
+    entries.sort_by_key(|e| e.binding);
+    let mut table = table(shapes);
+    if let Some(&id) = table.by_entries.get(&entries) {
+        return id;
+    }
+    let layout_entries: Vec<wgpu::BindGroupLayoutEntry> = entries
+        .iter()
+        .map(|e| wgpu::BindGroupLayoutEntry {
+            binding: e.binding,
+            visibility: match e.storage {
+                true => wgpu::ShaderStages::VERTEX,
+                false => wgpu::ShaderStages::VERTEX_FRAGMENT,
+            },
+            ty: wgpu::BindingType::Buffer {
+                ty: match e.storage {
+                    true => wgpu::BufferBindingType::Storage { read_only: true },
+                    false => wgpu::BufferBindingType::Uniform,
+                },
+                has_dynamic_offset: true,
+                min_binding_size: NonZeroU64::new(e.size),
+            },
+            count: None,
+        })
+        .collect();
+    let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some("constants ring"),
+        entries: &layout_entries,
+    });
+    let id = ShapeId(table.shapes.len());
+    table.shapes.push(Shape {
+        entries: entries.clone(),
+        layout,
+    });
+    table.by_entries.insert(entries, id);
+    id
+}
+
+/// The layout of an interned shape.
+pub(crate) fn layout(shapes: &SharedShapes, shape: ShapeId) -> Option<wgpu::BindGroupLayout> {
+    table(shapes).shapes.get(shape.0).map(|s| s.layout.clone())
 }
 
 /// Which interned layout a group binds.
@@ -95,8 +161,9 @@ struct Chunk {
 
 /// See the module documentation.
 pub(crate) struct ConstantRing {
+    /// Every interned layout (`ShapeTable`), and the ring's copy of those it has seen.
+    pub(crate) shared: SharedShapes,
     shapes: Vec<Shape>,
-    by_entries: HashMap<Vec<RingEntry>, ShapeId>,
     chunks: Vec<Chunk>,
     /// The ring buffer being filled.
     current: usize,
@@ -119,8 +186,8 @@ impl ConstantRing {
             usage |= wgpu::BufferUsages::STORAGE;
         }
         ConstantRing {
+            shared: SharedShapes::default(),
             shapes: Vec::new(),
-            by_entries: HashMap::new(),
             chunks: Vec::new(),
             current: 0,
             generation: 0,
@@ -143,46 +210,13 @@ impl ConstantRing {
         self.generation
     }
 
-    /// The interned layout of a group with `entries` (sorted by binding here).
-    pub(crate) fn shape(&mut self, device: &wgpu::Device, mut entries: Vec<RingEntry>) -> ShapeId {
-        entries.sort_by_key(|e| e.binding);
-        if let Some(&id) = self.by_entries.get(&entries) {
-            return id;
+    /// Copies the shapes interned since the ring last looked, up to `shape`.
+    fn see(&mut self, shape: ShapeId) {
+        if shape.0 >= self.shapes.len() {
+            let table = table(&self.shared);
+            self.shapes
+                .extend(table.shapes[self.shapes.len()..].iter().cloned());
         }
-        let layout_entries: Vec<wgpu::BindGroupLayoutEntry> = entries
-            .iter()
-            .map(|e| wgpu::BindGroupLayoutEntry {
-                binding: e.binding,
-                visibility: match e.storage {
-                    true => wgpu::ShaderStages::VERTEX,
-                    false => wgpu::ShaderStages::VERTEX_FRAGMENT,
-                },
-                ty: wgpu::BindingType::Buffer {
-                    ty: match e.storage {
-                        true => wgpu::BufferBindingType::Storage { read_only: true },
-                        false => wgpu::BufferBindingType::Uniform,
-                    },
-                    has_dynamic_offset: true,
-                    min_binding_size: NonZeroU64::new(e.size),
-                },
-                count: None,
-            })
-            .collect();
-        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("constants ring"),
-            entries: &layout_entries,
-        });
-        let id = ShapeId(self.shapes.len());
-        self.shapes.push(Shape {
-            entries: entries.clone(),
-            layout,
-        });
-        self.by_entries.insert(entries, id);
-        id
-    }
-
-    pub(crate) fn layout(&self, shape: ShapeId) -> &wgpu::BindGroupLayout {
-        &self.shapes[shape.0].layout
     }
 
     /// The bind group and offsets of `stage`'s constants under `key` for a group of `shape`:
@@ -262,6 +296,7 @@ impl ConstantRing {
         buffers: &[ConstantBuffer],
     ) -> Placed {
         let align = self.align;
+        self.see(shape);
         let entries = &self.shapes[shape.0].entries;
         let need: usize = entries
             .iter()
@@ -317,6 +352,7 @@ impl ConstantRing {
 
     /// The bind group of `shape` over ring buffer `chunk`.
     fn group(&mut self, device: &wgpu::Device, chunk: usize, shape: ShapeId) -> wgpu::BindGroup {
+        self.see(shape);
         let Shape { entries, layout } = &self.shapes[shape.0];
         let chunk = &mut self.chunks[chunk];
         if chunk.groups.len() <= shape.0 {

@@ -118,6 +118,7 @@ impl Device {
         let position_fixup = true;
         let (vertex_shader, pixel_shader) = (stages.vertex_shader, stages.pixel_shader);
         let mut needs_software = false;
+        let prebuilt = &mut self.prebuild;
         let pair = self.pairs.get_or_try_insert(&key, || {
             // Only software vertex processing runs a shader past the hardware limits (a
             // mixed device accepts it at creation): checked at each miss, as a refused draw
@@ -138,7 +139,10 @@ impl Device {
                     ));
                 }
             }
-            build_pair(
+            if let Some(pair) = prebuilt.take_pair(&key) {
+                return Ok(pair);
+            }
+            let mut pair = build_pair(
                 &device,
                 pair_id,
                 &key,
@@ -150,8 +154,9 @@ impl Device {
                     streams: streams.to_vec(),
                     position_fixup,
                 },
-            )
-            .map(Arc::new)
+            )?;
+            pair.record = prebuilt.pair_record(&key, streams);
+            Ok(Arc::new(pair))
         });
         // Windows then draws as if no vertex shader were set while processing stays in
         // hardware, and runs the shader under software processing (Wine's

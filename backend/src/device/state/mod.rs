@@ -185,7 +185,9 @@ pub(crate) fn compare(f: CompareFunction) -> wgpu::CompareFunction {
 }
 
 /// `D3DFOGMODE` of `D3DRS_FOGTABLEMODE` / `D3DRS_FOGVERTEXMODE`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub enum FogMode {
     #[default]
     None,
