@@ -100,6 +100,8 @@ pub(crate) struct Prebuilds {
     /// Whether loaded records are built ahead (`DeviceParams::prebuild`).
     enabled: bool,
     records: SharedRecords,
+    /// Held while records are written, so that the device's drop waits for a worker's save.
+    saving: Arc<std::sync::Mutex<()>>,
     plans: Vec<Plan>,
     /// The plans that name an object, by the object's content.
     by_object: HashMap<(Kind, Content), Vec<usize>>,
@@ -147,6 +149,7 @@ impl Prebuilds {
             disk,
             enabled,
             records,
+            saving: Arc::default(),
             plans,
             by_object,
             contents: HashMap::new(),
@@ -237,8 +240,11 @@ impl Prebuilds {
             return;
         }
         self.last_save = Instant::now();
-        let records = self.records.clone();
-        self.spawn(move || record::save(&disk, &records));
+        let (records, saving) = (self.records.clone(), self.saving.clone());
+        self.spawn(move || {
+            let _writing = saving.lock().unwrap_or_else(|p| p.into_inner());
+            record::save(&disk, &records);
+        });
     }
 
     fn unsaved(&self) -> usize {
@@ -277,6 +283,7 @@ impl Drop for Prebuilds {
             slot.take();
         }
         if let Some(disk) = &self.disk {
+            let _writing = self.saving.lock().unwrap_or_else(|p| p.into_inner());
             record::save(disk, &self.records);
         }
     }
