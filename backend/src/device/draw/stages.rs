@@ -14,6 +14,7 @@ use super::super::error::{invalid, unsupported, DeviceError};
 use super::super::fixed_function::FogState;
 use super::super::objects::ShaderObject;
 use super::super::pairing::{build_pair, PairInputs, PairKey, PixelStage, ShaderPair, VertexStage};
+use super::super::prebuild::TakenPair;
 use super::super::range::DrawRange;
 use super::super::state::{FillMode, ShadeMode};
 use super::super::{Device, PrimitiveType};
@@ -139,9 +140,11 @@ impl Device {
                     ));
                 }
             }
-            if let Some(pair) = prebuilt.take_pair(&key) {
-                return Ok(pair);
-            }
+            let follow = match prebuilt.take_pair(&key) {
+                TakenPair::Built(pair) => return Ok(pair),
+                TakenPair::Back(pipelines) => pipelines,
+                TakenPair::Missing => Vec::new(),
+            };
             let mut pair = build_pair(
                 &device,
                 pair_id,
@@ -156,7 +159,11 @@ impl Device {
                 },
             )?;
             pair.record = prebuilt.pair_record(&key, streams);
-            Ok(Arc::new(pair))
+            let pair = Arc::new(pair);
+            if !follow.is_empty() {
+                prebuilt.build_pipelines(&pair, follow);
+            }
+            Ok(pair)
         });
         // Windows then draws as if no vertex shader were set while processing stays in
         // hardware, and runs the shader under software processing (Wine's

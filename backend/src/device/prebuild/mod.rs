@@ -89,8 +89,27 @@ struct Job {
     declaration: Arc<VertexDeclaration>,
     vertex_shader: ShaderObject,
     pixel_shader: ShaderObject,
+    pipelines: Pipelines,
+}
+
+/// Recorded pipelines of one pair for a worker: their keys and slots, and the stream
+/// sources the pair was recorded with.
+struct Pipelines {
+    context: Arc<Context>,
+    processing: d3d9_translator::bytecode::VertexProcessing,
     streams: Vec<StreamSource>,
-    pipelines: Vec<(PipelineKey, PipelineSlot)>,
+    list: Vec<(PipelineKey, PipelineSlot)>,
+}
+
+/// What a draw's look-up of a pair finds among the workers' pairs.
+pub(crate) enum TakenPair {
+    /// Built by a worker (or waited for).
+    Built(Arc<ShaderPair>),
+    /// Queued: the draw builds it, and hands back the recorded pipelines that were to
+    /// follow it ([`Prebuilds::build_pipelines`]).
+    Back(Vec<PipelineKey>),
+    /// Not a pair given to the workers, or one whose build failed.
+    Missing,
 }
 
 /// See the module documentation.
@@ -194,11 +213,47 @@ impl Prebuilds {
     }
 
     /// The pair a worker built (or is building) for `key`, taken out.
-    pub(crate) fn take_pair(&mut self, key: &PairKey) -> Option<Arc<ShaderPair>> {
-        let (slot, _) = self.pairs.remove(key)?;
-        let pair = slot.take()?;
-        self.stats.pairs_used += 1;
-        Some(pair)
+    pub(crate) fn take_pair(&mut self, key: &PairKey) -> TakenPair {
+        let Some((slot, pipelines)) = self.pairs.remove(key) else {
+            return TakenPair::Missing;
+        };
+        if slot.take_back() {
+            return TakenPair::Back(pipelines);
+        }
+        match slot.take() {
+            Some(pair) => {
+                self.stats.pairs_used += 1;
+                TakenPair::Built(pair)
+            }
+            None => TakenPair::Missing,
+        }
+    }
+
+    /// Gives a worker the recorded pipelines `keys` of a pair the draw built itself (they were
+    /// keyed by the pair the worker was to build), now keyed by `pair`.
+    pub(crate) fn build_pipelines(&mut self, pair: &Arc<ShaderPair>, keys: Vec<PipelineKey>) {
+        let (Some(context), Some(record)) = (self.context.clone(), &pair.record) else {
+            return;
+        };
+        let mut list = Vec::new();
+        for old in keys {
+            if let Some(slot) = self.pipelines.remove(&old) {
+                slot.take_back();
+            }
+            let key = old.for_pair(pair.id);
+            let slot = Arc::new(Slot::new());
+            self.pipelines.insert(key.clone(), slot.clone());
+            list.push((key, slot));
+        }
+        self.stats.pipelines_scheduled += list.len() as u64;
+        let work = Pipelines {
+            context,
+            processing: record.key.processing,
+            streams: record.streams.clone(),
+            list,
+        };
+        let pair = pair.clone();
+        self.spawn(move || work.run(Some(&pair)));
     }
 
     /// The pipeline a worker built (or is building) for `key`, taken out.
@@ -433,7 +488,13 @@ impl Device {
         p.stats.pairs_scheduled += 1;
         p.stats.pipelines_scheduled += pipelines.len() as u64;
         let job = Job {
-            context,
+            context: context.clone(),
+            pipelines: Pipelines {
+                context,
+                processing: key.processing,
+                streams: plan.pair.streams.clone(),
+                list: pipelines,
+            },
             key,
             pair_id,
             record: plan.pair.clone(),
@@ -441,8 +502,6 @@ impl Device {
             declaration,
             vertex_shader,
             pixel_shader,
-            streams: plan.pair.streams.clone(),
-            pipelines,
         };
         p.spawn(move || job.run());
     }
@@ -453,13 +512,7 @@ impl Job {
     fn run(self) {
         let pair = self.slot.start().then(|| self.pair()).flatten();
         self.slot.finish(pair.clone());
-        for (key, slot) in &self.pipelines {
-            if !slot.start() {
-                continue;
-            }
-            let entry = pair.as_ref().and_then(|pair| self.pipeline(pair, key).ok());
-            slot.finish(entry.map(Arc::new));
-        }
+        self.pipelines.run(pair.as_deref());
     }
 
     fn pair(&self) -> Option<Arc<ShaderPair>> {
@@ -477,7 +530,7 @@ impl Job {
                         declaration: self.declaration.clone(),
                         vertex_shader: Some(self.vertex_shader.clone()),
                         pixel_shader: Some(self.pixel_shader.clone()),
-                        streams: self.streams.clone(),
+                        streams: self.pipelines.streams.clone(),
                         position_fixup: true,
                     },
                 )
@@ -488,6 +541,19 @@ impl Job {
         pair.record = Some(self.record.clone());
         Some(Arc::new(pair))
     }
+}
+
+impl Pipelines {
+    /// Builds each pipeline of `pair` (none where the pair failed) unless a draw took it.
+    fn run(&self, pair: Option<&ShaderPair>) {
+        for (key, slot) in &self.list {
+            if !slot.start() {
+                continue;
+            }
+            let entry = pair.and_then(|pair| self.pipeline(pair, key).ok());
+            slot.finish(entry.map(Arc::new));
+        }
+    }
 
     /// The pipeline of `key`, built as the draw builds it, where the pair binds the streams
     /// as the record says.
@@ -496,7 +562,7 @@ impl Job {
             &pair.declaration,
             pair.vertex_program.program(),
             &self.streams,
-            self.key.processing,
+            self.processing,
         )
         .map_err(|source| DeviceError::Bind {
             call: "prebuild",

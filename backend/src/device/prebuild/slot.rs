@@ -68,6 +68,19 @@ impl<T> Slot<T> {
         }
     }
 
+    /// The draw's take of queued work, to do it itself: `true` where no worker had started
+    /// it (none will), `false` (nothing changed) where one had.
+    pub(super) fn take_back(&self) -> bool {
+        let mut state = self.lock();
+        match *state {
+            State::Queued => {
+                *state = State::Taken;
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// Waits until no worker holds it (built, failed, or taken).
     pub(super) fn settle(&self) {
         let mut state = self.lock();
@@ -92,6 +105,18 @@ mod tests {
         let slot = Slot::<u32>::new();
         assert_eq!(slot.take(), None);
         assert!(!slot.start());
+    }
+
+    #[test]
+    fn only_queued_work_is_taken_back() {
+        let slot = Slot::<u32>::new();
+        assert!(slot.take_back());
+        assert!(!slot.start(), "no worker starts it then");
+        let slot = Slot::<u32>::new();
+        assert!(slot.start());
+        assert!(!slot.take_back(), "a running build is not taken back");
+        slot.finish(Some(3));
+        assert_eq!(slot.take(), Some(3));
     }
 
     #[test]
