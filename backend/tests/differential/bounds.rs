@@ -10,8 +10,11 @@
 //!
 //! - add/sub: half an ulp of the result, which covers a driver that reassociates `(a + b) - a`
 //!   into `b` (naga's SPIR-V has no `NoContraction`, so lavapipe's NIR applies its inexact
-//!   algebraic rules);
-//! - mul: 0, and half an ulp of the product kept aside for an add that fuses it (`fuse`);
+//!   algebraic rules); of an inexact operand, the two roundings (half an ulp each, [`rounding`]):
+//!   the GPU rounds a different exact sum, or a reassociated one (`w + (p - q)` as
+//!   `(w + p) - q`, seed 7 program 3573: one ulp of the result apart);
+//! - mul: 0 of exact operands, the two roundings of inexact ones, and half an ulp of the
+//!   product kept aside for an add that fuses it (`fuse`);
 //! - mad, dp#, m#x#, crs: an ulp of each product and of the sum; lrp: the ulps of either
 //!   evaluation, `a·(b - c) + c` or lavapipe's `a·b + (1 - a)·c`;
 //! - rcp, rsq: 3 ulp (Vulkan: 2.5 and 2); exp: 3 + 2|x| ulp; log: 3 ulp and 2^-21 absolute;
@@ -129,6 +132,18 @@ pub fn ulp(x: f64) -> f64 {
         return f64::from(f32::MIN_POSITIVE) * 2f64.powi(-23);
     }
     2f64.powi(a.log2().floor() as i32 - 23)
+}
+
+/// How far apart two correctly rounded results may be when the exact values they round are
+/// within `e` of each other, beyond `e` itself: each rounds by half an ulp of its own binade
+/// (`result` is the interpreter's; the GPU's may be one binade up). 0 when `e` is 0 (the
+/// same value rounds the same).
+fn rounding(result: f64, e: f64) -> f64 {
+    if e == 0.0 {
+        0.0
+    } else {
+        (ulp(result) + ulp(result.abs() + e)) / 2.0
+    }
 }
 
 /// `m · e` where an exact operand (e = 0) contributes nothing, even beside an infinite one.
@@ -448,16 +463,20 @@ impl Tracker {
         };
         match opcode {
             O::Mov | O::Abs => each(&|k| ops[0].1[k]),
-            O::Add | O::Sub => {
-                each(&|k| Bound::error(e(0, k) + e(1, k) + f(0, k) + f(1, k) + ulp(r(k)) / 2.0))
-            }
-            O::Mul => each(&|k| Bound {
-                fuse: if strict && (v(0, k) == 0.0 || v(1, k) == 0.0) {
-                    0.0
-                } else {
-                    ulp(r(k)) / 2.0
-                },
-                ..Bound::error(product((0, k), (1, k)))
+            O::Add | O::Sub => each(&|k| {
+                let propagated = e(0, k) + e(1, k) + f(0, k) + f(1, k);
+                Bound::error(propagated + rounding(r(k), propagated).max(ulp(r(k)) / 2.0))
+            }),
+            O::Mul => each(&|k| {
+                let propagated = product((0, k), (1, k));
+                Bound {
+                    fuse: if strict && (v(0, k) == 0.0 || v(1, k) == 0.0) {
+                        0.0
+                    } else {
+                        ulp(r(k)) / 2.0
+                    },
+                    ..Bound::error(propagated + rounding(r(k), propagated))
+                }
             }),
             O::Mad => each(&|k| {
                 let p = v(0, k) * v(1, k);
@@ -625,7 +644,9 @@ impl Tracker {
                 Bound::EXACT,
                 Bound {
                     fuse: ulp(r(1)) / 2.0,
-                    ..Bound::error(product((0, 1), (1, 1)))
+                    ..Bound::error(
+                        product((0, 1), (1, 1)) + rounding(r(1), product((0, 1), (1, 1))),
+                    )
                 },
                 ops[0].1[2],
                 ops[1].1[3],

@@ -267,9 +267,12 @@ impl Lifter<'_> {
         let n = lanes.len();
         Ok(match inst.opcode {
             O::Frc => {
+                // `fract`, one operation: as `x - floor(x)` a driver may reassociate the
+                // subtraction with the instruction that reads the result (lavapipe turns
+                // `frc` then `add` of a literal into `(x + c) - floor(x)`, rounding at x's
+                // magnitude), where D3D9 rounds frc's exact x - floor(x) first.
                 let a = self.src(inst, 0, lanes)?;
-                let f = self.math1_v(Mf::Floor, a);
-                let r = self.bin_v(Bo::Subtract, a, f);
+                let r = self.math1_v(Mf::Fract, a);
                 self.finite_if(r, &[a])
             }
             O::Abs => {
@@ -543,7 +546,8 @@ impl Lifter<'_> {
             parts[0] = Some(self.exp_d3d9(fl));
         }
         if dst.mask.contains(1) {
-            parts[1] = Some(self.bin(Bo::Subtract, x, fl));
+            // `fract`, not `x - fl`, for the reason `frc` gives.
+            parts[1] = Some(self.math1(Mf::Fract, x));
         }
         if dst.mask.contains(2) {
             parts[2] = Some(self.exp_d3d9(x));

@@ -195,6 +195,7 @@ fn fold_math(fun: Mf, a: &[f32], b: Option<&[f32]>, c: Option<&[f32]>) -> Option
     Some(match (fun, b, c) {
         (Mf::Abs, None, None) => map1(f32::abs),
         (Mf::Floor, None, None) => map1(f32::floor),
+        (Mf::Fract, None, None) => map1(|x| x - x.floor()),
         (Mf::Saturate, None, None) => map1(|x| x.clamp(0.0, 1.0)),
         (Mf::Sign, None, None) => map1(|x| {
             if x > 0.0 {

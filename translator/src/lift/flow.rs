@@ -125,6 +125,9 @@ impl Lifter<'_> {
                     accept,
                     reject: Block::new(),
                 });
+                // The condition loaded p0, and the subroutine may have written it (and any
+                // other register): what was remembered before the call is stale after it.
+                self.forget_at_join();
                 Ok(())
             }
             O::Ret => {
