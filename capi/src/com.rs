@@ -64,12 +64,37 @@ pub struct Com<T: Class> {
     pub data: T,
 }
 
-/// Live objects by address.
-static LIVE: Mutex<Option<HashMap<usize, Kind>>> = Mutex::new(None);
+/// Hashes an object's address for [`LIVE`], looked up on every call through a vtable: the
+/// addresses are the library's own allocations, where SipHash's resistance to chosen keys
+/// buys nothing and costs most of a look-up. A multiplicative hash (Fibonacci hashing).
+#[derive(Default)]
+struct AddressHasher(u64);
 
-fn live<R>(f: impl FnOnce(&mut HashMap<usize, Kind>) -> R) -> R {
+impl std::hash::Hasher for AddressHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+    }
+
+    fn write_usize(&mut self, address: usize) {
+        self.0 = (address as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+
+    fn finish(&self) -> u64 {
+        // The high bits mix every bit of the address; hashbrown takes its groups from the top.
+        self.0.rotate_left(32)
+    }
+}
+
+type LiveMap = HashMap<usize, Kind, std::hash::BuildHasherDefault<AddressHasher>>;
+
+/// Live objects by address.
+static LIVE: Mutex<Option<LiveMap>> = Mutex::new(None);
+
+fn live<R>(f: impl FnOnce(&mut LiveMap) -> R) -> R {
     let mut guard = LIVE.lock().unwrap_or_else(|e| e.into_inner());
-    f(guard.get_or_insert_with(HashMap::new))
+    f(guard.get_or_insert_with(LiveMap::default))
 }
 
 /// How many COM objects of this library are alive (the application's leaks included).

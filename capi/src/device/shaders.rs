@@ -13,6 +13,7 @@ use crate::device::child::shader::{
 use crate::device::child::state::Change;
 use crate::hresult::{invalid_call, CallResult, Refusal, HRESULT};
 use crate::types::*;
+use d3d9_backend::device::{Device, DeviceError};
 
 /// The longest shader bytecode read (in tokens) before its end token must have appeared.
 const MAX_SHADER_TOKENS: usize = 1 << 20;
@@ -310,10 +311,12 @@ fn range(start: u32, count: u32, limit: usize) -> CallResult<std::ops::Range<usi
     }
 }
 
-/// Sets `count` registers from `start`, one change each (a state block records each).
+/// Sets `count` registers from `start`: with one call of the device (`bulk`), or, while a
+/// state block records, one change each (the block records each register).
 ///
 /// # Safety
 /// `data` is readable for `count * per` values.
+#[allow(clippy::too_many_arguments)]
 unsafe fn set_constants<V: Copy>(
     inner: &mut DeviceInner,
     start: u32,
@@ -322,6 +325,7 @@ unsafe fn set_constants<V: Copy>(
     per: usize,
     limit: usize,
     change: impl Fn(u32, &[V]) -> Change,
+    bulk: impl FnOnce(&mut Device, usize, &[V]) -> Result<(), DeviceError>,
 ) -> CallResult {
     let registers = range(start, count, limit)?;
     if count == 0 {
@@ -332,6 +336,10 @@ unsafe fn set_constants<V: Copy>(
     }
     // SAFETY: per the caller.
     let values = unsafe { std::slice::from_raw_parts(data, count as usize * per) };
+    if inner.recording.is_none() {
+        // The same as a change per register, in one call (a world matrix per draw).
+        return bulk(&mut inner.device, registers.start, values).map_err(Refusal::from);
+    }
     for (register, value) in registers.zip(values.chunks(per)) {
         inner.set(change(register as u32, value))?;
     }
@@ -360,6 +368,16 @@ unsafe fn get_constants<V: Copy, S: Copy>(
     Ok(())
 }
 
+/// Registers of four components from their values.
+fn vec4s<T: Copy + Default>(v: &[T]) -> Vec<[T; 4]> {
+    v.chunks(4).map(vec4).collect()
+}
+
+/// Boolean registers from `BOOL`s (any non-zero value is TRUE).
+fn bools(v: &[i32]) -> Vec<bool> {
+    v.iter().map(|&b| b != 0).collect()
+}
+
 fn vec4<T: Copy + Default>(v: &[T]) -> [T; 4] {
     let mut out = [T::default(); 4];
     for (o, x) in out.iter_mut().zip(v) {
@@ -370,7 +388,7 @@ fn vec4<T: Copy + Default>(v: &[T]) -> [T; 4] {
 
 macro_rules! constants {
     ($set:ident, $get:ident, $call_set:literal, $call_get:literal, $ty:ty, $per:expr,
-     $limits:expr, $source:expr, $change:expr, $convert:expr) => {
+     $limits:expr, $source:expr, $change:expr, $convert:expr, $bulk:expr) => {
         pub(super) unsafe extern "C" fn $set(
             this: This,
             start: u32,
@@ -380,7 +398,7 @@ macro_rules! constants {
             with(this, $call_set, |inner| {
                 let limit = $limits(&*inner);
                 // SAFETY: per the caller.
-                unsafe { set_constants(inner, start, data, count, $per, limit, $change) }
+                unsafe { set_constants(inner, start, data, count, $per, limit, $change, $bulk) }
             })
         }
 
@@ -429,7 +447,8 @@ constants!(
     |i: &DeviceInner| vs_floats(i).len(),
     vs_floats,
     |r, v: &[f32]| Change::VertexConstantF(r, vec4(v)),
-    |v: &[f32; 4]| v.to_vec()
+    |v: &[f32; 4]| v.to_vec(),
+    |d: &mut Device, r, v: &[f32]| d.set_vertex_shader_constant_f(r, &vec4s(v))
 );
 constants!(
     set_vertex_shader_constant_i,
@@ -441,7 +460,8 @@ constants!(
     |i: &DeviceInner| vs_ints(i).len(),
     vs_ints,
     |r, v: &[i32]| Change::VertexConstantI(r, vec4(v)),
-    |v: &[i32; 4]| v.to_vec()
+    |v: &[i32; 4]| v.to_vec(),
+    |d: &mut Device, r, v: &[i32]| d.set_vertex_shader_constant_i(r, &vec4s(v))
 );
 constants!(
     set_vertex_shader_constant_b,
@@ -453,7 +473,8 @@ constants!(
     |i: &DeviceInner| vs_bools(i).len(),
     vs_bools,
     |r, v: &[i32]| Change::VertexConstantB(r, v.first().is_some_and(|&b| b != 0)),
-    |v: &bool| vec![i32::from(*v)]
+    |v: &bool| vec![i32::from(*v)],
+    |d: &mut Device, r, v: &[i32]| d.set_vertex_shader_constant_b(r, &bools(v))
 );
 constants!(
     set_pixel_shader_constant_f,
@@ -465,7 +486,8 @@ constants!(
     |i: &DeviceInner| ps_floats(i).len(),
     ps_floats,
     |r, v: &[f32]| Change::PixelConstantF(r, vec4(v)),
-    |v: &[f32; 4]| v.to_vec()
+    |v: &[f32; 4]| v.to_vec(),
+    |d: &mut Device, r, v: &[f32]| d.set_pixel_shader_constant_f(r, &vec4s(v))
 );
 constants!(
     set_pixel_shader_constant_i,
@@ -477,7 +499,8 @@ constants!(
     |i: &DeviceInner| ps_ints(i).len(),
     ps_ints,
     |r, v: &[i32]| Change::PixelConstantI(r, vec4(v)),
-    |v: &[i32; 4]| v.to_vec()
+    |v: &[i32; 4]| v.to_vec(),
+    |d: &mut Device, r, v: &[i32]| d.set_pixel_shader_constant_i(r, &vec4s(v))
 );
 constants!(
     set_pixel_shader_constant_b,
@@ -489,5 +512,6 @@ constants!(
     |i: &DeviceInner| ps_bools(i).len(),
     ps_bools,
     |r, v: &[i32]| Change::PixelConstantB(r, v.first().is_some_and(|&b| b != 0)),
-    |v: &bool| vec![i32::from(*v)]
+    |v: &bool| vec![i32::from(*v)],
+    |d: &mut Device, r, v: &[i32]| d.set_pixel_shader_constant_b(r, &bools(v))
 );
