@@ -23,7 +23,7 @@ use d3d9_backend::gpu::disk_cache::is_whole_entry;
 use d3d9_backend::{Device, DeviceParams, DiskCacheSetting};
 use d3d9_translator::bytecode::Usage;
 use d3d9_translator::decl::{DeclType, VertexElement};
-use device_common::{floats, ok, tokens};
+use device_common::{band_positions, floats, ok, tokens};
 
 /// A fresh folder under the system's temporary folder, removed when dropped.
 struct Folder(PathBuf);
@@ -96,21 +96,7 @@ fn draw_bands(dev: &mut Device, bands: usize, seed: usize) -> Vec<u8> {
     )];
     let decl = ok(dev.create_vertex_declaration(&elements));
     let ps = ok(dev.create_pixel_shader(&tokens("ps_2_0\ndcl v0\nmov oC0, v0\n")));
-    let mut vertices = Vec::new();
-    for b in 0..bands {
-        let y0 = -1.0 + 2.0 * b as f32 / bands as f32;
-        let y1 = -1.0 + 2.0 * (b + 1) as f32 / bands as f32;
-        for [x, y] in [
-            [-1.0, y0],
-            [1.0, y0],
-            [-1.0, y1],
-            [1.0, y0],
-            [1.0, y1],
-            [-1.0, y1],
-        ] {
-            vertices.extend_from_slice(&[x, y, 0.5]);
-        }
-    }
+    let vertices = band_positions(bands);
     let vb = ok(dev.create_vertex_buffer_with(&floats(&vertices)));
     ok(dev.set_vertex_declaration(Some(decl)));
     ok(dev.set_stream_source(0, Some(vb), 0, 12));

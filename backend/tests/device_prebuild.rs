@@ -22,7 +22,7 @@ use d3d9_backend::gpu::disk_cache::is_whole_entry;
 use d3d9_backend::{Device, DeviceParams, DiskCacheSetting};
 use d3d9_translator::bytecode::Usage;
 use d3d9_translator::decl::{DeclType, VertexElement};
-use device_common::{floats, ok, tokens};
+use device_common::{band_positions, floats, ok, tokens};
 
 /// Bands drawn, each by a pair of its own; each band is drawn twice, blended and not, so
 /// each pair has two pipelines.
@@ -73,21 +73,7 @@ fn create_level(dev: &mut Device) -> Level {
         0,
     )];
     let decl = ok(dev.create_vertex_declaration(&elements));
-    let mut vertices = Vec::new();
-    for b in 0..BANDS {
-        let y0 = -1.0 + 2.0 * b as f32 / BANDS as f32;
-        let y1 = -1.0 + 2.0 * (b + 1) as f32 / BANDS as f32;
-        for [x, y] in [
-            [-1.0, y0],
-            [1.0, y0],
-            [-1.0, y1],
-            [1.0, y0],
-            [1.0, y1],
-            [-1.0, y1],
-        ] {
-            vertices.extend_from_slice(&[x, y, 0.5]);
-        }
-    }
+    let vertices = band_positions(BANDS);
     let vb = ok(dev.create_vertex_buffer_with(&floats(&vertices)));
     ok(dev.set_vertex_declaration(Some(decl)));
     ok(dev.set_stream_source(0, Some(vb), 0, 12));

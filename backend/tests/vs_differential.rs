@@ -789,9 +789,53 @@ fn generator_covers_the_instruction_set() {
     }
 }
 
-/// Found by the 100,000-program run (seed 7 program 26135, `vs_3_0`, `Ieee`): `callnz l1, p0.x` read p0
-/// for its condition; the lifter remembered that load, so after the call `(p0.y) mov` used
-/// p0 as it was before the subroutine's `setp` (the GPU wrote o1 where D3D9 does not).
+/// Runs `program` on four vertices whose v0 is `rows` (other inputs and constants 0, c60 the
+/// position) in every float mode, and checks texcoord0's first lanes of both executions
+/// against `expected(vertex)`.
+fn four_vertices_agree(
+    gpu: &Gpu,
+    program: &str,
+    rows: [[f32; 4]; 4],
+    expected: impl Fn(usize) -> Vec<f32>,
+) {
+    let mut floats = vec![[0.0f32; 4]; 64];
+    floats[60] = [0.0, 0.0, 0.5, 1.0];
+    let d = Data {
+        inputs: rows
+            .iter()
+            .map(|&r| [r, [0.0; 4], [0.0; 4], [0.0; 4]])
+            .collect(),
+        constants: d3d9_translator::interp::Constants {
+            floats,
+            ints: vec![[0; 4]; 16],
+            bools: vec![false; 16],
+        },
+    };
+    let checked = check(
+        &assemble(program).expect("assembles"),
+        Stage::Vertex,
+        &DeviceCaps::default(),
+    )
+    .expect("checks");
+    for mode in [FloatMode::Legacy, FloatMode::LegacyStrict, FloatMode::Ieee] {
+        let outputs = run_both(gpu, &checked, &d, mode).expect("runs");
+        for (v, row) in outputs.iter().enumerate() {
+            let want = expected(v);
+            let t = texcoord(row, 0);
+            assert_eq!(
+                &t.cpu[..want.len()],
+                &want[..],
+                "{mode:?} vertex {v}: interpreter"
+            );
+            assert_eq!(&t.gpu[..want.len()], &want[..], "{mode:?} vertex {v}: GPU");
+        }
+    }
+}
+
+/// Found by the 100,000-program run (seed 7 program 26135, `vs_3_0`, `Ieee`): `callnz l1,
+/// p0.x` read p0 for its condition; the lifter remembered that load, so after the call
+/// `(p0.y) mov` used p0 as it was before the subroutine's `setp` (the GPU wrote o1 where
+/// D3D9 does not).
 #[test]
 fn regression_callnz_p0_sees_the_subroutines_p0() {
     let Some(gpu) = gpu() else { return };
@@ -809,8 +853,6 @@ fn regression_callnz_p0_sees_the_subroutines_p0() {
             setp_lt p0, v0, c0.x
             ret
     ";
-    let mut floats = vec![[0.0f32; 4]; 64];
-    floats[60] = [0.0, 0.0, 0.5, 1.0];
     // (x, y, _, w): the call runs where x >= 0 and flips p0.y.
     let rows = [
         [1.0, 2.0, 0.0, 5.0],
@@ -820,37 +862,13 @@ fn regression_callnz_p0_sees_the_subroutines_p0() {
     ];
     // D3D9: p0.y after the call is y < 0 where x >= 0, else y >= 0.
     let expected = [0.0, 6.0, 7.0, 0.0];
-    let d = Data {
-        inputs: rows
-            .iter()
-            .map(|&r| [r, [0.0; 4], [0.0; 4], [0.0; 4]])
-            .collect(),
-        constants: d3d9_translator::interp::Constants {
-            floats,
-            ints: vec![[0; 4]; 16],
-            bools: vec![false; 16],
-        },
-    };
-    let checked = check(
-        &assemble(program).expect("assembles"),
-        Stage::Vertex,
-        &DeviceCaps::default(),
-    )
-    .expect("checks");
-    for mode in [FloatMode::Legacy, FloatMode::LegacyStrict, FloatMode::Ieee] {
-        let outputs = run_both(&gpu, &checked, &d, mode).expect("runs");
-        for (v, row) in outputs.iter().enumerate() {
-            let t = texcoord(row, 0);
-            assert_eq!(t.cpu[0], expected[v], "{mode:?} vertex {v}: interpreter");
-            assert_eq!(t.gpu[0], expected[v], "{mode:?} vertex {v}: GPU");
-        }
-    }
+    four_vertices_agree(&gpu, program, rows, |v| vec![expected[v]]);
 }
 
-/// Found by the 100,000-program run (seed 7 programs 9241 and 15247): `frc` then an add of a `def`
-/// constant. As `x - floor(x)` lavapipe evaluated `frc r0.x, v0.x; add o1.x, r0.x, c62.w`
-/// as `(x + c) - floor(x)`, rounding x + c at x's magnitude (2.215126 for 2.2151277 with
-/// x = 37.24893); WGSL `fract` is one operation, and D3D9's frc is exact.
+/// Found by the 100,000-program run (seed 7 programs 9241 and 15247): `frc` then an add of a
+/// `def` constant. As `x - floor(x)` lavapipe evaluated `frc r0.x, v0.x; add o1.x, r0.x,
+/// c62.w` as `(x + c) - floor(x)`, rounding x + c at x's magnitude (2.215126 for 2.2151277
+/// with x = 37.24893); WGSL `fract` is one operation, and D3D9's frc is exact.
 #[test]
 fn regression_frc_is_not_reassociated_with_an_add() {
     let Some(gpu) = gpu() else { return };
@@ -863,42 +881,17 @@ fn regression_frc_is_not_reassociated_with_an_add() {
         add oT0.y, r0.y, c62.y
         mov oT0.zw, r0.xxzw
     ";
-    let mut floats = vec![[0.0f32; 4]; 64];
-    floats[60] = [0.0, 0.0, 0.5, 1.0];
     let rows = [
         [37.24893, 75.75, 0.0, 0.0],
         [-90.63477, -75.75, 0.0, 0.0],
         [-8.404684, 1000.3, 0.0, 0.0],
         [0.8841692, -2.5, 0.0, 0.0],
     ];
-    let d = Data {
-        inputs: rows
-            .iter()
-            .map(|&r| [r, [0.0; 4], [0.0; 4], [0.0; 4]])
-            .collect(),
-        constants: d3d9_translator::interp::Constants {
-            floats,
-            ints: vec![[0; 4]; 16],
-            bools: vec![false; 16],
-        },
-    };
-    let checked = check(
-        &assemble(program).expect("assembles"),
-        Stage::Vertex,
-        &DeviceCaps::default(),
-    )
-    .expect("checks");
-    for mode in [FloatMode::Legacy, FloatMode::LegacyStrict, FloatMode::Ieee] {
-        let outputs = run_both(&gpu, &checked, &d, mode).expect("runs");
-        for (v, row) in outputs.iter().enumerate() {
-            let (x, y) = (rows[v][0], rows[v][1]);
-            let want = [
-                (x - x.floor()) + 1.966_195_8,
-                (y - y.floor()) + -0.147_869_11,
-            ];
-            let t = texcoord(row, 0);
-            assert_eq!(&t.cpu[..2], &want, "{mode:?} vertex {v}: interpreter");
-            assert_eq!(&t.gpu[..2], &want, "{mode:?} vertex {v}: GPU");
-        }
-    }
+    four_vertices_agree(&gpu, program, rows, |v| {
+        let (x, y) = (rows[v][0], rows[v][1]);
+        vec![
+            (x - x.floor()) + 1.966_195_8,
+            (y - y.floor()) + -0.147_869_11,
+        ]
+    });
 }

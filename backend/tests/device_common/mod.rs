@@ -25,3 +25,24 @@ pub fn tokens(text: &str) -> Vec<u32> {
 pub fn floats(values: &[f32]) -> Vec<u8> {
     values.iter().flat_map(|v| v.to_le_bytes()).collect()
 }
+
+/// Positions (x, y, 0.5) of `bands` horizontal bands across clip space, bottom to top, two
+/// triangles (six vertices) each: band `b` is drawn by vertices `6b .. 6b + 6`.
+pub fn band_positions(bands: usize) -> Vec<f32> {
+    let mut vertices = Vec::new();
+    for b in 0..bands {
+        let y0 = -1.0 + 2.0 * b as f32 / bands as f32;
+        let y1 = -1.0 + 2.0 * (b + 1) as f32 / bands as f32;
+        for [x, y] in [
+            [-1.0, y0],
+            [1.0, y0],
+            [-1.0, y1],
+            [1.0, y0],
+            [1.0, y1],
+            [-1.0, y1],
+        ] {
+            vertices.extend_from_slice(&[x, y, 0.5]);
+        }
+    }
+    vertices
+}

@@ -13,7 +13,9 @@ use super::super::pairing::ShaderPair;
 use super::super::Device;
 use super::bindings::{pixel_constant_buffers, vertex_constant_buffers};
 use super::loops::{loop_values, stage_modules};
-use super::ring::{intern, layout, ConstantRing, RingEntry, SharedShapes, MAX_ENTRIES};
+use super::ring::{
+    buffer_layout_entry, intern, layout, ConstantRing, RingEntry, SharedShapes, MAX_ENTRIES,
+};
 use super::{ConstantsGroup, PipelineEntry, PipelineKey};
 use crate::device::{ConstantBuffer, Extent};
 use crate::gpu::capture;
@@ -129,22 +131,7 @@ pub(super) fn blendable(format: wgpu::TextureFormat, features: wgpu::Features) -
 fn buffer_entries(buffers: &[ConstantBuffer]) -> Vec<wgpu::BindGroupLayoutEntry> {
     buffers
         .iter()
-        .map(|b| wgpu::BindGroupLayoutEntry {
-            binding: b.binding,
-            visibility: match b.storage {
-                true => wgpu::ShaderStages::VERTEX,
-                false => wgpu::ShaderStages::VERTEX_FRAGMENT,
-            },
-            ty: wgpu::BindingType::Buffer {
-                ty: match b.storage {
-                    true => wgpu::BufferBindingType::Storage { read_only: true },
-                    false => wgpu::BufferBindingType::Uniform,
-                },
-                has_dynamic_offset: false,
-                min_binding_size: None,
-            },
-            count: None,
-        })
+        .map(|b| buffer_layout_entry(b.binding, b.storage, None))
         .collect()
 }
 

@@ -75,22 +75,7 @@ pub(crate) fn intern(
     }
     let layout_entries: Vec<wgpu::BindGroupLayoutEntry> = entries
         .iter()
-        .map(|e| wgpu::BindGroupLayoutEntry {
-            binding: e.binding,
-            visibility: match e.storage {
-                true => wgpu::ShaderStages::VERTEX,
-                false => wgpu::ShaderStages::VERTEX_FRAGMENT,
-            },
-            ty: wgpu::BindingType::Buffer {
-                ty: match e.storage {
-                    true => wgpu::BufferBindingType::Storage { read_only: true },
-                    false => wgpu::BufferBindingType::Uniform,
-                },
-                has_dynamic_offset: true,
-                min_binding_size: NonZeroU64::new(e.size),
-            },
-            count: None,
-        })
+        .map(|e| buffer_layout_entry(e.binding, e.storage, Some(e.size)))
         .collect();
     let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
         label: Some("constants ring"),
@@ -103,6 +88,32 @@ pub(crate) fn intern(
     });
     table.by_entries.insert(entries, id);
     id
+}
+
+/// The layout entry of a constant buffer: a uniform buffer both stages read, or a read-only
+/// storage buffer (software vertex processing's `c#`, the vertex stage's only); bound with a
+/// dynamic offset and a binding of `dynamic`'s size, or whole.
+pub(crate) fn buffer_layout_entry(
+    binding: u32,
+    storage: bool,
+    dynamic: Option<u64>,
+) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: match storage {
+            true => wgpu::ShaderStages::VERTEX,
+            false => wgpu::ShaderStages::VERTEX_FRAGMENT,
+        },
+        ty: wgpu::BindingType::Buffer {
+            ty: match storage {
+                true => wgpu::BufferBindingType::Storage { read_only: true },
+                false => wgpu::BufferBindingType::Uniform,
+            },
+            has_dynamic_offset: dynamic.is_some(),
+            min_binding_size: dynamic.and_then(NonZeroU64::new),
+        },
+        count: None,
+    }
 }
 
 /// The layout of an interned shape.
