@@ -321,8 +321,15 @@ impl Prebuilds {
                 .ok();
         }
         match &self.pool {
-            Some(pool) => pool.spawn_fifo(work),
-            None => work(),
+            // A panic is caught where it could leave a slot unfinished (`unwound`); one
+            // anywhere else in a worker is caught here rather than aborting the process, as
+            // rayon does without a handler.
+            Some(pool) => pool.spawn_fifo(move || {
+                unwound(work);
+            }),
+            None => {
+                unwound(work);
+            }
         }
     }
 }
@@ -510,7 +517,11 @@ impl Device {
 impl Job {
     /// Builds the pair, then its pipelines, each unless a draw took it first.
     fn run(self) {
-        let pair = self.slot.start().then(|| self.pair()).flatten();
+        let pair = self
+            .slot
+            .start()
+            .then(|| unwound(|| self.pair()).flatten())
+            .flatten();
         self.slot.finish(pair.clone());
         self.pipelines.run(pair.as_deref());
     }
@@ -550,7 +561,7 @@ impl Pipelines {
             if !slot.start() {
                 continue;
             }
-            let entry = pair.and_then(|pair| self.pipeline(pair, key).ok());
+            let entry = pair.and_then(|pair| unwound(|| self.pipeline(pair, key).ok()).flatten());
             slot.finish(entry.map(Arc::new));
         }
     }
@@ -587,5 +598,28 @@ impl Pipelines {
             &binding.streams,
             [&vs, &ps],
         )
+    }
+}
+
+/// `work`'s result, or `None` where it panicked: a worker's panic (a translator or wgpu bug
+/// met on a recorded combination) leaves the pair or pipeline to the draw, which builds it
+/// again under the C boundary's own catch, and never leaves a slot a draw would wait on.
+fn unwound<T>(work: impl FnOnce() -> T) -> Option<T> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panicking_build_finishes_its_slot_empty() {
+        let slot = Slot::<u32>::new();
+        assert!(slot.start());
+        let built = unwound(|| -> Option<u32> { panic!("a bug met on a worker") }).flatten();
+        slot.finish(built);
+        // The draw does not wait forever: it finds nothing and builds it itself.
+        assert_eq!(slot.take(), None);
+        assert_eq!(unwound(|| Some(7)).flatten(), Some(7));
     }
 }
