@@ -220,6 +220,25 @@ mod tests {
         let _ = std::fs::remove_dir_all(&path);
     }
 
+    proptest::proptest! {
+        /// Bytes that pass the disk cache's checksum but are not a list of records (another
+        /// version's, or written by someone else) decode to nothing, never a panic; bytes
+        /// of a real list with one byte changed decode to a list or to nothing.
+        #[test]
+        fn any_bytes_decode_without_panicking(
+            bytes in proptest::collection::vec(proptest::num::u8::ANY, 0..512),
+            flip in 0usize..4096,
+        ) {
+            let _ = postcard::from_bytes::<Vec<StateRecord>>(&bytes);
+            let mut real = postcard::to_allocvec(&vec![record(1), record(2)]).unwrap_or_default();
+            let at = flip % real.len().max(1);
+            if let Some(b) = real.get_mut(at) {
+                *b ^= 0x5a;
+            }
+            let _ = postcard::from_bytes::<Vec<StateRecord>>(&real);
+        }
+    }
+
     #[test]
     fn the_oldest_records_go_past_the_bound() {
         let path = folder("bound");
