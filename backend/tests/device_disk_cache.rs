@@ -23,27 +23,11 @@ use d3d9_backend::gpu::disk_cache::is_whole_entry;
 use d3d9_backend::{Device, DeviceParams, DiskCacheSetting};
 use d3d9_translator::bytecode::Usage;
 use d3d9_translator::decl::{DeclType, VertexElement};
-use device_common::{band_positions, floats, ok, tokens};
+use device_common::{band_positions, floats, ok, tokens, TempFolder};
 
-/// A fresh folder under the system's temporary folder, removed when dropped.
-struct Folder(PathBuf);
-
-impl Folder {
-    fn new(test: &str) -> Folder {
-        let path = std::env::temp_dir().join(format!(
-            "d3d9-device-disk-cache-{test}-{}",
-            std::process::id()
-        ));
-        let _ = std::fs::remove_dir_all(&path);
-        std::fs::create_dir_all(&path).unwrap();
-        Folder(path)
-    }
-}
-
-impl Drop for Folder {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
+/// A fresh folder for one test, removed when dropped.
+fn temp_folder(test: &str) -> TempFolder {
+    TempFolder::new("device-disk-cache", test)
 }
 
 fn device_with(disk_cache: DiskCacheSetting) -> Device {
@@ -158,7 +142,7 @@ fn damaged_file_is_ignored_and_rewritten(
 
 #[test]
 fn gpu_pipeline_cache_is_saved_and_a_damaged_file_ignored_and_rewritten() {
-    let folder = Folder::new("pipeline");
+    let folder = temp_folder("pipeline");
     let (picture, path) = draw_and_drop(&folder.0);
     // Eight bands of their own colours.
     let band = 640 * 4 * (480 / 8);
@@ -207,7 +191,7 @@ fn gpu_pipeline_cache_is_saved_and_a_damaged_file_ignored_and_rewritten() {
 
 #[test]
 fn gpu_pipeline_cache_is_saved_while_drawing() {
-    let folder = Folder::new("while-drawing");
+    let folder = temp_folder("while-drawing");
     let mut dev = device_with(DiskCacheSetting::Folder(folder.0.clone()));
     let path = dev.gpu().pipeline_cache_path();
     // Nine new pipelines: the 8th build saves the seven before it.
@@ -260,12 +244,12 @@ fn gpu_pipeline_cache_figures() {
     };
     let bands = env("BANDS", 64);
     let rounds = env("ROUNDS", 3);
-    let warm = Folder::new("figures-warm");
+    let warm = temp_folder("figures-warm");
     // Fill the warm folder once.
     time_first_draws(DiskCacheSetting::Folder(warm.0.clone()), bands);
     let mut best = [[Duration::MAX; 3]; 3];
     for round in 0..rounds {
-        let empty = Folder::new(&format!("figures-cold-{round}"));
+        let empty = temp_folder(&format!("figures-cold-{round}"));
         let settings = [
             DiskCacheSetting::Off,
             DiskCacheSetting::Folder(empty.0.clone()),

@@ -13,7 +13,7 @@
 #[allow(dead_code)]
 mod device_common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use d3d9_backend::device::{
     Blend, ClearFlags, CullMode, PixelShaderId, PrimitiveType, RenderState, VertexShaderId,
@@ -22,31 +22,15 @@ use d3d9_backend::gpu::disk_cache::is_whole_entry;
 use d3d9_backend::{Device, DeviceParams, DiskCacheSetting};
 use d3d9_translator::bytecode::Usage;
 use d3d9_translator::decl::{DeclType, VertexElement};
-use device_common::{band_positions, floats, ok, tokens};
+use device_common::{band_positions, floats, ok, tokens, TempFolder};
 
 /// Bands drawn, each by a pair of its own; each band is drawn twice, blended and not, so
 /// each pair has two pipelines.
 const BANDS: usize = 4;
 
-/// A fresh folder under the system's temporary folder, removed when dropped.
-struct Folder(PathBuf);
-
-impl Folder {
-    fn new(test: &str) -> Folder {
-        let path = std::env::temp_dir().join(format!(
-            "d3d9-device-prebuild-{test}-{}",
-            std::process::id()
-        ));
-        let _ = std::fs::remove_dir_all(&path);
-        std::fs::create_dir_all(&path).unwrap();
-        Folder(path)
-    }
-}
-
-impl Drop for Folder {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
+/// A fresh folder for one test, removed when dropped.
+fn temp_folder(test: &str) -> TempFolder {
+    TempFolder::new("device-prebuild", test)
 }
 
 fn device_in(root: &Path, prebuild: bool) -> Device {
@@ -143,7 +127,7 @@ fn record_level(root: &Path) -> Vec<u8> {
 
 #[test]
 fn gpu_recorded_pipelines_are_built_ahead_and_drawn() {
-    let folder = Folder::new("ahead");
+    let folder = temp_folder("ahead");
     let picture = record_level(&folder.0);
     // Each band's colour: red (b + 1)/4 doubled by the blended pass, over the clear colour.
     assert_ne!(picture[..4], picture[picture.len() - 4..], "bands differ");
@@ -176,7 +160,7 @@ fn gpu_recorded_pipelines_are_built_ahead_and_drawn() {
 
 #[test]
 fn gpu_a_draw_before_the_workers_finish_draws_the_same() {
-    let folder = Folder::new("early");
+    let folder = temp_folder("early");
     let picture = record_level(&folder.0);
     // No waiting: each draw takes its pipeline, waits for the one being built, or builds
     // a queued one itself; the picture is the same whichever.
@@ -190,7 +174,7 @@ fn gpu_a_draw_before_the_workers_finish_draws_the_same() {
 
 #[test]
 fn gpu_a_released_shader_drops_its_prebuilt_pairs() {
-    let folder = Folder::new("released");
+    let folder = temp_folder("released");
     let picture = record_level(&folder.0);
     let mut dev = device_in(&folder.0, true);
     let level = create_level(&mut dev);
@@ -216,7 +200,7 @@ fn gpu_a_released_shader_drops_its_prebuilt_pairs() {
 
 #[test]
 fn gpu_prebuild_off_builds_nothing_ahead() {
-    let folder = Folder::new("off");
+    let folder = temp_folder("off");
     let picture = record_level(&folder.0);
     let mut dev = device_in(&folder.0, false);
     assert_eq!(dev.prebuild_stats().recorded, 2 * BANDS);
@@ -233,7 +217,7 @@ fn gpu_prebuild_off_builds_nothing_ahead() {
 
 #[test]
 fn gpu_a_damaged_state_cache_is_ignored_and_rewritten() {
-    let folder = Folder::new("damaged");
+    let folder = temp_folder("damaged");
     let picture = record_level(&folder.0);
     let path = device_in(&folder.0, true).state_cache_path().unwrap();
     for damage in [

@@ -33,9 +33,7 @@ use d3d9_translator::interp::{SamplerStates, Texture, TextureKind, VertexTexture
 use d3d9_translator::lift::FloatMode;
 use d3d9_translator::signature::Semantic;
 use differential::generate::{self, Profile, Rng};
-use differential::{
-    data, disagreements, listing, run_both, run_both_textured, texcoord, Data, Tally,
-};
+use differential::{data, disagreements, listing, run_both, run_both_textured, texcoord, Tally};
 
 fn gpu() -> Option<Gpu> {
     Gpu::for_tests().expect("a GPU adapter (lavapipe is enough)")
@@ -800,23 +798,11 @@ fn four_vertices_agree(
 ) {
     let mut floats = vec![[0.0f32; 4]; 64];
     floats[60] = [0.0, 0.0, 0.5, 1.0];
-    let d = Data {
-        inputs: rows
-            .iter()
-            .map(|&r| [r, [0.0; 4], [0.0; 4], [0.0; 4]])
-            .collect(),
-        constants: d3d9_translator::interp::Constants {
-            floats,
-            ints: vec![[0; 4]; 16],
-            bools: vec![false; 16],
-        },
-    };
-    let checked = check(
-        &assemble(program).expect("assembles"),
-        Stage::Vertex,
-        &DeviceCaps::default(),
-    )
-    .expect("checks");
+    let inputs = rows
+        .iter()
+        .map(|&r| [r, [0.0; 4], [0.0; 4], [0.0; 4]])
+        .collect();
+    let (d, checked) = fixed_case(program, inputs, floats);
     for mode in [FloatMode::Legacy, FloatMode::LegacyStrict, FloatMode::Ieee] {
         let outputs = run_both(gpu, &checked, &d, mode).expect("runs");
         for (v, row) in outputs.iter().enumerate() {

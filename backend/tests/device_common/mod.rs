@@ -46,3 +46,22 @@ pub fn band_positions(bands: usize) -> Vec<f32> {
     }
     vertices
 }
+
+/// A fresh folder under the system's temporary folder for one test (`what` names the test
+/// file, `test` the test), removed when dropped.
+pub struct TempFolder(pub std::path::PathBuf);
+
+impl TempFolder {
+    pub fn new(what: &str, test: &str) -> TempFolder {
+        let path = std::env::temp_dir().join(format!("d3d9-{what}-{test}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&path);
+        std::fs::create_dir_all(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        TempFolder(path)
+    }
+}
+
+impl Drop for TempFolder {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
