@@ -147,67 +147,63 @@ impl Device {
 }
 
 impl Device {
+    /// How vertex samplers 0–3 read the textures set on them: `Narrow` where the texture's
+    /// GPU format lacks channels D3D9 reads as 1 (R32F, R16F, G32R32F, L8, ...), `Color`
+    /// otherwise (trailing `Color`s left out); depth textures are read on pixel samplers only.
+    pub(crate) fn vertex_sampler_reads(&self) -> Vec<SamplerRead> {
+        trailing_colour_dropped(
+            (super::VERTEX_SAMPLER_BASE..super::SAMPLER_STAGES)
+                .map(|slot| self.narrow_read(slot).unwrap_or_default())
+                .collect(),
+        )
+    }
+
     /// How pixel samplers 0–15 read the textures set on them (`Color` for colour textures
     /// and empty slots; the trailing `Color`s left out, so a draw without depth or narrow
     /// textures has an empty list): the code-changing state of depth textures and of
     /// textures whose GPU format lacks channels D3D9 reads as 1 (`SamplerRead::Narrow`), for
     /// the pair key. A raw depth read filters in the shader where the sampler's min or mag
     /// filter blends.
-    /// How vertex samplers 0–3 read the textures set on them: `Narrow` where the texture's
-    /// GPU format lacks channels D3D9 reads as 1 (R32F, R16F, G32R32F, L8, ...), `Color`
-    /// otherwise (trailing `Color`s left out); depth textures are read on pixel samplers only.
-    pub(crate) fn vertex_sampler_reads(&self) -> Vec<SamplerRead> {
-        let mut reads: Vec<SamplerRead> = (super::VERTEX_SAMPLER_BASE..super::SAMPLER_STAGES)
-            .map(|slot| {
-                let texture = self.state.textures[slot].and_then(|id| self.textures.get(&id));
-                match texture
-                    .filter(|t| !t.format.is_depth())
-                    .map_or(4, |t| t.format.channels(t.wgpu_format))
-                {
-                    channels @ 1..=3 => SamplerRead::Narrow {
-                        channels: channels as u8,
-                    },
-                    _ => SamplerRead::Color,
-                }
-            })
-            .collect();
-        while reads.last() == Some(&SamplerRead::Color) {
-            reads.pop();
-        }
-        reads
+    pub(crate) fn sampler_reads(&self) -> Vec<SamplerRead> {
+        trailing_colour_dropped(
+            (0..super::VERTEX_SAMPLER_BASE)
+                .map(|slot| {
+                    let texture = self.state.textures[slot].and_then(|id| self.textures.get(&id));
+                    let read = texture
+                        .filter(|t| t.kind == TextureKind::TwoD)
+                        .and_then(|t| t.format.depth_read());
+                    match read {
+                        Some(SamplerRead::Depth { channels, .. }) => {
+                            let s = &self.state.samplers[slot];
+                            SamplerRead::Depth {
+                                channels,
+                                linear: s.mag_filter.blends() || s.min_filter.blends(),
+                            }
+                        }
+                        Some(read) => read,
+                        None => self.narrow_read(slot).unwrap_or_default(),
+                    }
+                })
+                .collect(),
+        )
     }
 
-    pub(crate) fn sampler_reads(&self) -> Vec<SamplerRead> {
-        let mut reads: Vec<SamplerRead> = (0..super::VERTEX_SAMPLER_BASE)
-            .map(|slot| {
-                let texture = self.state.textures[slot].and_then(|id| self.textures.get(&id));
-                let read = texture
-                    .filter(|t| t.kind == TextureKind::TwoD)
-                    .and_then(|t| t.format.depth_read());
-                let channels = texture
-                    .filter(|t| !t.format.is_depth())
-                    .map_or(4, |t| t.format.channels(t.wgpu_format));
-                if read.is_none() && channels < 4 {
-                    return SamplerRead::Narrow {
-                        channels: channels as u8,
-                    };
-                }
-                match read {
-                    Some(SamplerRead::Depth { channels, .. }) => {
-                        let s = &self.state.samplers[slot];
-                        SamplerRead::Depth {
-                            channels,
-                            linear: s.mag_filter.blends() || s.min_filter.blends(),
-                        }
-                    }
-                    Some(read) => read,
-                    None => SamplerRead::Color,
-                }
-            })
-            .collect();
-        while reads.last() == Some(&SamplerRead::Color) {
-            reads.pop();
-        }
-        reads
+    /// `Narrow` where the colour texture set on sampler slot `slot` has fewer channels in its
+    /// GPU format than D3D9 reads (the missing ones read as 1).
+    fn narrow_read(&self, slot: usize) -> Option<SamplerRead> {
+        let texture = self.state.textures[slot].and_then(|id| self.textures.get(&id))?;
+        let channels = texture.format.channels(texture.wgpu_format);
+        (!texture.format.is_depth() && channels < 4).then_some(SamplerRead::Narrow {
+            channels: channels as u8,
+        })
     }
+}
+
+/// `reads` without its trailing `Color`s (the default: a key without depth or narrow
+/// textures is empty).
+fn trailing_colour_dropped(mut reads: Vec<SamplerRead>) -> Vec<SamplerRead> {
+    while reads.last() == Some(&SamplerRead::Color) {
+        reads.pop();
+    }
+    reads
 }

@@ -245,7 +245,7 @@ impl Prebuilds {
             self.pipelines.insert(key.clone(), slot.clone());
             list.push((key, slot));
         }
-        self.stats.pipelines_scheduled += list.len() as u64;
+        // Counted when their pair was scheduled.
         let work = Pipelines {
             context,
             processing: record.key.processing,
@@ -611,6 +611,56 @@ fn unwound<T>(work: impl FnOnce() -> T) -> Option<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::device::pairing::{PixelStage, VertexStage};
+
+    fn key() -> PairKey {
+        PairKey {
+            bitcast: false,
+            declaration: DeclarationId(1),
+            vertex: VertexStage::Shader(VertexShaderId(2)),
+            pixel: PixelStage::Shader {
+                id: PixelShaderId(3),
+                fog: None,
+                ps1_texture_types: Vec::new(),
+                ps1_texture_transform_flags: Vec::new(),
+                sampler_reads: Vec::new(),
+                sampler_fixups: Vec::new(),
+            },
+            flat: false,
+            point_list: false,
+            points: None,
+            alpha_test: None,
+            alpha_test_float_target: false,
+            clip_planes: false,
+            processing: d3d9_translator::bytecode::VertexProcessing::Hardware,
+            vertex_sampler_reads: Vec::new(),
+        }
+    }
+
+    /// A draw that finds its pair still queued takes it back with the recorded pipelines
+    /// that were to follow it (to hand them to the workers under its own pair); one that
+    /// finds none, or a failed build, builds as if nothing were recorded.
+    #[test]
+    fn a_queued_pair_is_taken_back_with_its_pipelines() {
+        let mut p = Prebuilds::open(None, true);
+        let pipeline = PipelineKey::example().for_pair(9);
+        p.pairs
+            .insert(key(), (Arc::new(Slot::new()), vec![pipeline.clone()]));
+        match p.take_pair(&key()) {
+            TakenPair::Back(pipelines) => assert_eq!(pipelines, vec![pipeline]),
+            _ => panic!("a queued pair is taken back"),
+        }
+        assert!(
+            matches!(p.take_pair(&key()), TakenPair::Missing),
+            "taken once"
+        );
+        let failed = Arc::new(Slot::new());
+        assert!(failed.start());
+        failed.finish(None);
+        p.pairs.insert(key(), (failed, Vec::new()));
+        assert!(matches!(p.take_pair(&key()), TakenPair::Missing));
+        assert_eq!(p.stats.pairs_used, 0);
+    }
 
     #[test]
     fn a_panicking_build_finishes_its_slot_empty() {
