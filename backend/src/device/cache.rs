@@ -61,6 +61,10 @@ impl Hasher for FxHasher {
     }
 }
 
+/// A hash map with [`FxHasher`]: the device's object tables and samplers, looked up on
+/// every draw by the device's own ids and keys.
+pub(crate) type FxHashMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
+
 /// What a cache has done since the device was created.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CacheStats {

@@ -160,6 +160,18 @@ impl VertexConstants {
         self.buffers_of(interface, fixup, Extent::Full)
     }
 
+    /// The `c#` buffer's bytes of `extent` (as [`VertexConstants::buffers_of`] makes them)
+    /// into `data`, its allocation reused: a draw whose float constants alone changed.
+    pub(crate) fn float_bytes_into(
+        &self,
+        interface: &ShaderInterface,
+        extent: Extent,
+        data: &mut Vec<u8>,
+    ) {
+        let (float_count, _, _) = Self::counts(self.processing);
+        float_bytes(&self.floats, float_count, interface, extent, data);
+    }
+
     /// [`VertexConstants::buffers_with_fixup`] with `c#` of `extent`.
     pub(crate) fn buffers_of(
         &self,
@@ -253,16 +265,34 @@ impl PixelConstants {
         self.buffers_of(interface, Extent::Full)
     }
 
+    /// The `c#` buffer's bytes of `extent` (as [`PixelConstants::buffers_of`] makes them)
+    /// into `data`, its allocation reused.
+    pub(crate) fn float_bytes_into(
+        &self,
+        interface: &ShaderInterface,
+        extent: Extent,
+        data: &mut Vec<u8>,
+    ) {
+        float_bytes(
+            &self.floats,
+            float_count(interface),
+            interface,
+            extent,
+            data,
+        );
+    }
+
     /// [`PixelConstants::buffers`] with `c#` of `extent`.
     pub(crate) fn buffers_of(
         &self,
         interface: &ShaderInterface,
         extent: Extent,
     ) -> Vec<ConstantBuffer> {
-        let float_count = interface
-            .float_constants
-            .map_or(0, |f| f.registers as usize);
-        let counts = (float_count, INT_CONSTANTS as usize, BOOL_CONSTANTS as usize);
+        let counts = (
+            float_count(interface),
+            INT_CONSTANTS as usize,
+            BOOL_CONSTANTS as usize,
+        );
         register_buffers(
             &self.floats,
             &self.ints,
@@ -289,14 +319,8 @@ fn register_buffers(
 ) -> Vec<ConstantBuffer> {
     let mut out = Vec::with_capacity(3);
     if let Some(fc) = interface.float_constants {
-        let data = match (extent, interface.float_constants_read) {
-            // Registers 0..n (where the shader reads the zero register too, the whole type).
-            (Extent::Read, Some(n)) if n as usize <= float_count => {
-                register_bytes(floats, n as usize, 0, &interface.defined_floats)
-            }
-            // Plus the zero register relative reads past the end land on.
-            _ => register_bytes(floats, float_count, 1, &interface.defined_floats),
-        };
+        let mut data = Vec::new();
+        float_bytes(floats, float_count, interface, extent, &mut data);
         out.push(ConstantBuffer {
             group: fc.group,
             binding: fc.binding,
@@ -337,6 +361,33 @@ fn write<T: Copy>(registers: &mut [T], start: usize, values: &[T]) {
     }
 }
 
+/// The `c#` registers a pixel shader's buffer is sized for (its profile's count).
+fn float_count(interface: &ShaderInterface) -> usize {
+    interface
+        .float_constants
+        .map_or(0, |f| f.registers as usize)
+}
+
+/// The `c#` buffer's bytes of `extent` into `data` (its allocation reused): registers
+/// `0..n` where the shader reads only those directly (where it reads the zero register too,
+/// the whole type), else every register and the zero register relative reads past the end
+/// land on; the shader's `def`s written over them.
+fn float_bytes(
+    floats: &[[f32; 4]],
+    float_count: usize,
+    interface: &ShaderInterface,
+    extent: Extent,
+    data: &mut Vec<u8>,
+) {
+    let defined = &interface.defined_floats;
+    match (extent, interface.float_constants_read) {
+        (Extent::Read, Some(n)) if n as usize <= float_count => {
+            register_bytes_into(data, floats, n as usize, 0, defined)
+        }
+        _ => register_bytes_into(data, floats, float_count, 1, defined),
+    }
+}
+
 /// `values` cut or zero-extended to `count` registers with the shader's `def`s written over
 /// them, then `zeros` zero registers, as bytes: one allocation and one copy (a draw's
 /// constants are built on every change of them).
@@ -346,10 +397,24 @@ fn register_bytes<T: bytemuck::Pod>(
     zeros: usize,
     defined: &[(u32, T)],
 ) -> Vec<u8> {
+    let mut data = Vec::new();
+    register_bytes_into(&mut data, values, count, zeros, defined);
+    data
+}
+
+/// [`register_bytes`] into `data`, its allocation reused.
+fn register_bytes_into<T: bytemuck::Pod>(
+    data: &mut Vec<u8>,
+    values: &[T],
+    count: usize,
+    zeros: usize,
+    defined: &[(u32, T)],
+) {
     let size = std::mem::size_of::<T>();
     let len = (count + zeros) * size;
     // Not `vec![0; len]`: glibc's `calloc` clears far slower than this copies.
-    let mut data = Vec::with_capacity(len);
+    data.clear();
+    data.reserve(len);
     let kept = values.len().min(count);
     data.extend_from_slice(bytemuck::cast_slice(&values[..kept]));
     data.resize(len, 0);
@@ -359,7 +424,6 @@ fn register_bytes<T: bytemuck::Pod>(
             data[at..at + size].copy_from_slice(bytemuck::bytes_of(value));
         }
     }
-    data
 }
 
 /// `b#` as little-endian `u32` words, bit n % 32 of word n / 32 (one word for 16 registers).
@@ -448,6 +512,32 @@ mod tests {
         assert_eq!(full.len(), 257 * 16);
         assert_eq!(f32s(&full[200 * 16..201 * 16]), [8.0; 4]);
         assert_eq!(f32s(&full[256 * 16..]), [0.0; 4]);
+    }
+
+    /// The in-place rebuild of a memoised draw's `c#` buffer gives the bytes `buffers_of`
+    /// gives, whatever the buffer held before (longer, shorter, other values), on both stages.
+    #[test]
+    fn float_bytes_into_rebuilds_the_c_buffer_in_place() {
+        let mut vertex = VertexConstants::default();
+        vertex.set_f(0, &[[1.0; 4], [2.0; 4], [3.0; 4]]);
+        let mut pixel = PixelConstants::default();
+        pixel.set_f(0, &[[4.0; 4], [5.0; 4]]);
+        let mut iface = interface(false);
+        iface.defined_floats = vec![(1, [7.0; 4])];
+        for read in [Some(2), Some(3), None] {
+            iface.float_constants_read = read;
+            for extent in [Extent::Read, Extent::Full] {
+                for before in [vec![], vec![0xAB; 8], vec![0xCD; 9000]] {
+                    let mut data = before.clone();
+                    vertex.float_bytes_into(&iface, extent, &mut data);
+                    let expected = &vertex.buffers_of(&iface, [0.0; 4], extent).unwrap()[0];
+                    assert_eq!(data, expected.data, "vertex {read:?} {extent:?}");
+                    let mut data = before;
+                    pixel.float_bytes_into(&iface, extent, &mut data);
+                    assert_eq!(data, pixel.buffers_of(&iface, extent)[0].data);
+                }
+            }
+        }
     }
 
     #[test]

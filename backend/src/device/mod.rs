@@ -104,7 +104,7 @@ pub use transform::{Matrix, TransformState, IDENTITY};
 pub use vsync::DISPLAY_REFRESH_HZ;
 pub use window::PresentInterval;
 
-use cache::Lru;
+use cache::{FxHashMap, Lru};
 use error::{invalid, unsupported};
 use objects::{BufferObject, SurfaceObject, TextureObject};
 use pairing::{PairKey, ShaderPair};
@@ -308,14 +308,14 @@ pub struct Device {
     pub(crate) gpu: Gpu,
     pub(crate) params: DeviceParams,
     next_id: u64,
-    pub(crate) declarations: Versioned<HashMap<DeclarationId, Arc<VertexDeclaration>>>,
+    pub(crate) declarations: Versioned<FxHashMap<DeclarationId, Arc<VertexDeclaration>>>,
     fvf_declarations: HashMap<u32, DeclarationId>,
-    pub(crate) vertex_shaders: Versioned<HashMap<VertexShaderId, objects::ShaderObject>>,
-    pub(crate) pixel_shaders: Versioned<HashMap<PixelShaderId, objects::ShaderObject>>,
-    pub(crate) vertex_buffers: Versioned<HashMap<VertexBufferId, BufferObject>>,
-    pub(crate) index_buffers: Versioned<HashMap<IndexBufferId, BufferObject>>,
-    pub(crate) textures: Versioned<HashMap<TextureId, TextureObject>>,
-    pub(crate) surfaces: Versioned<HashMap<SurfaceId, SurfaceObject>>,
+    pub(crate) vertex_shaders: Versioned<FxHashMap<VertexShaderId, objects::ShaderObject>>,
+    pub(crate) pixel_shaders: Versioned<FxHashMap<PixelShaderId, objects::ShaderObject>>,
+    pub(crate) vertex_buffers: Versioned<FxHashMap<VertexBufferId, BufferObject>>,
+    pub(crate) index_buffers: Versioned<FxHashMap<IndexBufferId, BufferObject>>,
+    pub(crate) textures: Versioned<FxHashMap<TextureId, TextureObject>>,
+    pub(crate) surfaces: Versioned<FxHashMap<SurfaceId, SurfaceObject>>,
     pub(crate) state: Versioned<DeviceState>,
     pub(crate) pairs: Lru<PairKey, Arc<ShaderPair>>,
     pub(crate) pipelines: Lru<draw::PipelineKey, Arc<draw::PipelineEntry>>,
@@ -331,7 +331,7 @@ pub struct Device {
         ),
         Arc<d3d9_translator::decl::VertexBinding>,
     >,
-    pub(crate) samplers: HashMap<draw::SamplerKey, wgpu::Sampler>,
+    pub(crate) samplers: FxHashMap<draw::SamplerKey, wgpu::Sampler>,
     pub(crate) clear_pipelines: readback::ClearPipelines,
     pub(crate) blit_pipelines: blit::BlitPipelines,
     pub(crate) standin_textures: standin::StandIns,
@@ -349,6 +349,9 @@ pub struct Device {
     /// The last draw, resolved, while nothing it read has changed (see `versioned`).
     /// Boxed: a draw takes it out and puts it back, which moves only the pointer.
     pub(crate) memo: Option<Box<draw::DrawMemo>>,
+    /// A memo that no longer answered, kept for its allocation: the next memo is written
+    /// into it (a memo is large, and made anew at every change of pair or state).
+    pub(crate) memo_spare: Option<Box<draw::DrawMemo>>,
     /// Draws answered from `memo` (see [`Device::memo_hits`]).
     pub(crate) memo_hits: u64,
     /// `CreateQuery`'s queries and their GPU query sets (`query`).
@@ -420,21 +423,21 @@ impl Device {
             half_pixel_in_viewport,
             memo_hits: 0,
             next_id: 1,
-            declarations: Versioned::new(HashMap::new()),
+            declarations: Versioned::new(FxHashMap::default()),
             fvf_declarations: HashMap::new(),
-            vertex_shaders: Versioned::new(HashMap::new()),
-            pixel_shaders: Versioned::new(HashMap::new()),
-            vertex_buffers: Versioned::new(HashMap::new()),
-            index_buffers: Versioned::new(HashMap::new()),
-            textures: Versioned::new(HashMap::new()),
-            surfaces: Versioned::new(HashMap::new()),
+            vertex_shaders: Versioned::new(FxHashMap::default()),
+            pixel_shaders: Versioned::new(FxHashMap::default()),
+            vertex_buffers: Versioned::new(FxHashMap::default()),
+            index_buffers: Versioned::new(FxHashMap::default()),
+            textures: Versioned::new(FxHashMap::default()),
+            surfaces: Versioned::new(FxHashMap::default()),
             state: Versioned::new(DeviceState::defaults(&params, &Default::default())),
             pairs,
             pipelines,
             bind_groups: Lru::new(256),
             constant_ring,
             bindings: Lru::new(256),
-            samplers: HashMap::new(),
+            samplers: FxHashMap::default(),
             clear_pipelines: HashMap::new(),
             blit_pipelines: HashMap::new(),
             standin_textures: HashMap::new(),
@@ -444,6 +447,7 @@ impl Device {
             open: None,
             encoder: None,
             memo: None,
+            memo_spare: None,
             queries: Default::default(),
             prebuild,
             implicit: present::SwapChain::default(),

@@ -107,6 +107,7 @@ impl Device {
         state.software_processing = self.state.software_processing;
         *self.state = state;
         self.memo = None;
+        self.memo_spare = None;
         // A window's surface at the window's size, its lost state over.
         self.window_after_reset()
     }

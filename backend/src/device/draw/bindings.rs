@@ -244,14 +244,18 @@ impl Device {
             let key = BindGroupKey::Textures {
                 pair: pair.id,
                 group,
-                bound: bound.clone(),
+                bound,
+            };
+            let bound = match &key {
+                BindGroupKey::Textures { bound, .. } => bound.as_slice(),
+                _ => &[],
             };
             let layout = entry
                 .layouts
                 .get(group as usize)
                 .ok_or_else(|| invalid(call, "internal: no texture layout"))?
                 .clone();
-            let textures_group = self.texture_group(call, &key, &layout, pair, &members, &bound)?;
+            let textures_group = self.texture_group(call, &key, &layout, pair, &members, bound)?;
             set_group(groups, group, textures_group);
         }
         Ok(())
@@ -296,10 +300,57 @@ impl Device {
             let (Some(group), Some(key)) = (group, constants.keys[i].as_mut()) else {
                 continue;
             };
+            let before = key.clone();
             match key {
                 BindGroupKey::VertexConstants { version, .. }
                 | BindGroupKey::PixelConstants { version, .. } => version[2] = versions[i],
                 BindGroupKey::Textures { .. } => continue,
+            }
+            // Where the ring's last placement of the stage is this draw's, only the `c#`
+            // buffer is made anew (the state's version is the memo's: only the float
+            // constants changed).
+            let floats = match (stage, group.shape) {
+                (Stage::Vertex, Some(_)) if !pair.fixed_function_vertex => pair
+                    .vertex_interface
+                    .float_constants
+                    .map(|f| (f.binding, &pair.vertex_interface)),
+                (Stage::Pixel, Some(_)) if !pair.fixed_function_pixel => pair
+                    .pixel_interface
+                    .as_ref()
+                    .and_then(|i| i.float_constants.map(|f| (f.binding, i))),
+                _ => None,
+            };
+            if let (Some((binding, interface)), Some(shape)) = (floats, group.shape) {
+                let state = &self.state;
+                let update = |buffers: &mut [ConstantBuffer]| {
+                    let Some(c) = buffers.iter_mut().find(|b| b.binding == binding) else {
+                        return;
+                    };
+                    match stage {
+                        Stage::Vertex => state.vs_constants.float_bytes_into(
+                            interface,
+                            Extent::Read,
+                            &mut c.data,
+                        ),
+                        Stage::Pixel => state.ps_constants.float_bytes_into(
+                            interface,
+                            Extent::Read,
+                            &mut c.data,
+                        ),
+                    }
+                };
+                let placed = self.constant_ring.place_changed(
+                    &self.gpu.device,
+                    stage,
+                    (&before, key),
+                    shape,
+                    update,
+                );
+                if let Some((bound, at)) = placed {
+                    set_group(groups, group.group, bound);
+                    set_offsets(offsets, group.group, at);
+                    continue;
+                }
             }
             let fixup = constants.fixup;
             let (bound, at) = match stage {
@@ -472,6 +523,22 @@ impl Device {
         members: &[usize],
         bound: &[(Option<TextureId>, bool, SamplerKey)],
     ) -> Result<wgpu::BindGroup, DeviceError> {
+        // A group the cache holds is answered before its views and samplers are looked up,
+        // unless a member reads a view made from its texture (a 2D texture read as a volume,
+        // a float copy of Float32 bits), which is brought up to date on every draw.
+        let derived = members.iter().zip(bound).any(|(&i, (id, _, _))| {
+            let object = id.and_then(|id| self.textures.get(&id));
+            object.is_some_and(|o| {
+                o.holds_bits()
+                    || (o.kind == TextureKind::TwoD
+                        && pair.textures[i].texture_type == TextureType::Volume)
+            })
+        });
+        if !derived {
+            if let Some(group) = self.bind_groups.get(key) {
+                return Ok(group);
+            }
+        }
         let mut views = Vec::new();
         let mut samplers = Vec::new();
         for (&i, (id, _, sampler)) in members.iter().zip(bound) {

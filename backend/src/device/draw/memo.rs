@@ -95,6 +95,7 @@ impl Device {
             && self.constants_again(&mut memo.recipe)
             && self.memo_constants(&mut memo))
         {
+            self.memo_spare = Some(memo);
             return false;
         }
         // A hit in both caches, answered without a lookup. The entries' recency needs no

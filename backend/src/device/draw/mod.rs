@@ -494,19 +494,28 @@ impl Device {
             instances: input.instances,
         };
         self.encode(&recipe);
-        self.memo = memoisable.then(|| {
-            Box::new(DrawMemo {
-                call,
-                primitive: draw.primitive,
-                range: draw.range,
-                versions: self.versions(),
-                textures: self.state.textures,
-                textures_version: self.state.textures_version,
-                filterable: textures.filterable,
-                recipe,
-                pair: pair.clone(),
-                constants: bound.constants,
-            })
+        if !memoisable {
+            self.memo = None;
+            return Ok(());
+        }
+        let memo = DrawMemo {
+            call,
+            primitive: draw.primitive,
+            range: draw.range,
+            versions: self.versions(),
+            textures: self.state.textures,
+            textures_version: self.state.textures_version,
+            filterable: textures.filterable,
+            recipe,
+            pair: pair.clone(),
+            constants: bound.constants,
+        };
+        self.memo = Some(match self.memo_spare.take() {
+            Some(mut spare) => {
+                *spare = memo;
+                spare
+            }
+            None => Box::new(memo),
         });
         Ok(())
     }

@@ -9,10 +9,16 @@
 //! the constants set before it (the queue orders the write after the previous submit's
 //! reads). Nothing is created per draw: one bind group per ring buffer and group layout
 //! (`Shape`), made on first use and kept, as the ring buffers are, for later submits.
+//! A buffer holding only the `c#` registers the shader reads takes only their bytes: the
+//! next placement starts after them, inside the binding's range, which the shader never
+//! reads past them (bindings of one uniform buffer may overlap), so a draw writes and
+//! uploads the 64 bytes of a world matrix, not the 4 KiB of the register file.
 //!
 //! A stage whose constants key (`BindGroupKey`) is the one it wrote last in this submit
 //! reuses those offsets; after a submit, the last constants are written again from their
-//! kept copy (a memoised draw needs no recomputation).
+//! kept copy (a memoised draw needs no recomputation). A memoised draw whose float
+//! constants alone changed rewrites only the `c#` buffer of the kept copy, in place, and
+//! places that ([`ConstantRing::place_changed`]).
 
 use std::collections::HashMap;
 use std::num::NonZeroU64;
@@ -170,18 +176,23 @@ struct Chunk {
     groups: Vec<Option<wgpu::BindGroup>>,
 }
 
+/// The ring buffers of one submit's constants.
+struct Chunks {
+    chunks: Vec<Chunk>,
+    /// The ring buffer being filled.
+    current: usize,
+    align: usize,
+    usage: wgpu::BufferUsages,
+}
+
 /// See the module documentation.
 pub(crate) struct ConstantRing {
     /// Every interned layout (`ShapeTable`), and the ring's copy of those it has seen.
     pub(crate) shared: SharedShapes,
     shapes: Vec<Shape>,
-    chunks: Vec<Chunk>,
-    /// The ring buffer being filled.
-    current: usize,
+    chunks: Chunks,
     /// Counts submits: placements of an earlier generation are gone.
     generation: u64,
-    align: usize,
-    usage: wgpu::BufferUsages,
     /// Dynamic uniform and storage buffers a pipeline layout may have.
     pub(crate) dynamic_uniform: u32,
     pub(crate) dynamic_storage: u32,
@@ -199,14 +210,16 @@ impl ConstantRing {
         ConstantRing {
             shared: SharedShapes::default(),
             shapes: Vec::new(),
-            chunks: Vec::new(),
-            current: 0,
+            chunks: Chunks {
+                chunks: Vec::new(),
+                current: 0,
+                align: limits
+                    .min_uniform_buffer_offset_alignment
+                    .max(limits.min_storage_buffer_offset_alignment)
+                    .max(16) as usize,
+                usage,
+            },
             generation: 0,
-            align: limits
-                .min_uniform_buffer_offset_alignment
-                .max(limits.min_storage_buffer_offset_alignment)
-                .max(16) as usize,
-            usage,
             dynamic_uniform: limits.max_dynamic_uniform_buffers_per_pipeline_layout,
             dynamic_storage: match storage {
                 true => limits.max_dynamic_storage_buffers_per_pipeline_layout,
@@ -221,13 +234,15 @@ impl ConstantRing {
         self.generation
     }
 
-    /// Copies the shapes interned since the ring last looked, up to `shape`.
-    fn see(&mut self, shape: ShapeId) {
+    /// The interned layout `shape`, copied from the shared table where the ring has not
+    /// seen it yet.
+    fn shape(&mut self, shape: ShapeId) -> &Shape {
         if shape.0 >= self.shapes.len() {
             let table = table(&self.shared);
             self.shapes
                 .extend(table.shapes[self.shapes.len()..].iter().cloned());
         }
+        &self.shapes[shape.0]
     }
 
     /// The bind group and offsets of `stage`'s constants under `key` for a group of `shape`:
@@ -257,7 +272,8 @@ impl ConstantRing {
             Some(placed) => placed,
             None => {
                 let buffers = buffers()?;
-                let placed = self.push(device, shape, &buffers);
+                self.shape(shape);
+                let placed = self.chunks.push(device, &self.shapes[shape.0], &buffers);
                 self.last[slot] = Some(StageUpload {
                     key: key.clone(),
                     shape,
@@ -269,6 +285,33 @@ impl ConstantRing {
             }
         };
         Ok((self.group(device, placed.chunk, shape), placed.offsets))
+    }
+
+    /// `stage`'s last constants, placed under `from` for a group of `shape`, changed in place
+    /// by `update` and placed anew under `to` (a memoised draw whose float constants alone
+    /// changed: the other buffers are as they were, nothing is rebuilt or freed); `None`
+    /// where the stage's last placement is another's.
+    pub(crate) fn place_changed(
+        &mut self,
+        device: &wgpu::Device,
+        stage: Stage,
+        (from, to): (&BindGroupKey, &BindGroupKey),
+        shape: ShapeId,
+        update: impl FnOnce(&mut [ConstantBuffer]),
+    ) -> Option<(wgpu::BindGroup, Offsets)> {
+        self.shape(shape);
+        let last = self.last[stage as usize].as_mut()?;
+        if last.shape != shape || last.key != *from {
+            return None;
+        }
+        update(&mut last.buffers);
+        last.key.clone_from(to);
+        let layout = &self.shapes[shape.0];
+        last.placed = self.chunks.push(device, layout, &last.buffers);
+        last.generation = self.generation;
+        let placed = last.placed;
+        let group = self.chunks.group(device, placed.chunk, shape, layout);
+        Some((group, placed.offsets))
     }
 
     /// `stage`'s last constants placed again in this submit (a memoised draw after a
@@ -288,27 +331,55 @@ impl ConstantRing {
 
     /// Places `stage`'s last constants in this submit, unless they are already.
     fn replace(&mut self, device: &wgpu::Device, stage: Stage) -> Option<Placed> {
-        let mut last = self.last[stage as usize].take()?;
+        let shape = self.last[stage as usize].as_ref()?.shape;
+        self.shape(shape);
+        let last = self.last[stage as usize].as_mut()?;
         if last.generation != self.generation {
-            last.placed = self.push(device, last.shape, &last.buffers);
+            last.placed = self
+                .chunks
+                .push(device, &self.shapes[shape.0], &last.buffers);
             last.generation = self.generation;
         }
-        let placed = last.placed;
-        self.last[stage as usize] = Some(last);
-        Some(placed)
+        Some(last.placed)
     }
 
+    /// The bind group of `shape` over ring buffer `chunk`.
+    fn group(&mut self, device: &wgpu::Device, chunk: usize, shape: ShapeId) -> wgpu::BindGroup {
+        self.shape(shape);
+        self.chunks
+            .group(device, chunk, shape, &self.shapes[shape.0])
+    }
+
+    /// Writes what this submit placed into the ring buffers (before the submit that reads
+    /// it) and starts the next generation.
+    pub(crate) fn upload(&mut self, queue: &wgpu::Queue) {
+        for chunk in &mut self.chunks.chunks {
+            if chunk.used > 0 {
+                let end = chunk
+                    .used
+                    .next_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT as usize);
+                queue.write_buffer(&chunk.buffer, 0, &chunk.bytes[..end]);
+            }
+        }
+        self.discard();
+    }
+
+    /// Forgets what this submit placed (its draws were dropped, or uploaded).
+    pub(crate) fn discard(&mut self) {
+        for chunk in &mut self.chunks.chunks {
+            chunk.used = 0;
+        }
+        self.chunks.current = 0;
+        self.generation += 1;
+    }
+}
+
+impl Chunks {
     /// Copies `buffers` into the ring, each entry of `shape` at an aligned offset (zeros
     /// where a buffer is missing; a shorter buffer fills only its own bytes).
-    fn push(
-        &mut self,
-        device: &wgpu::Device,
-        shape: ShapeId,
-        buffers: &[ConstantBuffer],
-    ) -> Placed {
+    fn push(&mut self, device: &wgpu::Device, shape: &Shape, buffers: &[ConstantBuffer]) -> Placed {
         let align = self.align;
-        self.see(shape);
-        let entries = &self.shapes[shape.0].entries;
+        let entries = &shape.entries;
         let need: usize = entries
             .iter()
             .map(|e| (e.size as usize).next_multiple_of(align))
@@ -347,12 +418,18 @@ impl ConstantRing {
             let n = data.len().min(size);
             slot[..n].copy_from_slice(&data[..n]);
             // A missing buffer reads zeros. A shorter one (`Extent::Read`: the registers the
-            // shader reads) leaves the rest as it was: the shader never reads it.
-            if data.is_empty() {
-                slot.fill(0);
-            }
+            // shader reads) leaves the rest as it was: the shader never reads it, so the
+            // next placement may start there (bindings of a uniform buffer may overlap; the
+            // room for the whole binding was checked above).
+            let written = match data.is_empty() {
+                true => {
+                    slot.fill(0);
+                    size
+                }
+                false => n,
+            };
             offsets.offsets[i] = at as u32;
-            chunk.used = (at + size).next_multiple_of(align);
+            chunk.used = (at + written.max(1)).next_multiple_of(align);
         }
         offsets.len = entries.len();
         Placed {
@@ -361,15 +438,20 @@ impl ConstantRing {
         }
     }
 
-    /// The bind group of `shape` over ring buffer `chunk`.
-    fn group(&mut self, device: &wgpu::Device, chunk: usize, shape: ShapeId) -> wgpu::BindGroup {
-        self.see(shape);
-        let Shape { entries, layout } = &self.shapes[shape.0];
+    /// The bind group of `shape` (interned as `id`) over ring buffer `chunk`.
+    fn group(
+        &mut self,
+        device: &wgpu::Device,
+        chunk: usize,
+        id: ShapeId,
+        shape: &Shape,
+    ) -> wgpu::BindGroup {
+        let Shape { entries, layout } = shape;
         let chunk = &mut self.chunks[chunk];
-        if chunk.groups.len() <= shape.0 {
-            chunk.groups.resize(shape.0 + 1, None);
+        if chunk.groups.len() <= id.0 {
+            chunk.groups.resize(id.0 + 1, None);
         }
-        chunk.groups[shape.0]
+        chunk.groups[id.0]
             .get_or_insert_with(|| {
                 let bindings: Vec<wgpu::BindGroupEntry<'_>> = entries
                     .iter()
@@ -389,28 +471,5 @@ impl ConstantRing {
                 })
             })
             .clone()
-    }
-
-    /// Writes what this submit placed into the ring buffers (before the submit that reads
-    /// it) and starts the next generation.
-    pub(crate) fn upload(&mut self, queue: &wgpu::Queue) {
-        for chunk in &mut self.chunks {
-            if chunk.used > 0 {
-                let end = chunk
-                    .used
-                    .next_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT as usize);
-                queue.write_buffer(&chunk.buffer, 0, &chunk.bytes[..end]);
-            }
-        }
-        self.discard();
-    }
-
-    /// Forgets what this submit placed (its draws were dropped, or uploaded).
-    pub(crate) fn discard(&mut self) {
-        for chunk in &mut self.chunks {
-            chunk.used = 0;
-        }
-        self.current = 0;
-        self.generation += 1;
     }
 }
