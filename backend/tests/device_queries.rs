@@ -358,3 +358,35 @@ fn gpu_without_timestamp_query_the_timestamp_kinds_are_unsupported() {
     ok(dev.issue_end(q));
     assert_eq!(result(&mut dev, q), expected(&dev, &[2048]));
 }
+
+/// An EVENT's END submits what was recorded; the event is reached (TRUE) once the GPU has
+/// done that work, found by `GetData` with or without `D3DGETDATA_FLUSH` and by waiting, and
+/// stays reached; issued again, it is reached again.
+#[test]
+fn gpu_an_event_is_reached_once_the_gpu_has_done_the_work_before_it() {
+    let mut dev = device();
+    let event = ok(dev.create_query(QueryKind::Event));
+    assert_eq!(ok(dev.query_data(event, false)), QueryData::NotIssued);
+    for i in 0..50 {
+        draw(&mut dev, &quad(0.0, 0.0, 64.0, 64.0, i as f32 / 100.0));
+    }
+    ok(dev.issue_end(event));
+    let start = std::time::Instant::now();
+    loop {
+        match ok(dev.query_data(event, false)) {
+            QueryData::Ready(v) => {
+                assert_eq!(v, 1);
+                break;
+            }
+            QueryData::Pending if start.elapsed().as_secs() < 10 => {
+                std::thread::sleep(std::time::Duration::from_millis(1))
+            }
+            other => panic!("the event was not reached: {other:?}"),
+        }
+    }
+    assert_eq!(ok(dev.query_data(event, true)), QueryData::Ready(1));
+    draw(&mut dev, &quad(0.0, 0.0, 64.0, 64.0, 0.9));
+    ok(dev.issue_end(event));
+    assert_eq!(ok(dev.wait_query(event)), QueryData::Ready(1));
+    assert_eq!(result(&mut dev, event), 1);
+}

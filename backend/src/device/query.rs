@@ -27,7 +27,7 @@
 
 use std::collections::HashMap;
 use std::ops::Range;
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use std::sync::Arc;
 
 use super::error::{invalid, unsupported};
@@ -128,6 +128,9 @@ enum State {
         total: u64,
         spans: Vec<Span>,
     },
+    /// An event ended: done when the GPU has finished the work submitted before its END
+    /// (wgpu's `on_submitted_work_done`).
+    Event(Arc<AtomicBool>),
     Ready(u64),
 }
 
@@ -332,9 +335,16 @@ impl Device {
             (QueryKind::Occlusion | QueryKind::TimestampDisjoint, _) => State::Ready(0),
             (QueryKind::TimestampFreq, _) => State::Ready(TIMESTAMP_FREQUENCY),
             (QueryKind::Timestamp, _) => self.write_timestamp(),
+            // Reached once the GPU has done what was recorded before it (Windows answers
+            // S_FALSE until then; games wait on events to bound the frames in flight).
             (QueryKind::Event, _) => {
                 self.flush()?;
-                State::Ready(1)
+                let done = Arc::new(AtomicBool::new(false));
+                let signal = done.clone();
+                self.gpu
+                    .queue
+                    .on_submitted_work_done(move || signal.store(true, Ordering::Release));
+                State::Event(done)
             }
         };
         self.queries.get_mut("Issue", id)?.state = state;
@@ -345,7 +355,7 @@ impl Device {
     /// (`D3DGETDATA_FLUSH`) what was recorded is submitted first, so a later call answers.
     pub fn query_data(&mut self, id: QueryId, flush: bool) -> Result<QueryData, DeviceError> {
         let call = "GetData";
-        let waiting = |s: &State| matches!(s, State::Waiting { .. });
+        let waiting = |s: &State| matches!(s, State::Waiting { .. } | State::Event(_));
         if waiting(&self.queries.get_mut(call, id)?.state) {
             if flush {
                 self.flush()?;
@@ -359,9 +369,15 @@ impl Device {
                 })?;
         }
         self.harvest_queries();
-        Ok(match &self.queries.get_mut(call, id)?.state {
+        let query = self.queries.get_mut(call, id)?;
+        if let State::Event(done) = &query.state {
+            if done.load(Ordering::Acquire) {
+                query.state = State::Ready(1);
+            }
+        }
+        Ok(match &query.state {
             State::Fresh => QueryData::NotIssued,
-            State::Building { .. } | State::Waiting { .. } => QueryData::Pending,
+            State::Building { .. } | State::Waiting { .. } | State::Event(_) => QueryData::Pending,
             State::Ready(value) => QueryData::Ready(*value),
         })
     }
