@@ -368,9 +368,13 @@ unsafe fn get_constants<V: Copy, S: Copy>(
     Ok(())
 }
 
-/// Registers of four components from their values.
-fn vec4s<T: Copy + Default>(v: &[T]) -> Vec<[T; 4]> {
-    v.chunks(4).map(vec4).collect()
+/// Registers of four components from their values (`v` holds whole registers: borrowed as
+/// they are, no copy on every `Set*ShaderConstant*`).
+fn vec4s<T: bytemuck::Pod + Default>(v: &[T]) -> std::borrow::Cow<'_, [[T; 4]]> {
+    match bytemuck::try_cast_slice(v) {
+        Ok(registers) => std::borrow::Cow::Borrowed(registers),
+        Err(_) => std::borrow::Cow::Owned(v.chunks(4).map(vec4).collect()),
+    }
 }
 
 /// Boolean registers from `BOOL`s (any non-zero value is TRUE).
