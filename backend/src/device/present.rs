@@ -348,8 +348,9 @@ impl Device {
                 surface.gpu = image;
             }
         }
-        // A memoised draw names the images it drew into.
+        // A memoised draw names the images it drew into (the spare too: it holds them).
         self.memo = None;
+        self.memo_spare = None;
         Ok(())
     }
 
