@@ -399,10 +399,15 @@ impl Device {
         self.query_data(id, false)
     }
 
+    /// Whether an occlusion query counts the draws recorded now.
+    pub(crate) fn occlusion_counting(&self) -> bool {
+        !self.queries.active.is_empty()
+    }
+
     /// The occlusion slot the next pass counts its samples in, while an occlusion query
     /// is open (see `draw/encode.rs`): the query set and the index.
     pub(crate) fn occlusion_slot(&mut self) -> Option<(wgpu::QuerySet, u32)> {
-        if self.queries.active.is_empty() {
+        if !self.occlusion_counting() {
             return None;
         }
         if self

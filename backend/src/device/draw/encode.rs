@@ -28,6 +28,8 @@ pub(crate) struct OpenPass {
     /// `None` until a draw sets it (wgpu refuses a draw whose blending reads an unset one).
     blend_constant: Option<wgpu::Color>,
     stencil_reference: u32,
+    /// The recipe the pass recorded last (`PassRecipe::serial`).
+    last: Option<u64>,
 }
 
 /// A pass's viewport where none is set: the whole target, depth 0..1.
@@ -53,6 +55,15 @@ impl Device {
     /// Records one draw on the pending encoder: into the open render pass where it has the
     /// same targets and occlusion query set, else into a new pass left open for the next.
     pub(super) fn encode(&mut self, recipe: &PassRecipe) {
+        // The recipe the open pass recorded last, again (a memoised draw): only its groups
+        // may differ. Not while an occlusion query counts (each draw has its slot).
+        if !self.occlusion_counting() {
+            if let Some(open) = self.open.as_mut().filter(|o| o.last == Some(recipe.serial)) {
+                set_groups(open, recipe);
+                draw(open, recipe);
+                return;
+            }
+        }
         // Stand-ins are copied in before their pass and out after it: a pass of its own.
         let standins = !recipe.standins.is_empty();
         if standins {
@@ -119,6 +130,7 @@ impl Device {
             scissor: None,
             blend_constant: None,
             stencil_reference: 0,
+            last: None,
         });
     }
 
@@ -139,21 +151,8 @@ impl Device {
             open.groups = Default::default();
             open.vertex_buffers.clear();
         }
-        for (index, group) in (0u32..).zip(&recipe.groups) {
-            let Some(group) = group else { continue };
-            let offsets = recipe
-                .offsets
-                .get(index as usize)
-                .copied()
-                .unwrap_or_default();
-            let Some(bound) = open.groups.get_mut(index as usize) else {
-                continue;
-            };
-            if bound.as_ref().map(|(g, o)| (g, *o)) != Some((group, offsets)) {
-                pass.set_bind_group(index, group, offsets.as_slice());
-                *bound = Some((group.clone(), offsets));
-            }
-        }
+        set_groups(open, recipe);
+        let pass = &mut open.pass;
         for (slot, (buffer, offset)) in (0u32..).zip(&recipe.vertex_buffers) {
             let at = slot as usize;
             if open.vertex_buffers.len() <= at {
@@ -186,22 +185,18 @@ impl Device {
             pass.set_stencil_reference(recipe.stencil_reference);
             open.stencil_reference = recipe.stencil_reference;
         }
-        let instances = recipe.instances.clone();
-        let range = recipe.index_range.clone();
-        let index = match &recipe.index {
-            None => {
-                let first = u32::try_from(recipe.base_vertex).unwrap_or(0);
-                pass.draw(first..first.saturating_add(range.end), instances);
-                return;
+        if let Some((buffer, format)) = match &recipe.index {
+            None => None,
+            Some(IndexSource::Bound(buffer, format)) => Some((buffer, *format)),
+            Some(IndexSource::Generated(buffer)) => Some((buffer, wgpu::IndexFormat::Uint32)),
+        } {
+            if open.index.as_ref().map(|(b, f)| (b, *f)) != Some((buffer, format)) {
+                pass.set_index_buffer(buffer.slice(..), format);
+                open.index = Some((buffer.clone(), format));
             }
-            Some(IndexSource::Bound(buffer, format)) => (buffer, *format),
-            Some(IndexSource::Generated(buffer)) => (buffer, wgpu::IndexFormat::Uint32),
-        };
-        if open.index.as_ref().map(|(b, f)| (b, *f)) != Some(index) {
-            pass.set_index_buffer(index.0.slice(..), index.1);
-            open.index = Some((index.0.clone(), index.1));
         }
-        pass.draw_indexed(range, recipe.base_vertex, instances);
+        open.last = Some(recipe.serial);
+        draw(open, recipe);
     }
 
     /// The pending command encoder, with the open render pass ended: whatever is recorded
@@ -219,4 +214,37 @@ pub(crate) fn pending_encoder<'e>(
 ) -> &'e mut wgpu::CommandEncoder {
     *open = None;
     encoder.get_or_insert_with(|| device.create_command_encoder(&Default::default()))
+}
+
+/// Sets `recipe`'s groups that differ from those the pass has bound.
+fn set_groups(open: &mut OpenPass, recipe: &PassRecipe) {
+    for (index, group) in (0u32..).zip(&recipe.groups) {
+        let Some(group) = group else { continue };
+        let offsets = recipe
+            .offsets
+            .get(index as usize)
+            .copied()
+            .unwrap_or_default();
+        let Some(bound) = open.groups.get_mut(index as usize) else {
+            continue;
+        };
+        if bound.as_ref().map(|(g, o)| (g, *o)) != Some((group, offsets)) {
+            open.pass.set_bind_group(index, group, offsets.as_slice());
+            *bound = Some((group.clone(), offsets));
+        }
+    }
+}
+
+/// Records `recipe`'s draw call (its index buffer set).
+fn draw(open: &mut OpenPass, recipe: &PassRecipe) {
+    let instances = recipe.instances.clone();
+    let range = recipe.index_range.clone();
+    match recipe.index {
+        None => {
+            let first = u32::try_from(recipe.base_vertex).unwrap_or(0);
+            open.pass
+                .draw(first..first.saturating_add(range.end), instances);
+        }
+        Some(_) => open.pass.draw_indexed(range, recipe.base_vertex, instances),
+    }
 }

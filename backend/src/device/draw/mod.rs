@@ -171,6 +171,9 @@ pub(crate) struct SamplerKey {
 /// One draw, resolved: what [`Device::encode`] records as its render pass.
 #[derive(Clone)]
 pub(crate) struct PassRecipe {
+    /// Names this recipe among the device's (`Device::next_id`): an open pass that last
+    /// recorded it has every state but the groups set as it needs (see `encode`).
+    serial: u64,
     label: &'static str,
     color_views: Vec<Option<wgpu::TextureView>>,
     depth: Option<(wgpu::TextureView, wgpu::TextureFormat)>,
@@ -462,6 +465,7 @@ impl Device {
         let ch = |shift: u32| f64::from((blend >> shift) & 0xff) / 255.0;
         let uses_blend_constant = entry.uses_blend_constant;
         let recipe = PassRecipe {
+            serial: self.next_id(),
             label: call,
             color_views: targets.color_views,
             depth: targets.depth,
