@@ -34,9 +34,10 @@
 //! device's; raw wgpu's pixels (with D3D9's half-pixel offset in its viewport, as the device
 //! has it) must be within 8 of the device's in each channel on all but 2 % of the pixels.
 //!
-//! `BENCH_ROUNDS` rounds (default 15), each timing one frame of every side, in an order that
-//! rotates per round; "raw (control)" is raw timed a second time per round, so raw
-//! (control)/raw shows the noise floor. A ratio is the median over rounds of the two sides'
+//! `BENCH_ROUNDS` rounds (default 24), each timing one frame of every side, the rounds going
+//! through the 24 orders of the four sides, each timed frame right after `BENCH_WARM`
+//! (default 1) untimed frames of the same side; "raw (control)" is raw timed a second time
+//! per round, so raw (control)/raw shows the noise floor. A ratio is the median over rounds of the two sides'
 //! frames in the same round. `BENCH_PROFILE=<frames>` draws two frames of the device and raw
 //! sides, then that many more (the function `profiled`), untimed, for callgrind; `frame.c`'s
 //! `profile` command does the same for the C side. A frame's instructions are the difference
@@ -860,7 +861,7 @@ fn main() {
         eprintln!("pictures: C ABI {hash:08x}, equal to the device's");
     }
 
-    let rounds = env_u32("BENCH_ROUNDS", 15) as usize;
+    let rounds = env_u32("BENCH_ROUNDS", 24) as usize;
     for _ in 0..2 {
         device.timed();
         raw.timed();
@@ -870,18 +871,26 @@ fn main() {
     }
     const NAMES: [&str; 4] = ["device", "C ABI", "raw", "raw (control)"];
     let mut times: [Vec<f64>; 4] = Default::default();
+    // Every order of the four sides in turn, and each side's timed frame right after an
+    // untimed one of its own: a game's frame follows the game's last frame, while a side
+    // timed right after another side (the C process's, above all) finds the caches cold.
+    // (With a rotating order and no warm-up frame, raw always came right after the C
+    // process and ran slower than its control, which flattered both ratios.)
+    let warm = env_u32("BENCH_WARM", 1);
+    let orders = permutations4();
     for round in 0..rounds {
-        for k in 0..4 {
-            let side = (k + round) % 4;
-            let t = match side {
-                0 => device.timed(),
-                1 => match c_side.as_mut() {
-                    Some(c) => c.timed(),
-                    None => continue,
-                },
-                _ => raw.timed(),
+        for &side in &orders[round % orders.len()] {
+            let mut timed = || match side {
+                0 => Some(device.timed()),
+                1 => c_side.as_mut().map(|c| c.timed()),
+                _ => Some(raw.timed()),
             };
-            times[side].push(t.as_secs_f64());
+            for _ in 0..warm {
+                timed();
+            }
+            if let Some(t) = timed() {
+                times[side].push(t.as_secs_f64());
+            }
         }
     }
     let (pairs, pipelines) = device.dev.cache_stats();
@@ -922,4 +931,17 @@ fn main() {
         pipelines.misses,
         device.dev.memo_hits()
     );
+}
+
+/// The 24 orders of the sides 0..4, each side first in six of them.
+fn permutations4() -> Vec<[usize; 4]> {
+    let mut out = Vec::with_capacity(24);
+    for a in 0..4 {
+        for b in (0..4).filter(|&b| b != a) {
+            for c in (0..4).filter(|&c| c != a && c != b) {
+                out.push([a, b, c, 6 - a - b - c]);
+            }
+        }
+    }
+    out
 }
