@@ -300,12 +300,16 @@ impl Device {
             let (Some(group), Some(key)) = (group, constants.keys[i].as_mut()) else {
                 continue;
             };
-            let before = key.clone();
-            match key {
-                BindGroupKey::VertexConstants { version, .. }
-                | BindGroupKey::PixelConstants { version, .. } => version[2] = versions[i],
-                BindGroupKey::Textures { .. } => continue,
+            if matches!(key, BindGroupKey::Textures { .. }) {
+                continue;
             }
+            // The key at the constants' new version.
+            let version = versions[i];
+            let retarget = |key: &mut BindGroupKey| match key {
+                BindGroupKey::VertexConstants { version: v, .. }
+                | BindGroupKey::PixelConstants { version: v, .. } => v[2] = version,
+                BindGroupKey::Textures { .. } => {}
+            };
             // Where the ring's last placement of the stage is this draw's, only the `c#`
             // buffer is made anew (the state's version is the memo's: only the float
             // constants changed).
@@ -322,36 +326,34 @@ impl Device {
             };
             if let (Some((binding, interface)), Some(shape)) = (floats, group.shape) {
                 let state = &self.state;
-                let update = |buffers: &mut [ConstantBuffer]| {
-                    let Some(c) = buffers.iter_mut().find(|b| b.binding == binding) else {
-                        return;
-                    };
-                    match stage {
-                        Stage::Vertex => state.vs_constants.float_bytes_into(
-                            interface,
-                            Extent::Read,
-                            &mut c.data,
-                        ),
-                        Stage::Pixel => state.ps_constants.float_bytes_into(
-                            interface,
-                            Extent::Read,
-                            &mut c.data,
-                        ),
+                let write = |data: &mut Vec<u8>| match stage {
+                    Stage::Vertex => {
+                        state
+                            .vs_constants
+                            .float_bytes_into(interface, Extent::Read, data)
+                    }
+                    Stage::Pixel => {
+                        state
+                            .ps_constants
+                            .float_bytes_into(interface, Extent::Read, data)
                     }
                 };
                 let placed = self.constant_ring.place_changed(
                     &self.gpu.device,
                     stage,
-                    (&before, key),
-                    shape,
-                    update,
+                    (key, &retarget),
+                    (shape, binding),
+                    write,
                 );
                 if let Some((bound, at)) = placed {
-                    set_group(groups, group.group, bound);
+                    if let Some(bound) = bound {
+                        set_group(groups, group.group, bound);
+                    }
                     set_offsets(offsets, group.group, at);
                     continue;
                 }
             }
+            retarget(key);
             let fixup = constants.fixup;
             let (bound, at) = match stage {
                 Stage::Vertex => self.constants(stage, entry, key, group, |state, extent| {

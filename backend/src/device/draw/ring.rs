@@ -287,31 +287,46 @@ impl ConstantRing {
         Ok((self.group(device, placed.chunk, shape), placed.offsets))
     }
 
-    /// `stage`'s last constants, placed under `from` for a group of `shape`, changed in place
-    /// by `update` and placed anew under `to` (a memoised draw whose float constants alone
-    /// changed: the other buffers are as they were, nothing is rebuilt or freed); `None`
-    /// where the stage's last placement is another's.
+    /// `stage`'s last constants, placed under `key` for a group of `shape`, with the buffer
+    /// of `binding` rewritten in place by `write`, placed anew under the key `retarget`
+    /// makes of it, in the ring and in `key` (a memoised draw whose float constants alone
+    /// changed: nothing is rebuilt or freed). Where this submit placed them and the ring
+    /// buffer has room, only that entry moves: the others keep their offsets and bytes, and
+    /// the group is the one bound (`None`). `None`, and nothing changed, where the stage's
+    /// last placement is another's.
     pub(crate) fn place_changed(
         &mut self,
         device: &wgpu::Device,
         stage: Stage,
-        (from, to): (&BindGroupKey, &BindGroupKey),
-        shape: ShapeId,
-        update: impl FnOnce(&mut [ConstantBuffer]),
-    ) -> Option<(wgpu::BindGroup, Offsets)> {
+        (key, retarget): (&mut BindGroupKey, &dyn Fn(&mut BindGroupKey)),
+        (shape, binding): (ShapeId, u32),
+        write: impl FnOnce(&mut Vec<u8>),
+    ) -> Option<(Option<wgpu::BindGroup>, Offsets)> {
         self.shape(shape);
+        let generation = self.generation;
         let last = self.last[stage as usize].as_mut()?;
-        if last.shape != shape || last.key != *from {
+        if last.shape != shape || last.key != *key {
             return None;
         }
-        update(&mut last.buffers);
-        last.key.clone_from(to);
+        let buffer = last.buffers.iter().position(|b| b.binding == binding)?;
+        write(&mut last.buffers[buffer].data);
+        retarget(&mut last.key);
+        retarget(key);
         let layout = &self.shapes[shape.0];
+        let entry = layout.entries.iter().position(|e| e.binding == binding);
+        if let (true, Some(entry)) = (last.generation == generation, entry) {
+            let size = layout.entries[entry].size as usize;
+            let data = &last.buffers[buffer].data;
+            if let Some(at) = self.chunks.place_entry(last.placed.chunk, size, data) {
+                last.placed.offsets.offsets[entry] = at;
+                return Some((None, last.placed.offsets));
+            }
+        }
         last.placed = self.chunks.push(device, layout, &last.buffers);
-        last.generation = self.generation;
+        last.generation = generation;
         let placed = last.placed;
         let group = self.chunks.group(device, placed.chunk, shape, layout);
-        Some((group, placed.offsets))
+        Some((Some(group), placed.offsets))
     }
 
     /// `stage`'s last constants placed again in this submit (a memoised draw after a
@@ -375,6 +390,25 @@ impl ConstantRing {
 }
 
 impl Chunks {
+    /// `data` (a shorter buffer of a binding of `size`) copied into ring buffer `chunk` at
+    /// the next aligned offset, where `chunk` is the one being filled and has room for the
+    /// whole binding; its offset.
+    fn place_entry(&mut self, chunk: usize, size: usize, data: &[u8]) -> Option<u32> {
+        let align = self.align;
+        let c = self
+            .chunks
+            .get_mut(chunk)
+            .filter(|_| chunk == self.current)?;
+        let at = c.used;
+        if data.is_empty() || data.len() > size || c.bytes.len() - at < size.next_multiple_of(align)
+        {
+            return None;
+        }
+        c.bytes[at..at + data.len()].copy_from_slice(data);
+        c.used = (at + data.len()).next_multiple_of(align);
+        u32::try_from(at).ok()
+    }
+
     /// Copies `buffers` into the ring, each entry of `shape` at an aligned offset (zeros
     /// where a buffer is missing; a shorter buffer fills only its own bytes).
     fn push(&mut self, device: &wgpu::Device, shape: &Shape, buffers: &[ConstantBuffer]) -> Placed {
