@@ -5,13 +5,19 @@
 
 use std::sync::Arc;
 
+use super::super::error::DeviceError;
 use super::super::objects::{TextureId, TextureObject};
 use super::super::pairing::ShaderPair;
 use super::super::range::DrawRange;
 use super::super::{Device, PrimitiveType, SAMPLER_STAGES};
-use super::bindings::ConstantKeys;
+use super::bindings::{
+    pixel_constant_buffers, set_group, set_offsets, vertex_constant_buffers, ConstantKeys,
+};
+use super::ring::Offsets;
 use super::ring::Stage;
+use super::{BindGroupKey, PipelineEntry};
 use super::{ConstantsGroup, PassRecipe};
+use crate::device::Extent;
 
 /// The last draw, kept while nothing it read has changed: the same call with the same
 /// primitive type and range, at the same versions of the state and the object tables
@@ -193,5 +199,101 @@ impl Device {
             &mut recipe.offsets,
         )
         .is_ok()
+    }
+}
+
+impl Device {
+    /// A memoised draw's constants placed anew where a stage's constants changed since it
+    /// was recorded (nothing else did: the state's version is the same): the stage's key at
+    /// the new version, its group and offsets in `groups` and `offsets`.
+    pub(super) fn constants_changed(
+        &mut self,
+        pair: &ShaderPair,
+        entry: &PipelineEntry,
+        constants: &mut ConstantKeys,
+        groups: &mut Vec<Option<wgpu::BindGroup>>,
+        offsets: &mut [Offsets; 4],
+    ) -> Result<(), DeviceError> {
+        let versions = self.constants_versions();
+        let stages = [
+            (Stage::Vertex, entry.vs_constants),
+            (Stage::Pixel, entry.ps_constants),
+        ];
+        for (stage, group) in stages {
+            let i = stage as usize;
+            if constants.versions[i] == versions[i] {
+                continue;
+            }
+            let (Some(group), Some(key)) = (group, constants.keys[i].as_mut()) else {
+                continue;
+            };
+            if matches!(key, BindGroupKey::Textures { .. }) {
+                continue;
+            }
+            // The key at the constants' new version.
+            let version = versions[i];
+            let retarget = |key: &mut BindGroupKey| match key {
+                BindGroupKey::VertexConstants { version: v, .. }
+                | BindGroupKey::PixelConstants { version: v, .. } => v[2] = version,
+                BindGroupKey::Textures { .. } => {}
+            };
+            // Where the ring's last placement of the stage is this draw's, only the `c#`
+            // buffer is made anew (the state's version is the memo's: only the float
+            // constants changed).
+            let floats = match (stage, group.shape) {
+                (Stage::Vertex, Some(_)) if !pair.fixed_function_vertex => pair
+                    .vertex_interface
+                    .float_constants
+                    .map(|f| (f.binding, &pair.vertex_interface)),
+                (Stage::Pixel, Some(_)) if !pair.fixed_function_pixel => pair
+                    .pixel_interface
+                    .as_ref()
+                    .and_then(|i| i.float_constants.map(|f| (f.binding, i))),
+                _ => None,
+            };
+            if let (Some((binding, interface)), Some(shape)) = (floats, group.shape) {
+                let state = &self.state;
+                let write = |data: &mut Vec<u8>| match stage {
+                    Stage::Vertex => {
+                        state
+                            .vs_constants
+                            .float_bytes_into(interface, Extent::Read, data)
+                    }
+                    Stage::Pixel => {
+                        state
+                            .ps_constants
+                            .float_bytes_into(interface, Extent::Read, data)
+                    }
+                };
+                let placed = self.constant_ring.place_changed(
+                    &self.gpu.device,
+                    stage,
+                    (key, &retarget),
+                    (shape, binding),
+                    write,
+                );
+                if let Some((bound, at)) = placed {
+                    if let Some(bound) = bound {
+                        set_group(groups, group.group, bound);
+                    }
+                    set_offsets(offsets, group.group, at);
+                    continue;
+                }
+            }
+            retarget(key);
+            let fixup = constants.fixup;
+            let (bound, at) = match stage {
+                Stage::Vertex => self.constants(stage, entry, key, group, |state, extent| {
+                    vertex_constant_buffers(state, pair, fixup, extent)
+                })?,
+                Stage::Pixel => self.constants(stage, entry, key, group, |state, extent| {
+                    Ok(pixel_constant_buffers(state, pair, extent))
+                })?,
+            };
+            set_group(groups, group.group, bound);
+            set_offsets(offsets, group.group, at);
+        }
+        constants.versions = versions;
+        Ok(())
     }
 }
