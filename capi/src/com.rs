@@ -400,8 +400,15 @@ impl Deferred {
         self.0.push(release);
     }
 
-    /// Runs the releases.
+    /// Runs the releases (most calls have none: that case is inlined into every entry).
+    #[inline]
     pub fn run(self) {
+        if !self.0.is_empty() {
+            self.run_all();
+        }
+    }
+
+    fn run_all(self) {
         for release in self.0 {
             release();
         }
