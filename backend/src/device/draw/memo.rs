@@ -13,10 +13,8 @@ use super::super::{Device, PrimitiveType, SAMPLER_STAGES};
 use super::bindings::{
     pixel_constant_buffers, set_group, set_offsets, vertex_constant_buffers, ConstantKeys,
 };
-use super::ring::Offsets;
-use super::ring::Stage;
-use super::{BindGroupKey, PipelineEntry};
-use super::{ConstantsGroup, PassRecipe};
+use super::ring::{Offsets, Stage};
+use super::{BindGroupKey, ConstantsGroup, PassRecipe, PipelineEntry};
 use crate::device::Extent;
 
 /// The last draw, kept while nothing it read has changed: the same call with the same
@@ -200,9 +198,7 @@ impl Device {
         )
         .is_ok()
     }
-}
 
-impl Device {
     /// A memoised draw's constants placed anew where a stage's constants changed since it
     /// was recorded (nothing else did: the state's version is the same): the stage's key at
     /// the new version, its group and offsets in `groups` and `offsets`.
