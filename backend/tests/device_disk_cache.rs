@@ -31,11 +31,10 @@ fn temp_folder(test: &str) -> TempFolder {
 }
 
 fn device_with(disk_cache: DiskCacheSetting) -> Device {
-    Device::new(DeviceParams {
+    device_common::device_with(DeviceParams {
         disk_cache,
         ..DeviceParams::default()
     })
-    .unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"))
 }
 
 /// Every file under `folder`, recursively.

@@ -22,7 +22,7 @@ use d3d9_backend::gpu::disk_cache::is_whole_entry;
 use d3d9_backend::{Device, DeviceParams, DiskCacheSetting};
 use d3d9_translator::bytecode::Usage;
 use d3d9_translator::decl::{DeclType, VertexElement};
-use device_common::{band_positions, floats, ok, tokens, TempFolder};
+use device_common::{band_positions, device_with, floats, ok, tokens, TempFolder};
 
 /// Bands drawn, each by a pair of its own; each band is drawn twice, blended and not, so
 /// each pair has two pipelines.
@@ -34,12 +34,11 @@ fn temp_folder(test: &str) -> TempFolder {
 }
 
 fn device_in(root: &Path, prebuild: bool) -> Device {
-    Device::new(DeviceParams {
+    device_with(DeviceParams {
         disk_cache: DiskCacheSetting::Folder(root.to_path_buf()),
         prebuild,
         ..DeviceParams::default()
     })
-    .unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"))
 }
 
 /// A level's objects: the declaration, vertex buffer and each band's shaders, created as a
@@ -246,11 +245,10 @@ fn gpu_a_damaged_state_cache_is_ignored_and_rewritten() {
 
 #[test]
 fn gpu_the_cache_off_records_nothing() {
-    let mut dev = Device::new(DeviceParams {
+    let mut dev = device_with(DeviceParams {
         disk_cache: DiskCacheSetting::Off,
         ..DeviceParams::default()
-    })
-    .unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"));
+    });
     assert!(dev.state_cache_path().is_none());
     let level = create_level(&mut dev);
     draw_level(&mut dev, &level);

@@ -104,6 +104,34 @@ impl PairKey {
     }
 }
 
+#[cfg(test)]
+impl<D, V, P> PairKey<D, V, P> {
+    /// A key of a declaration and two shaders, every other field at its default.
+    pub(crate) fn example(declaration: D, vertex: V, pixel: P) -> PairKey<D, V, P> {
+        PairKey {
+            bitcast: false,
+            declaration,
+            vertex: VertexStage::Shader(vertex),
+            pixel: PixelStage::Shader {
+                id: pixel,
+                fog: None,
+                ps1_texture_types: Vec::new(),
+                ps1_texture_transform_flags: Vec::new(),
+                sampler_reads: Vec::new(),
+                sampler_fixups: Vec::new(),
+            },
+            flat: false,
+            point_list: false,
+            points: None,
+            alpha_test: None,
+            alpha_test_float_target: false,
+            clip_planes: false,
+            processing: VertexProcessing::Hardware,
+            vertex_sampler_reads: Vec::new(),
+        }
+    }
+}
+
 impl<D, V, P> PairKey<D, V, P> {
     /// The same key with the declaration and shaders named by `declaration`, `vertex` and
     /// `pixel`; `None` where a stage is the fixed-function one or a name has no counterpart.

@@ -559,3 +559,27 @@ impl Device {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::device::DeviceParams;
+
+    /// An EVENT's END leaves it waiting on the GPU's signal, not reached at the submit
+    /// (`device_queries.rs` shows it reached afterwards through `GetData`); waiting for it
+    /// turns it into TRUE.
+    #[test]
+    fn gpu_an_event_waits_for_the_gpus_signal() {
+        let mut dev = Device::new(DeviceParams::default())
+            .unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"));
+        let event = dev.create_query(QueryKind::Event).unwrap();
+        dev.clear(&[], crate::device::ClearFlags::TARGET, 0, 1.0, 0)
+            .unwrap();
+        dev.issue_end(event).unwrap();
+        let state = &dev.queries.get_mut("test", event).unwrap().state;
+        assert!(matches!(state, State::Event(_)), "not reached at its END");
+        assert_eq!(dev.wait_query(event).unwrap(), QueryData::Ready(1));
+        let state = &dev.queries.get_mut("test", event).unwrap().state;
+        assert!(matches!(state, State::Ready(1)));
+    }
+}

@@ -482,4 +482,4 @@ fn touch(path: &Path) {
 
 #[cfg(test)]
 #[path = "disk_cache_tests.rs"]
-mod tests;
+pub(crate) mod tests;

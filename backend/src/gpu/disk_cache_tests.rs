@@ -4,11 +4,12 @@
 
 use super::*;
 
-/// A fresh, empty folder for one test (removed when dropped).
-struct Folder(PathBuf);
+/// A fresh, empty folder for one test (removed when dropped); the state cache's tests use
+/// it too.
+pub(crate) struct Folder(pub(crate) PathBuf);
 
 impl Folder {
-    fn new(test: &str) -> Folder {
+    pub(crate) fn new(test: &str) -> Folder {
         static N: AtomicU64 = AtomicU64::new(0);
         let path = std::env::temp_dir().join(format!(
             "d3d9-disk-cache-{test}-{}-{}",

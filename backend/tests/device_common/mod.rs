@@ -7,8 +7,12 @@ use d3d9_translator::asm::assemble_tokens;
 
 /// A device with the default parameters; panics naming the missing adapter.
 pub fn device() -> Device {
-    Device::new(DeviceParams::default())
-        .unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"))
+    device_with(DeviceParams::default())
+}
+
+/// A device with `params`; panics naming the missing adapter.
+pub fn device_with(params: DeviceParams) -> Device {
+    Device::new(params).unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"))
 }
 
 /// The value of `r`; panics with the error's message.

@@ -432,15 +432,11 @@ impl Device {
         bound: &[(Option<TextureId>, bool, SamplerKey)],
     ) -> Result<wgpu::BindGroup, DeviceError> {
         // A group the cache holds is answered before its views and samplers are looked up,
-        // unless a member reads a view made from its texture (a 2D texture read as a volume,
-        // a float copy of Float32 bits), which is brought up to date on every draw.
+        // unless a member reads a view made from its texture, which is brought up to date on
+        // every draw.
         let derived = members.iter().zip(bound).any(|(&i, (id, _, _))| {
-            let object = id.and_then(|id| self.textures.get(&id));
-            object.is_some_and(|o| {
-                o.holds_bits()
-                    || (o.kind == TextureKind::TwoD
-                        && pair.textures[i].texture_type == TextureType::Volume)
-            })
+            id.and_then(|id| self.textures.get(&id))
+                .is_some_and(|o| ViewSource::of(o, &pair.textures[i]) != ViewSource::Own)
         });
         if !derived {
             if let Some(group) = self.bind_groups.get(key) {
@@ -456,24 +452,22 @@ impl Device {
                     .get(&id)
                     .and_then(|o| Some((id, o, o.gpu.as_ref()?)))
             }) {
-                Some((id, object, _))
-                    if object.kind == TextureKind::TwoD
-                        && t.texture_type == TextureType::Volume =>
-                {
-                    if self.srgb_read(t.slot) && object.format.srgb_capable() {
-                        return Err(unsupported(
-                            call,
-                            format!(
-                                "D3DSAMP_SRGBTEXTURE on sampler {}, a 2D texture read as a volume",
-                                t.slot
-                            ),
-                        ));
+                Some((id, object, gpu)) => match ViewSource::of(object, t) {
+                    ViewSource::VolumeSlice => {
+                        if self.srgb_read(t.slot) && object.format.srgb_capable() {
+                            return Err(unsupported(
+                                call,
+                                format!(
+                                    "D3DSAMP_SRGBTEXTURE on sampler {}, a 2D texture read as a volume",
+                                    t.slot
+                                ),
+                            ));
+                        }
+                        self.volume_slice_view(call, id)?
                     }
-                    self.volume_slice_view(call, id)?
-                }
-                // Float32 bits: their float copy (`float_bits`; no sRGB twin to read).
-                Some((id, object, _)) if object.holds_bits() => self.float_copy_view(call, id)?,
-                Some((_, object, gpu)) => self.sampled_view(call, t.slot, object, gpu)?,
+                    ViewSource::FloatCopy => self.float_copy_view(call, id)?,
+                    ViewSource::Own => self.sampled_view(call, t.slot, object, gpu)?,
+                },
                 None => self.unbound_texture(t.texture_type),
             };
             views.push((t.texture_binding, view));
@@ -693,6 +687,29 @@ pub(crate) fn pixel_constant_buffers(
         });
     }
     out
+}
+
+/// The view a sampled texture is read through.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ViewSource {
+    /// A 2D texture read as a volume: a one-slice volume copy (`volume_slice`).
+    VolumeSlice,
+    /// Float32 bits: their float copy (`float_bits`; no sRGB twin to read).
+    FloatCopy,
+    /// The texture's own view (or its sRGB view).
+    Own,
+}
+
+impl ViewSource {
+    fn of(object: &TextureObject, t: &SampledTexture) -> ViewSource {
+        if object.kind == TextureKind::TwoD && t.texture_type == TextureType::Volume {
+            ViewSource::VolumeSlice
+        } else if object.holds_bits() {
+            ViewSource::FloatCopy
+        } else {
+            ViewSource::Own
+        }
+    }
 }
 
 pub(super) fn set_offsets(offsets: &mut [Offsets; 4], group: u32, at: Offsets) {

@@ -34,7 +34,6 @@ use super::range::DrawRange;
 use super::{Device, PrimitiveType, Stream};
 use crate::device::{MipFilter, TextureAddress, TextureFilter};
 use crate::gpu::Indices;
-pub(crate) use bindings::{pixel_constant_buffers, vertex_constant_buffers};
 pub(crate) use encode::{pending_encoder, OpenPass};
 pub(crate) use memo::DrawMemo;
 pub(crate) use pipeline::{build_pipeline, PipelineBuilder};

@@ -10,7 +10,7 @@ use d3d9_translator::lift::SamplerRead;
 
 use super::super::error::{invalid, DeviceError};
 use super::super::pairing::ShaderPair;
-use super::super::Device;
+use super::super::{Device, DeviceState};
 use super::bindings::{pixel_constant_buffers, vertex_constant_buffers};
 use super::loops::{loop_values, stage_modules};
 use super::ring::{
@@ -75,16 +75,8 @@ impl Device {
                 return Ok(entry);
             }
             let builder = PipelineBuilder::of(gpu, ring);
-            let vs_shapes = vertex_constant_buffers(state, pair, [0.0; 4], Extent::Full)?;
-            let ps_shapes = pixel_constant_buffers(state, pair, Extent::Full);
-            let entry = build_pipeline(
-                &builder,
-                pair,
-                &pipeline_key,
-                &binding.streams,
-                [&vs_shapes, &ps_shapes],
-            )
-            .map(Arc::new)?;
+            let entry = build_pipeline(&builder, state, pair, &pipeline_key, &binding.streams)
+                .map(Arc::new)?;
             prebuilt.record(pair, &pipeline_key);
             Ok(entry)
         })
@@ -172,12 +164,16 @@ fn constants_groups(
 
 pub(crate) fn build_pipeline<P>(
     builder: &PipelineBuilder,
+    state: &DeviceState,
     pair: &ShaderPair,
     key: &PipelineKey<P>,
     streams: &[StreamLayout],
-    stages: [&[ConstantBuffer]; 2],
 ) -> Result<PipelineEntry, DeviceError> {
     let device = &builder.device;
+    // The constant buffers' shapes (their values do not matter here).
+    let vs = vertex_constant_buffers(state, pair, [0.0; 4], Extent::Full)?;
+    let ps = pixel_constant_buffers(state, pair, Extent::Full);
+    let stages: [&[ConstantBuffer]; 2] = [&vs, &ps];
     // Layout entries per group: 0 vertex constants, 1 vertex textures, 2 pixel constants,
     // 3 pixel textures.
     let mut groups: Vec<Vec<wgpu::BindGroupLayoutEntry>> = vec![Vec::new(); 4];

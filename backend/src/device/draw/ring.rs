@@ -389,24 +389,40 @@ impl ConstantRing {
     }
 }
 
+impl Chunk {
+    /// Writes `data`, a buffer of a binding of `size`, at the next aligned offset (the room
+    /// for the whole binding checked by the caller) and returns that offset. A missing
+    /// buffer (empty) reads zeros. A shorter one (`Extent::Read`: the registers the shader
+    /// reads) leaves the rest as it was: the shader never reads it, so the next placement
+    /// may start there (bindings of a uniform buffer may overlap).
+    fn put(&mut self, size: usize, data: &[u8], align: usize) -> usize {
+        let at = self.used;
+        let slot = &mut self.bytes[at..at + size];
+        let written = match data.is_empty() {
+            true => {
+                slot.fill(0);
+                size
+            }
+            false => {
+                let n = data.len().min(size);
+                slot[..n].copy_from_slice(&data[..n]);
+                n
+            }
+        };
+        self.used = (at + written.max(1)).next_multiple_of(align);
+        at
+    }
+}
+
 impl Chunks {
-    /// `data` (a shorter buffer of a binding of `size`) copied into ring buffer `chunk` at
-    /// the next aligned offset, where `chunk` is the one being filled and has room for the
-    /// whole binding; its offset.
+    /// `data`, a buffer of a binding of `size`, placed in ring buffer `chunk` where it is
+    /// the one being filled and has room for the whole binding; its offset.
     fn place_entry(&mut self, chunk: usize, size: usize, data: &[u8]) -> Option<u32> {
         let align = self.align;
-        let c = self
-            .chunks
-            .get_mut(chunk)
-            .filter(|_| chunk == self.current)?;
-        let at = c.used;
-        if data.is_empty() || data.len() > size || c.bytes.len() - at < size.next_multiple_of(align)
-        {
-            return None;
-        }
-        c.bytes[at..at + data.len()].copy_from_slice(data);
-        c.used = (at + data.len()).next_multiple_of(align);
-        u32::try_from(at).ok()
+        let c = self.chunks.get_mut(chunk).filter(|c| {
+            chunk == self.current && c.bytes.len() - c.used >= size.next_multiple_of(align)
+        })?;
+        u32::try_from(c.put(size, data, align)).ok()
     }
 
     /// Copies `buffers` into the ring, each entry of `shape` at an aligned offset (zeros
@@ -442,28 +458,11 @@ impl Chunks {
         let chunk = &mut self.chunks[self.current];
         let mut offsets = Offsets::default();
         for (i, e) in entries.iter().enumerate() {
-            let at = chunk.used;
-            let size = e.size as usize;
-            let slot = &mut chunk.bytes[at..at + size];
             let data = buffers
                 .iter()
                 .find(|b| b.binding == e.binding)
                 .map_or(&[][..], |b| &b.data[..]);
-            let n = data.len().min(size);
-            slot[..n].copy_from_slice(&data[..n]);
-            // A missing buffer reads zeros. A shorter one (`Extent::Read`: the registers the
-            // shader reads) leaves the rest as it was: the shader never reads it, so the
-            // next placement may start there (bindings of a uniform buffer may overlap; the
-            // room for the whole binding was checked above).
-            let written = match data.is_empty() {
-                true => {
-                    slot.fill(0);
-                    size
-                }
-                false => n,
-            };
-            offsets.offsets[i] = at as u32;
-            chunk.used = (at + written.max(1)).next_multiple_of(align);
+            offsets.offsets[i] = chunk.put(e.size as usize, data, align) as u32;
         }
         offsets.len = entries.len();
         Placed {

@@ -23,13 +23,10 @@ use std::time::{Duration, Instant};
 
 use d3d9_translator::decl::{bind_program, StreamSource, VertexDeclaration};
 
-use super::draw::{
-    build_pipeline, pixel_constant_buffers, vertex_constant_buffers, PipelineBuilder,
-    PipelineEntry, PipelineKey,
-};
+use super::draw::{build_pipeline, PipelineBuilder, PipelineEntry, PipelineKey};
 use super::objects::{DeclarationId, PixelShaderId, ShaderObject, VertexShaderId};
 use super::pairing::{build_pair, PairInputs, PairKey, ShaderPair};
-use super::{Device, DeviceError, DeviceParams, DeviceState, Extent};
+use super::{Device, DeviceError, DeviceParams, DeviceState};
 use crate::gpu::{capture, DiskCache};
 pub(crate) use record::{Content, PairRecord};
 use record::{SharedRecords, StateRecord};
@@ -588,15 +585,12 @@ impl Pipelines {
         if !same {
             return Err(super::error::invalid("prebuild", "the streams differ"));
         }
-        let state = &self.context.state;
-        let vs = vertex_constant_buffers(state, pair, [0.0; 4], Extent::Full)?;
-        let ps = pixel_constant_buffers(state, pair, Extent::Full);
         build_pipeline(
             &self.context.builder,
+            &self.context.state,
             pair,
             key,
             &binding.streams,
-            [&vs, &ps],
         )
     }
 }
@@ -611,30 +605,9 @@ fn unwound<T>(work: impl FnOnce() -> T) -> Option<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::device::pairing::{PixelStage, VertexStage};
 
     fn key() -> PairKey {
-        PairKey {
-            bitcast: false,
-            declaration: DeclarationId(1),
-            vertex: VertexStage::Shader(VertexShaderId(2)),
-            pixel: PixelStage::Shader {
-                id: PixelShaderId(3),
-                fog: None,
-                ps1_texture_types: Vec::new(),
-                ps1_texture_transform_flags: Vec::new(),
-                sampler_reads: Vec::new(),
-                sampler_fixups: Vec::new(),
-            },
-            flat: false,
-            point_list: false,
-            points: None,
-            alpha_test: None,
-            alpha_test_float_target: false,
-            clip_planes: false,
-            processing: d3d9_translator::bytecode::VertexProcessing::Hardware,
-            vertex_sampler_reads: Vec::new(),
-        }
+        PairKey::example(DeclarationId(1), VertexShaderId(2), PixelShaderId(3))
     }
 
     /// A draw that finds its pair still queued takes it back with the recorded pipelines

@@ -135,41 +135,13 @@ pub(crate) fn save(disk: &DiskCache, shared: &SharedRecords) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::device::pairing::{PixelStage, VertexStage};
-    use d3d9_translator::bytecode::VertexProcessing;
-
-    fn folder(test: &str) -> std::path::PathBuf {
-        let path =
-            std::env::temp_dir().join(format!("d3d9-state-cache-{test}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&path);
-        path
-    }
+    use crate::gpu::disk_cache::tests::Folder;
 
     /// A record whose declaration content is `n`.
     fn record(n: u64) -> StateRecord {
         StateRecord {
             pair: PairRecord {
-                key: PairKey {
-                    bitcast: false,
-                    declaration: Content(n, n),
-                    vertex: VertexStage::Shader(Content(1, 2)),
-                    pixel: PixelStage::Shader {
-                        id: Content(3, 4),
-                        fog: None,
-                        ps1_texture_types: Vec::new(),
-                        ps1_texture_transform_flags: Vec::new(),
-                        sampler_reads: Vec::new(),
-                        sampler_fixups: Vec::new(),
-                    },
-                    flat: false,
-                    point_list: false,
-                    points: None,
-                    alpha_test: None,
-                    alpha_test_float_target: false,
-                    clip_planes: false,
-                    processing: VertexProcessing::Hardware,
-                    vertex_sampler_reads: Vec::new(),
-                },
+                key: PairKey::example(Content(n, n), Content(1, 2), Content(3, 4)),
                 streams: vec![StreamSource {
                     stride: 12,
                     frequency: Default::default(),
@@ -181,8 +153,9 @@ mod tests {
 
     #[test]
     fn records_round_trip_and_merge_with_another_process() {
-        let path = folder("merge");
-        let disk = DiskCache::new(&path);
+        let folder = Folder::new("state-cache-merge");
+        let path = &folder.0;
+        let disk = DiskCache::new(path);
         let ours = SharedRecords::default();
         records(&ours).add(record(1));
         records(&ours).add(record(1));
@@ -203,13 +176,13 @@ mod tests {
         let again = SharedRecords::default();
         assert_eq!(load_into(&disk, &again).len(), 3);
         assert_eq!(records(&again).unsaved(), 0);
-        let _ = std::fs::remove_dir_all(&path);
     }
 
     #[test]
     fn a_list_that_does_not_decode_is_empty_and_replaced() {
-        let path = folder("garbage");
-        let disk = DiskCache::new(&path);
+        let folder = Folder::new("state-cache-garbage");
+        let path = &folder.0;
+        let disk = DiskCache::new(path);
         // Whole (the checksum holds) but not a list of records: another format's.
         disk.put(ENTRY, &[0xff; 40]);
         assert!(load(&disk).is_empty());
@@ -217,7 +190,6 @@ mod tests {
         records(&ours).add(record(7));
         save(&disk, &ours);
         assert_eq!(load(&disk), vec![record(7)]);
-        let _ = std::fs::remove_dir_all(&path);
     }
 
     proptest::proptest! {
@@ -241,8 +213,9 @@ mod tests {
 
     #[test]
     fn the_oldest_records_go_past_the_bound() {
-        let path = folder("bound");
-        let disk = DiskCache::new(&path);
+        let folder = Folder::new("state-cache-bound");
+        let path = &folder.0;
+        let disk = DiskCache::new(path);
         let ours = SharedRecords::default();
         for n in 0..MAX_RECORDS as u64 + 3 {
             records(&ours).add(record(n));
@@ -251,6 +224,5 @@ mod tests {
         let kept = load(&disk);
         assert_eq!(kept.len(), MAX_RECORDS);
         assert_eq!(kept[0], record(3), "the first three dropped");
-        let _ = std::fs::remove_dir_all(&path);
     }
 }
