@@ -1,7 +1,8 @@
 //! Sampler states WebGPU's samplers cannot hold, done in the shader, checked on read-back
 //! pixels through the fixed-function stage, ps_1_x, ps_2_0 and ps_3_0: `D3DSAMP_MIPMAPLODBIAS`
 //! (implicit, `texldb`, `texldl` and `texldd` levels), `D3DTADDRESS_MIRRORONCE`, any
-//! `D3DSAMP_BORDERCOLOR` (point and linear filtering at the edge), and `D3DFILL_POINT`.
+//! `D3DSAMP_BORDERCOLOR` (point and linear filtering at the edge), `D3DFILL_POINT`, and
+//! `D3DRS_WRAP0`–`WRAP15` (cylindrical texture wrapping, done with a twin interpolant).
 
 #![allow(clippy::panic)] // a failing test says why
 
@@ -350,4 +351,116 @@ fn gpu_point_fill_draws_the_vertices() {
         .draw_primitive_up(PrimitiveType::TriangleList, 1, &triangle, 20)
         .expect_err("a point size with D3DFILL_POINT");
     assert!(e.to_string().contains("D3DFILL_POINT"), "{e}");
+}
+
+/// Ten texels along u, each its own colour.
+const WRAP_ROW: [u32; 10] = [
+    0xff00_0000,
+    0xffff_0000,
+    0xff00_ff00,
+    0xff00_00ff,
+    0xffff_ff00,
+    0xff00_ffff,
+    0xffff_00ff,
+    0xff80_8080,
+    0xff80_0000,
+    0xff00_8000,
+];
+
+/// The texel of `WRAP_ROW` a coordinate `u` reads (point filtering, WRAP addressing), where
+/// `u` lies well inside a texel (`None` near an edge between two).
+fn wrap_texel(u: f32) -> Option<u32> {
+    let t = (u - u.floor()) * 10.0;
+    let inside = (0.2..0.8).contains(&(t - t.floor()));
+    inside.then(|| WRAP_ROW[t.floor() as usize % 10] & 0xffffff)
+}
+
+/// Checks row 4 of pixels 0..width against the texels read at `u(x)`.
+fn assert_row(dev: &mut Device, width: u32, what: &str, u: impl Fn(f32) -> f32) {
+    let mut checked = 0;
+    for x in 0..width {
+        if let Some(want) = wrap_texel(u(x as f32)) {
+            assert_eq!(px(dev, x, 4), want, "{what}: pixel {x}");
+            checked += 1;
+        }
+    }
+    assert!(checked > width / 3, "{what}: {checked} pixels checked");
+}
+
+/// `D3DRS_WRAP0` = `D3DWRAPCOORD_0`: u goes the shortest way round, from 0.8 to 0.2 through
+/// 1.0 (the SDK's "Texture Wrapping"), not back through 0.5, in every pixel stage that reads
+/// set 0; `D3DWRAPCOORD_1` (v) or `WRAP1` leave u as it is.
+#[test]
+fn gpu_wrap_takes_the_shortest_way_round() {
+    let mut dev = device();
+    let tex = texture(&mut dev, 10, 1, |x, _| WRAP_ROW[x as usize]);
+    ok(dev.set_texture(0, Some(tex)));
+    ok(dev.set_sampler_state(0, SamplerState::MagFilter(TextureFilter::Point)));
+    ok(dev.set_sampler_state(0, SamplerState::MinFilter(TextureFilter::Point)));
+    // Pixel x reads u = 0.8 - 0.006 x, or 0.8 + 0.004 x the short way.
+    let quad = textured_quad([0.0, 0.0, 100.0, 8.0], [0.8, 0.5, 0.2, 0.5]);
+    let plain = |x: f32| 0.8 - 0.6 * x / 100.0;
+    let wrapped = |x: f32| 0.8 + 0.4 * x / 100.0;
+    for (name, ps) in pixel_stages(&mut dev) {
+        ok(dev.set_pixel_shader(ps));
+        for (wrap0, wrap1, short) in [(1, 0, true), (0, 0, false), (2, 0, false), (0, 1, false)] {
+            ok(dev.set_render_state_raw(128, wrap0));
+            ok(dev.set_render_state_raw(129, wrap1));
+            ok(dev.clear(&[], ClearFlags::TARGET, 0, 1.0, 0));
+            draw(&mut dev, &quad);
+            let what = format!("{name}, WRAP0 {wrap0}, WRAP1 {wrap1}");
+            match short {
+                true => assert_row(&mut dev, 100, &what, wrapped),
+                false => assert_row(&mut dev, 100, &what, plain),
+            }
+        }
+    }
+}
+
+/// vs_3_0 to ps_3_0: `D3DRS_WRAP11` (`WRAP8`–`15` are render states 198–205) wraps
+/// `TEXCOORD11`; TEXCOORD2, written beside it in the same `o#` register, does not wrap.
+#[test]
+fn gpu_wrap_applies_to_the_texture_coordinate_set_of_its_number() {
+    let mut dev = device();
+    let tex = texture(&mut dev, 10, 1, |x, _| WRAP_ROW[x as usize]);
+    ok(dev.set_texture(0, Some(tex)));
+    ok(dev.set_sampler_state(0, SamplerState::MagFilter(TextureFilter::Point)));
+    ok(dev.set_sampler_state(0, SamplerState::MinFilter(TextureFilter::Point)));
+    let vs = ok(dev.create_vertex_shader(&tokens(
+        "vs_3_0\ndcl_position v0\ndcl_texcoord0 v1\ndcl_position o0\ndcl_texcoord11 o1.x\n\
+         dcl_texcoord2 o1.y\nmov o0, v0\nmov o1.x, v1.x\nmov o1.y, v1.x\n",
+    )));
+    // TEXCOORD11 or TEXCOORD2 as the u read, v = 0.5.
+    let ps = |dev: &mut Device, set: u32| {
+        ok(dev.create_pixel_shader(&tokens(&format!(
+            "ps_3_0\ndef c0, 0, 0.5, 0, 0\ndcl_texcoord11 v0.x\ndcl_texcoord2 v1.x\n\
+             dcl_2d s0\nmov r0, c0\nmov r0.x, v{set}.x\ntexld r0, r0, s0\nmov oC0, r0\n"
+        ))))
+    };
+    let (ps11, ps2) = (ps(&mut dev, 0), ps(&mut dev, 1));
+    ok(dev.set_vertex_shader(Some(vs)));
+    // A quad over the whole 640-pixel target, u from 0.8 on the left to 0.2 on the right.
+    let quad: Vec<u8> = [
+        (-1.0, 1.0, 0.8),
+        (1.0, 1.0, 0.2),
+        (-1.0, -1.0, 0.8),
+        (1.0, -1.0, 0.2),
+    ]
+    .iter()
+    .flat_map(|&(x, y, u)| floats(&[x, y, 0.5, u, 0.0]))
+    .collect();
+    let plain = |x: f32| 0.8 - 0.6 * x / 640.0;
+    let wrapped = |x: f32| 0.8 + 0.4 * x / 640.0;
+    ok(dev.set_render_state_raw(201, 1)); // D3DRS_WRAP11 = D3DWRAPCOORD_0
+    for (name, ps, u) in [("TEXCOORD11", ps11, true), ("TEXCOORD2", ps2, false)] {
+        ok(dev.set_pixel_shader(Some(ps)));
+        ok(dev.set_fvf(D3DFVF_XYZ | D3DFVF_TEX1));
+        ok(dev.clear(&[], ClearFlags::TARGET, 0, 1.0, 0));
+        ok(dev.draw_primitive_up(PrimitiveType::TriangleStrip, 2, &quad, 20));
+        match u {
+            true => assert_row(&mut dev, 640, name, wrapped),
+            false => assert_row(&mut dev, 640, name, plain),
+        }
+    }
+    assert_eq!(ok(dev.render_state_raw(201)), 1);
 }

@@ -1,4 +1,5 @@
-//! Fuzz a draw's pair: the input is a flags byte, a split point and two shaders' bytes (a
+//! Fuzz a draw's pair: the input is a flags byte (flat shading, point list, vertex fog,
+//! sprites, and texture wrapping in its high nibble), a split point and two shaders' bytes (a
 //! vertex and a pixel shader). Where both decode and check, `translate_pair` links them from
 //! their programs and lifts each once with the link's maps: the link gives a map or refuses
 //! with `TooManyVaryings`, each stage translates or is typed `Unsupported`, and when both
@@ -10,7 +11,7 @@ use d3d9_translator::check::{check, CheckedProgram, DeviceCaps};
 use d3d9_translator::lift::link::check_stage_agreement;
 use d3d9_translator::lift::{
     translate_pair, FogOptions, FogSource, LinkError, PairError, PairOptions, PairPixelStage,
-    PairVertexStage, PixelShaderOptions, PointExpansion, VertexShaderOptions,
+    PairVertexStage, PixelShaderOptions, PointExpansion, TextureWrap, VertexShaderOptions,
 };
 use libfuzzer_sys::fuzz_target;
 
@@ -56,6 +57,8 @@ fuzz_target!(|data: &[u8]| {
         flat_shading: flags & 1 != 0,
         point_list: flags & 2 != 0 || sprite,
         sprite_texture_coordinates: sprite,
+        // The high nibble: the D3DWRAPCOORD bits of every texture coordinate set.
+        texture_wrap: TextureWrap([flags >> 4; 16]),
     };
     match translate_pair(PairVertexStage::Shader(&vs), pixel, options) {
         Ok(pair) => {

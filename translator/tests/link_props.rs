@@ -19,7 +19,7 @@ use d3d9_translator::lift::interface::{
 use d3d9_translator::lift::link::{location_shapes, varying_limit, vertex_fog_factor_source};
 use d3d9_translator::lift::{
     link, translate_vertex_shader, validate, LiftError, LinkError, LinkOptions, ShaderInterface,
-    VertexShaderOptions,
+    TextureWrap, VertexShaderOptions,
 };
 use d3d9_translator::signature::Semantic;
 use proptest::prelude::*;
@@ -47,6 +47,7 @@ proptest! {
         point_list in any::<bool>(),
         vertex_fog in any::<bool>(),
         reads_face in any::<bool>(),
+        wrap in prop::collection::vec(0u8..=255, 16),
     ) {
         let mut vs = ShaderInterface::default();
         for (u, i, n) in outputs {
@@ -73,13 +74,28 @@ proptest! {
                 varying: None,
             });
         }
-        let options = LinkOptions { flat_shading, point_list, vertex_fog };
+        let mut texture_wrap = TextureWrap::default();
+        texture_wrap.0.copy_from_slice(&wrap);
+        let options = LinkOptions { flat_shading, point_list, vertex_fog, texture_wrap };
         match link(&vs, &ps, &options) {
             Ok(l) => {
                 prop_assert_eq!(&l.vertex, &l.pixel);
                 let shapes = location_shapes(&l.vertex);
                 prop_assert!(shapes.is_ok(), "{:?}", shapes);
-                prop_assert!(shapes.unwrap().len() <= varying_limit(&(&ps).into(), &options));
+                let shapes = shapes.unwrap();
+                let limit = varying_limit(&(&ps).into(), &options);
+                prop_assert!(shapes.len() + l.wrapped.len() <= limit);
+                // One twin per location with a wrapped texture coordinate, at a free location.
+                for v in l.vertex.iter().filter(|v| v.semantic.usage == Usage::TexCoord) {
+                    let bits = texture_wrap.of(v.semantic.index) & ((1 << v.components) - 1);
+                    let twin = l.wrapped.iter().find(|t| t.location == v.location);
+                    prop_assert_eq!(bits != 0, twin.is_some_and(|t| t.components & (bits << v.component) != 0));
+                }
+                for (k, t) in l.wrapped.iter().enumerate() {
+                    prop_assert!(shapes.contains_key(&t.location) && !shapes.contains_key(&t.twin));
+                    prop_assert!((t.twin as usize) < limit);
+                    prop_assert!(l.wrapped[..k].iter().all(|u| u.twin != t.twin && u.location != t.location));
+                }
                 for v in &l.vertex {
                     let out = vs.output(v.semantic);
                     prop_assert!(out.is_some(), "{} not written", v.semantic);

@@ -345,6 +345,7 @@ fn links_from_the_programs_are_the_links_of_the_lifted_interfaces() {
                 flat_shading: flags & 1 != 0,
                 point_list: flags & 2 != 0,
                 vertex_fog: flags & 4 != 0,
+                ..LinkOptions::default()
             };
             let (mut from_programs, mut lifted) = (vs.clone(), (&vs_alone.interface).into());
             if flags & 8 != 0 {

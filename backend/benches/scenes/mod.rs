@@ -196,6 +196,7 @@ pub fn translate(scene: &Scene, float_mode: FloatMode) -> (TranslatedShader, Ver
         position_fixup: true,
         point_expansion: None,
         clip_planes: false,
+        wrap_twins: Vec::new(),
     };
     let shader = translate_vertex_shader(&checked, &options).expect("translates");
     (shader, binding)

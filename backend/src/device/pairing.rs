@@ -15,7 +15,7 @@ use d3d9_translator::decl::{bind, bind_program, StreamSource, VertexBinding, Ver
 use d3d9_translator::fixed_function::{VertexDescription, VertexOutputs, VertexState};
 use d3d9_translator::lift::{
     translate_pair, CompareFunction, FogOptions, FogSource, PairError, PairOptions, PairPixelStage,
-    PairVertexStage, PixelShaderOptions, PointExpansion, SamplerRead, ShaderInterface,
+    PairVertexStage, PixelShaderOptions, PointExpansion, SamplerRead, ShaderInterface, TextureWrap,
     TranslatedPair, Varying, VaryingInterpolation, VertexShaderOptions,
 };
 use d3d9_translator::signature::Semantic;
@@ -92,6 +92,8 @@ pub(crate) struct PairKey<D = DeclarationId, V = VertexShaderId, P = PixelShader
     /// How the vertex shader's samplers read their textures (`Device::vertex_sampler_reads`:
     /// narrow formats fill their missing channels in the shader).
     pub(crate) vertex_sampler_reads: Vec<SamplerRead>,
+    /// `D3DRS_WRAP0`–`WRAP15` (`PairOptions::texture_wrap`).
+    pub(crate) texture_wrap: TextureWrap,
 }
 
 impl PairKey {
@@ -128,6 +130,7 @@ impl<D, V, P> PairKey<D, V, P> {
             clip_planes: false,
             processing: VertexProcessing::Hardware,
             vertex_sampler_reads: Vec::new(),
+            texture_wrap: TextureWrap::default(),
         }
     }
 }
@@ -175,6 +178,7 @@ impl<D, V, P> PairKey<D, V, P> {
             clip_planes: self.clip_planes,
             processing: self.processing,
             vertex_sampler_reads: self.vertex_sampler_reads.clone(),
+            texture_wrap: self.texture_wrap,
         })
     }
 }
@@ -270,12 +274,14 @@ pub(crate) fn build_pair(
         point_expansion: key.points,
         clip_planes: key.clip_planes,
         sampler_reads: key.vertex_sampler_reads.clone(),
+        wrap_twins: Vec::new(),
     };
     let pair_options = PairOptions {
         vertex: vs_options,
         flat_shading: key.flat,
         point_list: key.point_list,
         sprite_texture_coordinates: key.points.is_some_and(|p| p.sprite),
+        texture_wrap: key.texture_wrap,
     };
     let stage = source.stage(&params.caps);
     let mut textures = Vec::new();
@@ -556,7 +562,7 @@ fn fixed_function_pixel(
             sampler_binding: d3d9_translator::lift::interface::sampler_binding(sampler),
         });
     }
-    let wgsl = pixel_stage_wgsl(pixel, fog_from_specular);
+    let wgsl = pixel_stage_wgsl(pixel, fog_from_specular, &pair.link.wrapped);
     let mut module = naga::front::wgsl::parse_str(&wgsl).map_err(|e| {
         unsupported(
             CALL,

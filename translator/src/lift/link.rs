@@ -21,6 +21,8 @@ use super::interface::{ShaderInterface, Varying, VaryingInterpolation, MAX_INTER
 pub use super::link_interface::{
     is_varying, LinkInput, LinkOutput, PixelLinkInterface, VertexLinkInterface,
 };
+pub use super::wrap::{wrap_twins, TextureWrap, WrapTwin};
+use super::wrap::{wrapped_count, NoTwinLocation};
 use crate::bytecode::Usage;
 use crate::signature::Semantic;
 
@@ -37,6 +39,9 @@ pub struct LinkOptions {
     /// `D3DRS_FOGENABLE` and vertex fog): FOG travels for the fog stage even though the
     /// pixel shader does not read it.
     pub vertex_fog: bool,
+    /// `D3DRS_WRAP0`–`WRAP15`: the wrapped texture coordinates travel with a twin each
+    /// (see `wrap`).
+    pub texture_wrap: TextureWrap,
 }
 
 /// Where each linked semantic travels. Part of the pipeline cache key: the vertex shader is
@@ -49,6 +54,9 @@ pub struct Link {
     /// The pixel shader's inputs (`PixelShaderOptions::input_locations`). A pixel input
     /// missing here is not written by the vertex shader and reads its default.
     pub pixel: Vec<Varying>,
+    /// The locations carrying wrapped texture coordinates and their twins
+    /// (`VertexShaderOptions::wrap_twins`, `PixelShaderOptions::wrap_twins`).
+    pub wrapped: Vec<WrapTwin>,
 }
 
 /// Why two stages cannot be linked, or why a varying map is inconsistent.
@@ -93,6 +101,9 @@ pub enum LinkError {
     /// A semantic listed twice.
     #[error("{semantic} is given twice")]
     DuplicateSemantic { semantic: Semantic },
+    /// The twin of a wrapped location (`D3DRS_WRAPn`) has no location left.
+    #[error(transparent)]
+    WrapTwin(#[from] NoTwinLocation),
 }
 
 /// The inter-stage variable at one location: `vecN<f32>` (`f32` for 1) and its
@@ -217,6 +228,8 @@ pub fn link(
 ///   `fog.shader_test`; without `oD1` it is 0, fully fogged, Wine's `fog_with_shader_test`).
 /// - Up to [`varying_limit`] semantics get a location each, in pixel-input order; more are
 ///   packed several to a location (first fit, widest first, same interpolation only).
+///   Each texture coordinate [`LinkOptions::texture_wrap`] wraps keeps a location free for
+///   its location's twin ([`wrap_twins`], after the others).
 pub fn link_stages(
     vs: &VertexLinkInterface,
     ps: &PixelLinkInterface,
@@ -256,17 +269,21 @@ pub fn link_stages(
             interpolation,
         });
     }
+    // Wrapped texture coordinates leave a location each for their twins.
     let limit = varying_limit(ps, options);
-    if items.len() <= limit {
+    let own = limit.saturating_sub(wrapped_count(&items, options.texture_wrap));
+    if items.len() <= own {
         for (location, v) in (0u32..).zip(items.iter_mut()) {
             v.location = location;
         }
     } else {
-        pack(&mut items, limit)?;
+        pack(&mut items, own)?;
     }
+    let wrapped = wrap_twins(&items, options.texture_wrap, limit)?;
     Ok(Link {
         vertex: items.clone(),
         pixel: items,
+        wrapped,
     })
 }
 

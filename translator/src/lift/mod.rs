@@ -10,8 +10,8 @@
 //!
 //! Module layout, in layers; imports run one way, from a layer to those before it:
 //! - data: `options` (each stage's options), `interface` (what callers bind), `error`,
-//!   `link_interface` (what linking reads of a program, before lifting), `link` (vertex
-//!   outputs to pixel inputs);
+//!   `link_interface` (what linking reads of a program, before lifting), `wrap` (texture
+//!   wrapping's state and twin locations), `link` (vertex outputs to pixel inputs);
 //! - the state the lifter owns: `function` (the function under construction: open blocks,
 //!   what is known of its values), `state` (register file, I/O map, resource map, ps_1_x's
 //!   pending state);
@@ -59,6 +59,7 @@ mod texture;
 mod translate;
 mod validate;
 mod values;
+mod wrap;
 mod writes;
 
 pub use crate::rules::FloatMode;
@@ -80,6 +81,7 @@ pub use pair::{
 pub use points::PointConstants;
 pub use translate::{translate_pixel_shader, translate_vertex_shader};
 pub use validate::{validate, TranslatedShader, NONUNIFORM_DERIVATIVES_DIRECTIVE};
+pub use wrap::{NoTwinLocation, TextureWrap, WrapTwin};
 
 /// The error of [`translate_vertex_shader`] and [`translate_pixel_shader`].
 pub type Error = LiftError;

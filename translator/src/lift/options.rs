@@ -2,6 +2,7 @@
 //! arithmetic, and the fixed-function stages that follow a pixel shader (fog, alpha test).
 
 use super::interface::{SamplerRead, Varying};
+use super::wrap::WrapTwin;
 use crate::decl::InputFetch;
 use crate::rules::FloatMode;
 
@@ -34,6 +35,9 @@ pub struct VertexShaderOptions {
     /// as 1, as R32F's (r, 1, 1, 1)); depth textures are read on pixel samplers, and samplers
     /// past the end read colour.
     pub sampler_reads: Vec<SamplerRead>,
+    /// The locations carrying wrapped texture coordinates (`D3DRS_WRAPn`): each also written
+    /// at its twin's location as `fract(c + 0.5) - 0.5` (see `wrap`; a link decides them).
+    pub wrap_twins: Vec<WrapTwin>,
 }
 
 /// How ps_1_x arithmetic is clamped: D3D9 keeps ps_1_x values within
@@ -120,6 +124,10 @@ pub struct PixelShaderOptions {
     /// colour output is [0, 1]). For tests that observe the register range through a float
     /// target; a device never sets it.
     pub ps1_unsaturated_output: bool,
+    /// The locations carrying wrapped texture coordinates (`D3DRS_WRAPn`) and their twins:
+    /// each wrapped component reads the twin where it changes less across the pixel (see
+    /// `wrap`; a link decides them).
+    pub wrap_twins: Vec<WrapTwin>,
 }
 
 /// `D3DCMPFUNC`: how the alpha test compares the pixel's alpha with the reference

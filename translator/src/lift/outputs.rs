@@ -20,8 +20,8 @@ use crate::bytecode::{Register, RegisterFile, Usage, WriteMask};
 use crate::signature::{Semantic, SignatureElement};
 use naga::{
     AddressSpace, BinaryOperator as Bo, Binding, BuiltIn, EntryPoint, Expression, Function,
-    FunctionArgument, FunctionResult, Handle, ShaderStage, Span, Statement, StructMember,
-    TypeInner,
+    FunctionArgument, FunctionResult, Handle, MathFunction, ShaderStage, Span, Statement,
+    StructMember, TypeInner,
 };
 
 /// Where an output's value comes from.
@@ -471,6 +471,8 @@ impl Lifter<'_> {
                 locations.entry(location).or_default().push(p);
             }
         }
+        // Each location's value, width and interpolation, for the wrapped ones' twins.
+        let mut written = std::collections::BTreeMap::new();
         for (location, sharing) in locations {
             let n = sharing
                 .iter()
@@ -502,12 +504,49 @@ impl Lifter<'_> {
             });
             offset += size;
             values.push(value);
+            written.insert(
+                location,
+                (Value { h: value, n }, ty, size, align, interpolation),
+            );
+        }
+        let twins = self.vertex_options().map_or(&[][..], |o| &o.wrap_twins[..]);
+        for t in twins {
+            let free = (t.twin as usize) < MAX_INTER_STAGE_VARIABLES;
+            let (Some(&(value, ty, size, align, interpolation)), false, true) = (
+                written.get(&t.location),
+                written.contains_key(&t.twin),
+                free,
+            ) else {
+                return Err(LiftError::Options(format!(
+                    "wrapped location {} is not an output, or its twin {} is not free",
+                    t.location, t.twin
+                )));
+            };
+            let twin = self.wrap_twin_value(value);
+            offset = offset.div_ceil(align) * align;
+            members.push(StructMember {
+                name: Some(format!("wrap{}", t.location)),
+                ty,
+                binding: Some(interpolation.binding(t.twin)),
+                offset,
+            });
+            offset += size;
+            values.push(twin.h);
+            written.insert(t.twin, (twin, ty, size, align, interpolation));
         }
         Ok(OutputStruct {
             members,
             values,
             size: offset,
         })
+    }
+
+    /// A wrapped location's twin value: `fract(c + 0.5) - 0.5` (its seam at 0.5).
+    pub(super) fn wrap_twin_value(&mut self, c: Value) -> Value {
+        let half = self.float_n(0.5, c.n);
+        let shifted = self.bin_v(Bo::Add, c, half);
+        let fraction = self.math1_v(MathFunction::Fract, shifted);
+        self.bin_v(Bo::Subtract, fraction, half)
     }
 
     /// The `n`-component value of one location: its one varying, or the varyings sharing

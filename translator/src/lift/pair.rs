@@ -8,7 +8,8 @@
 //! [`PixelLinkInterface::of`]) before anything is lifted; both stages are then lifted with
 //! the link's maps, so they agree as WebGPU requires.
 
-use super::link::{link_stages, Link, LinkError, LinkOptions};
+use super::interface::MAX_INTER_STAGE_VARIABLES;
+use super::link::{link_stages, wrap_twins, Link, LinkError, LinkOptions, TextureWrap};
 use super::link_interface::{PixelLinkInterface, VertexLinkInterface};
 use super::{
     translate_pixel_shader, translate_vertex_shader, FogSource, LiftError, PixelShaderOptions,
@@ -62,6 +63,9 @@ pub struct PairOptions {
     /// coordinate, so each one the pixel shader reads travels with four components
     /// ([`VertexLinkInterface::with_sprite_texture_coordinates`]).
     pub sprite_texture_coordinates: bool,
+    /// `D3DRS_WRAP0`–`WRAP15` ([`LinkOptions::texture_wrap`]; for
+    /// [`PairPixelStage::Varyings`], the twins follow the caller's map: [`Link::wrapped`]).
+    pub texture_wrap: TextureWrap,
 }
 
 /// A draw's two stages, linked and lifted.
@@ -142,22 +146,27 @@ pub fn translate_pair(
                 vertex_fog: ps_options
                     .fog
                     .is_some_and(|f| f.source == FogSource::Vertex),
+                texture_wrap: options.texture_wrap,
             };
             let link = link_stages(&vs, &ps, &link_options)?;
             (link, Some((program, ps_options)))
         }
-        PairPixelStage::Varyings(map) => (
-            Link {
+        PairPixelStage::Varyings(map) => {
+            let limit = MAX_INTER_STAGE_VARIABLES - usize::from(options.point_list);
+            let wrapped = wrap_twins(&map, options.texture_wrap, limit).map_err(LinkError::from)?;
+            let link = Link {
                 vertex: map.clone(),
                 pixel: map,
-            },
-            None,
-        ),
+                wrapped,
+            };
+            (link, None)
+        }
     };
     let vertex = translate_vertex_shader(
         vertex,
         &VertexShaderOptions {
             output_locations: Some(link.vertex.clone()),
+            wrap_twins: link.wrapped.clone(),
             ..options.vertex
         },
     )
@@ -168,6 +177,7 @@ pub fn translate_pair(
                 program,
                 &PixelShaderOptions {
                     input_locations: Some(link.pixel.clone()),
+                    wrap_twins: link.wrapped.clone(),
                     ..ps_options
                 },
             )
@@ -312,6 +322,60 @@ mod tests {
         )
         .expect("pairs");
         assert_eq!(plain.link.vertex.len(), 1);
+    }
+
+    #[test]
+    fn wrapped_texture_coordinates_travel_with_a_twin_both_stages_agree_on() {
+        let vs = checked(VS3);
+        let ps = checked(
+            "ps_3_0\ndcl_texcoord0 v0.xy\ndcl_texcoord1 v1\nmov r0, v0.xyxy\nadd oC0, r0, v1\n",
+        );
+        let mut texture_wrap = TextureWrap::default();
+        texture_wrap.0[1] = 0b0010; // TEXCOORD1's v
+        let options = PairOptions {
+            texture_wrap,
+            ..PairOptions::default()
+        };
+        let pair = translate_pair(PairVertexStage::Shader(&vs), shader(&ps), options.clone())
+            .expect("pairs");
+        let twin = crate::lift::WrapTwin {
+            location: 1,
+            twin: 2,
+            components: 0b0010,
+        };
+        assert_eq!(pair.link.wrapped, vec![twin]);
+        let pixel = pair.pixel.expect("a pixel stage");
+        check_stage_agreement(&pair.vertex.module, &pixel.module).expect("agree");
+        let wgsl = |t: &TranslatedShader| t.wgsl().expect("WGSL");
+        assert!(wgsl(&pair.vertex).contains("fract("));
+        assert!(wgsl(&pixel).contains("fwidth("));
+        // The fixed-function pixel stage's map: the twin after its highest location.
+        let t1 = Semantic::new(Usage::TexCoord, 1);
+        let map = vec![Varying::new(t1, 5, 4)];
+        let generated = translate_pair(
+            PairVertexStage::Shader(&vs),
+            PairPixelStage::Varyings(map),
+            options,
+        )
+        .expect("pairs");
+        assert_eq!(
+            generated.link.wrapped,
+            vec![crate::lift::WrapTwin {
+                location: 5,
+                twin: 6,
+                components: 0b0010
+            }]
+        );
+        // Without wrapping nothing changes.
+        let plain = translate_pair(
+            PairVertexStage::Shader(&vs),
+            shader(&ps),
+            PairOptions::default(),
+        )
+        .expect("pairs");
+        assert!(plain.link.wrapped.is_empty());
+        let plain_pixel = plain.pixel.expect("a pixel stage");
+        assert!(!wgsl(&plain_pixel).contains("fwidth("));
     }
 
     #[test]

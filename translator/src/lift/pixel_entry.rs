@@ -19,7 +19,7 @@
 //! - oC0 (`r0` in ps_1_x) goes through fixed-function fog (`fog`), then the alpha test
 //!   (`alpha_test`), before it is returned.
 
-use super::builder::{FnBuilder, Lifter};
+use super::builder::{FnBuilder, Lifter, Value};
 use super::error::LiftError;
 use super::interface::{
     PixelInput, ShaderInterface, Varying, VaryingInterpolation, MAX_INTER_STAGE_VARIABLES,
@@ -28,8 +28,8 @@ use super::link_interface::{pixel_inputs, reads_register};
 use super::outputs::ENTRY_POINT;
 use crate::bytecode::{Opcode, RegisterFile};
 use naga::{
-    Binding, BuiltIn, Expression, Function, FunctionArgument, Handle, ShaderStage, Statement,
-    StructMember,
+    BinaryOperator as Bo, Binding, BuiltIn, DerivativeAxis, DerivativeControl, Expression,
+    Function, FunctionArgument, Handle, ShaderStage, Statement, StructMember,
 };
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -162,6 +162,19 @@ impl Lifter<'_> {
                 },
             );
         }
+        // The twins of the wrapped locations the inputs read, as wide as their locations.
+        for t in self.pixel_options().map_or(&[][..], |o| &o.wrap_twins[..]) {
+            let Some(&arg) = locations.get(&t.location) else {
+                continue;
+            };
+            if locations.contains_key(&t.twin) || t.twin as usize >= MAX_INTER_STAGE_VARIABLES {
+                return Err(LiftError::Options(format!(
+                    "the twin {} of wrapped location {} is not free",
+                    t.twin, t.location
+                )));
+            }
+            locations.insert(t.twin, arg);
+        }
         if locations.len() > MAX_INTER_STAGE_VARIABLES {
             return Err(LiftError::TooManyOutputs {
                 count: locations.len(),
@@ -185,7 +198,8 @@ impl Lifter<'_> {
 
         self.f = FnBuilder::new(ENTRY_POINT);
         let direct = inline && !self.registers.relative_inputs;
-        let args = self.location_arguments(&locations);
+        let mut args = self.location_arguments(&locations);
+        self.unwrap_arguments(&mut args);
         let registers: BTreeSet<(RegisterFile, u32)> = inputs
             .iter()
             .map(|p| (p.register.file, p.register.index))
@@ -237,6 +251,51 @@ impl Lifter<'_> {
             args.insert(location, (h, arg.n));
         }
         args
+    }
+
+    /// Each wrapped location's argument replaced by its shortest-way value from the
+    /// location and its twin (see `wrap`).
+    fn unwrap_arguments(&mut self, args: &mut BTreeMap<u32, (Handle<Expression>, u8)>) {
+        for t in self.pixel_options().map_or(&[][..], |o| &o.wrap_twins[..]) {
+            let (Some(&(h, n)), Some(&(twin, _))) = (args.get(&t.location), args.get(&t.twin))
+            else {
+                continue;
+            };
+            let original = Value { h, n };
+            let twin = Value { h: twin, n };
+            let value = self.unwrap_location(original, twin, t.components);
+            args.insert(t.location, (value.h, n));
+        }
+    }
+
+    /// A wrapped location's value in the pixel stage: per wrapped component (`components`),
+    /// the twin where it changes less across the pixel than the original, else the original.
+    pub(super) fn unwrap_location(
+        &mut self,
+        original: Value,
+        twin: Value,
+        components: u8,
+    ) -> Value {
+        let change = |l: &mut Self, v: Value| Value {
+            h: l.emit(Expression::Derivative {
+                axis: DerivativeAxis::Width,
+                ctrl: DerivativeControl::None,
+                expr: v.h,
+            }),
+            n: v.n,
+        };
+        let (d_original, d_twin) = (change(self, original), change(self, twin));
+        let smaller = self.bin_v(Bo::Less, d_twin, d_original);
+        let wrapped: Vec<bool> = (0..original.n)
+            .map(|c| components & (1 << c) != 0)
+            .collect();
+        let condition = if wrapped.iter().all(|&w| w) {
+            smaller
+        } else {
+            let mask = self.const_bools(&wrapped);
+            self.bin_v(Bo::And, smaller, mask)
+        };
+        self.select_v(condition, twin, original)
     }
 
     /// An input register's value from the components of its declarations: the argument

@@ -110,6 +110,7 @@ impl Device {
             clip_planes: self.clips_user_planes(call, stages.pretransformed)?,
             processing: self.binding_processing(),
             vertex_sampler_reads,
+            texture_wrap: render.texture_wrap,
         };
         let pair_id = self.next_pair_id();
         let device = self.gpu.device.clone();

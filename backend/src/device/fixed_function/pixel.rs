@@ -13,7 +13,7 @@ use std::fmt::Write as _;
 use d3d9_translator::bytecode::TextureType;
 use d3d9_translator::lift::interface::{sampler_binding, texture_binding, PS_TEXTURES_GROUP};
 use d3d9_translator::lift::interface::{AxisFixup, SamplerFixup};
-use d3d9_translator::lift::{CompareFunction, DepthChannels, SamplerRead};
+use d3d9_translator::lift::{CompareFunction, DepthChannels, SamplerRead, WrapTwin};
 
 use super::super::state::FogMode;
 use super::stages::{Arg, Operation, StageArg, StageKey, StageOp};
@@ -115,8 +115,13 @@ impl PixelUniform {
 
 /// The WGSL of the pixel stage for `key`. `fog_from_specular`: the vertex stage writes
 /// COLOR1 and no FOG, so vertex fog takes the specular alpha (Windows, in Wine's test_fog
-/// with a vertex shader that writes oD1 and no oFog).
-pub(crate) fn pixel_stage_wgsl(key: &PixelKey, fog_from_specular: bool) -> String {
+/// with a vertex shader that writes oD1 and no oFog). `wrapped`: the texture coordinates'
+/// locations that wrap (`D3DRS_WRAPn`) and their twins (the translator's `wrap`).
+pub(crate) fn pixel_stage_wgsl(
+    key: &PixelKey,
+    fog_from_specular: bool,
+    wrapped: &[WrapTwin],
+) -> String {
     let shading = if key.flat { "@interpolate(flat) " } else { "" };
     let mut inputs = format!(
         "@location(0) {shading}diffuse: vec4<f32>, @location(1) {shading}specular: vec4<f32>"
@@ -138,7 +143,8 @@ pub(crate) fn pixel_stage_wgsl(key: &PixelKey, fog_from_specular: bool) -> Strin
     );
     for (n, stage) in key.stages.iter().enumerate() {
         if let Some(ty) = stage.texture {
-            sample(n, stage, ty, key, &mut inputs, &mut globals, &mut body);
+            coordinate(n, wrapped, &mut inputs, &mut body);
+            sample(n, stage, ty, key, &mut globals, &mut body);
         } else {
             let _ = writeln!(body, "    let texel{n} = vec4<f32>(0.0);");
         }
@@ -183,20 +189,44 @@ pub(crate) fn pixel_stage_wgsl(key: &PixelKey, fog_from_specular: bool) -> Strin
     )
 }
 
-/// Stage `n`'s texel `texel{n}`: its coordinate (divided by w when projected, 0 where w is
-/// 0), displaced by the previous stage's bump map, sampled, and scaled by the previous
+/// Stage `n`'s texture coordinate `tc{n}`, from its location; where it wraps, per wrapped
+/// component the location or its twin, whichever changes less across the pixel (as the
+/// translator's `wrap` reads a shader's wrapped inputs).
+fn coordinate(n: usize, wrapped: &[WrapTwin], inputs: &mut String, body: &mut String) {
+    let location = FF_TEXCOORD_LOCATIONS[n];
+    let Some(t) = wrapped.iter().find(|t| t.location == location) else {
+        let _ = write!(inputs, ", @location({location}) tc{n}: vec4<f32>");
+        return;
+    };
+    let twin = t.twin;
+    let _ = write!(
+        inputs,
+        ", @location({location}) tc{n}_in: vec4<f32>, @location({twin}) tc{n}_twin: vec4<f32>"
+    );
+    let mask: Vec<&str> = (0..4)
+        .map(|c| match t.components & (1 << c) {
+            0 => "false",
+            _ => "true",
+        })
+        .collect();
+    let _ = writeln!(
+        body,
+        "    let tc{n} = select(tc{n}_in, tc{n}_twin, (fwidth(tc{n}_twin) < fwidth(tc{n}_in)) & vec4<bool>({}));",
+        mask.join(", ")
+    );
+}
+
+/// Stage `n`'s texel `texel{n}`: its coordinate `tc{n}` (divided by w when projected, 0 where
+/// w is 0), displaced by the previous stage's bump map, sampled, and scaled by the previous
 /// stage's luminance with BUMPENVMAPLUMINANCE.
 fn sample(
     n: usize,
     stage: &StageKey,
     ty: TextureType,
     key: &PixelKey,
-    inputs: &mut String,
     globals: &mut String,
     body: &mut String,
 ) {
-    let location = FF_TEXCOORD_LOCATIONS[n];
-    let _ = write!(inputs, ", @location({location}) tc{n}: vec4<f32>");
     let (t, s) = (texture_binding(n as u32), sampler_binding(n as u32));
     let read = key.read(n, ty);
     let (texture_type, lanes) = match ty {
@@ -569,7 +599,14 @@ mod tests {
                         sampler_reads: (0..8).map(|i| depth(i + shift)).collect(),
                         sampler_fixups: (0..8).map(|i| fixup(i + shift)).collect(),
                     };
-                    parses(&pixel_stage_wgsl(&key, test.is_some()));
+                    // Stage `shift`'s coordinate wraps its u and q (`shift` 0–2).
+                    let wrapped = [WrapTwin {
+                        location: FF_TEXCOORD_LOCATIONS[shift],
+                        twin: 11,
+                        components: 0b1001,
+                    }];
+                    let wrapped = &wrapped[..usize::from(shift < 3)];
+                    parses(&pixel_stage_wgsl(&key, test.is_some(), wrapped));
                 }
             }
         }

@@ -86,22 +86,6 @@ fn fog_mode(value: u32) -> Result<FogMode, RawStateError> {
     })
 }
 
-/// A state this device keeps at its default: any value is taken and has no effect
-/// (`Ok(None)`), or only the default is (anything else is unsupported).
-fn only_default(
-    name: &str,
-    value: u32,
-    default: u32,
-) -> Result<Option<RenderState>, RawStateError> {
-    if value == default {
-        Ok(None)
-    } else {
-        Err(RawStateError::Unsupported(format!(
-            "{name} = {value:#x} (only the default {default:#x} is emulated)"
-        )))
-    }
-}
-
 impl RenderState {
     /// `SetRenderState(state, value)` with D3D9's numbers (`D3DRENDERSTATETYPE`; floats as
     /// their bit patterns). `Ok(None)`: no typed state (dithering, clipping to the guard
@@ -164,7 +148,9 @@ impl RenderState {
             58 => R::StencilMask(value),
             59 => R::StencilWriteMask(value),
             60 => R::TextureFactor(value),
-            128..=135 | 198..=205 => return only_default("D3DRS_WRAPn", value, 0),
+            // D3DRS_WRAP0–7, then WRAP8–15 (the D3DWRAPCOORD_0..3 bits; others ignored).
+            128..=135 => R::Wrap((state - 128) as usize, (value & 0xf) as u8),
+            198..=205 => R::Wrap((state - 198 + 8) as usize, (value & 0xf) as u8),
             137 => R::Lighting(b),
             140 => R::FogVertexMode(fog_mode(value)?),
             152 => R::ClipPlaneEnable(value),

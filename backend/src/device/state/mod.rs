@@ -6,7 +6,7 @@ mod fourcc;
 mod from_d3d;
 mod sampler;
 
-use d3d9_translator::lift::CompareFunction;
+use d3d9_translator::lift::{CompareFunction, TextureWrap};
 
 pub use fourcc::{FOURCC_A2M0, FOURCC_A2M1, FOURCC_ATOC};
 pub(crate) use from_d3d::RawStateError;
@@ -307,6 +307,9 @@ pub enum RenderState {
     /// `D3DRS_CLIPPLANEENABLE`: bit n enables user clip plane n (`SetClipPlane`); bits past
     /// the six planes are ignored. Default 0.
     ClipPlaneEnable(u32),
+    /// `D3DRS_WRAP0`–`WRAP15` (set, `D3DWRAPCOORD_0..3` bits; default 0): the set's
+    /// wrapped coordinates are interpolated the shortest way round (the translator's `wrap`).
+    Wrap(usize, u8),
 }
 
 /// Every render state the device keeps, with D3D9's defaults.
@@ -363,6 +366,7 @@ pub struct RenderStates {
     pub point_scale: bool,
     pub point_scale_abc: [f32; 3],
     pub clip_plane_enable: u32,
+    pub texture_wrap: TextureWrap,
 }
 
 impl Default for RenderStates {
@@ -429,6 +433,7 @@ impl RenderStates {
             point_scale: false,
             point_scale_abc: [0.0; 3],
             clip_plane_enable: 0,
+            texture_wrap: TextureWrap::default(),
         }
     }
 }
@@ -500,6 +505,7 @@ impl RenderStates {
             R::PointScaleEnable(v) => self.point_scale = v,
             R::PointScale(v) => self.point_scale_abc = v,
             R::ClipPlaneEnable(v) => self.clip_plane_enable = v & 0x3f,
+            R::Wrap(set, bits) => self.texture_wrap.0[set & 15] = bits,
         }
     }
 
