@@ -1,6 +1,7 @@
 //! Depth textures and the NULL render target, as Windows drivers draw them (Wine's
 //! `intz_test`, `shadow_test`, `test_null_format`): a depth texture's level is a
-//! depth-stencil surface drawn into, then sampled raw (INTZ, DF16) or as a shadow map
+//! depth-stencil surface drawn into, then sampled raw (INTZ, DF16; with AMD's Fetch4, DF24
+//! and INTZ gathered) or as a shadow map
 //! (D24S8: the comparison of the coordinate's z with the stored depth, filtered under linear
 //! filtering), by ps_2_0, ps_1_1 and the fixed-function stage; a NULL target draws depth only.
 //! GPU tests fail without an adapter.
@@ -366,6 +367,48 @@ fn gpu_null_render_targets_draw_depth_only() {
     );
 }
 
+/// AMD's Fetch4 (`D3DSAMP_MIPMAPLODBIAS` = `GET4`) on DF24 and INTZ: texld returns the 2x2
+/// depths from the coordinate's texel on, as (u1 v0, u0 v1, u1 v1, u0 v0) in (r, g, b, a)
+/// (Wine's test_fetch4 on AMD); `GET1` turns it off again. The depth is a ramp along x, so
+/// a read at texel x's centre gives a = g = d(x) and r = b = d(x + 1).
+#[test]
+fn gpu_fetch4_gathers_raw_depth() {
+    const MIPMAPLODBIAS: u32 = 8;
+    let (get4, get1) = (u32::from_le_bytes(*b"GET4"), u32::from_le_bytes(*b"GET1"));
+    let mut dev = device();
+    let depth = |x: usize| (x.min(SIZE as usize - 1) as f32 / SIZE as f32 * 255.0).round() as u32;
+    for format in [Format::Df24, Format::Intz] {
+        let texture = ok(depth_texture(&mut dev, format));
+        let ds = ok(dev.get_surface_level(texture, 0));
+        draw_depth(&mut dev, ds, true, (0.0, 0.0));
+        ok(dev.set_sampler_state_raw(0, MIPMAPLODBIAS, get4));
+        for (name, ps) in [("ps_2_0", Some(PS2)), ("fixed function", None)] {
+            let row = ok(sample_row(&mut dev, texture, ps, 0.5, 0.0));
+            for x in [1, 16, 31, 48, 62] {
+                let (d0, d1) = (depth(x), depth(x + 1));
+                let want = d0 << 24 | d1 << 16 | d0 << 8 | d1;
+                assert!(
+                    close(row[x], want, 1),
+                    "{format:?}, {name}, x = {x}: {:#010x}, expected {want:#010x}",
+                    row[x]
+                );
+            }
+        }
+        ok(dev.set_sampler_state_raw(0, MIPMAPLODBIAS, get1));
+        let row = ok(sample_row(&mut dev, texture, Some(PS2), 0.5, 0.0));
+        let d = depth(16);
+        let want = match format {
+            Format::Intz => d * 0x0101_0101,
+            _ => 0xff00_0000 | d << 16,
+        };
+        assert!(
+            close(row[16], want, 1),
+            "{format:?} with GET1: {:#010x}",
+            row[16]
+        );
+    }
+}
+
 #[test]
 fn gpu_depth_textures_follow_windows_rules() {
     let mut dev = device();
@@ -379,9 +422,8 @@ fn gpu_depth_textures_follow_windows_rules() {
         Format::Df16,
         Format::Df24,
     ] {
-        // DF16 and DF24 are made but not offered (AMD offers them with Fetch4, not done).
-        let offered = !matches!(format, Format::Df16 | Format::Df24);
-        assert_eq!(support(&dev, format), offered, "{format:?}");
+        // DF16 and DF24 are offered with Fetch4, as AMD's drivers offer them.
+        assert!(support(&dev, format), "{format:?}");
         let texture = ok(depth_texture(&mut dev, format));
         let level = ok(dev.get_surface_level(texture, 0));
         ok(dev.set_depth_stencil_surface(Some(level)));

@@ -1,7 +1,8 @@
 //! Sampler states WebGPU's samplers cannot hold, done in the shader, checked on read-back
 //! pixels through the fixed-function stage, ps_1_x, ps_2_0 and ps_3_0: `D3DSAMP_MIPMAPLODBIAS`
 //! (implicit, `texldb`, `texldl` and `texldd` levels), `D3DTADDRESS_MIRRORONCE`, any
-//! `D3DSAMP_BORDERCOLOR` (point and linear filtering at the edge), `D3DFILL_POINT`, and
+//! `D3DSAMP_BORDERCOLOR` (point and linear filtering at the edge), AMD's Fetch4, `D3DFILL_POINT`,
+//! and
 //! `D3DRS_WRAP0`–`WRAP15` (cylindrical texture wrapping, done with a twin interpolant).
 
 #![allow(clippy::panic)] // a failing test says why
@@ -463,4 +464,79 @@ fn gpu_wrap_applies_to_the_texture_coordinate_set_of_its_number() {
         }
     }
     assert_eq!(ok(dev.render_state_raw(201)), 1);
+}
+
+/// AMD's Fetch4 (`D3DSAMP_MIPMAPLODBIAS` = `MAKEFOURCC('G','E','T','4')`) on one-channel
+/// textures: every pixel stage's sample returns the 2x2 texels from the coordinate's texel
+/// (u0, v0) on, as (r, g, b, a) = ((u1, v0), (u0, v1), (u1, v1), (u0, v0)), clamped at the
+/// edge (Wine's test_fetch4 on AMD, its texels); not on A8R8G8B8; `GET1` turns it off.
+#[test]
+fn gpu_fetch4_gathers_the_texels_from_the_coordinates_on() {
+    const MIPMAPLODBIAS: u32 = 8;
+    let (get4, get1) = (u32::from_le_bytes(*b"GET4"), u32::from_le_bytes(*b"GET1"));
+    let mut dev = device();
+    // test_fetch4's 4x4 texels, row by row.
+    let rows: [[u8; 4]; 4] = [
+        [0x13, 0x12, 0x11, 0x10],
+        [0x02, 0xf2, 0xf1, 0x01],
+        [0x04, 0xf4, 0xf3, 0x03],
+        [0x23, 0x22, 0x21, 0x20],
+    ];
+    let texel = |x: usize, y: usize| u32::from(rows[y.min(3)][x.min(3)]);
+    let l8 = ok(dev.create_texture(4, 4, 1, Format::L8));
+    ok(dev.update_texture(l8, 0, rows.as_flattened()));
+    let argb = ok(dev.create_texture(4, 4, 1, Format::A8R8G8B8));
+    let grey: Vec<u8> = rows
+        .as_flattened()
+        .iter()
+        .flat_map(|&l| [l, l, l, 0xff])
+        .collect();
+    ok(dev.update_texture(argb, 0, &grey));
+    for state in [
+        SamplerState::AddressU(TextureAddress::Clamp),
+        SamplerState::AddressV(TextureAddress::Clamp),
+    ] {
+        ok(dev.set_sampler_state(0, state));
+    }
+    ok(dev.set_sampler_state(0, SamplerState::MagFilter(TextureFilter::Point)));
+    ok(dev.set_sampler_state(0, SamplerState::MinFilter(TextureFilter::Point)));
+    // 16 pixels a texel; pixel (4 + 16i, 4 + 16j) reads a quarter into texel (i, j).
+    let quad = textured_quad([0.0, 0.0, 64.0, 64.0], [0.0, 0.0, 1.0, 1.0]);
+    let mut stages = pixel_stages(&mut dev);
+    // The gathered alpha lane, moved to r, g and b.
+    let alpha = "ps_2_0\ndcl t0.xy\ndcl_2d s0\ntexld r0, t0, s0\nmov oC0, r0.w\n";
+    let alpha = ok(dev.create_pixel_shader(&tokens(alpha)));
+    stages.push(("ps_2_0 alpha", Some(alpha)));
+    for (name, ps) in stages {
+        ok(dev.set_pixel_shader(ps));
+        for (texture, bias) in [(l8, get4), (l8, get1), (argb, get4)] {
+            ok(dev.set_texture(0, Some(texture)));
+            ok(dev.set_sampler_state_raw(0, MIPMAPLODBIAS, bias));
+            ok(dev.clear(&[], ClearFlags::TARGET, 0, 1.0, 0));
+            draw(&mut dev, &quad);
+            let fetch4 = texture == l8 && bias == get4;
+            for (i, j) in [(0, 0), (1, 0), (3, 0), (0, 1), (2, 2), (3, 3)] {
+                let (x, y) = (4 + 16 * i, 4 + 16 * j);
+                let (r, g, b, a) = match fetch4 {
+                    true => (
+                        texel(i + 1, j),
+                        texel(i, j + 1),
+                        texel(i + 1, j + 1),
+                        texel(i, j),
+                    ),
+                    false => (texel(i, j), texel(i, j), texel(i, j), texel(i, j)),
+                };
+                let want = match (name, fetch4) {
+                    ("ps_2_0 alpha", true) => a * 0x01_0101,
+                    ("ps_2_0 alpha", false) => 0xff_ffff,
+                    _ => r << 16 | g << 8 | b,
+                };
+                let got = px(&mut dev, x as u32, y as u32);
+                assert_eq!(
+                    got, want,
+                    "{name}, Fetch4 {fetch4}, texel ({i}, {j}): {got:#08x}, expected {want:#08x}"
+                );
+            }
+        }
+    }
 }

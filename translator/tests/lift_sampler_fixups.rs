@@ -27,6 +27,7 @@ fn fixup(address: [AxisFixup; 3], linear: bool) -> SamplerFixup {
         address,
         border_color: 0xff00_ff00,
         linear,
+        fetch4: None,
     }
 }
 
@@ -120,4 +121,51 @@ fn addressing_is_in_the_shader_except_on_cube_maps_and_depth_reads() {
         SamplerRead::Shadow,
     );
     assert!(!w.contains("abs(") && !w.contains("mix("), "{w}");
+}
+
+/// AMD's Fetch4: every sample form of a 2D texture (colour, one channel of it, or raw depth)
+/// becomes a gather half a texel on, its lanes z, x, y, w; volume textures and shadow maps
+/// sample as before.
+#[test]
+fn fetch4_gathers_two_d_reads_only() {
+    use d3d9_translator::lift::DepthChannels;
+    let forms = [
+        "ps_2_0\ndcl t0\ndcl_2d s0\ntexld r0, t0, s0\ntexldp r1, t0, s0\ntexldb r2, t0, s0\nadd r0, r0, r1\nadd r0, r0, r2\nmov oC0, r0\n",
+        "ps_3_0\ndcl_texcoord v0\ndcl_2d s0\ntexldl r0, v0, s0\ntexldd r1, v0, s0, v0, v0\nadd oC0, r0, r1\n",
+        "ps_1_4\ntexld r0, t0\n",
+    ];
+    let raw = SamplerRead::Depth {
+        channels: DepthChannels::Red,
+        linear: true,
+    };
+    for form in forms {
+        for (channel, read) in [(0, SamplerRead::Color), (3, SamplerRead::Color), (0, raw)] {
+            let fix = SamplerFixup {
+                fetch4: Some(channel),
+                ..SamplerFixup::default()
+            };
+            let w = wgsl(form, fix, read);
+            assert!(w.contains("textureGather(") && w.contains(".zxyw"), "{w}");
+            assert!(!w.contains("textureSample"), "{w}");
+            if read == SamplerRead::Color {
+                assert!(w.contains(&format!("textureGather({channel}")), "{w}");
+            }
+        }
+    }
+    let fix = SamplerFixup {
+        fetch4: Some(0),
+        ..SamplerFixup::default()
+    };
+    let volume = wgsl(
+        "ps_2_0\ndcl t0\ndcl_volume s0\ntexld r0, t0, s0\nmov oC0, r0\n",
+        fix,
+        SamplerRead::Color,
+    );
+    assert!(!volume.contains("textureGather"), "{volume}");
+    let shadow = wgsl(
+        "ps_2_0\ndcl t0\ndcl_2d s0\ntexld r0, t0, s0\nmov oC0, r0\n",
+        fix,
+        SamplerRead::Shadow,
+    );
+    assert!(!shadow.contains("textureGather"), "{shadow}");
 }

@@ -110,6 +110,11 @@ impl Lifter<'_> {
                 let lit = self.emit(sample(None, Some(reference), level));
                 self.splat(lit, 4).h
             }
+            SamplerRead::Depth { .. }
+                if self.sampler_fixup(n, ImageDimension::D2).fetch4.is_some() =>
+            {
+                self.fetch4(image, sampler, coordinate, 0)
+            }
             SamplerRead::Depth { channels, linear } => {
                 let d = if linear {
                     self.bilinear_depth(
@@ -132,6 +137,45 @@ impl Lifter<'_> {
             }
             SamplerRead::Color | SamplerRead::Narrow { .. } => self.lit_f32(0.0),
         }
+    }
+
+    /// AMD's Fetch4 (`SamplerFixup::fetch4`) of `channel` at the 2D `coordinate`: the 2x2
+    /// texels whose top-left one holds it, as (u1 v0, u0 v1, u1 v1, u0 v0) (u0 v0 the
+    /// coordinate's texel; Wine's test_fetch4: AMD's drivers since R500 read with that half
+    /// texel offset). A gather half a texel on, in its lanes z, x, y, w.
+    pub(super) fn fetch4(
+        &mut self,
+        image: Handle<Expression>,
+        sampler: Handle<Expression>,
+        coordinate: Handle<Expression>,
+        channel: u8,
+    ) -> Handle<Expression> {
+        let size = self.emit(Expression::ImageQuery {
+            image,
+            query: ImageQuery::Size { level: None },
+        });
+        let size = self.cast(size, naga::ScalarKind::Float, Some(4));
+        let half = self.float_n(0.5, 2).h;
+        let offset = self.bin(Bo::Divide, half, size);
+        let coordinate = self.bin(Bo::Add, coordinate, offset);
+        let gather = [
+            SwizzleComponent::X,
+            SwizzleComponent::Y,
+            SwizzleComponent::Z,
+            SwizzleComponent::W,
+        ][usize::from(channel & 3)];
+        let g = self.emit(Expression::ImageSample {
+            image,
+            sampler,
+            gather: Some(gather),
+            coordinate,
+            array_index: None,
+            offset: None,
+            level: SampleLevel::Zero,
+            depth_ref: None,
+            clamp_to_edge: false,
+        });
+        self.pick(Value { h: g, n: 4 }, &[2, 0, 1, 3]).h
     }
 
     /// The bilinear filter of a depth texture's level 0 at `coordinate` from the four texels

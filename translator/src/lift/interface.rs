@@ -469,7 +469,7 @@ pub enum DepthChannels {
 
 /// What a pixel sampler's D3D9 states ask of the shader beyond what a WebGPU sampler holds
 /// (`PixelShaderOptions::sampler_fixups`, index = `s#` / ps_1_x stage; see `lift/texture.rs`).
-/// The default asks nothing. Applied to colour reads (depth reads ignore it).
+/// The default asks nothing. Applied to colour reads (raw depth reads take only `fetch4`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SamplerFixup {
@@ -485,6 +485,10 @@ pub struct SamplerFixup {
     /// The sampler's min or mag filter blends: the border colour weighs in over the half texel
     /// at each edge (level 0's size), as bilinear filtering with a border gives.
     pub linear: bool,
+    /// AMD's Fetch4 (`D3DSAMP_MIPMAPLODBIAS` = `GET4`) on a 2D texture of one channel: every
+    /// sample returns the 2x2 texels of this channel (0–3) around the coordinate instead of
+    /// a filtered texel (see `depth::fetch4`); the level of detail is ignored. `None`: off.
+    pub fetch4: Option<u8>,
 }
 
 impl SamplerFixup {

@@ -114,6 +114,9 @@ impl Lifter<'_> {
         let fix = self.sampler_fixup(n, dim);
         let (image, sampler) = self.texture_globals(n, dim);
         let coordinate = self.mirror_once(&fix, coordinate, coords);
+        if let (Some(channel), ImageDimension::D2) = (fix.fetch4, dim) {
+            return self.fetch4(image, sampler, coordinate, channel);
+        }
         let level = self.biased(fix.bias(), level);
         let texel = self.emit(Expression::ImageSample {
             image,
@@ -132,7 +135,7 @@ impl Lifter<'_> {
 
     /// The fixups of pixel sampler `s#n` (none in a vertex shader); a cube map's addressing
     /// is the hardware's (D3D9 ignores the address modes there: Wine's test_cube_wrap).
-    fn sampler_fixup(&self, n: u32, dim: ImageDimension) -> SamplerFixup {
+    pub(super) fn sampler_fixup(&self, n: u32, dim: ImageDimension) -> SamplerFixup {
         let mut fix = self
             .pixel_options()
             .and_then(|o| o.sampler_fixups.get(n as usize).copied())

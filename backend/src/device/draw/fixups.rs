@@ -1,6 +1,7 @@
 //! Sampler states a WebGPU sampler cannot hold, done in the shader: `D3DSAMP_MIPMAPLODBIAS`,
-//! `D3DTADDRESS_MIRRORONCE`, and `D3DTADDRESS_BORDER` with a colour WebGPU's three border
-//! colours do not express (or on an adapter without `ADDRESS_MODE_CLAMP_TO_BORDER`). One
+//! `D3DTADDRESS_MIRRORONCE`, `D3DTADDRESS_BORDER` with a colour WebGPU's three border
+//! colours do not express (or on an adapter without `ADDRESS_MODE_CLAMP_TO_BORDER`), and
+//! AMD's Fetch4 (`D3DSAMP_MIPMAPLODBIAS` = `GET4`). One
 //! function decides per sampler what the shader does ([`Device::sampler_fixup`], read by the
 //! pair key of both pixel stages) and what the WebGPU sampler then does
 //! ([`Device::hardware_address`]), so the two always agree.
@@ -9,7 +10,7 @@ use d3d9_translator::lift::interface::{AxisFixup, SamplerFixup};
 
 use super::super::error::{unsupported, DeviceError};
 use super::super::objects::TextureObject;
-use super::super::state::SamplerStates;
+use super::super::state::{SamplerStates, FOURCC_GET1, FOURCC_GET4};
 use super::super::{Device, VERTEX_SAMPLER_BASE};
 use crate::device::{MipFilter, TextureAddress, TextureKind};
 
@@ -18,9 +19,12 @@ use crate::device::{MipFilter, TextureAddress, TextureKind};
 const MAX_LOD_BIAS: f32 = 15.0;
 
 /// `D3DSAMP_MIPMAPLODBIAS` as the shader adds it: none under `MIPFILTER` NONE (one level is
-/// read, DXVK drops it there too), NaN as 0 (games pass it; DXVK), clamped to ±15.
+/// read, DXVK drops it there too), NaN as 0 (games pass it; DXVK), clamped to ±15; Fetch4's
+/// switches `GET4` and `GET1` are no bias.
 pub(crate) fn lod_bias(s: &SamplerStates) -> f32 {
+    let fetch4_switch = matches!(s.mip_lod_bias.to_bits(), FOURCC_GET4 | FOURCC_GET1);
     match s.mip_filter {
+        _ if fetch4_switch => 0.0,
         MipFilter::None => 0.0,
         _ if s.mip_lod_bias.is_nan() => 0.0,
         // +0.0 for -0.0: the key's bits compare equal to the default.
@@ -47,10 +51,21 @@ impl Device {
     /// (its reads do not take fixups: [`Device::check_fixups`] refuses what they would need).
     pub(crate) fn sampler_fixup(&self, slot: usize) -> SamplerFixup {
         let texture = self.state.textures[slot].and_then(|id| self.textures.get(&id));
+        // AMD's Fetch4: `GET4` as the LOD bias, on a 2D texture of a format it applies to.
+        let fetch4 = texture
+            .filter(|t| t.kind == TextureKind::TwoD)
+            .and_then(|t| t.format.fetch4_channel())
+            .filter(|_| self.state.samplers[slot].mip_lod_bias.to_bits() == FOURCC_GET4);
         if texture.is_some_and(|t| t.format.is_depth()) {
-            return SamplerFixup::default();
+            return SamplerFixup {
+                fetch4,
+                ..SamplerFixup::default()
+            };
         }
-        self.states_fixup(slot, texture)
+        SamplerFixup {
+            fetch4,
+            ..self.states_fixup(slot, texture)
+        }
     }
 
     /// [`Device::sampler_fixup`] whatever the format of `texture`, the one set on `slot`.
@@ -70,6 +85,7 @@ impl Device {
             address,
             border_color: if border { s.border_color } else { 0 },
             linear: border && (s.mag_filter.blends() || s.min_filter.blends()),
+            fetch4: None,
         }
     }
 
@@ -150,5 +166,31 @@ impl Device {
             ));
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fetch4_switches_are_no_bias() {
+        let mut s = SamplerStates {
+            mip_filter: MipFilter::Linear,
+            ..SamplerStates::default()
+        };
+        for (bits, bias) in [
+            (FOURCC_GET4, 0.0),
+            (FOURCC_GET1, 0.0),
+            (1.5f32.to_bits(), 1.5),
+            (20.0f32.to_bits(), MAX_LOD_BIAS),
+            (f32::NAN.to_bits(), 0.0),
+        ] {
+            s.mip_lod_bias = f32::from_bits(bits);
+            assert_eq!(lod_bias(&s), bias, "{bits:#x}");
+        }
+        s.mip_filter = MipFilter::None;
+        s.mip_lod_bias = 1.5;
+        assert_eq!(lod_bias(&s), 0.0);
     }
 }

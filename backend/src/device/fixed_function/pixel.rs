@@ -88,15 +88,19 @@ impl PixelKey {
     }
 
     /// Stage `n`'s fixups for its texture of type `ty` read as `read`: a cube map's
-    /// addressing is the hardware's, a depth read takes none (as the translator's).
+    /// addressing is the hardware's, a depth read takes only Fetch4 (as the translator's).
     fn fixup(&self, n: usize, ty: TextureType, read: SamplerRead) -> SamplerFixup {
         let mut fix = self.sampler_fixups.get(n).copied().unwrap_or_default();
         if ty == TextureType::Cube {
             fix.address = [AxisFixup::None; 3];
         }
-        match read.is_depth() {
-            true => SamplerFixup::default(),
-            false => fix,
+        match read {
+            SamplerRead::Shadow => SamplerFixup::default(),
+            SamplerRead::Depth { .. } => SamplerFixup {
+                fetch4: fix.fetch4,
+                ..SamplerFixup::default()
+            },
+            _ => fix,
         }
     }
 }
@@ -273,11 +277,16 @@ fn sample(
             let _ = writeln!(body, "    coord{n}.{lane} = abs(coord{n}.{lane});");
         }
     }
-    let _ = writeln!(
-        body,
-        "    var texel{n} = {};",
-        depth_texel(n, read, fix.bias())
-    );
+    let texel = match fix.fetch4 {
+        // AMD's Fetch4 (the translator's `depth::fetch4`): the 2x2 texels from the
+        // coordinate's on, gathered half a texel on, as (u1 v0, u0 v1, u1 v1, u0 v0).
+        Some(channel) if axes == 2 && read != SamplerRead::Shadow => format!(
+            "textureGather({}, stage{n}, stage{n}_sampler, coord{n}.xy + 0.5 / vec2<f32>(textureDimensions(stage{n}))).zxyw",
+            channel & 3
+        ),
+        _ => depth_texel(n, read, fix.bias()),
+    };
+    let _ = writeln!(body, "    var texel{n} = {texel};");
     border(n, &fix, axes, body);
     if bump.is_some_and(|p| p.color.op == StageOp::BumpEnvMapLuminance) {
         let p = n - 1;
@@ -588,6 +597,8 @@ mod tests {
                     ],
                     border_color: 0xff00_ff00,
                     linear: i.is_multiple_of(2),
+                    // Fetch4 on every third stage, of red or alpha.
+                    fetch4: (i % 3 == 1).then_some((i % 2 * 3) as u8),
                 };
                 for shift in [0, 1, 2, 3] {
                     let key = PixelKey {

@@ -309,6 +309,17 @@ impl Format {
         })
     }
 
+    /// The channel AMD's Fetch4 gathers from this format's GPU texels, for the formats it
+    /// applies to (Wine's test_fetch4 on AMD: the one-channel L8, L16, R16F, R32F, ATI1 and
+    /// A8, and the raw depth formats DF16, DF24, INTZ; not A8R8G8B8 or the shadow maps).
+    pub(crate) fn fetch4_channel(self) -> Option<u8> {
+        match self {
+            F::L8 | F::L16 | F::R16F | F::R32F | F::Ati1 | F::Df16 | F::Df24 | F::Intz => Some(0),
+            F::A8 => Some(3),
+            _ => None,
+        }
+    }
+
     /// Whether D3D9 reads and writes this format as sRGB (`D3DSAMP_SRGBTEXTURE`,
     /// `D3DRS_SRGBWRITEENABLE`; `D3DUSAGE_QUERY_SRGBREAD`/`SRGBWRITE`): the 8-bit RGB(A)
     /// formats and DXT1–5, whose GPU formats have an sRGB twin (as DXVK's format table;
@@ -610,11 +621,9 @@ impl Format {
         if self.is_depth() {
             return FormatSupport {
                 depth_stencil: renderable,
-                // DF16 and DF24 are made when asked, but not offered: Windows offers them
-                // with AMD's Fetch4 (`D3DSAMP_MIPMAPLODBIAS` = GET4), which is not done, and
-                // programs that find them take that path (NVIDIA's drivers offer neither).
+                // DF16 and DF24 with AMD's Fetch4 (`D3DSAMP_MIPMAPLODBIAS` = GET4), as
+                // Windows offers them on AMD's drivers: programs that find them take that path.
                 depth_texture: self.depth_read().is_some()
-                    && !matches!(self, F::Df16 | F::Df24)
                     && rt_usages.contains(U::RENDER_ATTACHMENT | U::TEXTURE_BINDING),
                 ..FormatSupport::default()
             };

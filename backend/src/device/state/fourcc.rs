@@ -1,5 +1,6 @@
-//! Render-state values that are FOURCC codes: the drivers' alpha-to-coverage hacks, which
-//! every D3D9 driver (and DXVK, wined3d) honours (`multisample`).
+//! Render- and sampler-state values that are FOURCC codes: the drivers' alpha-to-coverage
+//! hacks, which every D3D9 driver (and DXVK, wined3d) honours (`multisample`), and AMD's
+//! Fetch4 switch (`draw/fixups`).
 
 const fn fourcc(code: &[u8; 4]) -> u32 {
     u32::from_le_bytes(*code)
@@ -13,3 +14,7 @@ pub const FOURCC_ATOC: u32 = fourcc(b"ATOC");
 pub const FOURCC_A2M1: u32 = fourcc(b"A2M1");
 /// `MAKEFOURCC('A','2','M','0')`: AMD's alpha to coverage off, set as `D3DRS_POINTSIZE`.
 pub const FOURCC_A2M0: u32 = fourcc(b"A2M0");
+/// `MAKEFOURCC('G','E','T','4')` as `D3DSAMP_MIPMAPLODBIAS`: AMD's Fetch4 on for the sampler.
+pub const FOURCC_GET4: u32 = fourcc(b"GET4");
+/// `MAKEFOURCC('G','E','T','1')` as `D3DSAMP_MIPMAPLODBIAS`: Fetch4 off (no bias).
+pub const FOURCC_GET1: u32 = fourcc(b"GET1");

@@ -202,12 +202,6 @@ impl RenderState {
     }
 }
 
-/// `D3DSAMP_MIPMAPLODBIAS`, which also carries AMD's Fetch4 switch.
-const FETCH4_OFF_TYPE: u32 = 8;
-/// `MAKEFOURCC('G','E','T','1')` and `MAKEFOURCC('G','E','T','4')`.
-const FETCH4_OFF: u32 = u32::from_le_bytes(*b"GET1");
-const FETCH4_ON: u32 = u32::from_le_bytes(*b"GET4");
-
 impl SamplerState {
     /// `SetSamplerState(sampler, type, value)` with D3D9's numbers (`D3DSAMPLERSTATETYPE`).
     /// `Ok(None)`: no effect here (`D3DSAMP_ELEMENTINDEX`, `DMAPOFFSET`, `MAXANISOTROPY`
@@ -244,14 +238,8 @@ impl SamplerState {
                 2 | 3 | 6 | 7 => MipFilter::Linear,
                 v => return Err(RawStateError::Invalid(format!("D3DSAMP_MIPFILTER {v}"))),
             }),
-            // AMD's Fetch4 switch (`MAKEFOURCC('G','E','T','4')` on, `GET1` off) is not a bias:
-            // off changes nothing, on is not done.
-            FETCH4_OFF_TYPE if value == FETCH4_OFF => return Ok(None),
-            FETCH4_OFF_TYPE if value == FETCH4_ON => {
-                return Err(RawStateError::Unsupported(
-                    "AMD's Fetch4 (D3DSAMP_MIPMAPLODBIAS = GET4)".into(),
-                ))
-            }
+            // Also AMD's Fetch4 switch, kept as its bits (`MAKEFOURCC('G','E','T','4')` on,
+            // `GET1` off; neither is a bias: `draw/fixups`).
             8 => SamplerState::MipMapLodBias(f32::from_bits(value)),
             9 => SamplerState::MaxMipLevel(value),
             10 => SamplerState::MaxAnisotropy(value),
@@ -293,14 +281,22 @@ mod tests {
         assert_eq!(RenderState::from_d3d(151, 1), Ok(None));
         assert_eq!(RenderState::from_d3d(194, 1), Ok(None));
         assert_eq!(SamplerState::from_d3d(11, 0x7e41_882a), Ok(None));
+        // AMD's Fetch4 switches are kept as their bits (`draw/fixups` reads them).
+        for code in [*b"GET1", *b"GET4"] {
+            let bits = u32::from_le_bytes(code);
+            assert!(matches!(
+                SamplerState::from_d3d(8, bits),
+                Ok(Some(SamplerState::MipMapLodBias(b))) if b.to_bits() == bits
+            ));
+        }
         assert_eq!(
-            SamplerState::from_d3d(8, u32::from_le_bytes(*b"GET1")),
-            Ok(None)
+            RenderState::from_d3d(135, 0x1f),
+            Ok(Some(RenderState::Wrap(7, 0xf)))
         );
-        assert!(matches!(
-            SamplerState::from_d3d(8, u32::from_le_bytes(*b"GET4")),
-            Err(RawStateError::Unsupported(_))
-        ));
+        assert_eq!(
+            RenderState::from_d3d(198, 2),
+            Ok(Some(RenderState::Wrap(8, 2)))
+        );
         assert!(matches!(
             RenderState::from_d3d(22, 4),
             Err(RawStateError::Invalid(_))
