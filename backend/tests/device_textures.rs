@@ -1,12 +1,13 @@
 //! Textures in D3D9's pools: dirty regions (what MANAGED textures upload and what
 //! `UpdateTexture` copies of a SYSTEMMEM source), `UpdateTexture`'s level matching and format
-//! conversion, and SYSTEMMEM textures drawn with. GPU tests fail without an adapter.
+//! conversion, SYSTEMMEM textures drawn with, and a volume on a `dcl_2d` sampler. GPU tests
+//! fail without an adapter.
 
 #![allow(clippy::panic)] // a failing test says why
 
 #[allow(dead_code)]
 mod device_common;
-use d3d9_backend::device::{CullMode, TextureKind};
+use d3d9_backend::device::{CullMode, SamplerState, TextureFilter, TextureKind};
 use d3d9_backend::device::{
     Device, Format, LockFlags, Pool, PrimitiveType, RenderState, TexelBox, TextureDesc, TextureId,
     Usage,
@@ -306,4 +307,32 @@ fn gpu_vertex_texture_fetch_of_narrow_formats_reads_missing_channels_as_one() {
         let got = ok(dev.pixel(320, 240)) & 0xff_ffff;
         assert_eq!(got, expected, "{format:?}: {got:#08x}");
     }
+}
+
+/// A volume texture on a `dcl_2d` sampler (D3D9 leaves it undefined; Star Wars: The Old
+/// Republic draws its water so): read as the volume at depth 0.5, as Windows does in Wine's
+/// test_mismatched_sample_types, so two slices of 0x20 and 0x40 give 0x30 under linear
+/// filtering.
+#[test]
+fn gpu_a_volume_on_a_2d_sampler_reads_at_depth_one_half() {
+    let mut dev = device();
+    let volume = ok(dev.create_texture_with(&TextureDesc {
+        kind: TextureKind::Volume,
+        width: 8,
+        height: 8,
+        depth: 2,
+        levels: 1,
+        format: Format::A8R8G8B8,
+        usage: Usage::default(),
+        pool: Pool::Managed,
+    }));
+    let mut texels = 0xff20_2020u32.to_le_bytes().repeat(64);
+    texels.extend(0xff40_4040u32.to_le_bytes().repeat(64));
+    ok(dev.update_texture(volume, 0, &texels));
+    ok(dev.set_sampler_state(0, SamplerState::MagFilter(TextureFilter::Linear)));
+    assert_eq!(draw(&mut dev, volume), (0x30_3030, 0x30_3030));
+    // A 2D texture on the same sampler afterwards reads as before.
+    let flat = texture(&mut dev, Format::A8R8G8B8, Pool::Managed, 1);
+    fill(&mut dev, flat, None, 0xff70_7070, LockFlags::default());
+    assert_eq!(draw(&mut dev, flat), (0x70_7070, 0x70_7070));
 }

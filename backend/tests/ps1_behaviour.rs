@@ -122,7 +122,7 @@ struct Inputs {
 }
 
 impl Inputs {
-    /// `ps1_texture_types`: cube for the stages bound to a cube map, else 2D.
+    /// `texture_types`: cube for the stages bound to a cube map, else 2D.
     fn texture_types(&self) -> Vec<TextureType> {
         (0..8)
             .map(|stage| {
@@ -149,7 +149,7 @@ fn run_program(program: &Program, inputs: &Inputs) -> Result<Option<V4>, Box<dyn
     let checked = check(program, Stage::Pixel, &DeviceCaps::default())?;
     let options = PixelShaderOptions {
         ps1_range: inputs.range,
-        ps1_texture_types: inputs.texture_types(),
+        texture_types: inputs.texture_types(),
         ps1_texture_transform_flags: inputs.transform_flags.clone(),
         // The register range is what these tests observe, through an Rgba32Float target.
         ps1_unsaturated_output: !inputs.saturated_output,

@@ -416,7 +416,7 @@ fn ps_1_x_interface_names_the_bump_uniform_samplers_and_depth() {
     use d3d9_translator::bytecode::TextureType;
     use d3d9_translator::lift::interface::BUMP_ENV_BINDING;
     let options = PixelShaderOptions {
-        ps1_texture_types: vec![TextureType::TwoD, TextureType::Cube],
+        texture_types: vec![TextureType::TwoD, TextureType::Cube],
         ..Default::default()
     };
     let (t, wgsl) = translate_with("ps_1_1\ntex t0\ntexbem t1, t0\nmov r0, t1\n", &options);

@@ -1129,7 +1129,7 @@ psnap!(
          mul r0, t2, t3\n"
     ),
     PixelShaderOptions {
-        ps1_texture_types: vec![
+        texture_types: vec![
             TextureType::TwoD,
             TextureType::TwoD,
             TextureType::TwoD,

@@ -49,7 +49,7 @@ pub(crate) enum PixelStage<P = PixelShaderId> {
         id: P,
         /// `D3DRS_FOGTABLEMODE` with fog on, and whether table fog reads w.
         fog: Option<(FogMode, bool)>,
-        ps1_texture_types: Vec<TextureType>,
+        texture_types: Vec<TextureType>,
         /// ps_1_1–1_3: stages 0–3's `D3DTSS_TEXTURETRANSFORMFLAGS` (`D3DTTFF_PROJECTED`).
         ps1_texture_transform_flags: Vec<u32>,
         /// How each sampler reads a depth texture set on it (`Device::sampler_reads`).
@@ -117,7 +117,7 @@ impl<D, V, P> PairKey<D, V, P> {
             pixel: PixelStage::Shader {
                 id: pixel,
                 fog: None,
-                ps1_texture_types: Vec::new(),
+                texture_types: Vec::new(),
                 ps1_texture_transform_flags: Vec::new(),
                 sampler_reads: Vec::new(),
                 sampler_fixups: Vec::new(),
@@ -150,7 +150,7 @@ impl<D, V, P> PairKey<D, V, P> {
         let PixelStage::Shader {
             id,
             fog,
-            ps1_texture_types,
+            texture_types,
             ps1_texture_transform_flags,
             sampler_reads,
             sampler_fixups,
@@ -165,7 +165,7 @@ impl<D, V, P> PairKey<D, V, P> {
             pixel: PixelStage::Shader {
                 id: pixel(id)?,
                 fog: *fog,
-                ps1_texture_types: ps1_texture_types.clone(),
+                texture_types: texture_types.clone(),
                 ps1_texture_transform_flags: ps1_texture_transform_flags.clone(),
                 sampler_reads: sampler_reads.clone(),
                 sampler_fixups: sampler_fixups.clone(),
@@ -399,7 +399,7 @@ fn pixel_shader_options(
 ) -> PixelShaderOptions {
     let PixelStage::Shader {
         fog,
-        ps1_texture_types,
+        texture_types,
         ps1_texture_transform_flags,
         sampler_reads,
         sampler_fixups,
@@ -418,7 +418,7 @@ fn pixel_shader_options(
         float_mode: params.float_mode,
         ps1_range: params.ps1_range,
         fog,
-        ps1_texture_types: ps1_texture_types.clone(),
+        texture_types: texture_types.clone(),
         ps1_texture_transform_flags: ps1_texture_transform_flags.clone(),
         alpha_test: key.alpha_test.map(|(f, _)| f),
         alpha_test_float_target: key.alpha_test_float_target,

@@ -95,10 +95,13 @@ pub struct PixelShaderOptions {
     /// Whether a ps_3_0 shader gets it is the caller's choice: Windows applies it (vkd3d's
     /// `fog.shader_test`), the SDK's text, DXVK and wined3d do not (`docs/decisions.md`).
     pub fog: Option<FogOptions>,
-    /// ps_1_x: the type of the texture bound to each stage (index = stage = sampler), which
-    /// D3D9 takes from the bound texture at draw time (ps_1_x has no `dcl s#`); stages past
-    /// the end of the list are 2D. `Unknown` counts as 2D. Ignored from ps_2_0 on.
-    pub ps1_texture_types: Vec<crate::bytecode::TextureType>,
+    /// The type of the texture bound to each sampler (index = stage = `s#`); samplers past
+    /// the end of the list are 2D, `Unknown` counts as 2D. ps_1_x takes its texture types
+    /// from it (D3D9 takes them from the bound texture at draw time: ps_1_x has no `dcl s#`);
+    /// from ps_2_0 on a volume bound to a `dcl_2d` sampler is read as a volume at depth 0.5
+    /// (Windows in Wine's test_mismatched_sample_types; see `texture`), other types are the
+    /// declaration's.
+    pub texture_types: Vec<crate::bytecode::TextureType>,
     /// ps_1_1–1_3: each stage's `D3DTSS_TEXTURETRANSFORMFLAGS` (`D3DTTFF_COUNT1..4` = 1–4,
     /// `D3DTTFF_PROJECTED` = 256); stages past the end are 0. With `PROJECTED`, `tex` and
     /// `texbem`/`texbeml` divide the stage's coordinate by its `.y`, `.z` or `.w` (`COUNT2`,

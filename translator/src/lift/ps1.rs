@@ -5,7 +5,7 @@
 //!   texture coordinate and the register a texture instruction writes, and the sampler of
 //!   `tN` is stage N; in ps_1_4 `t#` holds coordinates only and `texld rN` samples stage N.
 //!   ps_1_x has no `dcl s#`: the texture type of a stage comes from
-//!   [`super::PixelShaderOptions::ps1_texture_types`] (2D by default).
+//!   [`super::PixelShaderOptions::texture_types`] (2D by default).
 //! - Range: every `r#`/`t#` write is clamped to ±`MaxPixelShaderValue`
 //!   ([`super::Ps1Range`]); `c#` reads are clamped to [-1, 1]; `v0`/`v1` arrive clamped to
 //!   [0, 1] (`pixel_entry`).
@@ -210,7 +210,7 @@ impl Lifter<'_> {
     fn ps1_texture_type(&self, stage: u32) -> TextureType {
         match self
             .pixel_options()
-            .and_then(|o| o.ps1_texture_types.get(stage as usize).copied())
+            .and_then(|o| o.texture_types.get(stage as usize).copied())
         {
             Some(TextureType::Cube) => TextureType::Cube,
             Some(TextureType::Volume) => TextureType::Volume,

@@ -48,9 +48,12 @@ impl Lifter<'_> {
             return Err(self.internal("the second source of a texture sample is not s#"));
         }
         let n = s.reg.index;
-        let Some(&tt) = self.resources.samplers.get(&n) else {
+        let Some(&declared) = self.resources.samplers.get(&n) else {
             return Err(self.internal(format!("s{n} is not declared")));
         };
+        let tt = self.sampled_type(n, declared);
+        // A volume on a `dcl_2d` sampler: read at depth 0.5 (Windows).
+        let volume_on_2d = tt != declared;
         let (dim, coords) = match tt {
             TextureType::TwoD => (ImageDimension::D2, 2),
             TextureType::Cube => (ImageDimension::Cube, 3),
@@ -81,6 +84,14 @@ impl Lifter<'_> {
             let w = self.splat(w, coords).h;
             coordinate = self.bin(Bo::Divide, coordinate, w);
         }
+        if volume_on_2d {
+            let (x, y, half) = (
+                self.comp(coordinate, 0),
+                self.comp(coordinate, 1),
+                self.lit_f32(0.5),
+            );
+            coordinate = self.compose(&[x, y, half]).h;
+        }
         let level = match level {
             Level::Auto => SampleLevel::Auto,
             Level::Bias => SampleLevel::Bias(self.comp(coord, 3)),
@@ -96,6 +107,20 @@ impl Lifter<'_> {
         };
         let texel = self.sample_color(n, dim, coordinate, coords, level);
         self.write_sampled(inst, texel, s.swizzle)
+    }
+
+    /// The texture type pixel sampler `s#n`, declared `declared`, samples: a volume where one
+    /// is bound to a `dcl_2d` sampler from ps_2_0 on (`PixelShaderOptions::texture_types`;
+    /// D3D9 leaves it undefined, Windows reads the volume at depth 0.5: Wine's
+    /// test_mismatched_sample_types), the declaration otherwise.
+    pub(super) fn sampled_type(&self, n: u32, declared: TextureType) -> TextureType {
+        let bound = self
+            .pixel_options()
+            .and_then(|o| o.texture_types.get(n as usize).copied());
+        match (declared, bound) {
+            (TextureType::TwoD, Some(TextureType::Volume)) if !self.is_ps1() => TextureType::Volume,
+            _ => declared,
+        }
     }
 
     /// A colour texel of `s#n` (a `dim` texture) at `coordinate` (`coords` components) and

@@ -32,7 +32,7 @@ pub fn translate_vertex_shader(
 /// [`super::interface::PS_TEXTURES_GROUP`]; inputs as `options.input_locations` places them.
 ///
 /// ps_1_x shaders: `r0` is the colour output, `t#` the texture registers (sampler n = stage
-/// n, of the type `options.ps1_texture_types` gives), the bump-environment uniform at
+/// n, of the type `options.texture_types` gives), the bump-environment uniform at
 /// [`super::interface::BUMP_ENV_BINDING`]; see `ps1`. With `options.fog`, a ps_1_x or ps_2_x
 /// shader's colour goes through the fixed-function fog stage (see `lift/fog.rs`).
 pub fn translate_pixel_shader(
@@ -356,7 +356,8 @@ impl Lifter<'_> {
                 binding: BOOL_CONSTANTS_BINDING,
             });
         }
-        for (&n, &tt) in &self.resources.samplers {
+        for (&n, &declared) in &self.resources.samplers {
+            let tt = self.sampled_type(n, declared);
             if self.resources.globals.contains_key(&RegKey::Texture(n)) {
                 let dim = match tt {
                     crate::bytecode::TextureType::TwoD => naga::ImageDimension::D2,

@@ -223,11 +223,7 @@ impl Device {
                 fog: render
                     .fog_enable
                     .then_some((render.fog_table_mode, fog.from_w)),
-                ps1_texture_types: if ps.program().version.major < 2 {
-                    (0..6).map(|slot| self.texture_type_at(slot)).collect()
-                } else {
-                    Vec::new()
-                },
+                texture_types: self.bound_texture_types(ps.program().version.major),
                 ps1_texture_transform_flags: if ps.program().version.major < 2 {
                     (0..4u32)
                         .map(|stage| self.texture_stage_state_raw(stage, 24).unwrap_or(0))
@@ -274,6 +270,26 @@ impl Device {
     /// Pair ids share the handle counter, so they never repeat.
     fn next_pair_id(&mut self) -> u64 {
         self.next_id()
+    }
+
+    /// The types of the textures bound to a pixel shader's samplers
+    /// (`PixelShaderOptions::texture_types`): ps_1_x's six stages take theirs from them; from
+    /// ps_2_0 on only a volume matters (read as one on a `dcl_2d` sampler), the list ending at
+    /// the last.
+    fn bound_texture_types(&self, major: u8) -> Vec<TextureType> {
+        if major < 2 {
+            return (0..6).map(|slot| self.texture_type_at(slot)).collect();
+        }
+        let mut types: Vec<TextureType> = (0..super::super::VERTEX_SAMPLER_BASE)
+            .map(|slot| match self.texture_type_at(slot) {
+                TextureType::Volume => TextureType::Volume,
+                _ => TextureType::TwoD,
+            })
+            .collect();
+        while types.last() == Some(&TextureType::TwoD) {
+            types.pop();
+        }
+        types
     }
 
     /// The texture type of the texture on sampler slot `slot` (2D when none).
