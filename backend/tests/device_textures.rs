@@ -336,3 +336,58 @@ fn gpu_a_volume_on_a_2d_sampler_reads_at_depth_one_half() {
     fill(&mut dev, flat, None, 0xff70_7070, LockFlags::default());
     assert_eq!(draw(&mut dev, flat), (0x70_7070, 0x70_7070));
 }
+
+/// A face of a cube render-target texture is drawn into, filled, stretched into and read
+/// back; on wgpu's GL backend, which attaches a face as the whole cube (copies and draws into
+/// a face do nothing there), a cube render-target texture is `Unsupported` and so is a cube
+/// face as a copy's source, never a silent miss.
+#[test]
+fn gpu_cube_faces_are_render_targets_or_refused_on_gl() {
+    use d3d9_backend::device::{ClearFlags, Filter};
+    use d3d9_backend::DeviceError;
+    let mut dev = device();
+    let gl = dev.gpu().adapter_info().backend == d3d9_backend::wgpu::Backend::Gl;
+    let cube = |dev: &mut Device, usage| {
+        dev.create_texture_with(&TextureDesc {
+            kind: TextureKind::Cube,
+            width: 8,
+            height: 8,
+            depth: 1,
+            levels: 1,
+            format: Format::A8R8G8B8,
+            usage,
+            pool: Pool::Default,
+        })
+    };
+    let refused = |what: &str, r: Result<(), DeviceError>| match r {
+        Err(DeviceError::Unsupported { what: w, .. }) => assert!(w.contains("cube"), "{what}: {w}"),
+        other => panic!("{what} on GL: {other:?}"),
+    };
+    assert_eq!(Format::A8R8G8B8.support(dev.gpu()).cube_render_target, !gl);
+    let rt = ok(dev.create_render_target(8, 8, Format::A8R8G8B8));
+    ok(dev.color_fill(rt, None, 0xff00_ff00));
+    let plain = ok(cube(&mut dev, Usage::default()));
+    let plain_face = ok(dev.texture_surface(plain, 0, 0));
+    if gl {
+        refused(
+            "a cube render target",
+            cube(&mut dev, Usage::RENDER_TARGET).map(|_| ()),
+        );
+        refused(
+            "StretchRect out of a face",
+            dev.stretch_rect(plain_face, None, rt, None, Filter::Point),
+        );
+        return;
+    }
+    let target = ok(cube(&mut dev, Usage::RENDER_TARGET));
+    let face = ok(dev.texture_surface(target, 2, 0));
+    let read = |dev: &mut Device| ok(dev.get_render_target_data(face)).color(3, 3);
+    ok(dev.color_fill(face, None, 0xffff_0000));
+    assert_eq!(read(&mut dev), Some(0xffff_0000));
+    ok(dev.stretch_rect(rt, None, face, None, Filter::Point));
+    assert_eq!(read(&mut dev), Some(0xff00_ff00));
+    ok(dev.set_render_target(0, Some(face)));
+    ok(dev.clear(&[], ClearFlags::TARGET, 0xff00_00ff, 1.0, 0));
+    assert_eq!(read(&mut dev), Some(0xff00_00ff));
+    ok(dev.stretch_rect(plain_face, None, rt, None, Filter::Point));
+}

@@ -302,6 +302,9 @@ pub fn format_supported(gpu: &Gpu, usage: u32, rtype: u32, format: u32) -> bool 
                 && (rtype != RTYPE_VOLUMETEXTURE || support.volume)
                 && (!wants(USAGE_RENDERTARGET)
                     || (support.render_target && rtype != RTYPE_VOLUMETEXTURE))
+                && (!wants(USAGE_RENDERTARGET)
+                    || rtype != RTYPE_CUBETEXTURE
+                    || support.cube_render_target)
                 && !wants(USAGE_DEPTHSTENCIL)
                 && (!wants(QUERY_FILTER) || support.filter)
                 && (!wants(QUERY_POSTPIXELSHADER_BLENDING) || support.blend)

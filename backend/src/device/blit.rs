@@ -6,7 +6,7 @@
 //! `bitcast<u32>` of the colour. A source's channels its format lacks read 1, as D3D9 samples
 //! them (R32F: (r, 1, 1, 1)).
 
-use crate::gpu::{pass, Target};
+use crate::gpu::pass;
 use std::collections::HashMap;
 
 use super::error::{invalid, unsupported, DeviceError};
@@ -169,64 +169,32 @@ fn blit_wgsl(bits: bool) -> String {
 }
 
 impl Device {
-    /// On wgpu's GL backend, the level and layer of a cube or array texture that `source`
-    /// names, copied into a 2D texture of its own for sampling: GL binds every view of a
-    /// texture with six layers as a cube (wgpu-hal's view-dimension heuristic), so a 2D
-    /// view of one face samples and draws the wrong image (AUTOGENMIPMAP cube levels,
-    /// StretchRect out of and into a face). `None` elsewhere, and for images with one layer.
-    fn layer_copy(&mut self, source: SurfaceId) -> Option<GpuImage> {
+    /// Refuses, on wgpu's GL backend, a face of a GPU cube texture as an image a copy or a draw
+    /// reads or writes: wgpu-hal attaches the six-layer texture with the `GL_TEXTURE_CUBE_MAP`
+    /// target (`GL_INVALID_OPERATION in glFramebufferTexture2D`), so such copies, clears,
+    /// draws and read-backs do nothing there. Sampling the cube and uploads into its faces
+    /// work (AUTOGENMIPMAP levels are made in memory there: `autogen`).
+    pub(crate) fn refuse_gl_cube_face(
+        &self,
+        call: &'static str,
+        surface: SurfaceId,
+    ) -> Result<(), DeviceError> {
         if self.gpu.adapter_info().backend != wgpu::Backend::Gl {
-            return None;
+            return Ok(());
         }
-        let image = self.surfaces.get(&source)?.gpu.clone()?;
-        if image.texture.depth_or_array_layers() == 1
-            || image.texture.dimension() != wgpu::TextureDimension::D2
-            || image.texture.sample_count() != 1
-        {
-            return None;
+        let cube = self
+            .surfaces
+            .get(&surface)
+            .and_then(|s| s.container)
+            .and_then(|(texture, _, _)| self.textures.get(&texture))
+            .is_some_and(|t| t.kind == crate::device::TextureKind::Cube && t.gpu.is_some());
+        match cube {
+            true => Err(unsupported(
+                call,
+                "a cube texture's face as a render target or a copy's source or destination on wgpu's GL backend (it attaches the face as the whole cube)",
+            )),
+            false => Ok(()),
         }
-        let size = image
-            .texture
-            .size()
-            .mip_level_size(image.level, image.texture.dimension());
-        let usage = wgpu::TextureUsages::TEXTURE_BINDING
-            | wgpu::TextureUsages::RENDER_ATTACHMENT
-            | wgpu::TextureUsages::COPY_SRC
-            | wgpu::TextureUsages::COPY_DST;
-        let texture = Target::new(
-            "layer copy",
-            image.wgpu_format,
-            (size.width, size.height),
-            usage,
-        )
-        .create(&self.gpu.device);
-        let encoder = self.encoder();
-        encoder.copy_texture_to_texture(
-            wgpu::TexelCopyTextureInfo {
-                texture: &image.texture,
-                mip_level: image.level,
-                origin: wgpu::Origin3d {
-                    x: 0,
-                    y: 0,
-                    z: image.layer,
-                },
-                aspect: wgpu::TextureAspect::All,
-            },
-            texture.as_image_copy(),
-            wgpu::Extent3d {
-                depth_or_array_layers: 1,
-                ..size
-            },
-        );
-        let view = texture.create_view(&Default::default());
-        Some(GpuImage {
-            texture,
-            view,
-            srgb_view: None,
-            wgpu_format: image.wgpu_format,
-            level: 0,
-            layer: 0,
-        })
     }
 }
 
@@ -243,12 +211,7 @@ impl Device {
         d: TexelBox,
         filter: Filter,
     ) -> Result<(), DeviceError> {
-        let resolved = match self.resolved_image(call, source)? {
-            Some(image) => Some(image),
-            None => self.layer_copy(source),
-        };
-        // Drawn into through a 2D copy too on GL, then copied back (see `layer_copy`).
-        let drawn_copy = self.layer_copy(destination);
+        let resolved = self.resolved_image(call, source)?;
         let image = |id| {
             self.surfaces
                 .get(&id)
@@ -265,11 +228,7 @@ impl Device {
         let sampling = self.blit_sampling(src_surface.format, src, filter);
         let key = (dst.wgpu_format, sampling, samples);
         let (src_view, src_size) = (src.view.clone(), (src_surface.width, src_surface.height));
-        let (dst_view, dst_format) = match &drawn_copy {
-            Some(copy) => (copy.view.clone(), dst.wgpu_format),
-            None => (dst.view.clone(), dst.wgpu_format),
-        };
-        let dst_layer = (dst.texture.clone(), dst.level, dst.layer);
+        let (dst_view, dst_format) = (dst.view.clone(), dst.wgpu_format);
         let channels = src_surface.format.channels(src.wgpu_format);
         if !self.blit_pipelines.contains_key(&key) {
             let built = build_blit_pipeline(&self.gpu, dst_format, sampling, samples);
@@ -282,7 +241,7 @@ impl Device {
         let uniform = blit_uniform(s, d, src_size, channels);
         let group = self.blit_bind_group(layout, sampling, &src_view, &uniform);
         let pipeline = pipeline.clone();
-        self.encode_blit(&pipeline, &group, &dst_view, d, drawn_copy, dst_layer);
+        self.encode_blit(&pipeline, &group, &dst_view, d);
         self.bump_container(destination);
         Ok(())
     }
@@ -352,43 +311,21 @@ impl Device {
         })
     }
 
-    /// The blit's pass over box `d` of `dst_view`, on the pending encoder; then a drawn 2D
-    /// copy back into its layer (`dst_layer`: texture, level, layer).
+    /// The blit's pass over box `d` of `dst_view`, on the pending encoder.
     fn encode_blit(
         &mut self,
         pipeline: &wgpu::RenderPipeline,
         group: &wgpu::BindGroup,
         dst_view: &wgpu::TextureView,
         d: TexelBox,
-        drawn_copy: Option<GpuImage>,
-        dst_layer: (wgpu::Texture, u32, u32),
     ) {
         let encoder = self.encoder();
-        {
-            let target = pass::color_attachment(dst_view, wgpu::LoadOp::Load);
-            let mut pass = pass::begin(encoder, "StretchRect", &[Some(target)], None);
-            pass.set_pipeline(pipeline);
-            pass.set_bind_group(0, group, &[]);
-            pass.set_scissor_rect(d.left, d.top, d.right - d.left, d.bottom - d.top);
-            pass.draw(0..3, 0..1);
-        }
-        if let Some(copy) = drawn_copy {
-            let (texture, level, layer) = dst_layer;
-            encoder.copy_texture_to_texture(
-                copy.texture.as_image_copy(),
-                wgpu::TexelCopyTextureInfo {
-                    texture: &texture,
-                    mip_level: level,
-                    origin: wgpu::Origin3d {
-                        x: 0,
-                        y: 0,
-                        z: layer,
-                    },
-                    aspect: wgpu::TextureAspect::All,
-                },
-                copy.texture.size(),
-            );
-        }
+        let target = pass::color_attachment(dst_view, wgpu::LoadOp::Load);
+        let mut pass = pass::begin(encoder, "StretchRect", &[Some(target)], None);
+        pass.set_pipeline(pipeline);
+        pass.set_bind_group(0, group, &[]);
+        pass.set_scissor_rect(d.left, d.top, d.right - d.left, d.bottom - d.top);
+        pass.draw(0..3, 0..1);
     }
 }
 

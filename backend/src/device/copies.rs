@@ -46,6 +46,7 @@ impl Device {
         destination: SurfaceId,
     ) -> Result<(), DeviceError> {
         let call = "GetRenderTargetData";
+        self.refuse_gl_cube_face(call, source)?;
         let src = self
             .surface_info(source)
             .ok_or_else(|| invalid(call, format!("{source:?} is not a surface")))?;
@@ -250,6 +251,7 @@ impl Device {
         colour: u32,
     ) -> Result<(), DeviceError> {
         let call = "ColorFill";
+        self.refuse_gl_cube_face(call, surface)?;
         let info = self
             .surface_info(surface)
             .ok_or_else(|| invalid(call, format!("{surface:?} is not a surface")))?;
@@ -295,6 +297,8 @@ impl Device {
         filter: Filter,
     ) -> Result<(), DeviceError> {
         let call = "StretchRect";
+        self.refuse_gl_cube_face(call, source)?;
+        self.refuse_gl_cube_face(call, destination)?;
         self.upload_container(source);
         self.upload_container(destination);
         let src = self

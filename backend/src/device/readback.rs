@@ -426,6 +426,7 @@ impl Device {
     /// out where the adapter copies depth and drawn out through a pass where it cannot (GL).
     pub fn get_render_target_data(&mut self, id: SurfaceId) -> Result<SurfaceData, DeviceError> {
         let call = "GetRenderTargetData";
+        self.refuse_gl_cube_face(call, id)?;
         self.upload_container(id);
         // A multisampled target reads as its resolve (what `Present` and `StretchRect` give).
         let resolved = self.resolved_image(call, id)?;

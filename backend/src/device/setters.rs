@@ -471,6 +471,7 @@ impl Device {
             return Err(invalid(call, "render target 0 cannot be NULL"));
         }
         if let Some(id) = surface {
+            self.refuse_gl_cube_face(call, id)?;
             let s = self
                 .surfaces
                 .get(&id)

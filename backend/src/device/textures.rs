@@ -144,6 +144,15 @@ impl Device {
             return self.create_depth_texture(call, desc);
         }
         let render_target = usage.contains(Usage::RENDER_TARGET);
+        if render_target
+            && kind == TextureKind::Cube
+            && !format.support(&self.gpu).cube_render_target
+        {
+            return Err(unsupported(
+                call,
+                "a cube render-target texture on wgpu's GL backend (it cannot draw into or copy a cube face)",
+            ));
+        }
         let asks_autogen = usage.contains(Usage::AUTOGEN_MIPMAP);
         let autogen =
             asks_autogen && super::autogen::check_desc(call, desc, format.support(&self.gpu))?;

@@ -10,6 +10,7 @@ mod texel;
 
 pub use texel::SurfaceData;
 pub(crate) use texel::YUV_TO_RGB;
+pub(crate) use texel::{decode as decode_texel, encode as encode_texel};
 
 /// The `D3DFORMAT`s the device creates textures, render targets and depth-stencil surfaces
 /// in.
@@ -530,6 +531,9 @@ pub struct FormatSupport {
     pub volume: bool,
     /// A render target (surface or texture).
     pub render_target: bool,
+    /// A cube render-target texture: not on wgpu's GL backend, which cannot draw into or
+    /// copy a cube face (`Device::refuse_gl_cube_face`).
+    pub cube_render_target: bool,
     /// An offscreen plain surface.
     pub surface: bool,
     /// A depth-stencil surface.
@@ -539,8 +543,7 @@ pub struct FormatSupport {
     /// Blending into it (`D3DUSAGE_QUERY_POSTPIXELSHADER_BLENDING`).
     pub blend: bool,
     /// A depth texture (`D3DUSAGE_DEPTHSTENCIL` of `D3DRTYPE_TEXTURE`) offered: drawn into
-    /// as a depth-stencil surface and sampled (see [`Format::depth_read`]); DF16 and DF24
-    /// textures are made but not offered.
+    /// as a depth-stencil surface and sampled (see [`Format::depth_read`]).
     pub depth_texture: bool,
     /// Sampled as sRGB with `D3DSAMP_SRGBTEXTURE` (`D3DUSAGE_QUERY_SRGBREAD`).
     pub srgb_read: bool,
@@ -650,6 +653,7 @@ impl Format {
             texture,
             volume: texture,
             render_target,
+            cube_render_target: render_target && gpu.adapter_info().backend != wgpu::Backend::Gl,
             surface: sampleable || render_target,
             depth_stencil: false,
             filter: texture && filterable,
