@@ -280,10 +280,15 @@ fn sample(
     let texel = match fix.fetch4 {
         // AMD's Fetch4 (the translator's `depth::fetch4`): the 2x2 texels from the
         // coordinate's on, gathered half a texel on, as (u1 v0, u0 v1, u1 v1, u0 v0).
-        Some(channel) if axes == 2 && read != SamplerRead::Shadow => format!(
+        Some(channel)
+            if matches!(ty, TextureType::TwoD | TextureType::Unknown)
+                && read != SamplerRead::Shadow =>
+        {
+            format!(
             "textureGather({}, stage{n}, stage{n}_sampler, coord{n}.xy + 0.5 / vec2<f32>(textureDimensions(stage{n}))).zxyw",
             channel & 3
-        ),
+        )
+        }
         _ => depth_texel(n, read, fix.bias()),
     };
     let _ = writeln!(body, "    var texel{n} = {texel};");
