@@ -391,3 +391,66 @@ fn gpu_cube_faces_are_render_targets_or_refused_on_gl() {
     assert_eq!(read(&mut dev), Some(0xff00_00ff));
     ok(dev.stretch_rect(plain_face, None, rt, None, Filter::Point));
 }
+
+/// `LockRect`'s pitch pads rows of texels to 4 bytes, as Windows' drivers do (Wine's
+/// test_fetch4 writes 4 bytes into the first row of a 2 x 2 L8 texture): a 3 x 2 L8 level
+/// locks with pitch 4, what is written there is what is read back and sampled, and the
+/// padding is not texels.
+#[test]
+fn gpu_locks_pad_rows_to_four_bytes() {
+    let mut dev = device();
+    let l8 = ok(dev.create_texture_with(&TextureDesc {
+        kind: TextureKind::TwoD,
+        width: 3,
+        height: 2,
+        depth: 1,
+        levels: 1,
+        format: Format::L8,
+        usage: Usage::default(),
+        pool: Pool::Managed,
+    }));
+    let locked = ok(dev.lock_texture(l8, 0, 0, None, LockFlags::default()));
+    assert_eq!((locked.row_pitch, locked.slice_pitch), (4, 8));
+    let rows = [10u8, 20, 30, 0xee, 10, 20, 30, 0xee];
+    // SAFETY: the lock holds 2 rows of `row_pitch` bytes until the unlock.
+    #[allow(unsafe_code)]
+    unsafe {
+        std::ptr::copy_nonoverlapping(rows.as_ptr(), locked.bits, rows.len());
+    }
+    ok(dev.unlock_texture(l8, 0, 0));
+    let locked = ok(dev.lock_texture(l8, 0, 0, None, LockFlags::READ_ONLY));
+    let mut back = [0u8; 8];
+    // SAFETY: as above.
+    #[allow(unsafe_code)]
+    unsafe {
+        std::ptr::copy_nonoverlapping(locked.bits, back.as_mut_ptr(), back.len());
+    }
+    ok(dev.unlock_texture(l8, 0, 0));
+    assert_eq!(back, [10, 20, 30, 0, 10, 20, 30, 0]);
+    // Columns 0 and 2 (the pixels `draw` reads), grey.
+    assert_eq!(draw(&mut dev, l8), (0x0a_0a0a, 0x1e_1e1e));
+    // A rectangle's pointer is its first texel at that pitch: (1, 1)–(3, 2).
+    let rect = TexelBox {
+        left: 1,
+        top: 1,
+        right: 3,
+        bottom: 2,
+        front: 0,
+        back: 1,
+    };
+    let locked = ok(dev.lock_texture(l8, 0, 0, Some(rect), LockFlags::default()));
+    // SAFETY: the lock holds the rectangle's texels until the unlock.
+    #[allow(unsafe_code)]
+    unsafe {
+        std::ptr::copy_nonoverlapping([99u8, 98].as_ptr(), locked.bits, 2);
+    }
+    ok(dev.unlock_texture(l8, 0, 0));
+    let locked = ok(dev.lock_texture(l8, 0, 0, None, LockFlags::READ_ONLY));
+    // SAFETY: as above.
+    #[allow(unsafe_code)]
+    unsafe {
+        std::ptr::copy_nonoverlapping(locked.bits, back.as_mut_ptr(), back.len());
+    }
+    ok(dev.unlock_texture(l8, 0, 0));
+    assert_eq!(back, [10, 20, 30, 0, 10, 99, 98, 0]);
+}

@@ -7,7 +7,7 @@
 
 mod common;
 
-use d3d9_translator::lift::interface::{AxisFixup, SamplerFixup};
+use d3d9_translator::lift::interface::{AxisFixup, Fetch4, SamplerFixup};
 use d3d9_translator::lift::{PixelShaderOptions, SamplerRead};
 
 /// The WGSL of `text` translated with sampler 0's `fixup` (and `read`), re-parsed and
@@ -141,7 +141,10 @@ fn fetch4_gathers_two_d_reads_only() {
     for form in forms {
         for (channel, read) in [(0, SamplerRead::Color), (3, SamplerRead::Color), (0, raw)] {
             let fix = SamplerFixup {
-                fetch4: Some(channel),
+                fetch4: Some(Fetch4 {
+                    channel,
+                    lanes: Fetch4::AMD,
+                }),
                 ..SamplerFixup::default()
             };
             let w = wgsl(form, fix, read);
@@ -153,7 +156,10 @@ fn fetch4_gathers_two_d_reads_only() {
         }
     }
     let fix = SamplerFixup {
-        fetch4: Some(0),
+        fetch4: Some(Fetch4 {
+            channel: 0,
+            lanes: Fetch4::TEXEL,
+        }),
         ..SamplerFixup::default()
     };
     let volume = wgsl(

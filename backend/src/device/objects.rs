@@ -311,6 +311,13 @@ impl TextureMemory {
         self.bytes.get(self.ranges.get(sub)?.clone())
     }
 
+    /// The bytes of the allocation past subresource `sub`.
+    pub(crate) fn after(&self, sub: usize) -> usize {
+        self.ranges
+            .get(sub)
+            .map_or(0, |r| self.bytes.len().saturating_sub(r.end))
+    }
+
     /// Subresource `sub`'s bytes, writable.
     pub(crate) fn get_mut(&mut self, sub: usize) -> Option<&mut [u8]> {
         let range = self.ranges.get(sub)?.clone();

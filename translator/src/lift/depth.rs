@@ -19,7 +19,7 @@
 //! gradient exists for a comparison, and D3D9's depth textures have one level in practice).
 
 use super::builder::{Lifter, Value};
-use super::interface::{DepthChannels, SamplerRead};
+use super::interface::{DepthChannels, Fetch4, SamplerRead};
 use naga::{
     BinaryOperator as Bo, Expression, Handle, ImageDimension, ImageQuery, MathFunction as Mf,
     SampleLevel, SwizzleComponent,
@@ -78,6 +78,7 @@ impl Lifter<'_> {
         level: DepthLevel,
     ) -> Handle<Expression> {
         let (image, sampler) = self.texture_globals(n, ImageDimension::D2);
+        let fetch4 = self.sampler_fixup(n, ImageDimension::D2).fetch4;
         let x = self.lane(coord, 0);
         let y = if coord.n > 1 {
             self.lane(coord, 1)
@@ -110,10 +111,16 @@ impl Lifter<'_> {
                 let lit = self.emit(sample(None, Some(reference), level));
                 self.splat(lit, 4).h
             }
-            SamplerRead::Depth { .. }
-                if self.sampler_fixup(n, ImageDimension::D2).fetch4.is_some() =>
-            {
-                self.fetch4(image, sampler, coordinate, 0)
+            SamplerRead::Depth { .. } if fetch4.is_some() => {
+                // The depth is the texture's only channel.
+                let fetch4 = fetch4.map_or(
+                    Fetch4 {
+                        channel: 0,
+                        lanes: Fetch4::AMD,
+                    },
+                    |f| Fetch4 { channel: 0, ..f },
+                );
+                self.fetch4(image, sampler, coordinate, fetch4)
             }
             SamplerRead::Depth { channels, linear } => {
                 let d = if linear {
@@ -139,17 +146,18 @@ impl Lifter<'_> {
         }
     }
 
-    /// AMD's Fetch4 (`SamplerFixup::fetch4`) of `channel` at the 2D `coordinate`: the 2x2
-    /// texels whose top-left one holds it, as (u1 v0, u0 v1, u1 v1, u0 v0) (u0 v0 the
-    /// coordinate's texel; Wine's test_fetch4: AMD's drivers since R500 read with that half
-    /// texel offset). A gather half a texel on, in its lanes z, x, y, w.
+    /// AMD's Fetch4 (`SamplerFixup::fetch4`) at the 2D `coordinate`: of the 2x2 texels whose
+    /// top-left one holds it (u0 v0, the coordinate's texel; Wine's test_fetch4: AMD's drivers
+    /// since R500 read with that half texel offset), the lanes `fetch4` names, from a gather
+    /// of its channel half a texel on.
     pub(super) fn fetch4(
         &mut self,
         image: Handle<Expression>,
         sampler: Handle<Expression>,
         coordinate: Handle<Expression>,
-        channel: u8,
+        fetch4: Fetch4,
     ) -> Handle<Expression> {
+        let channel = fetch4.channel;
         let size = self.emit(Expression::ImageQuery {
             image,
             query: ImageQuery::Size { level: None },
@@ -175,7 +183,8 @@ impl Lifter<'_> {
             depth_ref: None,
             clamp_to_edge: false,
         });
-        self.pick(Value { h: g, n: 4 }, &[2, 0, 1, 3]).h
+        self.pick(Value { h: g, n: 4 }, &fetch4.lanes.map(|l| l & 3))
+            .h
     }
 
     /// The bilinear filter of a depth texture's level 0 at `coordinate` from the four texels

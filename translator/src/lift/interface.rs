@@ -486,9 +486,26 @@ pub struct SamplerFixup {
     /// at each edge (level 0's size), as bilinear filtering with a border gives.
     pub linear: bool,
     /// AMD's Fetch4 (`D3DSAMP_MIPMAPLODBIAS` = `GET4`) on a 2D texture of one channel: every
-    /// sample returns the 2x2 texels of this channel (0–3) around the coordinate instead of
-    /// a filtered texel (see `depth::fetch4`); the level of detail is ignored. `None`: off.
-    pub fetch4: Option<u8>,
+    /// sample returns texels of the 2x2 around the coordinate instead of a filtered texel
+    /// (see `depth::fetch4`); the level of detail is ignored. `None`: off.
+    pub fetch4: Option<Fetch4>,
+}
+
+/// What a Fetch4 sample returns ([`SamplerFixup::fetch4`]): of the 2x2 texels from the
+/// coordinate's texel (u0, v0) on, gathered from `channel` (0–3) as a gather's lanes
+/// x (u0, v1), y (u1, v1), z (u1, v0), w (u0, v0), the lanes `lanes` name in r, g, b, a.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Fetch4 {
+    pub channel: u8,
+    pub lanes: [u8; 4],
+}
+
+impl Fetch4 {
+    /// AMD's order: (u1 v0, u0 v1, u1 v1, u0 v0) in (r, g, b, a).
+    pub const AMD: [u8; 4] = [2, 0, 1, 3];
+    /// The coordinate's texel in every channel (AMD's ATI1 under Fetch4).
+    pub const TEXEL: [u8; 4] = [3, 3, 3, 3];
 }
 
 impl SamplerFixup {

@@ -139,8 +139,8 @@ impl Lifter<'_> {
         let fix = self.sampler_fixup(n, dim);
         let (image, sampler) = self.texture_globals(n, dim);
         let coordinate = self.mirror_once(&fix, coordinate, coords);
-        if let (Some(channel), ImageDimension::D2) = (fix.fetch4, dim) {
-            return self.fetch4(image, sampler, coordinate, channel);
+        if let (Some(fetch4), ImageDimension::D2) = (fix.fetch4, dim) {
+            return self.fetch4(image, sampler, coordinate, fetch4);
         }
         let level = self.biased(fix.bias(), level);
         let texel = self.emit(Expression::ImageSample {

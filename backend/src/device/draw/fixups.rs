@@ -54,7 +54,7 @@ impl Device {
         // AMD's Fetch4: `GET4` as the LOD bias, on a 2D texture of a format it applies to.
         let fetch4 = texture
             .filter(|t| t.kind == TextureKind::TwoD)
-            .and_then(|t| t.format.fetch4_channel())
+            .and_then(|t| t.format.fetch4())
             .filter(|_| self.state.samplers[slot].mip_lod_bias.to_bits() == FOURCC_GET4);
         if texture.is_some_and(|t| t.format.is_depth()) {
             return SamplerFixup {

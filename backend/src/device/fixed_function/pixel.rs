@@ -280,13 +280,23 @@ fn sample(
     let texel = match fix.fetch4 {
         // AMD's Fetch4 (the translator's `depth::fetch4`): the 2x2 texels from the
         // coordinate's on, gathered half a texel on, as (u1 v0, u0 v1, u1 v1, u0 v0).
-        Some(channel)
+        Some(fetch4)
             if matches!(ty, TextureType::TwoD | TextureType::Unknown)
                 && read != SamplerRead::Shadow =>
         {
+            // A raw depth texture's one channel is its red.
+            let channel = if read.is_depth() {
+                0
+            } else {
+                fetch4.channel & 3
+            };
+            let lanes: String = fetch4
+                .lanes
+                .iter()
+                .map(|&l| ['x', 'y', 'z', 'w'][usize::from(l & 3)])
+                .collect();
             format!(
-            "textureGather({}, stage{n}, stage{n}_sampler, coord{n}.xy + 0.5 / vec2<f32>(textureDimensions(stage{n}))).zxyw",
-            channel & 3
+            "textureGather({channel}, stage{n}, stage{n}_sampler, coord{n}.xy + 0.5 / vec2<f32>(textureDimensions(stage{n}))).{lanes}"
         )
         }
         _ => depth_texel(n, read, fix.bias()),
@@ -518,6 +528,7 @@ pub(crate) fn alpha_test_wgsl(function: CompareFunction, alpha: &str, reference:
 #[allow(clippy::panic)] // a failing test prints the WGSL error
 mod tests {
     use super::*;
+    use d3d9_translator::lift::interface::Fetch4;
 
     fn parses(source: &str) {
         let module = match naga::front::wgsl::parse_str(source) {
@@ -603,7 +614,10 @@ mod tests {
                     border_color: 0xff00_ff00,
                     linear: i.is_multiple_of(2),
                     // Fetch4 on every third stage, of red or alpha.
-                    fetch4: (i % 3 == 1).then_some((i % 2 * 3) as u8),
+                    fetch4: (i % 3 == 1).then_some(Fetch4 {
+                        channel: (i % 2 * 3) as u8,
+                        lanes: [Fetch4::AMD, Fetch4::TEXEL][i % 2],
+                    }),
                 };
                 for shift in [0, 1, 2, 3] {
                     let key = PixelKey {

@@ -310,15 +310,19 @@ impl Format {
         })
     }
 
-    /// The channel AMD's Fetch4 gathers from this format's GPU texels, for the formats it
-    /// applies to (Wine's test_fetch4 on AMD: the one-channel L8, L16, R16F, R32F, ATI1 and
-    /// A8, and the raw depth formats DF16, DF24, INTZ; not A8R8G8B8 or the shadow maps).
-    pub(crate) fn fetch4_channel(self) -> Option<u8> {
-        match self {
-            F::L8 | F::L16 | F::R16F | F::R32F | F::Ati1 | F::Df16 | F::Df24 | F::Intz => Some(0),
-            F::A8 => Some(3),
-            _ => None,
-        }
+    /// What AMD's Fetch4 reads from this format's GPU texels, for the formats it applies to
+    /// (Wine's test_fetch4 on AMD: the one-channel L8, L16, R16F, R32F and A8 (its alpha) and
+    /// the raw depth formats DF16, DF24, INTZ gathered; ATI1 the coordinate's texel in every
+    /// channel; not A8R8G8B8 or the shadow maps).
+    pub(crate) fn fetch4(self) -> Option<d3d9_translator::lift::interface::Fetch4> {
+        use d3d9_translator::lift::interface::Fetch4;
+        let (channel, lanes) = match self {
+            F::L8 | F::L16 | F::R16F | F::R32F | F::Df16 | F::Df24 | F::Intz => (0, Fetch4::AMD),
+            F::A8 => (3, Fetch4::AMD),
+            F::Ati1 => (0, Fetch4::TEXEL),
+            _ => return None,
+        };
+        Some(Fetch4 { channel, lanes })
     }
 
     /// Whether D3D9 reads and writes this format as sRGB (`D3DSAMP_SRGBTEXTURE`,
@@ -363,6 +367,17 @@ impl Format {
         match self.layout() {
             Texel(n) => width * n,
             Block(n) => width.div_ceil(4).max(1) * n,
+        }
+    }
+
+    /// `D3DLOCKED_RECT::Pitch` / `D3DLOCKED_BOX::RowPitch` of an image `width` texels wide:
+    /// [`Format::row_pitch`] with rows of texels padded to 4 bytes, as Windows' drivers
+    /// (and wined3d and DXVK) lay them out (Wine's test_fetch4 writes 4 bytes to a 2 x 2 L8
+    /// texture's first row and reads its second as 0). Rows of blocks are already whole.
+    pub fn lock_pitch(self, width: u32) -> u32 {
+        match self.layout() {
+            Texel(_) => self.row_pitch(width).next_multiple_of(4),
+            Block(_) => self.row_pitch(width),
         }
     }
 
@@ -696,6 +711,10 @@ mod tests {
         assert_eq!(F::Dxt1.image_size(2, 2), 8, "one block");
         assert_eq!(F::Dxt3.offset_of(8, 4, 16), 64 + 32);
         assert_eq!(F::R5G6B5.row_pitch(3), 6);
+        assert_eq!(F::R5G6B5.lock_pitch(3), 8);
+        assert_eq!(F::L8.lock_pitch(2), 4);
+        assert_eq!(F::L8.lock_pitch(8), 8);
+        assert_eq!(F::Dxt1.lock_pitch(4), 8);
         assert_eq!(gpu_row_pitch(W::Bc1RgbaUnorm, 16), 32);
         assert_eq!(gpu_rows(W::Bc1RgbaUnorm, 6), 2);
     }
