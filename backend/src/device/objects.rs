@@ -311,11 +311,41 @@ impl TextureMemory {
         self.bytes.get(self.ranges.get(sub)?.clone())
     }
 
-    /// The bytes of the allocation past subresource `sub`.
-    pub(crate) fn after(&self, sub: usize) -> usize {
-        self.ranges
-            .get(sub)
-            .map_or(0, |r| self.bytes.len().saturating_sub(r.end))
+    /// Subresource `sub`'s rows of `tight` bytes laid out `pitch` bytes apart (a lock's
+    /// pitch; the padding zeroed), then as many zeroed bytes as the allocation has past it
+    /// (programs may write through one level's pointer past it; those writes are dropped).
+    pub(crate) fn padded(&self, sub: usize, tight: u32, pitch: u32) -> Option<Vec<u8>> {
+        let (tight, pitch) = (tight as usize, pitch as usize);
+        let range = self.ranges.get(sub)?;
+        let memory = self.bytes.get(range.clone())?;
+        let rows = memory.len() / tight.max(1);
+        let after = self.bytes.len().saturating_sub(range.end);
+        let mut padded = vec![0; rows * pitch + after];
+        for (row, out) in memory
+            .chunks_exact(tight)
+            .zip(padded.chunks_exact_mut(pitch))
+        {
+            if let Some(out) = out.get_mut(..tight) {
+                out.copy_from_slice(row);
+            }
+        }
+        Some(padded)
+    }
+
+    /// Subresource `sub`'s rows written back from `padded` ([`TextureMemory::padded`]).
+    pub(crate) fn unpad(&mut self, sub: usize, padded: &[u8], tight: u32, pitch: u32) {
+        let (tight, pitch) = (tight as usize, pitch as usize);
+        let Some(memory) = self.get_mut(sub) else {
+            return;
+        };
+        for (row, from) in memory
+            .chunks_exact_mut(tight)
+            .zip(padded.chunks_exact(pitch))
+        {
+            if let Some(from) = from.get(..tight) {
+                row.copy_from_slice(from);
+            }
+        }
     }
 
     /// Subresource `sub`'s bytes, writable.

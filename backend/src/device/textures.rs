@@ -473,16 +473,14 @@ impl Device {
             * row_pitch as usize
             + format.offset_of(region.left, 0, w)
             + region.front as usize * slice_pitch as usize;
-        // Rows padded to the lock's pitch are a copy, written back at the unlock; as long as
-        // the rest of the allocation past it, which programs may write through one level's
-        // pointer (those writes are dropped then).
-        let after = texture.memory.after(sub);
+        // Rows padded to the lock's pitch are a copy, written back at the unlock.
+        let mut staging = (row_pitch != tight)
+            .then(|| texture.memory.padded(sub, tight, row_pitch))
+            .flatten();
         let memory = texture
             .memory
             .get_mut(sub)
             .ok_or_else(|| invalid(call, "internal: a lockable texture without memory"))?;
-        let mut staging =
-            (row_pitch != tight).then(|| padded_rows(memory, tight, row_pitch, after));
         let lock_memory = staging.as_deref_mut().unwrap_or(memory);
         let bits = lock_memory
             .as_mut_ptr()
@@ -515,20 +513,10 @@ impl Device {
             .ok_or_else(|| invalid(call, format!("face {face} level {level} is not locked")))?;
         // Uploaded when next used: programs write other levels through one lock (Windows'
         // levels share one allocation), and a texture's levels are often locked in turn.
-        if let Some(staging) = lock.staging.as_deref() {
+        if let (Some(staging), false) = (&lock.staging, lock.flags.contains(LockFlags::READ_ONLY)) {
             let (w, _, _) = texture.subresource_size(level);
             let (tight, pitch) = (texture.format.row_pitch(w), texture.format.lock_pitch(w));
-            if let (Some(memory), false) = (
-                texture.memory.get_mut(sub),
-                lock.flags.contains(LockFlags::READ_ONLY),
-            ) {
-                for (row, padded) in memory
-                    .chunks_exact_mut(tight as usize)
-                    .zip(staging.chunks_exact(pitch as usize))
-                {
-                    row.copy_from_slice(&padded[..tight as usize]);
-                }
-            }
+            texture.memory.unpad(sub, staging, tight, pitch);
         }
         if lock.flags.contains(LockFlags::READ_ONLY) {
             // A read-only lock records no dirty region; a SYSTEMMEM texture drawn with
@@ -788,19 +776,4 @@ fn texture_levels(
         }
         n => n,
     })
-}
-
-/// `memory`'s rows of `tight` bytes each laid out `pitch` bytes apart (the padding zeroed),
-/// then `tail` zeroed bytes.
-fn padded_rows(memory: &[u8], tight: u32, pitch: u32, tail: usize) -> Vec<u8> {
-    let (tight, pitch) = (tight as usize, pitch as usize);
-    let rows = memory.len() / tight.max(1);
-    let mut padded = vec![0; rows * pitch + tail];
-    for (row, out) in memory
-        .chunks_exact(tight)
-        .zip(padded.chunks_exact_mut(pitch))
-    {
-        out[..tight].copy_from_slice(row);
-    }
-    padded
 }
