@@ -376,6 +376,14 @@ fn wrap_texel(u: f32) -> Option<u32> {
     inside.then(|| WRAP_ROW[t.floor() as usize % 10] & 0xffffff)
 }
 
+/// `WRAP_ROW` as a 10 x 1 texture on sampler 0, point-sampled.
+fn wrap_row_texture(dev: &mut Device) {
+    let tex = texture(dev, 10, 1, |x, _| WRAP_ROW[x as usize]);
+    ok(dev.set_texture(0, Some(tex)));
+    ok(dev.set_sampler_state(0, SamplerState::MagFilter(TextureFilter::Point)));
+    ok(dev.set_sampler_state(0, SamplerState::MinFilter(TextureFilter::Point)));
+}
+
 /// Checks row 4 of pixels 0..width against the texels read at `u(x)`.
 fn assert_row(dev: &mut Device, width: u32, what: &str, u: impl Fn(f32) -> f32) {
     let mut checked = 0;
@@ -394,10 +402,7 @@ fn assert_row(dev: &mut Device, width: u32, what: &str, u: impl Fn(f32) -> f32) 
 #[test]
 fn gpu_wrap_takes_the_shortest_way_round() {
     let mut dev = device();
-    let tex = texture(&mut dev, 10, 1, |x, _| WRAP_ROW[x as usize]);
-    ok(dev.set_texture(0, Some(tex)));
-    ok(dev.set_sampler_state(0, SamplerState::MagFilter(TextureFilter::Point)));
-    ok(dev.set_sampler_state(0, SamplerState::MinFilter(TextureFilter::Point)));
+    wrap_row_texture(&mut dev);
     // Pixel x reads u = 0.8 - 0.006 x, or 0.8 + 0.004 x the short way.
     let quad = textured_quad([0.0, 0.0, 100.0, 8.0], [0.8, 0.5, 0.2, 0.5]);
     let plain = |x: f32| 0.8 - 0.6 * x / 100.0;
@@ -423,10 +428,7 @@ fn gpu_wrap_takes_the_shortest_way_round() {
 #[test]
 fn gpu_wrap_applies_to_the_texture_coordinate_set_of_its_number() {
     let mut dev = device();
-    let tex = texture(&mut dev, 10, 1, |x, _| WRAP_ROW[x as usize]);
-    ok(dev.set_texture(0, Some(tex)));
-    ok(dev.set_sampler_state(0, SamplerState::MagFilter(TextureFilter::Point)));
-    ok(dev.set_sampler_state(0, SamplerState::MinFilter(TextureFilter::Point)));
+    wrap_row_texture(&mut dev);
     let vs = ok(dev.create_vertex_shader(&tokens(
         "vs_3_0\ndcl_position v0\ndcl_texcoord0 v1\ndcl_position o0\ndcl_texcoord11 o1.x\n\
          dcl_texcoord2 o1.y\nmov o0, v0\nmov o1.x, v1.x\nmov o1.y, v1.x\n",

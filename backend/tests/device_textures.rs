@@ -18,16 +18,30 @@ const RED: u32 = 0x00ff_0000;
 const GREEN: u32 = 0x0000_ff00;
 const BLUE: u32 = 0x0000_00ff;
 
+/// A one-level texture of `kind`, `[width, height, depth]`.
+fn desc(
+    kind: TextureKind,
+    [width, height, depth]: [u32; 3],
+    format: Format,
+    usage: Usage,
+    pool: Pool,
+) -> TextureDesc {
+    TextureDesc {
+        kind,
+        width,
+        height,
+        depth,
+        levels: 1,
+        format,
+        usage,
+        pool,
+    }
+}
+
 fn texture(dev: &mut Device, format: Format, pool: Pool, levels: u32) -> TextureId {
     ok(dev.create_texture_with(&TextureDesc {
-        kind: TextureKind::TwoD,
-        width: 8,
-        height: 8,
-        depth: 1,
         levels,
-        format,
-        usage: Usage::default(),
-        pool,
+        ..desc(TextureKind::TwoD, [8, 8, 1], format, Usage::default(), pool)
     }))
 }
 
@@ -316,16 +330,13 @@ fn gpu_vertex_texture_fetch_of_narrow_formats_reads_missing_channels_as_one() {
 #[test]
 fn gpu_a_volume_on_a_2d_sampler_reads_at_depth_one_half() {
     let mut dev = device();
-    let volume = ok(dev.create_texture_with(&TextureDesc {
-        kind: TextureKind::Volume,
-        width: 8,
-        height: 8,
-        depth: 2,
-        levels: 1,
-        format: Format::A8R8G8B8,
-        usage: Usage::default(),
-        pool: Pool::Managed,
-    }));
+    let volume = ok(dev.create_texture_with(&desc(
+        TextureKind::Volume,
+        [8, 8, 2],
+        Format::A8R8G8B8,
+        Usage::default(),
+        Pool::Managed,
+    )));
     let mut texels = 0xff20_2020u32.to_le_bytes().repeat(64);
     texels.extend(0xff40_4040u32.to_le_bytes().repeat(64));
     ok(dev.update_texture(volume, 0, &texels));
@@ -348,16 +359,14 @@ fn gpu_cube_faces_are_render_targets_or_refused_on_gl() {
     let mut dev = device();
     let gl = dev.gpu().adapter_info().backend == d3d9_backend::wgpu::Backend::Gl;
     let cube = |dev: &mut Device, usage| {
-        dev.create_texture_with(&TextureDesc {
-            kind: TextureKind::Cube,
-            width: 8,
-            height: 8,
-            depth: 1,
-            levels: 1,
-            format: Format::A8R8G8B8,
+        let cube = desc(
+            TextureKind::Cube,
+            [8, 8, 1],
+            Format::A8R8G8B8,
             usage,
-            pool: Pool::Default,
-        })
+            Pool::Default,
+        );
+        dev.create_texture_with(&cube)
     };
     let refused = |what: &str, r: Result<(), DeviceError>| match r {
         Err(DeviceError::Unsupported { what: w, .. }) => assert!(w.contains("cube"), "{what}: {w}"),
@@ -399,16 +408,13 @@ fn gpu_cube_faces_are_render_targets_or_refused_on_gl() {
 #[test]
 fn gpu_locks_pad_rows_to_four_bytes() {
     let mut dev = device();
-    let l8 = ok(dev.create_texture_with(&TextureDesc {
-        kind: TextureKind::TwoD,
-        width: 3,
-        height: 2,
-        depth: 1,
-        levels: 1,
-        format: Format::L8,
-        usage: Usage::default(),
-        pool: Pool::Managed,
-    }));
+    let l8 = ok(dev.create_texture_with(&desc(
+        TextureKind::TwoD,
+        [3, 2, 1],
+        Format::L8,
+        Usage::default(),
+        Pool::Managed,
+    )));
     let locked = ok(dev.lock_texture(l8, 0, 0, None, LockFlags::default()));
     assert_eq!((locked.row_pitch, locked.slice_pitch), (4, 8));
     let rows = [10u8, 20, 30, 0xee, 10, 20, 30, 0xee];
