@@ -506,6 +506,31 @@ mod tests {
     }
 
     #[test]
+    fn the_limit_deducts_point_lists_and_vface_and_centroid_wins_over_reads() {
+        let none = PixelLinkInterface::default();
+        let face = PixelLinkInterface {
+            reads_face: true,
+            ..PixelLinkInterface::default()
+        };
+        let points = LinkOptions {
+            point_list: true,
+            ..LinkOptions::default()
+        };
+        assert_eq!(varying_limit(&none, &LinkOptions::default()), 16);
+        assert_eq!(varying_limit(&face, &LinkOptions::default()), 15);
+        assert_eq!(varying_limit(&face, &points), 14);
+        // TEXCOORD0 read plainly, then with `_centroid`: it travels centroid.
+        let t0 = sem(Usage::TexCoord, 0);
+        let both = link(
+            &vs(&[(t0, 4)]),
+            &ps(&[(t0, 0x3, false), (t0, 0xC, true)]),
+            &LinkOptions::default(),
+        )
+        .expect("links");
+        assert_eq!(at(&both, t0).map(|a| a.3), Some(Centroid));
+    }
+
+    #[test]
     fn what_travels_is_what_the_vertex_shader_writes() {
         // A pixel shader declaring v8.xy for a vertex shader writing .xyz receives three.
         let t8 = sem(Usage::TexCoord, 8);
