@@ -348,7 +348,13 @@ mod tests {
         check_stage_agreement(&pair.vertex.module, &pixel.module).expect("agree");
         let wgsl = |t: &TranslatedShader| t.wgsl().expect("WGSL");
         assert!(wgsl(&pair.vertex).contains("fract("));
-        assert!(wgsl(&pixel).contains("fwidth("));
+        let pixel_wgsl = wgsl(&pixel);
+        assert!(pixel_wgsl.contains("fwidth("));
+        // Only v (component 1 of TEXCOORD1's location) takes the twin.
+        assert!(
+            pixel_wgsl.contains("vec4<bool>(false, true, false, false)"),
+            "{pixel_wgsl}"
+        );
         // The fixed-function pixel stage's map: the twin after its highest location.
         let t1 = Semantic::new(Usage::TexCoord, 1);
         let map = vec![Varying::new(t1, 5, 4)];
@@ -376,6 +382,71 @@ mod tests {
         assert!(plain.link.wrapped.is_empty());
         let plain_pixel = plain.pixel.expect("a pixel stage");
         assert!(!wgsl(&plain_pixel).contains("fwidth("));
+    }
+
+    #[test]
+    fn twins_must_be_free_locations_below_the_limit() {
+        use crate::lift::WrapTwin;
+        let t1 = Semantic::new(Usage::TexCoord, 1);
+        let map = vec![
+            Varying::new(t1, 0, 4),
+            Varying::new(Semantic::new(Usage::TexCoord, 0), 1, 2),
+        ];
+        let twin = |location, twin| WrapTwin {
+            location,
+            twin,
+            components: 1,
+        };
+        let vs = checked(VS3);
+        let ps = checked(
+            "ps_3_0\ndcl_texcoord1 v0\ndcl_texcoord0 v1.xy\nmov r0, v1.xyxy\nadd oC0, v0, r0\n",
+        );
+        let vertex = |twins: Vec<WrapTwin>| {
+            translate_vertex_shader(
+                &vs,
+                &VertexShaderOptions {
+                    output_locations: Some(map.clone()),
+                    wrap_twins: twins,
+                    ..VertexShaderOptions::default()
+                },
+            )
+        };
+        let pixel = |twins: Vec<WrapTwin>| {
+            translate_pixel_shader(
+                &ps,
+                &PixelShaderOptions {
+                    input_locations: Some(map.clone()),
+                    wrap_twins: twins,
+                    ..PixelShaderOptions::default()
+                },
+            )
+        };
+        // The last location and a free one are taken; a used one, one past WebGPU's 16 and
+        // (in the vertex stage) a location that carries nothing are refused.
+        for ok in [twin(0, 15), twin(0, 2)] {
+            assert!(
+                vertex(vec![ok]).is_ok() && pixel(vec![ok]).is_ok(),
+                "{ok:?}"
+            );
+        }
+        for bad in [twin(0, 1), twin(0, 16)] {
+            assert!(
+                matches!(vertex(vec![bad]), Err(LiftError::Options(_))),
+                "{bad:?}"
+            );
+            assert!(
+                matches!(pixel(vec![bad]), Err(LiftError::Options(_))),
+                "{bad:?}"
+            );
+        }
+        assert!(matches!(
+            vertex(vec![twin(7, 2)]),
+            Err(LiftError::Options(_))
+        ));
+        // Two twins at one location.
+        let both = vec![twin(0, 2), twin(1, 2)];
+        assert!(matches!(vertex(both.clone()), Err(LiftError::Options(_))));
+        assert!(matches!(pixel(both), Err(LiftError::Options(_))));
     }
 
     #[test]
