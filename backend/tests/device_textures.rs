@@ -350,8 +350,8 @@ fn gpu_a_volume_on_a_2d_sampler_reads_at_depth_one_half() {
 
 /// A face of a cube render-target texture is drawn into, filled, stretched into and read
 /// back; on wgpu's GL backend, which attaches a face as the whole cube (copies and draws into
-/// a face do nothing there), a cube render-target texture is `Unsupported` and so is a cube
-/// face as a copy's source, never a silent miss.
+/// a face do nothing there), a cube render-target texture is `Unsupported`, and so are a cube
+/// face as a copy's source and a DEFAULT AUTOGENMIPMAP cube's levels, never a silent miss.
 #[test]
 fn gpu_cube_faces_are_render_targets_or_refused_on_gl() {
     use d3d9_backend::device::{ClearFlags, Filter};
@@ -377,7 +377,20 @@ fn gpu_cube_faces_are_render_targets_or_refused_on_gl() {
     ok(dev.color_fill(rt, None, 0xff00_ff00));
     let plain = ok(cube(&mut dev, Usage::default()));
     let plain_face = ok(dev.texture_surface(plain, 0, 0));
+    // A DEFAULT AUTOGENMIPMAP cube has no memory to make its levels in on GL.
+    let autogen = ok(dev.create_texture_with(&TextureDesc {
+        levels: 0,
+        ..desc(
+            TextureKind::Cube,
+            [8, 8, 1],
+            Format::A8R8G8B8,
+            Usage::AUTOGEN_MIPMAP,
+            Pool::Default,
+        )
+    }));
+    let generated = dev.generate_mip_sub_levels(autogen);
     if gl {
+        refused("AUTOGENMIPMAP of a DEFAULT cube", generated);
         refused(
             "a cube render target",
             cube(&mut dev, Usage::RENDER_TARGET).map(|_| ()),
@@ -388,6 +401,7 @@ fn gpu_cube_faces_are_render_targets_or_refused_on_gl() {
         );
         return;
     }
+    ok(generated);
     let target = ok(cube(&mut dev, Usage::RENDER_TARGET));
     let face = ok(dev.texture_surface(target, 2, 0));
     let read = |dev: &mut Device| ok(dev.get_render_target_data(face)).color(3, 3);

@@ -104,10 +104,9 @@ impl Device {
         if texture.gpu.is_none() {
             return Ok(());
         }
-        // wgpu's GL backend cannot copy into or draw into a cube face (it attaches the
-        // six-layer texture as a cube): the levels are made in memory there.
-        if texture.kind == TextureKind::Cube && self.gpu.adapter_info().backend == wgpu::Backend::Gl
-        {
+        // Where no copy or draw reaches a cube face (wgpu's GL backend), the levels are made
+        // in memory.
+        if texture.kind == TextureKind::Cube && !self.gpu.draws_into_cube_faces() {
             return self.make_levels_in_memory(call, id, autogen.filter);
         }
         let (levels, faces) = (texture.levels, texture.faces());

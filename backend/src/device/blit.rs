@@ -169,17 +169,16 @@ fn blit_wgsl(bits: bool) -> String {
 }
 
 impl Device {
-    /// Refuses, on wgpu's GL backend, a face of a GPU cube texture as an image a copy or a draw
-    /// reads or writes: wgpu-hal attaches the six-layer texture with the `GL_TEXTURE_CUBE_MAP`
-    /// target (`GL_INVALID_OPERATION in glFramebufferTexture2D`), so such copies, clears,
-    /// draws and read-backs do nothing there. Sampling the cube and uploads into its faces
-    /// work (AUTOGENMIPMAP levels are made in memory there: `autogen`).
+    /// Refuses a face of a GPU cube texture as an image a copy or a draw reads or writes
+    /// where the adapter cannot reach one (`Gpu::draws_into_cube_faces`: wgpu's GL backend,
+    /// where such copies, clears, draws and read-backs do nothing; AUTOGENMIPMAP levels are
+    /// made in memory there: `autogen`).
     pub(crate) fn refuse_gl_cube_face(
         &self,
         call: &'static str,
         surface: SurfaceId,
     ) -> Result<(), DeviceError> {
-        if self.gpu.adapter_info().backend != wgpu::Backend::Gl {
+        if self.gpu.draws_into_cube_faces() {
             return Ok(());
         }
         let cube = self

@@ -222,6 +222,14 @@ impl Gpu {
             .collect()
     }
 
+    /// Whether copies and draws can write or read one face of a cube texture: not on wgpu's
+    /// GL backend, whose wgpu-hal attaches a six-layer texture with the `GL_TEXTURE_CUBE_MAP`
+    /// target (`GL_INVALID_OPERATION in glFramebufferTexture2D`), so nothing reaches the face.
+    /// Sampling cubes and uploads into their faces work everywhere.
+    pub fn draws_into_cube_faces(&self) -> bool {
+        self.adapter_info().backend != wgpu::Backend::Gl
+    }
+
     /// Whether a multisampled texture of `format` can be resolved (`MULTISAMPLE_RESOLVE`).
     pub fn resolves(&self, format: wgpu::TextureFormat) -> bool {
         self.format_features(format)

@@ -111,18 +111,15 @@ impl Lifter<'_> {
                 let lit = self.emit(sample(None, Some(reference), level));
                 self.splat(lit, 4).h
             }
-            SamplerRead::Depth { .. } if fetch4.is_some() => {
-                // The depth is the texture's only channel.
-                let fetch4 = fetch4.map_or(
-                    Fetch4 {
-                        channel: 0,
-                        lanes: Fetch4::AMD,
-                    },
-                    |f| Fetch4 { channel: 0, ..f },
-                );
-                self.fetch4(image, sampler, coordinate, fetch4)
-            }
             SamplerRead::Depth { channels, linear } => {
+                if let Some(fetch4) = fetch4 {
+                    // The depth is the texture's only channel.
+                    let depth = Fetch4 {
+                        channel: 0,
+                        ..fetch4
+                    };
+                    return self.fetch4(image, sampler, coordinate, depth);
+                }
                 let d = if linear {
                     self.bilinear_depth(
                         coordinate,

@@ -8,8 +8,9 @@
 //! [`PixelLinkInterface::of`]) before anything is lifted; both stages are then lifted with
 //! the link's maps, so they agree as WebGPU requires.
 
-use super::interface::MAX_INTER_STAGE_VARIABLES;
-use super::link::{link_stages, wrap_twins, Link, LinkError, LinkOptions, TextureWrap};
+use super::link::{
+    link_stages, varying_limit, wrap_twins, Link, LinkError, LinkOptions, TextureWrap,
+};
 use super::link_interface::{PixelLinkInterface, VertexLinkInterface};
 use super::{
     translate_pixel_shader, translate_vertex_shader, FogSource, LiftError, PixelShaderOptions,
@@ -152,7 +153,12 @@ pub fn translate_pair(
             (link, Some((program, ps_options)))
         }
         PairPixelStage::Varyings(map) => {
-            let limit = MAX_INTER_STAGE_VARIABLES - usize::from(options.point_list);
+            // A generated stage reads no `vFace`.
+            let link_options = LinkOptions {
+                point_list: options.point_list,
+                ..LinkOptions::default()
+            };
+            let limit = varying_limit(&PixelLinkInterface::default(), &link_options);
             let wrapped = wrap_twins(&map, options.texture_wrap, limit).map_err(LinkError::from)?;
             let link = Link {
                 vertex: map.clone(),

@@ -280,16 +280,16 @@ impl Device {
         if major < 2 {
             return (0..6).map(|slot| self.texture_type_at(slot)).collect();
         }
-        let mut types: Vec<TextureType> = (0..super::super::VERTEX_SAMPLER_BASE)
-            .map(|slot| match self.texture_type_at(slot) {
-                TextureType::Volume => TextureType::Volume,
-                _ => TextureType::TwoD,
+        let volume = |slot: &usize| self.texture_type_at(*slot) == TextureType::Volume;
+        let Some(last) = (0..super::super::VERTEX_SAMPLER_BASE).rev().find(volume) else {
+            return Vec::new();
+        };
+        (0..=last)
+            .map(|slot| match volume(&slot) {
+                true => TextureType::Volume,
+                false => TextureType::TwoD,
             })
-            .collect();
-        while types.last() == Some(&TextureType::TwoD) {
-            types.pop();
-        }
-        types
+            .collect()
     }
 
     /// The texture type of the texture on sampler slot `slot` (2D when none).

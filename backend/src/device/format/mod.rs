@@ -546,8 +546,8 @@ pub struct FormatSupport {
     pub volume: bool,
     /// A render target (surface or texture).
     pub render_target: bool,
-    /// A cube render-target texture: not on wgpu's GL backend, which cannot draw into or
-    /// copy a cube face (`Device::refuse_gl_cube_face`).
+    /// A cube render-target texture: not where no draw reaches a cube face
+    /// (`Gpu::draws_into_cube_faces`: wgpu's GL backend).
     pub cube_render_target: bool,
     /// An offscreen plain surface.
     pub surface: bool,
@@ -668,7 +668,7 @@ impl Format {
             texture,
             volume: texture,
             render_target,
-            cube_render_target: render_target && gpu.adapter_info().backend != wgpu::Backend::Gl,
+            cube_render_target: render_target && gpu.draws_into_cube_faces(),
             surface: sampleable || render_target,
             depth_stencil: false,
             filter: texture && filterable,
