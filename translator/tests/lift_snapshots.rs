@@ -910,6 +910,73 @@ fn constants_past_2047_are_the_const2_to_const4_banks() {
     assert!(wgsl.contains("8192u)]"), "{wgsl}");
 }
 
+/// A vs_2_0 reading `c#` directly, relatively and from a subroutine.
+const WINDOWED: &str = "vs_2_0\ndcl_position v0\nmova a0.x, v0.x\nmov oPos, c[a0.x + 3]\n\
+                        mov oD0, c1\ncall l0\nret\nlabel l0\nmov oT0, c7\nret\n";
+
+fn windowed(window: u32) -> VertexShaderOptions {
+    VertexShaderOptions {
+        float_constants_window: Some(window),
+        ..Default::default()
+    }
+}
+
+snap!(vs_2_0_constants_window, asm(WINDOWED), windowed(4096));
+
+/// `float_constants_window`: `c#` is a window of a larger binding and `c#n` its element
+/// `instance_index + n` (a relative index clamped to the zero register first), in
+/// subroutines too; not with point expansion, in software processing, or where the window
+/// cannot hold the registers and the zero register.
+#[test]
+fn constants_window_reads_c_at_the_instance_index() {
+    let program = checked(&asm(WINDOWED));
+    let t = translate_vertex_shader(&program, &windowed(4096)).expect("translates");
+    let fc = t.interface.float_constants.expect("c# bound");
+    assert_eq!(
+        (fc.registers, fc.window, fc.storage),
+        (256, Some(4096), false)
+    );
+    let wgsl = wgsl_of(&program, &windowed(4096));
+    assert!(
+        wgsl.contains("var<uniform> c: array<vec4<f32>, 4096>;"),
+        "{wgsl}"
+    );
+    assert!(
+        wgsl.contains("@builtin(instance_index) first_instance: u32"),
+        "{wgsl}"
+    );
+    assert!(wgsl.contains("c_base = first_instance;"), "{wgsl}");
+    // Three reads, each at the base: c[a0.x + 3] (clamped to 256 first), c1 and c7.
+    assert_eq!(wgsl.matches("c[(").count(), 3, "{wgsl}");
+    assert!(wgsl.contains("256u)"), "{wgsl}");
+    assert!(!wgsl.contains("c[1]") && !wgsl.contains("c[7]"), "{wgsl}");
+    // Without the window, as before.
+    let plain =
+        translate_vertex_shader(&program, &VertexShaderOptions::default()).expect("translates");
+    assert_eq!(plain.interface.float_constants.and_then(|f| f.window), None);
+    let plain = plain.wgsl().expect("wgsl");
+    assert!(plain.contains("array<vec4<f32>, 257>") && !plain.contains("instance_index"));
+    // Where the window does not apply.
+    let points = VertexShaderOptions {
+        point_expansion: Some(PointExpansion {
+            sprite: false,
+            scale: false,
+        }),
+        ..windowed(4096)
+    };
+    let software = checked_on(&asm(WINDOWED), true);
+    for (program, options) in [
+        (&program, points),
+        (&program, windowed(256)),
+        (&software, windowed(4096)),
+    ] {
+        let t = translate_vertex_shader(program, &options).expect("translates");
+        let fc = t.interface.float_constants.expect("c# bound");
+        assert_eq!(fc.window, None, "{options:?}");
+        assert!(!t.wgsl().expect("wgsl").contains("c_base"), "{options:?}");
+    }
+}
+
 #[test]
 fn legacy_strict_skips_the_zero_test_for_provably_finite_operands() {
     let strict = VertexShaderOptions {

@@ -197,6 +197,7 @@ pub fn translate(scene: &Scene, float_mode: FloatMode) -> (TranslatedShader, Ver
         point_expansion: None,
         clip_planes: false,
         wrap_twins: Vec::new(),
+        float_constants_window: None,
     };
     let shader = translate_vertex_shader(&checked, &options).expect("translates");
     (shader, binding)

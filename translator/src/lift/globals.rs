@@ -225,7 +225,7 @@ impl Lifter<'_> {
     /// The float constant buffer.
     pub(super) fn float_consts_global(&mut self) -> Handle<GlobalVariable> {
         let n = self.registers.float_registers;
-        let ty = self.vec4_array(n + 1);
+        let ty = self.vec4_array(self.constants_window().unwrap_or(n + 1));
         let space = if self.registers.software {
             AddressSpace::Storage {
                 access: naga::StorageAccess::LOAD,
@@ -241,6 +241,24 @@ impl Lifter<'_> {
             self.constants_group(),
             FLOAT_CONSTANTS_BINDING,
         )
+    }
+
+    /// The window of `c#` registers the vertex stage reads from, where it applies (see
+    /// `VertexShaderOptions::float_constants_window`): hardware vertex processing, no point
+    /// expansion, and room for the registers and the zero register.
+    pub(super) fn constants_window(&self) -> Option<u32> {
+        let options = self.vertex_options()?;
+        let window = options.float_constants_window?;
+        (!self.registers.software
+            && options.point_expansion.is_none()
+            && window > self.registers.float_registers)
+            .then_some(window)
+    }
+
+    /// The private `u32` holding where `c#0` is in the window (set at the entry point).
+    pub(super) fn constants_base_global(&mut self) -> Handle<GlobalVariable> {
+        let u32_ty = self.ty.u32;
+        self.private_global(RegKey::ConstantsBase, "c_base", u32_ty, None)
     }
 
     /// The integer constant buffer `array<vec4<i32>, N>`.

@@ -126,6 +126,10 @@ pub struct FloatConstants {
     /// Whether the buffer is a read-only storage buffer (software vertex processing) rather
     /// than a uniform buffer.
     pub storage: bool,
+    /// `VertexShaderOptions::float_constants_window`, where it applies: the binding is
+    /// `array<vec4<f32>, window>` and `c#n` is element `instance_index + n` (the zero
+    /// register at `instance_index + registers`).
+    pub window: Option<u32>,
 }
 
 /// A uniform binding.

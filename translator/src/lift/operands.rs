@@ -84,7 +84,19 @@ impl Lifter<'_> {
                         self.registers.float_read_end = self.registers.float_read_end.max(end);
                     }
                 }
-                self.indexed(base, &flat, n)
+                if self.constants_window().is_none() {
+                    return self.indexed(base, &flat, n);
+                }
+                // The window: c#i at `c_base + i`.
+                let index = match flat.relative {
+                    None => self.lit_u32(flat.index.min(n)),
+                    Some(rel) => self.relative_index(&rel, flat.index, n)?,
+                };
+                let g = self.constants_base_global();
+                let p = self.global(g);
+                let at = self.load(p);
+                let index = self.bin(Bo::Add, at, index);
+                Ok(self.emit(Expression::Access { base, index }))
             }
             RegisterFile::Output if write && vs3 && reg.relative.is_none() => {
                 Ok(self.output_pointer(reg.index))

@@ -38,6 +38,14 @@ pub struct VertexShaderOptions {
     /// The locations carrying wrapped texture coordinates (`D3DRS_WRAPn`): each also written
     /// at its twin's location as `fract(c + 0.5) - 0.5` (see `wrap`; a link decides them).
     pub wrap_twins: Vec<WrapTwin>,
+    /// Read `c#` from a window of this many registers of a larger uniform buffer, `c#n` at
+    /// element `instance_index + n` (`interface.float_constants.window`): a device that
+    /// draws one instance at a time, with the place of the draw's constants in the window
+    /// as its first instance, changes constants between draws without rebinding anything.
+    /// Applies to hardware vertex processing without point expansion (which draws points
+    /// as instances), and where the window holds the register file and its zero register;
+    /// otherwise, and with `None`, `c#` is a binding of its own (`array<vec4<f32>, N + 1>`).
+    pub float_constants_window: Option<u32>,
 }
 
 /// How ps_1_x arithmetic is clamped: D3D9 keeps ps_1_x values within

@@ -253,6 +253,20 @@ impl Lifter<'_> {
         let inputs = self.plan_inputs();
         let (position, planned) = self.plan_outputs()?;
         self.f = FnBuilder::new(ENTRY_POINT);
+        if self.constants_window().is_some() {
+            // c#0's place in the window: the draw's first instance (it draws one).
+            let index = self.f.function.arguments.len() as u32;
+            let u32_ty = self.ty.u32;
+            self.f.function.arguments.push(FunctionArgument {
+                name: Some("first_instance".into()),
+                ty: u32_ty,
+                binding: Some(Binding::BuiltIn(BuiltIn::InstanceIndex)),
+            });
+            let at = self.emit(Expression::FunctionArgument(index));
+            let g = self.constants_base_global();
+            let p = self.global(g);
+            self.store(p, at);
+        }
         let direct = inline && !self.registers.relative_inputs;
         for input in &inputs {
             let value = match input.location {

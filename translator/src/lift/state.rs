@@ -39,6 +39,9 @@ pub(super) enum RegKey {
     /// `vFace` (`MiscType`), `oC#` and `oDepth`, each a zero-initialised `vec4<f32>`.
     Pixel(RegisterFile, u32),
     FloatConsts,
+    /// Where `c#0` is in the window of `c#` registers (`constants_window`): the entry
+    /// point's `instance_index`.
+    ConstantsBase,
     IntConsts,
     BoolConsts,
     PositionFixup,

@@ -342,6 +342,7 @@ impl Lifter<'_> {
                 binding: FLOAT_CONSTANTS_BINDING,
                 registers: self.registers.float_registers,
                 storage: self.registers.software,
+                window: self.constants_window(),
             });
         }
         if self.resources.globals.contains_key(&RegKey::IntConsts) {
