@@ -507,3 +507,66 @@ fn gpu_a_run_of_draws_keeps_each_draws_state() {
         Some(0x00ff_ff00)
     );
 }
+
+/// The vertex stage reads `c#` from a window of the constants ring at the draw's first
+/// instance: 1,600 draws in one pass, each with its own `c0` and `c100`, read directly and
+/// relatively, with a relative read past c255 that must read the zero register. Each draw
+/// copies the whole register file (it reads relatively), so the draws fill many windows and
+/// more than one ring buffer; every quad must show its own constants.
+#[test]
+fn gpu_each_draw_reads_its_constants_through_the_window() {
+    let mut dev = Device::new(DeviceParams::default())
+        .unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"));
+    const D3DFVF_XYZ: u32 = 0x002;
+    const GRID: u32 = 40;
+    let (width, height) = (640u32, 480u32);
+    // a0.x = 100: c[a0.x + 0] is c100, c[a0.x + 200] is c300, past the file: zero.
+    let vs = ok(dev.create_vertex_shader(
+        &assemble_tokens(
+            "vs_2_0\ndcl_position v0\ndef c10, 100, 0, 0, 0\nmova a0.x, c10.x\nmov oPos, v0\n\
+             mov r1, c[a0.x + 0]\nadd r0, c0, r1\nmov r2, c[a0.x + 200]\nadd oD0, r0, r2\n",
+        )
+        .unwrap_or_else(|e| panic!("{e}")),
+    ));
+    let ps = ok(dev.create_pixel_shader(
+        &assemble_tokens("ps_2_0\ndcl v0\nmov oC0, v0\n").unwrap_or_else(|e| panic!("{e}")),
+    ));
+    let mut vertices = Vec::new();
+    for q in 0..GRID * GRID {
+        let (x0, y0) = ((q % GRID) as f32, (q / GRID) as f32);
+        let clip = |x: f32, y: f32| [x / GRID as f32 * 2.0 - 1.0, 1.0 - y / GRID as f32 * 2.0];
+        for (dx, dy) in [(0.1, 0.1), (0.9, 0.1), (0.1, 0.9), (0.9, 0.9)] {
+            let [x, y] = clip(x0 + dx, y0 + dy);
+            vertices.extend([x, y, 0.5].iter().flat_map(|c: &f32| c.to_le_bytes()));
+        }
+    }
+    let vb = ok(dev.create_vertex_buffer_with(&vertices));
+    ok(dev.set_fvf(D3DFVF_XYZ));
+    ok(dev.set_vertex_shader(Some(vs)));
+    ok(dev.set_pixel_shader(Some(ps)));
+    ok(dev.set_stream_source(0, Some(vb), 0, 12));
+    ok(dev.set_render_state(RenderState::CullMode(CullMode::None)));
+    // Red and blue from c0, green from c100.
+    let colour = |q: u32| [(q * 3) % 256, (q * 5 + 17) % 256, 255 - q % 256];
+    ok(dev.clear(&[], ClearFlags::TARGET, 0xff00_0000, 1.0, 0));
+    for q in 0..GRID * GRID {
+        let [r, g, b] = colour(q).map(|c| c as f32 / 255.0);
+        ok(dev.set_vertex_shader_constant_f(0, &[[r, 0.0, b, 1.0]]));
+        ok(dev.set_vertex_shader_constant_f(100, &[[0.0, g, 0.0, 0.0]]));
+        ok(dev.draw_primitive(PrimitiveType::TriangleStrip, q * 4, 2));
+    }
+    let data = ok(dev.get_render_target_data(dev.back_buffer()));
+    for q in 0..GRID * GRID {
+        let x = (q % GRID) * width / GRID + width / GRID / 2;
+        let y = (q / GRID) * height / GRID + height / GRID / 2;
+        let [r, g, b] = colour(q);
+        let got = data
+            .color(x, y)
+            .unwrap_or_else(|| panic!("no pixel ({x}, {y})"));
+        assert_eq!(
+            got & 0xff_ffff,
+            r << 16 | g << 8 | b,
+            "draw {q} at ({x}, {y}): {got:08x}"
+        );
+    }
+}

@@ -380,11 +380,17 @@ fn float_bytes(
     data: &mut Vec<u8>,
 ) {
     let defined = &interface.defined_floats;
+    // A window (`FloatConstants::window`) is all zeros past the registers.
+    let window = interface
+        .float_constants
+        .and_then(|f| f.window)
+        .map_or(1, |w| (w as usize).saturating_sub(float_count).max(1));
     match (extent, interface.float_constants_read) {
         (Extent::Read, Some(n)) if n as usize <= float_count => {
             register_bytes_into(data, floats, n as usize, 0, defined)
         }
-        _ => register_bytes_into(data, floats, float_count, 1, defined),
+        (Extent::Read, _) => register_bytes_into(data, floats, float_count, 1, defined),
+        (Extent::Full, _) => register_bytes_into(data, floats, float_count, window, defined),
     }
 }
 
@@ -460,6 +466,7 @@ mod tests {
                 binding: FLOAT_CONSTANTS_BINDING,
                 registers: if software { 8192 } else { 256 },
                 storage: software,
+                window: None,
             }),
             int_constants: binding(INT_CONSTANTS_BINDING),
             bool_constants: binding(BOOL_CONSTANTS_BINDING),

@@ -94,6 +94,10 @@ pub(crate) struct PairKey<D = DeclarationId, V = VertexShaderId, P = PixelShader
     pub(crate) vertex_sampler_reads: Vec<SamplerRead>,
     /// `D3DRS_WRAP0`–`WRAP15` (`PairOptions::texture_wrap`).
     pub(crate) texture_wrap: TextureWrap,
+    /// The draw has instances or a stream of another frequency than per vertex
+    /// (`SetStreamSourceFreq`): the vertex stage's `c#` is a binding of its own, not read
+    /// from a window at the first instance (`ring`).
+    pub(crate) instanced: bool,
 }
 
 impl PairKey {
@@ -131,6 +135,7 @@ impl<D, V, P> PairKey<D, V, P> {
             processing: VertexProcessing::Hardware,
             vertex_sampler_reads: Vec::new(),
             texture_wrap: TextureWrap::default(),
+            instanced: false,
         }
     }
 }
@@ -179,6 +184,7 @@ impl<D, V, P> PairKey<D, V, P> {
             processing: self.processing,
             vertex_sampler_reads: self.vertex_sampler_reads.clone(),
             texture_wrap: self.texture_wrap,
+            instanced: self.instanced,
         })
     }
 }
@@ -275,6 +281,9 @@ pub(crate) fn build_pair(
         clip_planes: key.clip_planes,
         sampler_reads: key.vertex_sampler_reads.clone(),
         wrap_twins: Vec::new(),
+        float_constants_window: (!key.instanced)
+            .then(|| super::draw::constants_window(device))
+            .flatten(),
     };
     let pair_options = PairOptions {
         vertex: vs_options,

@@ -10,6 +10,7 @@ use super::super::Device;
 use super::ring::Offsets;
 use super::{IndexSource, PassRecipe};
 use crate::gpu::pass;
+use d3d9_translator::lift::interface::VS_CONSTANTS_GROUP;
 
 /// The render pass a run of draws records into, and the state its draws have set in it.
 pub(crate) struct OpenPass {
@@ -59,7 +60,7 @@ impl Device {
         // may differ. Not while an occlusion query counts (each draw has its slot).
         if !self.occlusion_counting() {
             if let Some(open) = self.open.as_mut().filter(|o| o.last == Some(recipe.serial)) {
-                set_groups(open, recipe);
+                set_groups(open, recipe, recipe.changed);
                 draw(open, recipe);
                 return;
             }
@@ -151,7 +152,7 @@ impl Device {
             open.groups = Default::default();
             open.vertex_buffers.clear();
         }
-        set_groups(open, recipe);
+        set_groups(open, recipe, u8::MAX);
         let pass = &mut open.pass;
         for (slot, (buffer, offset)) in (0u32..).zip(&recipe.vertex_buffers) {
             let at = slot as usize;
@@ -216,9 +217,13 @@ pub(crate) fn pending_encoder<'e>(
     encoder.get_or_insert_with(|| device.create_command_encoder(&Default::default()))
 }
 
-/// Sets `recipe`'s groups that differ from those the pass has bound.
-fn set_groups(open: &mut OpenPass, recipe: &PassRecipe) {
+/// Sets `recipe`'s groups among `which` (bit n: group n) that differ from those the pass
+/// has bound.
+fn set_groups(open: &mut OpenPass, recipe: &PassRecipe, which: u8) {
     for (index, group) in (0u32..).zip(&recipe.groups) {
+        if which & (1 << index) == 0 {
+            continue;
+        }
         let Some(group) = group else { continue };
         let offsets = recipe
             .offsets
@@ -228,16 +233,21 @@ fn set_groups(open: &mut OpenPass, recipe: &PassRecipe) {
         let Some(bound) = open.groups.get_mut(index as usize) else {
             continue;
         };
-        if bound.as_ref().map(|(g, o)| (g, *o)) != Some((group, offsets)) {
+        let same = bound
+            .as_ref()
+            .is_some_and(|(g, o)| g == group && o.binds_as(&offsets));
+        if !same {
             open.pass.set_bind_group(index, group, offsets.as_slice());
             *bound = Some((group.clone(), offsets));
         }
     }
 }
 
-/// Records `recipe`'s draw call (its index buffer set).
+/// Records `recipe`'s draw call (its index buffer set). A vertex stage reading `c#` from a
+/// window draws its instances from the window's register holding `c#0` (`ring`).
 fn draw(open: &mut OpenPass, recipe: &PassRecipe) {
-    let instances = recipe.instances.clone();
+    let first = recipe.offsets[VS_CONSTANTS_GROUP as usize].first_instance;
+    let instances = recipe.instances.start + first..recipe.instances.end + first;
     let range = recipe.index_range.clone();
     match recipe.index {
         None => {

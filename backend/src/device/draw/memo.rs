@@ -48,7 +48,9 @@ impl DrawMemo {
         range: DrawRange,
         versions: [u64; 8],
     ) -> bool {
-        self.call == call
+        // The calls are literals: the same one is the same pointer (compared first, as a
+        // string compare is a call).
+        (std::ptr::eq(self.call, call) || self.call == call)
             && self.primitive == primitive
             && self.range == range
             && self.versions == versions
@@ -108,6 +110,7 @@ impl Device {
         self.pipelines.count_hit();
         self.memo_hits += 1;
         self.encode(&memo.recipe);
+        memo.recipe.changed = 0;
         self.memo = Some(memo);
         true
     }
@@ -146,6 +149,7 @@ impl Device {
         {
             return false;
         }
+        recipe.changed |= (1 << 1) | (1 << 3);
         memo.textures = self.state.textures;
         memo.textures_version = self.state.textures_version;
         // Preparing the textures (an upload of what a lock wrote) may have bumped the
@@ -180,6 +184,7 @@ impl Device {
             };
             recipe.groups[group as usize] = Some(bind_group);
             recipe.offsets[group as usize] = offsets;
+            recipe.changed |= 1 << group;
         }
         recipe.generation = generation;
         true
@@ -193,22 +198,23 @@ impl Device {
             &memo.pair,
             &recipe.pipeline,
             &mut memo.constants,
-            &mut recipe.groups,
-            &mut recipe.offsets,
+            (&mut recipe.groups, &mut recipe.offsets),
+            &mut recipe.changed,
         )
         .is_ok()
     }
 
     /// A memoised draw's constants placed anew where a stage's constants changed since it
     /// was recorded (nothing else did: the state's version is the same): the stage's key at
-    /// the new version, its group and offsets in `groups` and `offsets`.
+    /// the new version, its group and offsets in `groups` and `offsets`, its bit set in
+    /// `changed`.
     pub(super) fn constants_changed(
         &mut self,
         pair: &ShaderPair,
         entry: &PipelineEntry,
         constants: &mut ConstantKeys,
-        groups: &mut Vec<Option<wgpu::BindGroup>>,
-        offsets: &mut [Offsets; 4],
+        (groups, offsets): (&mut Vec<Option<wgpu::BindGroup>>, &mut [Offsets; 4]),
+        changed: &mut u8,
     ) -> Result<(), DeviceError> {
         let versions = self.constants_versions();
         let stages = [
@@ -226,6 +232,7 @@ impl Device {
             if matches!(key, BindGroupKey::Textures { .. }) {
                 continue;
             }
+            *changed |= 1 << group.group;
             // The key at the constants' new version.
             let version = versions[i];
             let retarget = |key: &mut BindGroupKey| match key {

@@ -37,7 +37,7 @@ use crate::gpu::Indices;
 pub(crate) use encode::{pending_encoder, OpenPass};
 pub(crate) use memo::DrawMemo;
 pub(crate) use pipeline::{build_pipeline, PipelineBuilder};
-pub(crate) use ring::ConstantRing;
+pub(crate) use ring::{constants_window, ConstantRing};
 use ring::{Offsets, ShapeId};
 
 /// What makes a pipeline: the pair, the vertex buffer layouts, the primitive, blend, write
@@ -198,6 +198,10 @@ pub(crate) struct PassRecipe {
     index_range: std::ops::Range<u32>,
     base_vertex: i32,
     instances: std::ops::Range<u32>,
+    /// The groups (bit n: group n) whose bind group or offsets the memo changed since this
+    /// recipe was last recorded (`encode` compares only those where the pass recorded it
+    /// last).
+    changed: u8,
 }
 
 /// The draw's source of vertices for stream 0 of an `UP` draw.
@@ -495,6 +499,7 @@ impl Device {
             index_range: indices.range,
             base_vertex: indices.base_vertex,
             instances: input.instances,
+            changed: 0,
         };
         self.encode(&recipe);
         if !memoisable {

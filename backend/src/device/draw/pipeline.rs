@@ -130,12 +130,16 @@ fn buffer_entries(buffers: &[ConstantBuffer]) -> Vec<wgpu::BindGroupLayoutEntry>
 /// The constants groups of a pipeline with `stages`' buffers (vertex, pixel): each bound
 /// from the constants ring with dynamic offsets (an interned layout) while the adapter's
 /// dynamic-offset bindings per pipeline layout last, otherwise by a bind group per version.
+/// `windowed`: per stage, the binding of a `c#` read from a window (`FloatConstants::window`).
 fn constants_groups(
     builder: &PipelineBuilder,
     stages: [&[ConstantBuffer]; 2],
+    windowed: [Option<u32>; 2],
 ) -> [Option<ConstantsGroup>; 2] {
     let (mut uniform_left, mut storage_left) = (builder.dynamic_uniform, builder.dynamic_storage);
+    let mut windowed = windowed.into_iter();
     stages.map(|buffers| {
+        let windowed = windowed.next().flatten();
         let group = buffers.first()?.group;
         let storage = buffers.iter().filter(|b| b.storage).count() as u32;
         let uniform = buffers.len() as u32 - storage;
@@ -154,6 +158,7 @@ fn constants_groups(
                     binding: b.binding,
                     storage: b.storage,
                     size: b.data.len() as u64,
+                    windowed: Some(b.binding) == windowed,
                 })
                 .collect();
             intern(&builder.shapes, &builder.device, entries)
@@ -184,7 +189,13 @@ pub(crate) fn build_pipeline<P>(
             }
         }
     }
-    let [vs_constants, ps_constants] = constants_groups(builder, stages);
+    // Only the vertex stage reads `c#` from a window (its first instance says where).
+    let window = pair
+        .vertex_interface
+        .float_constants
+        .filter(|f| f.window.is_some())
+        .map(|f| f.binding);
+    let [vs_constants, ps_constants] = constants_groups(builder, stages, [window, None]);
     texture_entries(pair, &key.filterable, &mut groups)?;
     while groups.last().is_some_and(Vec::is_empty) {
         groups.pop();

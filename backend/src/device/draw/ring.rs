@@ -14,6 +14,14 @@
 //! reads past them (bindings of one uniform buffer may overlap), so a draw writes and
 //! uploads the 64 bytes of a world matrix, not the 4 KiB of the register file.
 //!
+//! A vertex stage reading its `c#` from a window (`FloatConstants::window`) has its `c#`
+//! placed at a 16-byte boundary inside the window the ring buffer is filling, bound at the
+//! window's start; where `c#0` lies in the window is the draw's first instance
+//! ([`Offsets::first_instance`]), which the shader reads as `instance_index`. Draws whose
+//! constants fit the same window keep the bound group and its offsets: a world matrix per
+//! draw costs no `set_bind_group`, only the draw's first instance. A window starts anew when
+//! the next placement would not fit it.
+//!
 //! A stage whose constants key (`BindGroupKey`) is the one it wrote last in this submit
 //! reuses those offsets; after a submit, the last constants are written again from their
 //! kept copy (a memoised draw needs no recomputation). A memoised draw whose float
@@ -26,9 +34,22 @@ use std::sync::{Arc, Mutex};
 
 use super::BindGroupKey;
 use crate::device::ConstantBuffer;
+use d3d9_translator::lift::interface::HW_FLOAT_CONSTANTS;
 
 /// Bytes of one ring buffer (more where one draw's constants need more).
 const CHUNK_BYTES: usize = 4 << 20;
+
+/// Registers of the window a vertex stage reads `c#` from (`FloatConstants::window`): 64 KiB
+/// (WebGPU's default uniform binding size), or what the adapter binds where that is less;
+/// `None` where that would not hold the register file and its zero register twice over.
+pub(crate) fn constants_window(device: &wgpu::Device) -> Option<u32> {
+    let bytes = device
+        .limits()
+        .max_uniform_buffer_binding_size
+        .min(64 << 10);
+    let registers = u32::try_from(bytes / 16).ok()?;
+    (registers >= 2 * (HW_FLOAT_CONSTANTS + 1)).then_some(registers)
+}
 
 /// Constant bindings one group can have (vertex: `c#`, `i#`, `b#`, position fix-up, points,
 /// clip planes; pixel: `c#`, `i#`, `b#`, fog or bump environment, alpha reference).
@@ -42,6 +63,8 @@ pub(crate) struct RingEntry {
     pub(crate) storage: bool,
     /// The binding's size: the WGSL type's.
     pub(crate) size: u64,
+    /// `c#` read from a window, placed inside it (see the module documentation).
+    pub(crate) windowed: bool,
 }
 
 /// An interned constants group layout: its entries (by binding) and the layout, shared by
@@ -138,16 +161,25 @@ pub(crate) enum Stage {
     Pixel = 1,
 }
 
-/// The dynamic offsets of one group, in binding order.
+/// The dynamic offsets of one group, in binding order, and where its windowed `c#` lies in
+/// the window bound (0 where it has none).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Offsets {
     offsets: [u32; MAX_ENTRIES],
     len: usize,
+    /// The window's register holding `c#0`: the draw's first instance.
+    pub(crate) first_instance: u32,
 }
 
 impl Offsets {
     pub(crate) fn as_slice(&self) -> &[u32] {
         &self.offsets[..self.len]
+    }
+
+    /// The same dynamic offsets (the first instance aside: it is the draw's, not the
+    /// group's). Fixed-size arrays compare without a call (entries past `len` are 0).
+    pub(crate) fn binds_as(&self, other: &Offsets) -> bool {
+        self.len == other.len && self.offsets == other.offsets
     }
 }
 
@@ -172,6 +204,9 @@ struct Chunk {
     buffer: wgpu::Buffer,
     bytes: Vec<u8>,
     used: usize,
+    /// Where the window windowed entries are placed in starts (see the module
+    /// documentation); `None` until one is placed in this submit.
+    window: Option<usize>,
     /// The bind group of each shape over this buffer, made on first use.
     groups: Vec<Option<wgpu::BindGroup>>,
 }
@@ -315,11 +350,17 @@ impl ConstantRing {
         let layout = &self.shapes[shape.0];
         let entry = layout.entries.iter().position(|e| e.binding == binding);
         if let (true, Some(entry)) = (last.generation == generation, entry) {
-            let size = layout.entries[entry].size as usize;
             let data = &last.buffers[buffer].data;
-            if let Some(at) = self.chunks.place_entry(last.placed.chunk, size, data) {
-                last.placed.offsets.offsets[entry] = at;
-                return Some((None, last.placed.offsets));
+            let e = layout.entries[entry];
+            if let Some((at, first)) = self.chunks.place_entry(last.placed.chunk, e, data) {
+                // A windowed entry in the same window keeps its offset: the group bound
+                // stays as it was, and only the first instance moves.
+                let offsets = &mut last.placed.offsets;
+                offsets.offsets[entry] = at;
+                if e.windowed {
+                    offsets.first_instance = first;
+                }
+                return Some((None, *offsets));
             }
         }
         last.placed = self.chunks.push(device, layout, &last.buffers);
@@ -383,6 +424,7 @@ impl ConstantRing {
     pub(crate) fn discard(&mut self) {
         for chunk in &mut self.chunks.chunks {
             chunk.used = 0;
+            chunk.window = None;
         }
         self.chunks.current = 0;
         self.generation += 1;
@@ -390,39 +432,81 @@ impl ConstantRing {
 }
 
 impl Chunk {
-    /// Writes `data`, a buffer of a binding of `size`, at the next aligned offset (the room
-    /// for the whole binding checked by the caller) and returns that offset. A missing
-    /// buffer (empty) reads zeros. A shorter one (`Extent::Read`: the registers the shader
-    /// reads) leaves the rest as it was: the shader never reads it, so the next placement
-    /// may start there (bindings of a uniform buffer may overlap).
-    fn put(&mut self, size: usize, data: &[u8], align: usize) -> usize {
-        let at = self.used;
-        let slot = &mut self.bytes[at..at + size];
+    /// The bytes from the next aligned offset to the end.
+    fn room(&self, align: usize) -> usize {
+        self.bytes
+            .len()
+            .saturating_sub(self.used.next_multiple_of(align))
+    }
+
+    /// Places `data`, the buffer of `entry`, the room for the whole binding checked by the
+    /// caller: its dynamic offset, and for a windowed entry where `c#0` lies in the window
+    /// (in registers), else 0.
+    fn place(&mut self, entry: RingEntry, data: &[u8], align: usize) -> (usize, u32) {
+        let size = entry.size as usize;
+        if !entry.windowed {
+            return (self.put(size, data, align, align), 0);
+        }
+        // The registers written (all of the binding where the buffer is missing).
+        let len = match data.is_empty() {
+            true => size,
+            false => data.len().min(size),
+        };
+        let next = self.used.next_multiple_of(REGISTER);
+        let start = match self.window {
+            Some(start) if next + len <= start + size => start,
+            // A new window, at the next aligned offset (the caller checked the room).
+            _ => self.used.next_multiple_of(align),
+        };
+        self.window = Some(start);
+        self.used = self.used.max(start);
+        let at = self.put(size, data, REGISTER, REGISTER);
+        let first = u32::try_from((at - start) / REGISTER).unwrap_or(0);
+        (start, first)
+    }
+
+    /// Writes `data`, a buffer of a binding of `size`, at the next offset aligned to `align`
+    /// (the room for the binding checked by the caller) and returns that offset; the next
+    /// placement starts at an offset aligned to `after`. A missing buffer (empty) reads
+    /// zeros. A shorter one (`Extent::Read`: the registers the shader reads) leaves the rest
+    /// as it was: the shader never reads it, so the next placement may start there
+    /// (bindings of a uniform buffer may overlap).
+    fn put(&mut self, size: usize, data: &[u8], align: usize, after: usize) -> usize {
+        let at = self.used.next_multiple_of(align);
+        let end = (at + size).min(self.bytes.len());
+        let slot = &mut self.bytes[at..end];
         let written = match data.is_empty() {
             true => {
                 slot.fill(0);
                 size
             }
             false => {
-                let n = data.len().min(size);
+                let n = data.len().min(slot.len());
                 slot[..n].copy_from_slice(&data[..n]);
                 n
             }
         };
-        self.used = (at + written.max(1)).next_multiple_of(align);
+        self.used = (at + written.max(1)).next_multiple_of(after);
         at
     }
 }
 
+/// Bytes of a `c#` register: a windowed entry's granularity.
+const REGISTER: usize = 16;
+
 impl Chunks {
-    /// `data`, a buffer of a binding of `size`, placed in ring buffer `chunk` where it is
-    /// the one being filled and has room for the whole binding; its offset.
-    fn place_entry(&mut self, chunk: usize, size: usize, data: &[u8]) -> Option<u32> {
+    /// `data`, the buffer of `entry`, placed in ring buffer `chunk` where it is the one
+    /// being filled and has room for the whole binding; its offset and first instance
+    /// ([`Chunk::place`]).
+    fn place_entry(&mut self, chunk: usize, entry: RingEntry, data: &[u8]) -> Option<(u32, u32)> {
         let align = self.align;
-        let c = self.chunks.get_mut(chunk).filter(|c| {
-            chunk == self.current && c.bytes.len() - c.used >= size.next_multiple_of(align)
-        })?;
-        u32::try_from(c.put(size, data, align)).ok()
+        let size = (entry.size as usize).next_multiple_of(align);
+        let c = self
+            .chunks
+            .get_mut(chunk)
+            .filter(|c| chunk == self.current && c.room(align) >= size)?;
+        let (at, first) = c.place(entry, data, align);
+        Some((u32::try_from(at).ok()?, first))
     }
 
     /// Copies `buffers` into the ring, each entry of `shape` at an aligned offset (zeros
@@ -437,7 +521,7 @@ impl Chunks {
         while self
             .chunks
             .get(self.current)
-            .is_some_and(|c| c.bytes.len() - c.used < need)
+            .is_some_and(|c| c.room(align) < need)
         {
             self.current += 1;
         }
@@ -452,6 +536,7 @@ impl Chunks {
                 }),
                 bytes: vec![0; size],
                 used: 0,
+                window: None,
                 groups: Vec::new(),
             });
         }
@@ -462,7 +547,11 @@ impl Chunks {
                 .iter()
                 .find(|b| b.binding == e.binding)
                 .map_or(&[][..], |b| &b.data[..]);
-            offsets.offsets[i] = chunk.put(e.size as usize, data, align) as u32;
+            let (at, first) = chunk.place(*e, data, align);
+            offsets.offsets[i] = at as u32;
+            if e.windowed {
+                offsets.first_instance = first;
+            }
         }
         offsets.len = entries.len();
         Placed {

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use d3d9_translator::bytecode::{Stage, TextureType, VertexProcessing};
 use d3d9_translator::check::{check, DeviceCaps};
-use d3d9_translator::decl::{StreamSource, VertexDeclaration};
+use d3d9_translator::decl::{StreamFrequency, StreamSource, VertexDeclaration};
 use d3d9_translator::lift::CompareFunction;
 
 use super::super::error::{invalid, unsupported, DeviceError};
@@ -111,6 +111,12 @@ impl Device {
             processing: self.binding_processing(),
             vertex_sampler_reads,
             texture_wrap: render.texture_wrap,
+            // Instances, or data read at the instance index (which the first instance
+            // would move): `c#` is a binding of its own then.
+            instanced: self.instance_count(range) > 1
+                || streams
+                    .iter()
+                    .any(|s| s.frequency != StreamFrequency::Vertex),
         };
         let pair_id = self.next_pair_id();
         let device = self.gpu.device.clone();

@@ -236,7 +236,7 @@ impl Device {
 
     /// Instances of an indexed draw with `D3DSTREAMSOURCE_INDEXEDDATA | n` on stream 0; 1
     /// otherwise (D3D9 instances only indexed draws).
-    fn instance_count(&self, range: &DrawRange) -> u32 {
+    pub(super) fn instance_count(&self, range: &DrawRange) -> u32 {
         match (range, self.state.streams[0].frequency) {
             (DrawRange::Indexed { .. }, StreamFrequency::IndexedData(n)) => n.max(1),
             _ => 1,

@@ -20,7 +20,7 @@ use super::super::pairing::PairKey;
 use crate::gpu::DiskCache;
 
 /// The disk cache entry's key (a new format takes a new key).
-const ENTRY: &[u8] = b"d3d9 state cache 2";
+const ENTRY: &[u8] = b"d3d9 state cache 3";
 
 /// The most records kept.
 pub(crate) const MAX_RECORDS: usize = 16_384;
