@@ -26,7 +26,10 @@
 //!   buffers set once, each draw's matrix copied into one uniform ring (256-byte slots) bound
 //!   with a dynamic offset, the pipeline and texture group set only where they change, the
 //!   ring written with one `Queue::write_buffer`, one submit. Its WGSL is written by hand to
-//!   compute what the translated pair computes.
+//!   compute what the translated pair computes. With `BENCH_RAW_INSTANCE` set, raw instead
+//!   reads each matrix from a 64 KiB window of the ring at the draw's first instance, bound
+//!   anew every 1,024 draws, as the device's constants window does (no `set_bind_group` per
+//!   draw): a second baseline, the way a wgpu renderer tuned for this would draw.
 //!
 //! Timed per side: the frame's calls and the submit, from the first call to the submit's
 //! return; the GPU is waited for afterwards, untimed. Before timing, each side draws one frame
@@ -104,20 +107,34 @@ fn ps_asm(k: usize) -> String {
     )
 }
 
+/// Whether raw wgpu reads each draw's matrix at its first instance (`BENCH_RAW_INSTANCE`
+/// set: the device's way since its constants window) rather than at a dynamic offset per
+/// draw (the issue's baseline, the default).
+fn first_instance() -> bool {
+    std::env::var_os("BENCH_RAW_INSTANCE").is_some()
+}
+
+/// Bytes of raw's window of matrices with `first_instance` (one binding, 1024 matrices).
+const WINDOW_BYTES: usize = 64 << 10;
+/// Bytes of a matrix in raw's window.
+const MATRIX_BYTES: usize = 64;
+
 /// Pair `k` by hand: `c0..c3` applied as `m4x4` does (one dp4 per register), the diffuse
 /// D3DCOLOR (bytes B, G, R, A) swizzled to RGBA, times `c8`, saturated as D3D9 interpolates
-/// colours; the texel times the colour times the pixel shader's `c0`.
+/// colours; the texel times the colour times the pixel shader's `c0`. With `first_instance`,
+/// the matrix is the window's at the instance index.
 fn hand_wgsl(k: usize) -> String {
     let v = |c: [f32; 4]| format!("vec4<f32>({:?}, {:?}, {:?}, {:?})", c[0], c[1], c[2], c[3]);
     format!(
         r#"
-@group(0) @binding(0) var<uniform> c: array<vec4<f32>, 4>;
+@group(0) @binding(0) var<uniform> c: array<vec4<f32>, {n}>;
 @group(1) @binding(0) var tex: texture_2d<f32>;
 @group(1) @binding(1) var samp: sampler;
 struct Out {{ @builtin(position) pos: vec4<f32>, @location(0) colour: vec4<f32>, @location(1) uv: vec4<f32> }};
-@vertex fn vs(@location(0) p: vec3<f32>, @location(1) d: vec4<f32>, @location(2) uv: vec2<f32>) -> Out {{
+@vertex fn vs(@location(0) p: vec3<f32>, @location(1) d: vec4<f32>, @location(2) uv: vec2<f32>, @builtin(instance_index) ii: u32) -> Out {{
     let v = vec4(p, 1.0);
-    let pos = vec4(dot(v, c[0]), dot(v, c[1]), dot(v, c[2]), dot(v, c[3]));
+    let b = {base};
+    let pos = vec4(dot(v, c[b]), dot(v, c[b + 1u]), dot(v, c[b + 2u]), dot(v, c[b + 3u]));
     return Out(pos, clamp(d.zyxw * {vs}, vec4(0.0), vec4(1.0)), vec4(uv, 0.0, 1.0));
 }}
 @fragment fn fs(i: Out) -> @location(0) vec4<f32> {{
@@ -125,7 +142,15 @@ struct Out {{ @builtin(position) pos: vec4<f32>, @location(0) colour: vec4<f32>,
 }}
 "#,
         vs = v(VS_DEF[k]),
-        ps = v(PS_DEF[k])
+        ps = v(PS_DEF[k]),
+        n = match first_instance() {
+            true => WINDOW_BYTES / 16,
+            false => 4,
+        },
+        base = match first_instance() {
+            true => "ii * 4u",
+            false => "0u",
+        },
     )
 }
 
@@ -316,6 +341,8 @@ struct RawSide {
     view: wgpu::TextureView,
     depth: wgpu::TextureView,
     world: Vec<[[f32; 4]; 4]>,
+    /// See [`first_instance`].
+    first_instance: bool,
 }
 
 impl RawSide {
@@ -323,6 +350,12 @@ impl RawSide {
         use wgpu::util::DeviceExt;
         let device = dev.gpu().device().clone();
         let queue = dev.gpu().queue().clone();
+        let binding_size = match first_instance() {
+            true => WINDOW_BYTES,
+            false => MATRIX_BYTES,
+        } as u64;
+        // Room for the last draw's binding either way.
+        let ring_size = (DRAWS * RING_STRIDE).max(2 * WINDOW_BYTES);
         let ring_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("raw ring"),
             entries: &[wgpu::BindGroupLayoutEntry {
@@ -331,7 +364,7 @@ impl RawSide {
                 ty: wgpu::BindingType::Buffer {
                     ty: wgpu::BufferBindingType::Uniform,
                     has_dynamic_offset: true,
-                    min_binding_size: wgpu::BufferSize::new(64),
+                    min_binding_size: wgpu::BufferSize::new(binding_size),
                 },
                 count: None,
             }],
@@ -359,7 +392,7 @@ impl RawSide {
         });
         let ring = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("raw ring"),
-            size: (DRAWS * RING_STRIDE) as u64,
+            size: ring_size as u64,
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
@@ -371,7 +404,7 @@ impl RawSide {
                 resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
                     buffer: &ring,
                     offset: 0,
-                    size: wgpu::BufferSize::new(64),
+                    size: wgpu::BufferSize::new(binding_size),
                 }),
             }],
         });
@@ -557,7 +590,8 @@ impl RawSide {
             texture_groups,
             ring,
             ring_group,
-            staging: vec![0; DRAWS * RING_STRIDE],
+            staging: vec![0; ring_size],
+            first_instance: first_instance(),
             vertices,
             indices,
             target,
@@ -615,10 +649,24 @@ impl RawSide {
                 if i % 8 == 0 {
                     pass.set_bind_group(1, &self.texture_groups[(i / 8) % TEXTURES], &[]);
                 }
-                let offset = i * RING_STRIDE;
-                self.staging[offset..offset + 64].copy_from_slice(bytemuck::cast_slice(world));
-                pass.set_bind_group(0, &self.ring_group, &[offset as u32]);
-                pass.draw_indexed(0..36, 0, 0..1);
+                let world: &[u8] = bytemuck::cast_slice(world);
+                if self.first_instance {
+                    // A new window every 1024 matrices; the draw's first instance says
+                    // which of its matrices is the draw's.
+                    let per_window = WINDOW_BYTES / MATRIX_BYTES;
+                    let offset = i * MATRIX_BYTES;
+                    self.staging[offset..offset + MATRIX_BYTES].copy_from_slice(world);
+                    if i % per_window == 0 {
+                        pass.set_bind_group(0, &self.ring_group, &[offset as u32]);
+                    }
+                    let first = (i % per_window) as u32;
+                    pass.draw_indexed(0..36, 0, first..first + 1);
+                } else {
+                    let offset = i * RING_STRIDE;
+                    self.staging[offset..offset + MATRIX_BYTES].copy_from_slice(world);
+                    pass.set_bind_group(0, &self.ring_group, &[offset as u32]);
+                    pass.draw_indexed(0..36, 0, 0..1);
+                }
             }
         }
         self.queue.write_buffer(&self.ring, 0, &self.staging);
