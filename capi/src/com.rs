@@ -12,10 +12,11 @@
 //! checked to be a live object of the expected kind before it is used ([`lookup`]).
 
 use std::any::Any;
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::ffi::c_void;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::Mutex;
 
 use crate::guid::{Guid, IID_IUNKNOWN};
@@ -102,12 +103,41 @@ pub fn live_objects() -> usize {
     live(|m| m.len())
 }
 
+/// Counts objects freed: bumped once an object has left [`LIVE`], so a look-up a thread
+/// remembers ([`SEEN`]) holds while the count is the one it was made at.
+static FREED: AtomicU64 = AtomicU64::new(0);
+
+/// Entries of [`SEEN`] (a power of two).
+const SEEN_ENTRIES: usize = 4;
+
+thread_local! {
+    /// The objects this thread looked up last, by address: (address, kind, [`FREED`] then).
+    /// A game calls the same few objects over and over (the device above all): a
+    /// remembered one costs no lock and no hash look-up.
+    static SEEN: [Cell<(usize, Option<Kind>, u64)>; SEEN_ENTRIES] =
+        const { [const { Cell::new((0, None, 0)) }; SEEN_ENTRIES] };
+}
+
+/// The kind of the live object at `address` (non-null): remembered, or from [`LIVE`].
+fn live_kind(address: usize) -> Option<Kind> {
+    let freed = FREED.load(Ordering::Acquire);
+    // Objects are boxes of at least 16 bytes: the bits above those pick the entry.
+    let slot = (address >> 4) & (SEEN_ENTRIES - 1);
+    let seen = SEEN.with(|s| s[slot].get());
+    if seen.0 == address && seen.2 == freed && seen.1.is_some() {
+        return seen.1;
+    }
+    let kind = live(|m| m.get(&address).copied())?;
+    SEEN.with(|s| s[slot].set((address, Some(kind), freed)));
+    Some(kind)
+}
+
 /// The live object at `ptr`, if it is one of kind `T::KIND`.
 pub fn lookup<'a, T: Class>(ptr: *const c_void) -> Option<&'a Com<T>> {
     if ptr.is_null() {
         return None;
     }
-    let kind = live(|m| m.get(&(ptr as usize)).copied())?;
+    let kind = live_kind(ptr as usize)?;
     // SAFETY: the address is a live object of this kind, made by `Com::new` as a `Com<T>`.
     (kind == T::KIND).then(|| unsafe { &*(ptr as *const Com<T>) })
 }
@@ -205,6 +235,9 @@ impl<T: Class> Com<T> {
 
     unsafe fn free(this: *const Com<T>) {
         live(|m| m.remove(&(this as usize)));
+        // After it left the table (a look-up made meanwhile is remembered at the count
+        // before) and before its memory goes: no remembered look-up outlives it.
+        FREED.fetch_add(1, Ordering::AcqRel);
         // SAFETY: made by `Box::into_raw` in `new`; no reference is left.
         let mut object = unsafe { Box::from_raw(this as *mut Com<T>) };
         object.data.destroy();
@@ -360,12 +393,34 @@ impl<T: Class> Private<T> {
     }
 
     /// The release of this reference, to run once no lock is held.
-    pub fn into_release(self) -> Box<dyn FnOnce()> {
-        let ptr = self.0 as usize;
-        Box::new(move || {
-            // SAFETY: this private reference was taken on a live object and not given up.
-            unsafe { Com::<T>::release_private(ptr as *const Com<T>) }
-        })
+    pub fn into_release(self) -> Release {
+        Release {
+            object: self.0 as usize,
+            run: release_private_at::<T>,
+        }
+    }
+}
+
+/// Gives up a private reference on the object of class `T` at `object`.
+///
+/// # Safety
+/// `object` holds a private reference of this caller's, taken on a live `Com<T>`.
+unsafe fn release_private_at<T: Class>(object: usize) {
+    // SAFETY: per the caller.
+    unsafe { Com::<T>::release_private(object as *const Com<T>) }
+}
+
+/// A private reference to give up once no lock is held ([`Private::into_release`]).
+#[derive(Clone, Copy)]
+pub struct Release {
+    object: usize,
+    run: unsafe fn(usize),
+}
+
+impl Release {
+    fn run(self) {
+        // SAFETY: made by `into_release` from a private reference not given up otherwise.
+        unsafe { (self.run)(self.object) }
     }
 }
 
@@ -381,13 +436,22 @@ impl<T: Class> std::fmt::Debug for Private<T> {
     }
 }
 
-/// Releases gathered while the device is locked, run after it is unlocked.
+/// Releases gathered while the device is locked, run after it is unlocked, in the order
+/// they were gathered. The first few are kept inline: a call replaces one or two bound
+/// objects at most, and a list on the heap cost an allocation per call that did.
 #[derive(Default)]
-pub struct Deferred(Vec<Box<dyn FnOnce()>>);
+pub struct Deferred {
+    inline: [Option<Release>; INLINE_RELEASES],
+    /// Those after the inline ones.
+    more: Vec<Release>,
+}
+
+/// Releases [`Deferred`] keeps inline.
+const INLINE_RELEASES: usize = 4;
 
 impl Deferred {
     pub fn push<T: Class>(&mut self, reference: Private<T>) {
-        self.0.push(reference.into_release());
+        self.push_release(reference.into_release());
     }
 
     pub fn push_opt<T: Class>(&mut self, reference: Option<Private<T>>) {
@@ -396,26 +460,34 @@ impl Deferred {
         }
     }
 
-    pub fn push_fn(&mut self, release: Box<dyn FnOnce()>) {
-        self.0.push(release);
+    pub fn push_release(&mut self, release: Release) {
+        match self.inline.iter_mut().find(|r| r.is_none()) {
+            Some(slot) => *slot = Some(release),
+            None => self.more.push(release),
+        }
+    }
+
+    /// Whether there is nothing to release (most calls).
+    pub fn is_empty(&self) -> bool {
+        self.inline[0].is_none()
     }
 
     /// Runs the releases (most calls have none: that case is inlined into every entry).
     #[inline]
     pub fn run(self) {
-        if !self.0.is_empty() {
+        if !self.is_empty() {
             self.run_all();
         }
     }
 
     fn run_all(self) {
-        for release in self.0 {
-            release();
+        for release in self.inline.into_iter().flatten().chain(self.more) {
+            release.run();
         }
     }
 
     pub fn take(&mut self) -> Deferred {
-        Deferred(std::mem::take(&mut self.0))
+        std::mem::take(self)
     }
 }
 

@@ -57,9 +57,12 @@ impl Shared {
         let (result, deferred) = {
             let mut inner = self.lock();
             let result = f(&mut inner);
-            (result, inner.deferred.take())
+            let deferred = (!inner.deferred.is_empty()).then(|| inner.deferred.take());
+            (result, deferred)
         };
-        deferred.run();
+        if let Some(deferred) = deferred {
+            deferred.run();
+        }
         result
     }
 

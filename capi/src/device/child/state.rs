@@ -444,7 +444,7 @@ impl DeviceInner {
             _ => None,
         };
         if let Some(release) = old {
-            self.deferred.push_fn(release);
+            self.deferred.push_release(release);
         }
     }
 
