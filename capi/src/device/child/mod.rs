@@ -2,12 +2,13 @@
 //! its device (one public reference on it while the application holds the child), the lock
 //! around the device's state, and private data (`SetPrivateData`).
 //!
-//! Layers, lowest first: `methods` (the methods interfaces share) and `lock`; `surface`,
-//! `volume`, `buffer`, `shader`, `query`; `texture` (owning its levels' surfaces and
-//! volumes); `state` (every state-setting call as a value, holding bound children);
-//! `stateblock`, `swapchain`.
+//! Layers, lowest first: `methods` (the methods interfaces share), `device_lock` and
+//! `lock`; `surface`, `volume`, `buffer`, `shader`, `query`; `texture` (owning its levels'
+//! surfaces and volumes); `state` (every state-setting call as a value, holding bound
+//! children); `stateblock`, `swapchain`.
 
 pub mod buffer;
+pub mod device_lock;
 pub mod lock;
 pub mod methods;
 pub mod query;
@@ -22,12 +23,13 @@ pub mod volume;
 use std::collections::HashMap;
 use std::ffi::c_void;
 use std::sync::atomic::AtomicU32;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 
 use crate::com::{lookup, read_in, write_out, Class, Com, Deferred};
 use crate::device::{Device9, DeviceInner};
 use crate::guid::Guid;
 use crate::hresult::{fail, invalid_call, CallResult, D3DERR_MOREDATA, D3DERR_NOTFOUND};
+use device_lock::{DeviceLock, Guard};
 
 /// A device child (every object but `IDirect3D9` and the device).
 pub trait DeviceChild {
@@ -42,13 +44,13 @@ pub trait Resource {
 
 /// The device's state behind its lock (`D3DCREATE_MULTITHREADED` is always honoured).
 pub struct Shared {
-    inner: Mutex<DeviceInner>,
+    inner: DeviceLock<DeviceInner>,
 }
 
 impl Shared {
     pub fn new(inner: DeviceInner) -> Arc<Shared> {
         Arc::new(Shared {
-            inner: Mutex::new(inner),
+            inner: DeviceLock::new(inner),
         })
     }
 
@@ -66,10 +68,10 @@ impl Shared {
         result
     }
 
-    /// The locked state (a panic that poisoned the lock left the state usable: every call
+    /// The locked state (a panic while it was held left the state usable: every call
     /// checks what it reads).
-    pub fn lock(&self) -> MutexGuard<'_, DeviceInner> {
-        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    pub fn lock(&self) -> Guard<'_, DeviceInner> {
+        self.inner.lock()
     }
 
     /// Runs releases outside the lock.
