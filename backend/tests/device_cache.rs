@@ -202,29 +202,20 @@ fn bytemuck_u16(indices: &[u16]) -> Vec<u8> {
     indices.iter().flat_map(|i| i.to_le_bytes()).collect()
 }
 
-/// Constants changed between many draws of one frame each reach their own draw: 100 quads,
-/// each drawn after its own vertex-shader `c0` (red, green) and pixel-shader `c0` (blue),
-/// all recorded before one read-back, then again with other colours after that submit.
-#[test]
-fn gpu_constants_changed_between_draws_each_reach_their_draw() {
+/// A device drawing quad q of a `grid` x `grid` grid over the 640 x 480 target as
+/// `DrawPrimitive(TRIANGLESTRIP, 4q, 2)` (stream 0, FVF XYZ) with the shaders `vs` and `ps`,
+/// culling off.
+fn grid_device(vs: &str, ps: &str, grid: u32) -> Device {
     let mut dev = Device::new(DeviceParams::default())
         .unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"));
     const D3DFVF_XYZ: u32 = 0x002;
-    const GRID: u32 = 10;
-    let (width, height) = (640u32, 480u32);
-    let vs = ok(dev.create_vertex_shader(
-        &assemble_tokens("vs_2_0\ndcl_position v0\nmov oPos, v0\nmov oD0, c0\n")
-            .unwrap_or_else(|e| panic!("{e}")),
-    ));
-    let ps = ok(dev.create_pixel_shader(
-        &assemble_tokens("ps_2_0\ndcl v0\nadd r0, v0, c0\nmov oC0, r0\n")
-            .unwrap_or_else(|e| panic!("{e}")),
-    ));
-    // Quad q covers cell (q % 10, q / 10) of a 10 x 10 grid, as a 4-vertex strip.
+    let asm = |text: &str| assemble_tokens(text).unwrap_or_else(|e| panic!("{e}"));
+    let vs = ok(dev.create_vertex_shader(&asm(vs)));
+    let ps = ok(dev.create_pixel_shader(&asm(ps)));
     let mut vertices = Vec::new();
-    for q in 0..GRID * GRID {
-        let (x0, y0) = ((q % GRID) as f32, (q / GRID) as f32);
-        let clip = |x: f32, y: f32| [x / GRID as f32 * 2.0 - 1.0, 1.0 - y / GRID as f32 * 2.0];
+    for q in 0..grid * grid {
+        let (x0, y0) = ((q % grid) as f32, (q / grid) as f32);
+        let clip = |x: f32, y: f32| [x / grid as f32 * 2.0 - 1.0, 1.0 - y / grid as f32 * 2.0];
         for (dx, dy) in [(0.1, 0.1), (0.9, 0.1), (0.1, 0.9), (0.9, 0.9)] {
             let [x, y] = clip(x0 + dx, y0 + dy);
             vertices.extend([x, y, 0.5].iter().flat_map(|c: &f32| c.to_le_bytes()));
@@ -236,6 +227,40 @@ fn gpu_constants_changed_between_draws_each_reach_their_draw() {
     ok(dev.set_pixel_shader(Some(ps)));
     ok(dev.set_stream_source(0, Some(vb), 0, 12));
     ok(dev.set_render_state(RenderState::CullMode(CullMode::None)));
+    dev
+}
+
+/// Reads the target back and checks that the centre of each quad of `grid_device`'s grid
+/// has the colour `colour(q)` (8-bit red, green, blue); `what` names the pass.
+fn check_grid(dev: &mut Device, grid: u32, what: &str, colour: impl Fn(u32) -> [u32; 3]) {
+    let (width, height) = (640u32, 480u32);
+    let data = ok(dev.get_render_target_data(dev.back_buffer()));
+    for q in 0..grid * grid {
+        let x = (q % grid) * width / grid + width / grid / 2;
+        let y = (q / grid) * height / grid + height / grid / 2;
+        let [r, g, b] = colour(q);
+        let got = data
+            .color(x, y)
+            .unwrap_or_else(|| panic!("no pixel ({x}, {y})"));
+        assert_eq!(
+            got & 0xff_ffff,
+            r << 16 | g << 8 | b,
+            "{what}, draw {q} at ({x}, {y}): {got:08x}"
+        );
+    }
+}
+
+/// Constants changed between many draws of one frame each reach their own draw: 100 quads,
+/// each drawn after its own vertex-shader `c0` (red, green) and pixel-shader `c0` (blue),
+/// all recorded before one read-back, then again with other colours after that submit.
+#[test]
+fn gpu_constants_changed_between_draws_each_reach_their_draw() {
+    const GRID: u32 = 10;
+    let mut dev = grid_device(
+        "vs_2_0\ndcl_position v0\nmov oPos, v0\nmov oD0, c0\n",
+        "ps_2_0\ndcl v0\nadd r0, v0, c0\nmov oC0, r0\n",
+        GRID,
+    );
     let colour = |q: u32, frame: u32| {
         let q = q + frame * 7;
         [(q * 2) % 256, 255 - (q * 2) % 256, (q * 37) % 256]
@@ -248,20 +273,9 @@ fn gpu_constants_changed_between_draws_each_reach_their_draw() {
             ok(dev.set_pixel_shader_constant_f(0, &[[0.0, 0.0, b, 0.0]]));
             ok(dev.draw_primitive(PrimitiveType::TriangleStrip, q * 4, 2));
         }
-        let data = ok(dev.get_render_target_data(dev.back_buffer()));
-        for q in 0..GRID * GRID {
-            let x = (q % GRID) * width / GRID + width / GRID / 2;
-            let y = (q / GRID) * height / GRID + height / GRID / 2;
-            let [r, g, b] = colour(q, frame);
-            let got = data
-                .color(x, y)
-                .unwrap_or_else(|| panic!("no pixel ({x}, {y})"));
-            assert_eq!(
-                got & 0xff_ffff,
-                r << 16 | g << 8 | b,
-                "frame {frame}, draw {q} at ({x}, {y}): {got:08x}"
-            );
-        }
+        check_grid(&mut dev, GRID, &format!("frame {frame}"), |q| {
+            colour(q, frame)
+        });
     }
 }
 
@@ -515,37 +529,14 @@ fn gpu_a_run_of_draws_keeps_each_draws_state() {
 /// more than one ring buffer; every quad must show its own constants.
 #[test]
 fn gpu_each_draw_reads_its_constants_through_the_window() {
-    let mut dev = Device::new(DeviceParams::default())
-        .unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"));
-    const D3DFVF_XYZ: u32 = 0x002;
     const GRID: u32 = 40;
-    let (width, height) = (640u32, 480u32);
     // a0.x = 100: c[a0.x + 0] is c100, c[a0.x + 200] is c300, past the file: zero.
-    let vs = ok(dev.create_vertex_shader(
-        &assemble_tokens(
-            "vs_2_0\ndcl_position v0\ndef c10, 100, 0, 0, 0\nmova a0.x, c10.x\nmov oPos, v0\n\
-             mov r1, c[a0.x + 0]\nadd r0, c0, r1\nmov r2, c[a0.x + 200]\nadd oD0, r0, r2\n",
-        )
-        .unwrap_or_else(|e| panic!("{e}")),
-    ));
-    let ps = ok(dev.create_pixel_shader(
-        &assemble_tokens("ps_2_0\ndcl v0\nmov oC0, v0\n").unwrap_or_else(|e| panic!("{e}")),
-    ));
-    let mut vertices = Vec::new();
-    for q in 0..GRID * GRID {
-        let (x0, y0) = ((q % GRID) as f32, (q / GRID) as f32);
-        let clip = |x: f32, y: f32| [x / GRID as f32 * 2.0 - 1.0, 1.0 - y / GRID as f32 * 2.0];
-        for (dx, dy) in [(0.1, 0.1), (0.9, 0.1), (0.1, 0.9), (0.9, 0.9)] {
-            let [x, y] = clip(x0 + dx, y0 + dy);
-            vertices.extend([x, y, 0.5].iter().flat_map(|c: &f32| c.to_le_bytes()));
-        }
-    }
-    let vb = ok(dev.create_vertex_buffer_with(&vertices));
-    ok(dev.set_fvf(D3DFVF_XYZ));
-    ok(dev.set_vertex_shader(Some(vs)));
-    ok(dev.set_pixel_shader(Some(ps)));
-    ok(dev.set_stream_source(0, Some(vb), 0, 12));
-    ok(dev.set_render_state(RenderState::CullMode(CullMode::None)));
+    let mut dev = grid_device(
+        "vs_2_0\ndcl_position v0\ndef c10, 100, 0, 0, 0\nmova a0.x, c10.x\nmov oPos, v0\n\
+         mov r1, c[a0.x + 0]\nadd r0, c0, r1\nmov r2, c[a0.x + 200]\nadd oD0, r0, r2\n",
+        "ps_2_0\ndcl v0\nmov oC0, v0\n",
+        GRID,
+    );
     // Red and blue from c0, green from c100.
     let colour = |q: u32| [(q * 3) % 256, (q * 5 + 17) % 256, 255 - q % 256];
     ok(dev.clear(&[], ClearFlags::TARGET, 0xff00_0000, 1.0, 0));
@@ -555,18 +546,5 @@ fn gpu_each_draw_reads_its_constants_through_the_window() {
         ok(dev.set_vertex_shader_constant_f(100, &[[0.0, g, 0.0, 0.0]]));
         ok(dev.draw_primitive(PrimitiveType::TriangleStrip, q * 4, 2));
     }
-    let data = ok(dev.get_render_target_data(dev.back_buffer()));
-    for q in 0..GRID * GRID {
-        let x = (q % GRID) * width / GRID + width / GRID / 2;
-        let y = (q / GRID) * height / GRID + height / GRID / 2;
-        let [r, g, b] = colour(q);
-        let got = data
-            .color(x, y)
-            .unwrap_or_else(|| panic!("no pixel ({x}, {y})"));
-        assert_eq!(
-            got & 0xff_ffff,
-            r << 16 | g << 8 | b,
-            "draw {q} at ({x}, {y}): {got:08x}"
-        );
-    }
+    check_grid(&mut dev, GRID, "one frame", colour);
 }

@@ -937,18 +937,16 @@ fn constants_window_reads_c_at_the_instance_index() {
         (256, Some(4096), false)
     );
     let wgsl = wgsl_of(&program, &windowed(4096));
-    assert!(
-        wgsl.contains("var<uniform> c: array<vec4<f32>, 4096>;"),
-        "{wgsl}"
-    );
-    assert!(
-        wgsl.contains("@builtin(instance_index) first_instance: u32"),
-        "{wgsl}"
-    );
-    assert!(wgsl.contains("c_base = first_instance;"), "{wgsl}");
     // Three reads, each at the base: c[a0.x + 3] (clamped to 256 first), c1 and c7.
+    for needle in [
+        "var<uniform> c: array<vec4<f32>, 4096>;",
+        "@builtin(instance_index) first_instance: u32",
+        "c_base = first_instance;",
+        "256u)",
+    ] {
+        assert!(wgsl.contains(needle), "{needle}: {wgsl}");
+    }
     assert_eq!(wgsl.matches("c[(").count(), 3, "{wgsl}");
-    assert!(wgsl.contains("256u)"), "{wgsl}");
     assert!(!wgsl.contains("c[1]") && !wgsl.contains("c[7]"), "{wgsl}");
     // Without the window, as before.
     let plain =

@@ -316,6 +316,22 @@ impl<'a> Lifter<'a> {
         }
     }
 
+    /// A new `u32` argument of the function being built, bound to `builtin`; its value.
+    pub(super) fn builtin_argument(
+        &mut self,
+        name: &str,
+        builtin: naga::BuiltIn,
+    ) -> Handle<Expression> {
+        let index = self.f.function.arguments.len() as u32;
+        let u32_ty = self.ty.u32;
+        self.f.function.arguments.push(naga::FunctionArgument {
+            name: Some(name.into()),
+            ty: u32_ty,
+            binding: Some(naga::Binding::BuiltIn(builtin)),
+        });
+        self.emit(Expression::FunctionArgument(index))
+    }
+
     /// Append an expression with the current instruction's span and cover it with an `Emit`
     /// (unless naga treats it as emitted at function start). Consecutive expressions share
     /// one `Emit`.

@@ -255,14 +255,7 @@ impl Lifter<'_> {
         self.f = FnBuilder::new(ENTRY_POINT);
         if self.constants_window().is_some() {
             // c#0's place in the window: the draw's first instance (it draws one).
-            let index = self.f.function.arguments.len() as u32;
-            let u32_ty = self.ty.u32;
-            self.f.function.arguments.push(FunctionArgument {
-                name: Some("first_instance".into()),
-                ty: u32_ty,
-                binding: Some(Binding::BuiltIn(BuiltIn::InstanceIndex)),
-            });
-            let at = self.emit(Expression::FunctionArgument(index));
+            let at = self.builtin_argument("first_instance", BuiltIn::InstanceIndex);
             let g = self.constants_base_global();
             let p = self.global(g);
             self.store(p, at);

@@ -30,10 +30,7 @@ use super::builder::Lifter;
 use super::interface::{UniformBinding, POINT_BINDING, VS_CONSTANTS_GROUP};
 use super::options::PointExpansion;
 use super::state::RegKey;
-use naga::{
-    AddressSpace, BinaryOperator as Bo, Binding, BuiltIn, Expression, FunctionArgument, Handle,
-    MathFunction as Mf,
-};
+use naga::{AddressSpace, BinaryOperator as Bo, BuiltIn, Expression, Handle, MathFunction as Mf};
 
 /// The point render states the expansion reads at run time.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -83,14 +80,7 @@ impl Lifter<'_> {
         eye: Handle<Expression>,
         written: Option<Handle<Expression>>,
     ) -> ExpandedPoint {
-        let index = self.f.function.arguments.len() as u32;
-        let u32_ty = self.ty.u32;
-        self.f.function.arguments.push(FunctionArgument {
-            name: Some("corner".into()),
-            ty: u32_ty,
-            binding: Some(Binding::BuiltIn(BuiltIn::VertexIndex)),
-        });
-        let vertex = self.emit(Expression::FunctionArgument(index));
+        let vertex = self.builtin_argument("corner", BuiltIn::VertexIndex);
         let ty = self.vec4_array(3);
         let g = self.resource_global(
             RegKey::Points,
