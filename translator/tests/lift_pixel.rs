@@ -604,3 +604,23 @@ fn alpha_test_binding_is_distinct_from_the_other_pixel_uniforms() {
     let discard = wgsl.find("discard").expect("alpha test");
     assert!(mix < discard, "{wgsl}");
 }
+/// ps_1_4's `_x2` source modifier doubles the value; `-…_x2` doubles it, then negates.
+#[test]
+fn ps_1_4_x2_doubles_and_its_negation_negates_the_double() {
+    // The line that writes r0 (the value, then ps_1_4's clamp to ±8).
+    let r0 = |text: &str| {
+        let (_, wgsl) = translate(text);
+        let line = wgsl
+            .lines()
+            .find(|l| l.contains("r0_ = "))
+            .map(str::to_string);
+        line.unwrap_or_else(|| panic!("no write of r0: {wgsl}"))
+    };
+    let plain = r0("ps_1_4\nmov r0, v0_x2\n");
+    let negated = r0("ps_1_4\nmov r0, -v0_x2\n");
+    assert!(plain.contains(" + ") && !plain.contains("-("), "{plain}");
+    assert!(
+        negated.contains("clamp(-((") && negated.contains(" + "),
+        "{negated}"
+    );
+}
