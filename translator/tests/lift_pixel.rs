@@ -364,15 +364,27 @@ fn constant_operations_that_overflow_still_give_valid_wgsl() {
         "dp3 r0, c2, c2",
         "mad r0, c2, c2, -c2",
         "pow r0, c0.x, c0.y",
+        // Through a negation, a swizzle and the comparisons' selects of constants.
+        "rcp r0, -c0.x",
+        "mul r0, c2.xxyy, c2.yyxx",
+    ];
+    // Selects of constants: `cmp` in pixel shaders, `slt`/`sge` in vertex shaders.
+    let pixel_only = ["cmp r1, c0.y, c2, c0\n rcp r0, r1.x"];
+    let vertex_only = [
+        "slt r1, c0, c0\n rcp r0, r1.x",
+        "sge r1, c0.y, c0.x\n rcp r0, r1.x",
+        "slt r1, c0.x, c0.y\n rsq r0, r1.x",
     ];
     let defs = "def c0, 0, -1, 0, 0\n def c1, 200, 0, 0, 0\n def c2, 3e38, 3e38, 3e38, 1\n";
     for mode in [FloatMode::Legacy, FloatMode::LegacyStrict, FloatMode::Ieee] {
-        for body in bodies {
+        for body in bodies.iter().chain(&pixel_only) {
             let options = PixelShaderOptions {
                 float_mode: mode,
                 ..Default::default()
             };
             translate_with(&format!("ps_2_0\n {defs} {body}\n mov oC0, r0\n"), &options);
+        }
+        for body in bodies.iter().chain(&vertex_only) {
             let vs = assemble(&format!(
                 "vs_2_0\n {defs} dcl_position v0\n {body}\n mov oPos, v0\n mov oD0, r0\n"
             ))

@@ -18,8 +18,8 @@ use d3d9_translator::bytecode::{
 use d3d9_translator::check::{check, CheckedProgram, DeviceCaps};
 use d3d9_translator::lift::interface::Varying;
 use d3d9_translator::lift::{
-    translate_pixel_shader, translate_vertex_shader, CompareFunction, FloatMode,
-    PixelShaderOptions, PointExpansion, VertexShaderOptions,
+    translate_pixel_shader, translate_vertex_shader, CompareFunction, Feature, FloatMode,
+    LiftError, PixelShaderOptions, PointExpansion, VertexShaderOptions,
 };
 
 /// Check a program as a D3D9 device would (software vertex processing when `software`);
@@ -615,7 +615,6 @@ fn point_expansion_interface_and_sprite_coordinates() {
 
 // --- behaviour of single lowerings, checked on the module and interface ---
 
-use d3d9_translator::lift::LiftError;
 use d3d9_translator::signature::Semantic;
 
 fn translate(p: &Program) -> Result<d3d9_translator::lift::TranslatedShader, LiftError> {
@@ -1210,3 +1209,106 @@ psnap!(
          phase\ntexld r2, r2\ncmp_x2 r0, r1_bias, r2, -c0\n"
     )
 );
+
+// --- instruction shapes whose every variant a snapshot pins ---
+
+// Every matrix instruction with the components it writes: m4x4 and m3x4 four dot products of
+// four and three lanes, m4x3 and m3x3 three, m3x2 two.
+snap!(
+    vs_1_1_matrices,
+    asm(
+        "vs_1_1\ndcl_position v0\nm4x4 r0, v0, c0\nm4x3 r1.xyz, v0, c4\nm3x4 r2, v0, c8\n\
+         m3x3 r3.xyz, v0, c12\nm3x2 r4.xy, v0, c16\nadd r0, r0, r1\nadd r0, r0, r2\n\
+         add r0, r0, r3\nadd oPos, r0, r4\n"
+    )
+);
+// `lit` writing one component at a time: x and w are 1, y and z computed.
+snap!(
+    vs_2_0_lit_each_component,
+    asm(
+        "vs_2_0\ndcl_position v0\nlit r0.x, v0\nlit r0.y, v0\nlit r0.z, v0\nlit r0.w, v0\n\
+         mov oPos, r0\n"
+    )
+);
+// vs_1_1's `expp` is (2^floor(x), frac(x), 2^x, 1); from vs_2_0 on it is 2^x alone.
+snap!(
+    vs_1_1_expp,
+    asm("vs_1_1\ndcl_position v0\nexpp r0, v0.x\nmov oPos, r0\n")
+);
+snap!(
+    vs_2_0_expp,
+    asm("vs_2_0\ndcl_position v0\nexpp r0.x, v0.x\nmov oPos, r0.x\n")
+);
+
+/// A predicated flow-control instruction is legal D3D9 the translator does not handle: the
+/// error names the instruction, its opcode and its token offset.
+#[test]
+fn predicated_flow_control_is_unsupported_at_its_instruction() {
+    let p = asm(
+        "vs_3_0\ndcl_position v0\ndcl_position o0\nsetp_gt p0, v0, c0\nrep i0\n(p0) break\n\
+         endrep\nmov o0, v0\n",
+    );
+    let e = translate_vertex_shader(&checked(&p), &VertexShaderOptions::default())
+        .expect_err("predicated break");
+    let LiftError::Unsupported {
+        index,
+        opcode,
+        offset,
+        feature,
+    } = e
+    else {
+        panic!("{e}");
+    };
+    // dcl, dcl, setp, rep, then the break.
+    assert_eq!((index, opcode), (4, Opcode::Break), "{e}");
+    assert_eq!(offset, p.instructions[4].offset, "{e}");
+    assert_eq!(feature, Feature::PredicatedFlowControl);
+    assert!(e.is_unsupported());
+}
+
+/// An instruction whose write mask names no component (legal in the token stream, and not
+/// refused by `check` outside the instructions with fixed masks) writes nothing: the shader
+/// translates to what it does without it.
+#[test]
+fn an_empty_write_mask_writes_nothing() {
+    let with = |extra: Vec<Instruction>| {
+        let mut v = vec![
+            dcl(F::Input, 0, Usage::Position, 0, 0xF),
+            dcl(F::Output, 0, Usage::Position, 0, 0xF),
+        ];
+        v.extend(extra);
+        v.push(op(
+            Opcode::Mov,
+            Some(d(F::Output, 0, 0xF)),
+            vec![s(F::Temp, 0)],
+        ));
+        wgsl_of(&checked(&program(3, 0, v)), &VertexShaderOptions::default())
+    };
+    let setup = || op(Opcode::Mov, Some(d(F::Temp, 0, 0xF)), vec![s(F::Input, 0)]);
+    let plain = with(vec![setup()]);
+    for (name, empty) in [
+        (
+            "mov",
+            op(Opcode::Mov, Some(d(F::Temp, 0, 0)), vec![s(F::Const, 0)]),
+        ),
+        (
+            "add",
+            op(
+                Opcode::Add,
+                Some(d(F::Temp, 0, 0)),
+                vec![s(F::Input, 0), s(F::Const, 1)],
+            ),
+        ),
+    ] {
+        assert_eq!(with(vec![setup(), empty]), plain, "{name}");
+    }
+    // `setp` reads its sources, but no predicate register is written (or declared).
+    let mut setp = op(
+        Opcode::Setp,
+        Some(d(F::Predicate, 0, 0)),
+        vec![s(F::Input, 0), s(F::Const, 0)],
+    );
+    setp.control = Control::Comparison(Comparison::Gt);
+    let wgsl = with(vec![setup(), setp]);
+    assert!(!wgsl.contains("p0"), "{wgsl}");
+}

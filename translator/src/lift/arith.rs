@@ -24,7 +24,6 @@ impl Lifter<'_> {
         }
         match inst.opcode {
             O::Nop | O::Dcl | O::Def | O::Defi | O::Defb => Ok(()),
-            O::Tex if self.is_ps1() => self.ps1_instruction(inst),
             O::TexLdl | O::TexLdd | O::Tex => self.texture_sample(inst),
             O::TexKill => self.texkill(inst),
             // ps_1_x only.

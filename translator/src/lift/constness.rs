@@ -229,3 +229,114 @@ fn fold_math(fun: Mf, a: &[f32], b: Option<&[f32]>, c: Option<&[f32]>) -> Option
         _ => return None,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{fold_binary, fold_math, fold_select, zip};
+    use crate::lift::function::ConstValue::{Bool, Float};
+    use naga::{BinaryOperator as Bo, MathFunction as Mf};
+
+    /// Componentwise on equal lengths; a scalar on either side is broadcast to the other's
+    /// length; any other pair of lengths has no constant value.
+    #[test]
+    fn zip_pairs_equal_lengths_and_broadcasts_a_scalar() {
+        let sub = |x: f32, y: f32| x - y;
+        assert_eq!(zip(&[5.0, 7.0], &[1.0, 2.0], sub), Some(vec![4.0, 5.0]));
+        assert_eq!(
+            zip(&[10.0], &[1.0, 2.0, 3.0], sub),
+            Some(vec![9.0, 8.0, 7.0])
+        );
+        assert_eq!(
+            zip(&[1.0, 2.0, 3.0], &[10.0], sub),
+            Some(vec![-9.0, -8.0, -7.0])
+        );
+        assert_eq!(zip(&[3.0], &[1.0], sub), Some(vec![2.0]));
+        assert_eq!(zip(&[1.0, 2.0], &[1.0, 2.0, 3.0], sub), None);
+    }
+
+    /// Each operator of two float vectors, as IEEE arithmetic and comparison give it.
+    #[test]
+    fn fold_binary_computes_each_float_operator() {
+        let (a, b) = (Float(vec![6.0, 1.0, -2.0]), Float(vec![3.0, 1.0, 4.0]));
+        let f = |op| fold_binary(op, &a, &b);
+        assert_eq!(f(Bo::Add), Some(Float(vec![9.0, 2.0, 2.0])));
+        assert_eq!(f(Bo::Subtract), Some(Float(vec![3.0, 0.0, -6.0])));
+        assert_eq!(f(Bo::Multiply), Some(Float(vec![18.0, 1.0, -8.0])));
+        assert_eq!(f(Bo::Divide), Some(Float(vec![2.0, 1.0, -0.5])));
+        assert_eq!(f(Bo::Equal), Some(Bool(vec![false, true, false])));
+        assert_eq!(f(Bo::NotEqual), Some(Bool(vec![true, false, true])));
+        assert_eq!(f(Bo::Less), Some(Bool(vec![false, false, true])));
+        assert_eq!(f(Bo::LessEqual), Some(Bool(vec![false, true, true])));
+        assert_eq!(f(Bo::Greater), Some(Bool(vec![true, false, false])));
+        assert_eq!(f(Bo::GreaterEqual), Some(Bool(vec![true, true, false])));
+        // Overflow is IEEE's: the caller decides what a non-finite value becomes.
+        let big = Float(vec![3e38]);
+        assert_eq!(
+            fold_binary(Bo::Add, &big, &big),
+            Some(Float(vec![f32::INFINITY]))
+        );
+        assert_eq!(f(Bo::Modulo), None);
+    }
+
+    /// Logic of two bool vectors; mixed or unknown operands have no value.
+    #[test]
+    fn fold_binary_computes_bool_logic_and_refuses_mixed_operands() {
+        let (a, b) = (
+            Bool(vec![true, true, false]),
+            Bool(vec![true, false, false]),
+        );
+        for op in [Bo::LogicalAnd, Bo::And] {
+            assert_eq!(
+                fold_binary(op, &a, &b),
+                Some(Bool(vec![true, false, false]))
+            );
+        }
+        for op in [Bo::LogicalOr, Bo::InclusiveOr] {
+            assert_eq!(fold_binary(op, &a, &b), Some(Bool(vec![true, true, false])));
+        }
+        assert_eq!(fold_binary(Bo::Equal, &a, &b), None);
+        assert_eq!(fold_binary(Bo::Add, &a, &Float(vec![1.0; 3])), None);
+    }
+
+    /// `select` takes `accept` where the condition holds; a scalar broadcasts.
+    #[test]
+    fn fold_select_picks_per_component_and_broadcasts() {
+        let pick = fold_select(&[true, false, true], &[1.0, 2.0, 3.0], &[-1.0, -2.0, -3.0]);
+        assert_eq!(pick, Some(Float(vec![1.0, -2.0, 3.0])));
+        assert_eq!(
+            fold_select(&[false], &[1.0, 2.0], &[9.0]),
+            Some(Float(vec![9.0, 9.0]))
+        );
+        assert_eq!(fold_select(&[], &[1.0], &[2.0]), None);
+    }
+
+    /// The math functions the lifter emits, from their definitions.
+    #[test]
+    fn fold_math_computes_each_function() {
+        let m1 = |fun, x: &[f32]| fold_math(fun, x, None, None);
+        let v = |x: &[f32]| Some(Float(x.to_vec()));
+        assert_eq!(m1(Mf::Abs, &[-2.0, 3.0]), v(&[2.0, 3.0]));
+        assert_eq!(m1(Mf::Floor, &[-1.5, 2.5]), v(&[-2.0, 2.0]));
+        assert_eq!(m1(Mf::Fract, &[-1.25, 2.5]), v(&[0.75, 0.5]));
+        assert_eq!(m1(Mf::Saturate, &[-1.0, 0.5, 2.0]), v(&[0.0, 0.5, 1.0]));
+        assert_eq!(m1(Mf::Sign, &[-3.0, 0.0, 5.0]), v(&[-1.0, 0.0, 1.0]));
+        assert_eq!(m1(Mf::Exp2, &[3.0, 200.0]), v(&[8.0, f32::INFINITY]));
+        assert_eq!(m1(Mf::Log2, &[8.0, 0.0]), v(&[3.0, f32::NEG_INFINITY]));
+        assert_eq!(m1(Mf::InverseSqrt, &[4.0, 0.0]), v(&[0.5, f32::INFINITY]));
+        assert_eq!(m1(Mf::Sin, &[0.0]), v(&[0.0]));
+        assert_eq!(m1(Mf::Cos, &[0.0]), v(&[1.0]));
+        let (a, b) = ([1.0, 5.0, -2.0], [3.0, 2.0, 2.0]);
+        let m2 = |fun| fold_math(fun, &a, Some(&b), None);
+        assert_eq!(m2(Mf::Min), v(&[1.0, 2.0, -2.0]));
+        assert_eq!(m2(Mf::Max), v(&[3.0, 5.0, 2.0]));
+        assert_eq!(m2(Mf::Pow), v(&[1.0, 25.0, 4.0]));
+        assert_eq!(m2(Mf::Dot), v(&[9.0]));
+        assert_eq!(m2(Mf::Cross), v(&[14.0, -8.0, -13.0]));
+        assert_eq!(fold_math(Mf::Dot, &a, Some(&[1.0]), None), None);
+        assert_eq!(fold_math(Mf::Cross, &[1.0], Some(&[1.0]), None), None);
+        let clamped = fold_math(Mf::Clamp, &a, Some(&[0.0]), Some(&[2.0]));
+        assert_eq!(clamped, v(&[1.0, 2.0, 0.0]));
+        assert_eq!(m1(Mf::Clamp, &a), None);
+        assert_eq!(m1(Mf::Tan, &a), None);
+    }
+}
