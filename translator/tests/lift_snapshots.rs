@@ -18,8 +18,8 @@ use d3d9_translator::bytecode::{
 use d3d9_translator::check::{check, CheckedProgram, DeviceCaps};
 use d3d9_translator::lift::interface::Varying;
 use d3d9_translator::lift::{
-    translate_pixel_shader, translate_vertex_shader, CompareFunction, Feature, FloatMode,
-    LiftError, PixelShaderOptions, PointExpansion, VertexShaderOptions,
+    translate_pixel_shader, translate_vertex_shader, CompareFunction, Feature, FloatMode, FogMode,
+    FogOptions, FogSource, LiftError, PixelShaderOptions, PointExpansion, VertexShaderOptions,
 };
 
 /// Check a program as a D3D9 device would (software vertex processing when `software`);
@@ -1001,6 +1001,34 @@ fn legacy_strict_skips_the_zero_test_for_provably_finite_operands() {
     // An operand of unknown range: the full test.
     let unknown = wgsl("mul oPos, v0, c1\n");
     assert!(unknown.contains(" | "), "{unknown}");
+    // A temporary written in parts is known per component: finite where every component
+    // read was written with a finite value, in straight-line code.
+    let zero_tests = |body: &str| {
+        let mul = wgsl(&format!("{body}mul r1, r0, r0.yxwz\nmov oPos, r1\n"));
+        let add = wgsl(&format!("{body}add r1, r0, r0.yxwz\nmov oPos, r1\n"));
+        (mul, add)
+    };
+    let (mul, add) = zero_tests("sge r0.xy, v0, c0\nsge r0.zw, v0, c1\n");
+    assert_eq!(
+        mul.matches("select(").count(),
+        add.matches("select(").count(),
+        "{mul}"
+    );
+    let (mul, _) = zero_tests("sge r0.xy, v0, c0\nmov r0.zw, c1\n");
+    assert!(mul.contains(" | "), "{mul}");
+    let (mul, _) = zero_tests("mov r0, c1\nsge r0.xy, v0, c0\nmov r0.w, c1\n");
+    assert!(mul.contains(" | "), "{mul}");
+    let xy = wgsl("sge r0.xy, v0, c0\nmov r0.zw, c1\nmul r1, r0.xyxy, r0.yxyx\nmov oPos, r1\n");
+    assert!(!xy.contains(" | "), "{xy}");
+    let zw = wgsl("sge r0.xy, v0, c0\nmov r0.zw, c1\nmul r1, r0.xyzw, r0.xyxy\nmov oPos, r1\n");
+    assert!(
+        zw.matches("select(").count() > xy.matches("select(").count(),
+        "{zw}"
+    );
+    // A loop body runs again after its last instruction: r0 there may be c2, not sge's.
+    let looped =
+        wgsl("sge r0, v0, c0\nrep i0\nmul r1, r0, r0.yxwz\nmov r0, c2\nendrep\nmov oPos, r1\n");
+    assert!(looped.contains(" | "), "{looped}");
 }
 
 // --- pixel shaders ---
@@ -1264,6 +1292,16 @@ fn predicated_flow_control_is_unsupported_at_its_instruction() {
     assert_eq!(offset, p.instructions[4].offset, "{e}");
     assert_eq!(feature, Feature::PredicatedFlowControl);
     assert!(e.is_unsupported());
+    // A program of the other stage is a caller's mistake, not a missing feature.
+    let ps = check(
+        &asm("ps_2_0\nmov oC0, c0\n"),
+        Stage::Pixel,
+        &DeviceCaps::default(),
+    )
+    .expect("check");
+    let e = translate_vertex_shader(&ps, &VertexShaderOptions::default()).expect_err("ps");
+    assert!(matches!(e, LiftError::WrongStage { .. }), "{e}");
+    assert!(!e.is_unsupported());
 }
 
 /// An instruction whose write mask names no component (legal in the token stream, and not
@@ -1311,4 +1349,174 @@ fn an_empty_write_mask_writes_nothing() {
     setp.control = Control::Comparison(Comparison::Gt);
     let wgsl = with(vec![setup(), setp]);
     assert!(!wgsl.contains("p0"), "{wgsl}");
+}
+
+/// `LegacyStrict`'s zero test of `mul` is dropped for an operand known to be finite, and a
+/// source modifier keeps that knowledge only where it cannot overflow: negation, `_abs`,
+/// `_bias` (x − ½) and `1 − x` keep a finite value finite; `_x2` and `_bx2` (2x − 1) may not.
+#[test]
+fn legacy_strict_knows_which_source_modifiers_keep_a_value_finite() {
+    let vs = |body: &str| {
+        let text = format!("vs_3_0\ndcl_position v0\ndcl_position o0\nsge r0, v0, c0\n{body}");
+        let options = VertexShaderOptions {
+            float_mode: FloatMode::LegacyStrict,
+            ..Default::default()
+        };
+        wgsl_of(&checked(&asm(&text)), &options)
+    };
+    for src in ["-r0", "r0_abs", "-r0_abs", "r0"] {
+        let wgsl = vs(&format!("mul o0, {src}, c1\n"));
+        assert!(!wgsl.contains(" | "), "{src}: {wgsl}");
+    }
+    let ps = |src: &str| {
+        let options = PixelShaderOptions {
+            float_mode: FloatMode::LegacyStrict,
+            ..Default::default()
+        };
+        let text = format!("ps_1_4\nmov_sat r2, v0\nmul r0, {src}, v1\n");
+        ps_wgsl_of(&asm(&text), &options)
+    };
+    for src in ["r2", "-r2", "r2_bias", "1-r2", "-r2_bias"] {
+        let wgsl = ps(src);
+        assert!(!wgsl.contains(" | "), "{src}: {wgsl}");
+    }
+    for src in ["r2_x2", "r2_bx2", "-r2_x2", "-r2_bx2"] {
+        let wgsl = ps(src);
+        assert!(wgsl.contains(" | "), "{src}: {wgsl}");
+    }
+}
+
+// Fixed-function fog after a ps_2_0 shader, each source: the FOG varying packed at .w of a
+// location; COLOR1's alpha where COLOR1 travels whole without FOG; table fog LINEAR from w,
+// EXP and EXP2 from the depth.
+fn fogged(source: FogSource, from_w: bool, inputs: Vec<Varying>) -> PixelShaderOptions {
+    PixelShaderOptions {
+        fog: Some(FogOptions { source, from_w }),
+        input_locations: Some(inputs),
+        ..Default::default()
+    }
+}
+const FOGGED_PS: &str = "ps_2_0\ndcl t0.xyz\nmov r0, t0\nmov oC0, r0\n";
+fn texcoord_xyz() -> Varying {
+    Varying::new(Semantic::new(Usage::TexCoord, 0), 0, 3)
+}
+psnap!(
+    ps_2_0_fog_vertex_packed_at_w,
+    asm(FOGGED_PS),
+    fogged(
+        FogSource::Vertex,
+        false,
+        vec![
+            texcoord_xyz(),
+            Varying {
+                component: 3,
+                ..Varying::new(Semantic::new(Usage::Fog, 0), 0, 1)
+            },
+        ]
+    )
+);
+psnap!(
+    ps_2_0_fog_vertex_from_color1_alpha,
+    asm(FOGGED_PS),
+    fogged(
+        FogSource::Vertex,
+        false,
+        vec![
+            texcoord_xyz(),
+            Varying::new(Semantic::new(Usage::Color, 1), 1, 4)
+        ]
+    )
+);
+psnap!(
+    ps_2_0_fog_table_linear_from_w,
+    asm(FOGGED_PS),
+    fogged(
+        FogSource::Table(FogMode::Linear),
+        true,
+        vec![texcoord_xyz()]
+    )
+);
+psnap!(
+    ps_2_0_fog_table_exp,
+    asm(FOGGED_PS),
+    fogged(FogSource::Table(FogMode::Exp), false, vec![texcoord_xyz()])
+);
+psnap!(
+    ps_2_0_fog_table_exp2,
+    asm(FOGGED_PS),
+    fogged(FogSource::Table(FogMode::Exp2), false, vec![texcoord_xyz()])
+);
+
+/// The fog uniform holds the colour, then (start, end, density, 0).
+#[test]
+fn fog_constants_are_the_colour_then_start_end_density() {
+    let fog = d3d9_translator::lift::FogConstants {
+        color: [0.25, 0.5, 0.75, 1.0],
+        start: 2.0,
+        end: 10.0,
+        density: 0.125,
+    };
+    assert_eq!(
+        fog.data(),
+        [[0.25, 0.5, 0.75, 1.0], [2.0, 10.0, 0.125, 0.0]]
+    );
+}
+
+/// Every fetch conversion of a vertex input: SHORTnN clamped to −1, UBYTE4 and SHORTn
+/// converted unscaled, UDEC3 and DEC3N unpacked from 10-bit fields (DEC3N sign-extended and
+/// divided by 511, clamped to −1), each input named by its declared semantic.
+fn converted_inputs() -> VertexShaderOptions {
+    use d3d9_translator::decl::{FetchConversion as C, FetchSource, InputFetch};
+    use wgpu_types::VertexFormat as V;
+    let fetch = |register: u32, format, conversion| InputFetch {
+        register,
+        source: FetchSource::Attribute {
+            location: register,
+            format,
+            conversion,
+        },
+    };
+    VertexShaderOptions {
+        input_fetches: Some(vec![
+            fetch(0, V::Float32x4, C::Float),
+            fetch(1, V::Snorm16x2, C::SignedNormalized),
+            fetch(2, V::Uint8x4, C::UnsignedToFloat),
+            fetch(3, V::Sint16x4, C::SignedToFloat),
+            fetch(4, V::Uint32, C::UDec3),
+            fetch(5, V::Uint32, C::Dec3N),
+        ]),
+        ..Default::default()
+    }
+}
+const CONVERTED_VS: &str = "vs_2_0\ndcl_position v0\ndcl_normal v1\ndcl_blendindices v2\n\
+    dcl_texcoord0 v3\ndcl_texcoord1 v4\ndcl_texcoord2 v5\nmov r0, v0\nadd r0, r0, v1\n\
+    add r0, r0, v2\nadd r0, r0, v3\nadd r0, r0, v4\nadd oPos, r0, v5\n";
+snap!(
+    vs_2_0_input_conversions,
+    asm(CONVERTED_VS),
+    converted_inputs()
+);
+
+#[test]
+fn vertex_inputs_name_their_declared_semantics() {
+    let t = translate_vertex_shader(&checked(&asm(CONVERTED_VS)), &converted_inputs())
+        .expect("translates");
+    let got: Vec<_> = t
+        .interface
+        .inputs
+        .iter()
+        .map(|i| (i.register, i.semantic, i.location))
+        .collect();
+    let s = |u, n| Some(Semantic::new(u, n));
+    assert_eq!(
+        got,
+        vec![
+            (0, s(Usage::Position, 0), Some(0)),
+            (1, s(Usage::Normal, 0), Some(1)),
+            (2, s(Usage::BlendIndices, 0), Some(2)),
+            (3, s(Usage::TexCoord, 0), Some(3)),
+            (4, s(Usage::TexCoord, 1), Some(4)),
+            (5, s(Usage::TexCoord, 2), Some(5)),
+        ]
+    );
 }

@@ -117,13 +117,6 @@ pub(super) enum Loaded {
     Pred,
 }
 
-impl Loaded {
-    /// Whether the shader itself writes this register.
-    pub fn mutable(self) -> bool {
-        !matches!(self, Loaded::Input(_) | Loaded::Const(_) | Loaded::Misc(_))
-    }
-}
-
 /// The value of a constant expression, per component (`constness` computes it).
 #[derive(Debug, Clone, PartialEq)]
 pub(super) enum ConstValue {

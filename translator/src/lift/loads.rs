@@ -4,11 +4,10 @@
 //!
 //! A remembered value is reused only where naga allows it and D3D9 means it:
 //! - a value emitted in a block is forgotten when that block closes (naga's scoping), and at
-//!   every flow-control instruction everything of the current block and every mutable
-//!   register (r#, a0, aL, p0) is forgotten, since paths join there and loops repeat;
+//!   every flow-control instruction everything is forgotten, since paths join there and
+//!   loops repeat;
 //! - a write of the whole register remembers the written value; a write of one component
 //!   forgets it.
-//!   `v#` and `c#` are never written by a shader, so they stay valid until their block closes.
 
 use super::builder::Lifter;
 use super::function::Loaded;
@@ -41,13 +40,12 @@ impl Lifter<'_> {
         self.f.loads.remove(&key);
     }
 
-    /// A flow-control instruction: forget mutable registers and what the current block
-    /// emitted.
+    /// A flow-control instruction: paths join or a block opens, so forget everything.
+    /// (Every value remembered was loaded in the current block, since a block opens only at
+    /// a flow-control instruction, after this, or inside one instruction; forgetting is
+    /// always safe.)
     pub(super) fn forget_at_join(&mut self) {
-        let depth = self.f.frames.len();
-        self.f
-            .loads
-            .retain(|k, &mut (_, d)| !k.mutable() && d < depth);
+        self.f.loads.clear();
     }
 
     /// A block closed: forget what it emitted.

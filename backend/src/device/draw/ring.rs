@@ -445,7 +445,7 @@ impl Chunk {
     fn place(&mut self, entry: RingEntry, data: &[u8], align: usize) -> (usize, u32) {
         let size = entry.size as usize;
         if !entry.windowed {
-            return (self.put(size, data, align, align), 0);
+            return (self.put(size, data, align), 0);
         }
         // The registers written (all of the binding where the buffer is missing).
         let len = match data.is_empty() {
@@ -460,18 +460,18 @@ impl Chunk {
         };
         self.window = Some(start);
         self.used = self.used.max(start);
-        let at = self.put(size, data, REGISTER, REGISTER);
+        let at = self.put(size, data, REGISTER);
         let first = u32::try_from((at - start) / REGISTER).unwrap_or(0);
         (start, first)
     }
 
     /// Writes `data`, a buffer of a binding of `size`, at the next offset aligned to `align`
     /// (the room for the binding checked by the caller) and returns that offset; the next
-    /// placement starts at an offset aligned to `after`. A missing buffer (empty) reads
+    /// placement starts at an offset aligned to `align` too. A missing buffer (empty) reads
     /// zeros. A shorter one (`Extent::Read`: the registers the shader reads) leaves the rest
     /// as it was: the shader never reads it, so the next placement may start there
     /// (bindings of a uniform buffer may overlap).
-    fn put(&mut self, size: usize, data: &[u8], align: usize, after: usize) -> usize {
+    fn put(&mut self, size: usize, data: &[u8], align: usize) -> usize {
         let at = self.used.next_multiple_of(align);
         let end = (at + size).min(self.bytes.len());
         let slot = &mut self.bytes[at..end];
@@ -486,7 +486,7 @@ impl Chunk {
                 n
             }
         };
-        self.used = (at + written.max(1)).next_multiple_of(after);
+        self.used = (at + written.max(1)).next_multiple_of(align);
         at
     }
 }
