@@ -1519,4 +1519,39 @@ fn vertex_inputs_name_their_declared_semantics() {
             (5, s(Usage::TexCoord, 2), Some(5)),
         ]
     );
+    let v3 = t.interface.input(3).expect("v3");
+    assert_eq!((v3.register, v3.semantic), (3, s(Usage::TexCoord, 0)));
+    assert!(t.interface.input(6).is_none());
 }
+
+// LegacyStrict's `0 · x = 0` with known operands: both known fold per component (a zero on
+// either side gives 0, 1e38 · 1e38 overflows); one known and finite tests only its zero
+// components (a mask of them; a scalar or an all-zero constant is 0 outright).
+snap!(
+    vs_2_0_legacy_strict_known_products,
+    asm(
+        "vs_2_0\ndef c0, 0, 2, 3, 1e38\ndef c1, 5, 0, 4, 1e38\ndef c2, 0, 1, 0, 2\n\
+         def c3, 0, 0, 0, 0\ndcl_position v0\nmov r5, c1\nmul r0, c0, r5\nmul r1, v0, c2\n\
+         mul r2, v0.x, c0.x\nmul r3, v0, c3\nmul r4, v0, c1.xxxx\nadd r0, r0, r1\n\
+         add r0, r0, r2\nadd r0, r0, r3\nadd oPos, r0, r4\n"
+    ),
+    VertexShaderOptions {
+        float_mode: FloatMode::LegacyStrict,
+        ..Default::default()
+    }
+);
+
+// The legacy results of rcp, rsq and log at 0 for known operands: a known zero gives the
+// D3D9 value (FLT_MAX, −FLT_MAX), a known non-zero operand needs no test.
+snap!(
+    vs_2_0_legacy_known_zero_operands,
+    asm(
+        "vs_2_0\ndef c0, 0, 4, 0, 0\ndcl_position v0\nrcp r0.x, c0.x\nrcp r0.y, c0.y\n\
+         rsq r0.z, c0.x\nrsq r0.w, c0.y\nlog r1.x, c0.x\nlog r1.y, c0.y\nadd r0, r0, r1\n\
+         add oPos, r0, v0\n"
+    ),
+    VertexShaderOptions {
+        float_mode: FloatMode::Legacy,
+        ..Default::default()
+    }
+);

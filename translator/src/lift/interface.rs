@@ -601,4 +601,17 @@ mod tests {
         assert_eq!(SamplerRead::Color.texel_channels(), [true; 4]);
         assert_eq!(SamplerRead::Shadow.texel_channels(), [true; 4]);
     }
+
+    /// A sampler asks for shader addressing when any axis is fixed up.
+    #[test]
+    fn a_sampler_addresses_when_any_axis_is_fixed_up() {
+        assert!(!SamplerFixup::default().addresses());
+        for axis in 0..3 {
+            for fix in [AxisFixup::MirrorOnce, AxisFixup::Border] {
+                let mut f = SamplerFixup::default();
+                f.address[axis] = fix;
+                assert!(f.addresses(), "{axis} {fix:?}");
+            }
+        }
+    }
 }

@@ -367,7 +367,7 @@ mod tests {
         let generated = translate_pair(
             PairVertexStage::Shader(&vs),
             PairPixelStage::Varyings(map),
-            options,
+            options.clone(),
         )
         .expect("pairs");
         assert_eq!(
@@ -378,6 +378,19 @@ mod tests {
                 components: 0b0010
             }]
         );
+        // The twin of location 14 is 15: within WebGPU's 16, not within a point list's 15.
+        let last = |point_list| {
+            translate_pair(
+                PairVertexStage::Shader(&vs),
+                PairPixelStage::Varyings(vec![Varying::new(t1, 14, 4)]),
+                PairOptions {
+                    point_list,
+                    ..options.clone()
+                },
+            )
+        };
+        assert_eq!(last(false).expect("pairs").link.wrapped[0].twin, 15);
+        assert!(last(true).is_err());
         // Without wrapping nothing changes.
         let plain = translate_pair(
             PairVertexStage::Shader(&vs),
