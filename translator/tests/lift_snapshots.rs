@@ -1555,3 +1555,17 @@ snap!(
         ..Default::default()
     }
 );
+
+// texreg2gb samples at (g, b) of its source, texreg2rgb at (r, g, b) (a volume here).
+psnap!(
+    ps_1_2_texreg2gb_texreg2rgb,
+    asm("ps_1_2\ntex t0\ntexreg2gb t1, t0\ntexreg2rgb t2, t0\nadd r0, t1, t2\n"),
+    PixelShaderOptions {
+        texture_types: vec![
+            TextureType::TwoD,
+            TextureType::TwoD,
+            TextureType::Volume
+        ],
+        ..Default::default()
+    }
+);

@@ -255,3 +255,47 @@ impl From<&ShaderInterface> for PixelLinkInterface {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Point sprites replace every texture coordinate the pixel stage reads by the sprite's
+    /// four components: an output the vertex stage has is replaced in place, a missing one
+    /// added; other outputs stay as they are.
+    #[test]
+    fn sprite_coordinates_replace_or_add_the_texture_coordinates_read() {
+        let out = |usage, index, components, written| LinkOutput {
+            semantic: Semantic::new(usage, index),
+            components,
+            written,
+        };
+        let input = |usage, index| LinkInput {
+            semantic: Semantic::new(usage, index),
+            centroid: false,
+        };
+        let mut vs = VertexLinkInterface {
+            outputs: vec![
+                out(Usage::Color, 0, 4, true),
+                out(Usage::TexCoord, 0, 2, true),
+            ],
+        };
+        let ps = PixelLinkInterface {
+            inputs: vec![
+                input(Usage::TexCoord, 0),
+                input(Usage::TexCoord, 3),
+                input(Usage::Color, 0),
+            ],
+            reads_face: false,
+        };
+        vs.with_sprite_texture_coordinates(&ps);
+        assert_eq!(
+            vs.outputs,
+            vec![
+                out(Usage::Color, 0, 4, true),
+                out(Usage::TexCoord, 0, 4, true),
+                out(Usage::TexCoord, 3, 4, true),
+            ]
+        );
+    }
+}
