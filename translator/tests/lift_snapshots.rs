@@ -1561,11 +1561,78 @@ psnap!(
     ps_1_2_texreg2gb_texreg2rgb,
     asm("ps_1_2\ntex t0\ntexreg2gb t1, t0\ntexreg2rgb t2, t0\nadd r0, t1, t2\n"),
     PixelShaderOptions {
-        texture_types: vec![
-            TextureType::TwoD,
-            TextureType::TwoD,
-            TextureType::Volume
-        ],
+        texture_types: vec![TextureType::TwoD, TextureType::TwoD, TextureType::Volume],
         ..Default::default()
     }
 );
+
+// A volume bound to a `dcl_2d` sampler of ps_2_0 is read at depth 0.5 (Windows).
+psnap!(
+    ps_2_0_volume_on_a_2d_sampler,
+    asm("ps_2_0\ndcl t0.xy\ndcl_2d s0\ntexld r0, t0, s0\nmov oC0, r0\n"),
+    PixelShaderOptions {
+        texture_types: vec![TextureType::Volume],
+        ..Default::default()
+    }
+);
+
+// A border colour (A8R8G8B8 0x80402010) mixed in on both axes of a linear 2D sampler.
+psnap!(
+    ps_2_0_border_colour,
+    asm("ps_2_0\ndcl t0.xy\ndcl_2d s0\ntexld r0, t0, s0\nmov oC0, r0\n"),
+    PixelShaderOptions {
+        sampler_fixups: vec![d3d9_translator::lift::interface::SamplerFixup {
+            address: [
+                d3d9_translator::lift::interface::AxisFixup::Border,
+                d3d9_translator::lift::interface::AxisFixup::Border,
+                d3d9_translator::lift::interface::AxisFixup::None,
+            ],
+            border_color: 0x8040_2010,
+            linear: true,
+            ..Default::default()
+        }],
+        ..Default::default()
+    }
+);
+
+// The main program's closing `ret` before the subroutines ends the body: the outputs are
+// still written after it.
+snap!(
+    vs_2_0_main_ends_with_ret,
+    asm("vs_2_0\ndcl_position v0\ncall l0\nmov oPos, r0\nret\nlabel l0\nmov r0, v0\nret\n")
+);
+
+/// `LegacyStrict` skips the zero test for inputs fetched from integer or normalised formats
+/// (always finite), not for float formats (FLOAT16 and FLOAT32 may hold inf or NaN).
+#[test]
+fn legacy_strict_trusts_integer_and_normalised_inputs_only() {
+    use d3d9_translator::decl::{FetchConversion as C, FetchSource, InputFetch};
+    use wgpu_types::VertexFormat as V;
+    for (format, conversion, finite) in [
+        (V::Float32x4, C::Float, false),
+        (V::Float16x4, C::Float, false),
+        (V::Float32, C::Float, false),
+        (V::Unorm8x4, C::Float, true),
+        (V::Uint8x4, C::UnsignedToFloat, true),
+        (V::Snorm16x4, C::SignedNormalized, true),
+        (V::Sint16x2, C::SignedToFloat, true),
+    ] {
+        let options = VertexShaderOptions {
+            float_mode: FloatMode::LegacyStrict,
+            input_fetches: Some(vec![InputFetch {
+                register: 0,
+                source: FetchSource::Attribute {
+                    location: 0,
+                    format,
+                    conversion,
+                },
+            }]),
+            ..Default::default()
+        };
+        let wgsl = wgsl_of(
+            &checked(&asm("vs_2_0\ndcl_position v0\nmul oPos, v0, c0\n")),
+            &options,
+        );
+        assert_eq!(!wgsl.contains(" | "), finite, "{format:?}\n{wgsl}");
+    }
+}
