@@ -411,3 +411,23 @@ impl Lifter<'_> {
         interface
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::program_span;
+    use crate::bytecode::{Instruction, Opcode, Program, Stage, TokenOffset, Version};
+
+    /// The whole program's span runs from the version token to the end of the last
+    /// instruction's first token (one token for an empty program).
+    #[test]
+    fn the_program_span_covers_every_instruction() {
+        let mut program = Program::new(Version::new(Stage::Vertex, 2, 0));
+        assert_eq!(program_span(&program), naga::Span::new(0, 4));
+        for off in [1u32, 4, 9] {
+            let mut inst = Instruction::new(Opcode::Nop);
+            inst.offset = TokenOffset(off);
+            program.instructions.push(inst);
+        }
+        assert_eq!(program_span(&program), naga::Span::new(0, 40));
+    }
+}
