@@ -228,4 +228,36 @@ mod tests {
         assert_eq!(r(2), Some(36..40));
         assert_eq!(r(3), None);
     }
+
+    /// Only the filter that turns derivative uniformity off counts: another rule off, or the
+    /// same rule at another severity, does not.
+    #[test]
+    fn only_derivative_uniformity_off_allows_nonuniform_derivatives() {
+        use naga::diagnostic_filter::{
+            DiagnosticFilter, DiagnosticFilterNode, FilterableTriggeringRule as R, Severity,
+            StandardFilterableTriggeringRule as S,
+        };
+        let with = |new_severity, triggering_rule| {
+            let mut module = naga::Module::default();
+            module.diagnostic_filters.append(
+                DiagnosticFilterNode {
+                    inner: DiagnosticFilter {
+                        new_severity,
+                        triggering_rule,
+                    },
+                    parent: None,
+                },
+                Span::UNDEFINED,
+            );
+            allows_nonuniform_derivatives(&module)
+        };
+        let rule = R::Standard(S::DerivativeUniformity);
+        assert!(with(Severity::Off, rule.clone()));
+        assert!(!with(Severity::Warning, rule));
+        assert!(!with(Severity::Off, R::Unknown("other".into())));
+        let mut module = naga::Module::default();
+        assert!(!allows_nonuniform_derivatives(&module));
+        allow_nonuniform_derivatives(&mut module);
+        assert!(allows_nonuniform_derivatives(&module));
+    }
 }
