@@ -1384,6 +1384,16 @@ fn legacy_strict_knows_which_source_modifiers_keep_a_value_finite() {
         let wgsl = ps(src);
         assert!(wgsl.contains(" | "), "{src}: {wgsl}");
     }
+    // A result shift: halving keeps a finite value finite, doubling may overflow.
+    for (shift, finite) in [("d2", true), ("d8", true), ("x2", false), ("x8", false)] {
+        let options = PixelShaderOptions {
+            float_mode: FloatMode::LegacyStrict,
+            ..Default::default()
+        };
+        let text = format!("ps_1_4\nmov_sat r2, v0\nmov_{shift} r3, r2\nmul r0, r3, v1\n");
+        let wgsl = ps_wgsl_of(&asm(&text), &options);
+        assert_eq!(!wgsl.contains(" | "), finite, "{shift}: {wgsl}");
+    }
 }
 
 // Fixed-function fog after a ps_2_0 shader, each source: the FOG varying packed at .w of a
