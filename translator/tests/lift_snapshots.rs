@@ -1646,3 +1646,26 @@ fn legacy_strict_trusts_integer_and_normalised_inputs_only() {
         assert_eq!(!wgsl.contains(" | "), finite, "{format:?}\n{wgsl}");
     }
 }
+
+/// A matrix read through `a0` reads as many registers as the matrix has rows (m4x4 and
+/// m3x4 four, m4x3 and m3x3 three, m3x2 two): the interface lists each range.
+#[test]
+fn relative_matrix_reads_name_every_row() {
+    let p = asm(
+        "vs_2_0\ndcl_position v0\nmova a0.x, v0.x\nm4x4 r0, v0, c[a0.x + 10]\n\
+         m4x3 r1.xyz, v0, c[a0.x + 20]\nm3x4 r2, v0, c[a0.x + 30]\n\
+         m3x3 r3.xyz, v0, c[a0.x + 40]\nm3x2 r4.xy, v0, c[a0.x + 50]\nadd r0, r0, r1\n\
+         add r0, r0, r2\nadd r0, r0, r3\nadd oPos, r0, r4\n",
+    );
+    let t =
+        translate_vertex_shader(&checked(&p), &VertexShaderOptions::default()).expect("translates");
+    // Each row's own read is listed too, as one register.
+    let matrices: Vec<_> = t
+        .interface
+        .relative_constant_reads
+        .iter()
+        .copied()
+        .filter(|&(_, count)| count > 1)
+        .collect();
+    assert_eq!(matrices, vec![(10, 4), (20, 3), (30, 4), (40, 3), (50, 2)]);
+}
