@@ -1025,6 +1025,12 @@ fn legacy_strict_skips_the_zero_test_for_provably_finite_operands() {
         zw.matches("select(").count() > xy.matches("select(").count(),
         "{zw}"
     );
+    // A component overwritten with an unknown value is no longer finite; a swizzle that
+    // repeats components reads each of them.
+    let (mul, _) = zero_tests("sge r0, v0, c0\nmov r0.x, c1\n");
+    assert!(mul.contains(" | "), "{mul}");
+    let repeated = wgsl("sge r0.xy, v0, c0\nmov r0.zw, c1\nmul r1, r0.zzww, v0\nmov oPos, r1\n");
+    assert!(repeated.contains(" | "), "{repeated}");
     // A loop body runs again after its last instruction: r0 there may be c2, not sge's.
     let looped =
         wgsl("sge r0, v0, c0\nrep i0\nmul r1, r0, r0.yxwz\nmov r0, c2\nendrep\nmov oPos, r1\n");
