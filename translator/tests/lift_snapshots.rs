@@ -1541,15 +1541,16 @@ fn vertex_inputs_name_their_declared_semantics() {
 }
 
 // LegacyStrict's `0 · x = 0` with known operands: both known fold per component (a zero on
-// either side gives 0, 1e38 · 1e38 overflows); one known and finite tests only its zero
+// either side gives 0, even against the inf of 1e38 · 1e38); one known and finite tests only its zero
 // components (a mask of them; a scalar or an all-zero constant is 0 outright).
 snap!(
     vs_2_0_legacy_strict_known_products,
     asm(
         "vs_2_0\ndef c0, 0, 2, 3, 1e38\ndef c1, 5, 0, 4, 1e38\ndef c2, 0, 1, 0, 2\n\
          def c3, 0, 0, 0, 0\ndcl_position v0\nmov r5, c1\nmul r0, c0, r5\nmul r1, v0, c2\n\
-         mul r2, v0.x, c0.x\nmul r3, v0, c3\nmul r4, v0, c1.xxxx\nadd r0, r0, r1\n\
-         add r0, r0, r2\nadd r0, r0, r3\nadd oPos, r0, r4\n"
+         mul r2, v0.x, c0.x\nmul r3, v0, c3\nmul r4, v0, c1.xxxx\nmul r6, c1, c1\n\
+         mul r7, r6, c3\nadd r0, r0, r1\nadd r0, r0, r2\nadd r0, r0, r3\nadd r0, r0, r7\n\
+         add oPos, r0, r4\n"
     ),
     VertexShaderOptions {
         float_mode: FloatMode::LegacyStrict,
