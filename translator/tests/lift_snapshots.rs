@@ -414,11 +414,15 @@ macro_rules! snap {
     };
 }
 
-fn ieee() -> VertexShaderOptions {
+fn in_mode(float_mode: FloatMode) -> VertexShaderOptions {
     VertexShaderOptions {
-        float_mode: FloatMode::Ieee,
+        float_mode,
         ..Default::default()
     }
+}
+
+fn ieee() -> VertexShaderOptions {
+    in_mode(FloatMode::Ieee)
 }
 
 snap!(vs_1_1_passthrough, visual("vs1_code", 0xFFFE0101));
@@ -789,10 +793,7 @@ fn legacy_multiply_tests_zero_only_where_it_matters() {
             ),
         ],
     );
-    let strict = VertexShaderOptions {
-        float_mode: FloatMode::LegacyStrict,
-        ..Default::default()
-    };
+    let strict = in_mode(FloatMode::LegacyStrict);
     let wgsl = translate_vertex_shader(&checked(&p), &strict)
         .expect("ok")
         .wgsl()
@@ -811,10 +812,7 @@ fn legacy_multiply_tests_zero_only_where_it_matters() {
             ),
         ],
     );
-    let strict = VertexShaderOptions {
-        float_mode: FloatMode::LegacyStrict,
-        ..Default::default()
-    };
+    let strict = in_mode(FloatMode::LegacyStrict);
     let wgsl = translate_vertex_shader(&checked(&p), &strict)
         .expect("ok")
         .wgsl()
@@ -976,10 +974,7 @@ fn constants_window_reads_c_at_the_instance_index() {
 
 #[test]
 fn legacy_strict_skips_the_zero_test_for_provably_finite_operands() {
-    let strict = VertexShaderOptions {
-        float_mode: FloatMode::LegacyStrict,
-        ..Default::default()
-    };
+    let strict = in_mode(FloatMode::LegacyStrict);
     let wgsl = |body: &str| {
         let text = format!("vs_2_0\ndcl_position v0\n{body}");
         let p = d3d9_translator::asm::assemble(&text).unwrap_or_else(|e| panic!("{e}"));
@@ -1364,10 +1359,7 @@ fn an_empty_write_mask_writes_nothing() {
 fn legacy_strict_knows_which_source_modifiers_keep_a_value_finite() {
     let vs = |body: &str| {
         let text = format!("vs_3_0\ndcl_position v0\ndcl_position o0\nsge r0, v0, c0\n{body}");
-        let options = VertexShaderOptions {
-            float_mode: FloatMode::LegacyStrict,
-            ..Default::default()
-        };
+        let options = in_mode(FloatMode::LegacyStrict);
         wgsl_of(&checked(&asm(&text)), &options)
     };
     for src in ["-r0", "r0_abs", "-r0_abs", "r0"] {
@@ -1552,10 +1544,7 @@ snap!(
          mul r7, r6, c3\nadd r0, r0, r1\nadd r0, r0, r2\nadd r0, r0, r3\nadd r0, r0, r7\n\
          add oPos, r0, r4\n"
     ),
-    VertexShaderOptions {
-        float_mode: FloatMode::LegacyStrict,
-        ..Default::default()
-    }
+    in_mode(FloatMode::LegacyStrict)
 );
 
 // The legacy results of rcp, rsq and log at 0 for known operands: a known zero gives the
@@ -1567,10 +1556,7 @@ snap!(
          rsq r0.z, c0.x\nrsq r0.w, c0.y\nlog r1.x, c0.x\nlog r1.y, c0.y\nadd r0, r0, r1\n\
          add oPos, r0, v0\n"
     ),
-    VertexShaderOptions {
-        float_mode: FloatMode::Legacy,
-        ..Default::default()
-    }
+    in_mode(FloatMode::Legacy)
 );
 
 // texreg2gb samples at (g, b) of its source, texreg2rgb at (r, g, b) (a volume here).
