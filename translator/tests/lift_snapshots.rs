@@ -1662,3 +1662,10 @@ fn relative_matrix_reads_name_every_row() {
         .collect();
     assert_eq!(matrices, vec![(10, 4), (20, 3), (30, 4), (40, 3), (50, 2)]);
 }
+
+// A program without subroutines may end with `ret` too: the body stops before it, and the
+// outputs are written after the body.
+snap!(
+    vs_2_0_inline_main_ends_with_ret,
+    asm("vs_2_0\ndcl_position v0\nmov oPos, v0\nret\n")
+);
