@@ -1669,3 +1669,22 @@ snap!(
     vs_2_0_inline_main_ends_with_ret,
     asm("vs_2_0\ndcl_position v0\nmov oPos, v0\nret\n")
 );
+
+// texm3x3 writes the product (u, v, w, 1) itself; texm3x3tex samples at it (a cube here).
+psnap!(
+    ps_1_2_texm3x3,
+    asm("ps_1_2\ntex t0\ntexm3x3pad t1, t0\ntexm3x3pad t2, t0\ntexm3x3 t3, t0\nmov r0, t3\n")
+);
+psnap!(
+    ps_1_1_texm3x3tex,
+    asm("ps_1_1\ntex t0\ntexm3x3pad t1, t0\ntexm3x3pad t2, t0\ntexm3x3tex t3, t0\nmov r0, t3\n"),
+    PixelShaderOptions {
+        texture_types: vec![
+            TextureType::TwoD,
+            TextureType::TwoD,
+            TextureType::TwoD,
+            TextureType::Cube
+        ],
+        ..Default::default()
+    }
+);
