@@ -364,11 +364,12 @@ fn constant_operations_that_overflow_still_give_valid_wgsl() {
         "dp3 r0, c2, c2",
         "mad r0, c2, c2, -c2",
         "pow r0, c0.x, c0.y",
-        // Through a negation, a swizzle and the comparisons' selects of constants.
+        // A negated or swizzled `def` (folded to a literal before the instruction).
         "rcp r0, -c0.x",
         "mul r0, c2.xxyy, c2.yyxx",
     ];
-    // Selects of constants: `cmp` in pixel shaders, `slt`/`sge` in vertex shaders.
+    // A zero chosen by a comparison of constants: `cmp` in pixel shaders, `slt`/`sge` in
+    // vertex shaders.
     let pixel_only = ["cmp r1, c0.y, c2, c0\n rcp r0, r1.x"];
     let vertex_only = [
         "slt r1, c0, c0\n rcp r0, r1.x",

@@ -998,20 +998,21 @@ fn legacy_strict_skips_the_zero_test_for_provably_finite_operands() {
     assert!(unknown.contains(" | "), "{unknown}");
     // A temporary written in parts is known per component: finite where every component
     // read was written with a finite value, in straight-line code.
-    let zero_tests = |body: &str| {
-        let mul = wgsl(&format!("{body}mul r1, r0, r0.yxwz\nmov oPos, r1\n"));
-        let add = wgsl(&format!("{body}add r1, r0, r0.yxwz\nmov oPos, r1\n"));
-        (mul, add)
-    };
-    let (mul, add) = zero_tests("sge r0.xy, v0, c0\nsge r0.zw, v0, c1\n");
+    // `r0 · r0.yxwz` after `body`: zero tests only where a component may not be finite.
+    let product_after = |body: &str| wgsl(&format!("{body}mul r1, r0, r0.yxwz\nmov oPos, r1\n"));
+    let parts = "sge r0.xy, v0, c0\nsge r0.zw, v0, c1\n";
+    let (mul, add) = (
+        product_after(parts),
+        wgsl(&format!("{parts}add r1, r0, r0.yxwz\nmov oPos, r1\n")),
+    );
     assert_eq!(
         mul.matches("select(").count(),
         add.matches("select(").count(),
         "{mul}"
     );
-    let (mul, _) = zero_tests("sge r0.xy, v0, c0\nmov r0.zw, c1\n");
+    let mul = product_after("sge r0.xy, v0, c0\nmov r0.zw, c1\n");
     assert!(mul.contains(" | "), "{mul}");
-    let (mul, _) = zero_tests("mov r0, c1\nsge r0.xy, v0, c0\nmov r0.w, c1\n");
+    let mul = product_after("mov r0, c1\nsge r0.xy, v0, c0\nmov r0.w, c1\n");
     assert!(mul.contains(" | "), "{mul}");
     let xy = wgsl("sge r0.xy, v0, c0\nmov r0.zw, c1\nmul r1, r0.xyxy, r0.yxyx\nmov oPos, r1\n");
     assert!(!xy.contains(" | "), "{xy}");
@@ -1022,7 +1023,7 @@ fn legacy_strict_skips_the_zero_test_for_provably_finite_operands() {
     );
     // A component overwritten with an unknown value is no longer finite; a swizzle that
     // repeats components reads each of them.
-    let (mul, _) = zero_tests("sge r0, v0, c0\nmov r0.x, c1\n");
+    let mul = product_after("sge r0, v0, c0\nmov r0.x, c1\n");
     assert!(mul.contains(" | "), "{mul}");
     let repeated = wgsl("sge r0.xy, v0, c0\nmov r0.zw, c1\nmul r1, r0.zzww, v0\nmov oPos, r1\n");
     assert!(repeated.contains(" | "), "{repeated}");
