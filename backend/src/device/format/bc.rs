@@ -175,4 +175,166 @@ mod tests {
         let ati1 = decode_image(Format::Ati1, &block[0..8], 4, 4);
         assert_eq!(&ati1[0..4], &[(6 * 255 / 7) as u8, 0, 0, 255]);
     }
+
+    /// Red (31, 0, 0) and blue (0, 0, 31) as 5:6:5 end points.
+    const RED: [u8; 2] = [0x00, 0xf8];
+    const BLUE: [u8; 2] = [0x1f, 0x00];
+
+    /// A 4 x 4 image's 16 texels.
+    fn texels(format: Format, block: &[u8]) -> Vec<[u8; 4]> {
+        decode_image(format, block, 4, 4)
+            .chunks(4)
+            .map(|t| [t[0], t[1], t[2], t[3]])
+            .collect()
+    }
+
+    #[test]
+    fn five_six_five_expands_to_full_bytes() {
+        assert_eq!(rgb565(0xffff), [255, 255, 255]);
+        // r 16, g 32, b 8: (16 * 255 + 15) / 31, (32 * 255 + 31) / 63, (8 * 255 + 15) / 31.
+        assert_eq!(rgb565(16 << 11 | 32 << 5 | 8), [132, 130, 66]);
+    }
+
+    #[test]
+    fn colour_blocks_pick_their_palette_by_end_point_order() {
+        // Indices 0, 1, 2, 3 in each row.
+        let indices = [0xe4; 4];
+        // c0 > c1: four colours, two thirds of the way between them.
+        let four = texels(Format::Dxt1, &[&RED[..], &BLUE, &indices].concat());
+        assert_eq!(
+            four[..4],
+            [
+                [255, 0, 0, 255],
+                [0, 0, 255, 255],
+                [170, 0, 85, 255],
+                [85, 0, 170, 255]
+            ]
+        );
+        assert_eq!(four[12..], four[..4], "every row");
+        // c0 <= c1: three colours (the mean) and transparent black.
+        let three = texels(Format::Dxt1, &[&BLUE[..], &RED, &indices].concat());
+        assert_eq!(
+            three[..4],
+            [
+                [0, 0, 255, 255],
+                [255, 0, 0, 255],
+                [127, 0, 127, 255],
+                [0, 0, 0, 0]
+            ]
+        );
+        // DXT3's colours are always four, whatever the end points' order; its alpha is 4 bits
+        // a texel, low nibble first.
+        let dxt3 = texels(
+            Format::Dxt3,
+            &[
+                &[0x10, 0x32, 0, 0, 0, 0, 0, 0xf0][..],
+                &BLUE,
+                &RED,
+                &indices,
+            ]
+            .concat(),
+        );
+        assert_eq!(
+            dxt3[3],
+            [170, 0, 85, 3 * 17],
+            "a third blue, two thirds red"
+        );
+        assert_eq!(
+            dxt3[..3].iter().map(|t| t[3]).collect::<Vec<_>>(),
+            [0, 17, 34]
+        );
+        assert_eq!(dxt3[15][3], 255);
+        assert_eq!(dxt3[14][3], 0);
+    }
+
+    /// An alpha block: end points `a0`, `a1`, texel i taking index i for i < 8.
+    fn alpha_block(a0: u8, a1: u8) -> [u8; 8] {
+        let bits = (0..8u64).fold(0, |bits, i| bits | i << (3 * i));
+        let b = bits.to_le_bytes();
+        [a0, a1, b[0], b[1], b[2], b[3], b[4], b[5]]
+    }
+
+    #[test]
+    fn alpha_blocks_have_eight_or_six_steps() {
+        let red = [&RED[..], &RED, &[0; 4]].concat();
+        // a0 > a1: six steps between them.
+        let eight = texels(Format::Dxt5, &[&alpha_block(0x80, 0x20)[..], &red].concat());
+        let alpha: Vec<u8> = eight[..8].iter().map(|t| t[3]).collect();
+        let step = |k: u32| ((0x80 * (7 - k) + 0x20 * k) / 7) as u8;
+        assert_eq!(
+            alpha,
+            [
+                0x80,
+                0x20,
+                step(1),
+                step(2),
+                step(3),
+                step(4),
+                step(5),
+                step(6)
+            ]
+        );
+        assert_eq!(eight[0][..3], [255, 0, 0]);
+        // a0 <= a1: four steps between them, then 0 and 255.
+        let six = texels(Format::Dxt4, &[&alpha_block(0x20, 0x80)[..], &red].concat());
+        let alpha: Vec<u8> = six[..8].iter().map(|t| t[3]).collect();
+        let step = |k: u32| ((0x20 * (5 - k) + 0x80 * k) / 5) as u8;
+        assert_eq!(
+            alpha,
+            [0x20, 0x80, step(1), step(2), step(3), step(4), 0, 255]
+        );
+        // ATI1 is one such block of red; ATI2 two, read as (second, first, 1, 1).
+        let ati1 = texels(Format::Ati1, &alpha_block(0x80, 0x20));
+        assert_eq!(ati1[2], [step_of(0x80, 0x20), 0, 0, 255]);
+        let ati2 = texels(
+            Format::Ati2,
+            &[alpha_block(0x80, 0x20), alpha_block(0x10, 0x10)].concat(),
+        );
+        assert_eq!(ati2[0], [0x10, 0x80, 255, 255]);
+        assert_eq!(ati2[1], [0x10, 0x20, 255, 255]);
+    }
+
+    fn step_of(a0: u32, a1: u32) -> u8 {
+        ((a0 * 6 + a1) / 7) as u8
+    }
+
+    #[test]
+    fn images_place_blocks_row_by_row_and_crop_them() {
+        // An 8 x 6 DXT1 image: 2 x 2 blocks, the second row of blocks cropped to 2 rows.
+        let solid = |c: [u8; 2]| [&c[..], &c, &[0; 4]].concat();
+        let data = [solid(RED), solid(BLUE), solid(BLUE), solid(RED)].concat();
+        let image = decode_image(Format::Dxt1, &data, 8, 6);
+        assert_eq!(image.len(), 8 * 6 * 4);
+        let at = |x: usize, y: usize| &image[(y * 8 + x) * 4..(y * 8 + x) * 4 + 4];
+        assert_eq!(at(3, 3), [255, 0, 0, 255]);
+        assert_eq!(at(4, 0), [0, 0, 255, 255]);
+        assert_eq!(at(0, 4), [0, 0, 255, 255]);
+        assert_eq!(at(7, 5), [255, 0, 0, 255]);
+        // Blocks past the image's last row are ignored.
+        let short = decode_image(Format::Dxt1, &data, 4, 4);
+        assert_eq!(short.len(), 64);
+        assert!(short.chunks(4).all(|t| t == [255, 0, 0, 255]));
+    }
+
+    #[test]
+    fn solid_blocks_decode_to_the_colour() {
+        let colour = [0xff, 0x80, 0x40, 0x99];
+        // 5:6:5 of (255, 128, 64) expanded back: (255, 130, 66).
+        let rgb = [255, 130, 66];
+        for (format, expected) in [
+            (Format::Dxt1, [rgb[0], rgb[1], rgb[2], 255]),
+            (Format::Dxt3, [rgb[0], rgb[1], rgb[2], 0x99]),
+            (Format::Dxt5, [rgb[0], rgb[1], rgb[2], 0x99]),
+            (Format::Ati1, [0xff, 0, 0, 255]),
+            (Format::Ati2, [0x80, 0xff, 255, 255]),
+        ] {
+            let block = solid_block(format, colour);
+            assert_eq!(block.len(), format.texel_size() as usize, "{format:?}");
+            assert!(
+                texels(format, &block).iter().all(|t| *t == expected),
+                "{format:?}"
+            );
+        }
+        assert!(solid_block(Format::A8R8G8B8, colour).is_empty());
+    }
 }

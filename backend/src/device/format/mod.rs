@@ -681,41 +681,4 @@ impl Format {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_format_has_one_entry_and_a_number() {
-        let mut numbers: Vec<u32> = TABLE.iter().map(|e| e.1).collect();
-        numbers.sort();
-        numbers.dedup();
-        assert_eq!(numbers.len(), TABLE.len());
-        for (format, number) in Format::all() {
-            assert_eq!(Format::from_d3d(number), Some(format));
-            assert_eq!(format.to_d3d(), number);
-        }
-        assert_eq!(Format::from_d3d(0x3259_5559), Some(F::Yuy2));
-        assert_eq!(
-            Format::from_d3d(fourcc(b"NV12")),
-            None,
-            "planar YUV is not offered"
-        );
-        assert_eq!(Format::from_d3d(fourcc(b"DXT1")), Some(F::Dxt1));
-    }
-
-    #[test]
-    fn block_layouts_pitch_by_four_by_four_blocks() {
-        assert_eq!(F::Dxt1.row_pitch(16), 32);
-        assert_eq!(F::Dxt5.row_pitch(16), 64);
-        assert_eq!(F::Dxt1.image_size(16, 8), 64);
-        assert_eq!(F::Dxt1.image_size(2, 2), 8, "one block");
-        assert_eq!(F::Dxt3.offset_of(8, 4, 16), 64 + 32);
-        assert_eq!(F::R5G6B5.row_pitch(3), 6);
-        assert_eq!(F::R5G6B5.lock_pitch(3), 8);
-        assert_eq!(F::L8.lock_pitch(2), 4);
-        assert_eq!(F::L8.lock_pitch(8), 8);
-        assert_eq!(F::Dxt1.lock_pitch(4), 8);
-        assert_eq!(gpu_row_pitch(W::Bc1RgbaUnorm, 16), 32);
-        assert_eq!(gpu_rows(W::Bc1RgbaUnorm, 6), 2);
-    }
-}
+mod tests;
