@@ -196,7 +196,7 @@ impl RenderState {
             // PATCHEDGESTYLE, DEBUGMONITORTOKEN, POSITION/NORMALDEGREE,
             // ANTIALIASEDLINEENABLE, tessellation (ADAPTIVETESS_Y's `ATOC` hack is read raw:
             // `Device::alpha_to_coverage`).
-            16 | 26 | 136 | 161..=165 | 172 | 173 | 176 | 178..=184 => return Ok(None),
+            16 | 26 | 136 | 161..=163 | 165 | 172 | 173 | 176 | 178..=184 => return Ok(None),
             s => return Err(RawStateError::Invalid(format!("D3DRENDERSTATETYPE {s}"))),
         }))
     }
@@ -316,6 +316,252 @@ mod tests {
         assert_eq!(
             SamplerState::from_d3d(5, 0),
             Ok(Some(SamplerState::MagFilter(TextureFilter::Point)))
+        );
+    }
+
+    /// The SDK's d3d9types.h (Debian's mingw-w64 headers, which the C ABI compiles against).
+    const SDK_TYPES: &str = "/usr/share/mingw-w64/include/d3d9types.h";
+
+    /// The SDK's `PREFIX_NAME = number` enumerators, names without the prefix, in order.
+    fn sdk_enum(prefix: &str) -> Vec<(String, u32)> {
+        let header = std::fs::read_to_string(SDK_TYPES)
+            .unwrap_or_else(|e| panic!("{SDK_TYPES} (mingw-w64-common): {e}"));
+        let found: Vec<(String, u32)> = header
+            .lines()
+            .filter_map(|line| {
+                let (name, value) = line.trim().trim_end_matches(',').split_once('=')?;
+                let name = name.trim().strip_prefix(prefix)?;
+                let value = value.trim().parse().ok()?;
+                Some((name.to_string(), value))
+            })
+            .filter(|(name, _)| name != "FORCE_DWORD")
+            .collect();
+        assert!(!found.is_empty(), "no {prefix} enumerators in {SDK_TYPES}");
+        found
+    }
+
+    /// A name as its enumerator and our variant compare: no underscores, lower case.
+    fn squash(name: &str) -> String {
+        name.replace('_', "").to_lowercase()
+    }
+
+    /// The variant of a typed value (`SrcBlend(Zero)` → `SrcBlend`) and what it holds.
+    fn variant(value: &impl std::fmt::Debug) -> (String, String) {
+        let debug = format!("{value:?}");
+        let (name, inner) = debug.split_once('(').unwrap_or((&debug, ")"));
+        (name.to_string(), inner.trim_end_matches(')').to_string())
+    }
+
+    #[test]
+    fn every_sdk_render_state_is_typed_by_its_name_or_read_raw() {
+        let states = sdk_enum("D3DRS_");
+        let (mut raw, mut unsupported) = (Vec::new(), Vec::new());
+        for (name, number) in &states {
+            match RenderState::from_d3d(*number, 1) {
+                Ok(Some(state)) => {
+                    let index = match state {
+                        RenderState::Wrap(i, _) => i.to_string(),
+                        RenderState::ColorWriteEnable(i, _) if i > 0 => i.to_string(),
+                        _ => String::new(),
+                    };
+                    let typed = squash(&variant(&state).0) + &index;
+                    assert_eq!(typed, squash(name), "D3DRS_{name} ({number})");
+                }
+                Ok(None) => raw.push(name.as_str()),
+                Err(RawStateError::Unsupported(_)) => unsupported.push(name.as_str()),
+                Err(e) => panic!("D3DRS_{name} ({number}) refused: {e:?}"),
+            }
+        }
+        assert_eq!(
+            unsupported,
+            ["POINTSCALE_A", "POINTSCALE_B", "POINTSCALE_C"]
+        );
+        // Read raw by the fixed-function stages, the draw's target views and the hacks, or
+        // without effect here.
+        assert_eq!(raw, RAW_STATES);
+        for number in 0..=260 {
+            if !states.iter().any(|s| s.1 == number) {
+                let refused = RenderState::from_d3d(number, 1);
+                assert!(
+                    matches!(refused, Err(RawStateError::Invalid(_))),
+                    "{number}: {refused:?}"
+                );
+            }
+        }
+    }
+
+    /// The states with no typed value: read raw (the fixed-function lighting, material and
+    /// blending states, sRGB writes) or without effect here (tessellation, dithering,
+    /// multisampling's mask, ...).
+    const RAW_STATES: [&str; 31] = [
+        "LASTPIXEL",
+        "DITHERENABLE",
+        "SPECULARENABLE",
+        "RANGEFOGENABLE",
+        "CLIPPING",
+        "AMBIENT",
+        "COLORVERTEX",
+        "LOCALVIEWER",
+        "NORMALIZENORMALS",
+        "DIFFUSEMATERIALSOURCE",
+        "SPECULARMATERIALSOURCE",
+        "AMBIENTMATERIALSOURCE",
+        "EMISSIVEMATERIALSOURCE",
+        "VERTEXBLEND",
+        "MULTISAMPLEANTIALIAS",
+        "MULTISAMPLEMASK",
+        "PATCHEDGESTYLE",
+        "DEBUGMONITORTOKEN",
+        "INDEXEDVERTEXBLENDENABLE",
+        "TWEENFACTOR",
+        "POSITIONDEGREE",
+        "NORMALDEGREE",
+        "ANTIALIASEDLINEENABLE",
+        "MINTESSELLATIONLEVEL",
+        "MAXTESSELLATIONLEVEL",
+        "ADAPTIVETESS_X",
+        "ADAPTIVETESS_Y",
+        "ADAPTIVETESS_Z",
+        "ADAPTIVETESS_W",
+        "ENABLEADAPTIVETESSELLATION",
+        "SRGBWRITEENABLE",
+    ];
+
+    /// The values of a render state's enumeration (`SDK prefix`, the state's number), each
+    /// typed by its own name, and the number after the last refused.
+    #[test]
+    fn render_state_values_are_the_sdks() {
+        for (prefix, state) in [
+            ("D3DBLEND_", 19),
+            ("D3DBLENDOP_", 171),
+            ("D3DCMP_", 23),
+            ("D3DSTENCILOP_", 53),
+            ("D3DFOG_", 35),
+            ("D3DCULL_", 22),
+            ("D3DFILL_", 8),
+            ("D3DSHADE_", 9),
+        ] {
+            let values = sdk_enum(prefix);
+            for (name, number) in &values {
+                let typed = RenderState::from_d3d(state, *number);
+                match (prefix, name.as_str()) {
+                    ("D3DBLEND_", "SRCCOLOR2" | "INVSRCCOLOR2") => {
+                        assert!(
+                            matches!(typed, Err(RawStateError::Unsupported(_))),
+                            "{name}"
+                        );
+                    }
+                    // No D3D9 driver shades Phong: Gouraud.
+                    ("D3DSHADE_", "PHONG") => {
+                        assert_eq!(typed, Ok(Some(RenderState::ShadeMode(ShadeMode::Gouraud))));
+                    }
+                    _ => {
+                        let Ok(Some(typed)) = typed else {
+                            panic!("{prefix}{name} ({number}): {typed:?}")
+                        };
+                        assert_eq!(squash(&variant(&typed).1), squash(name), "{prefix}{name}");
+                    }
+                }
+            }
+            let past = values.iter().map(|v| v.1).max().unwrap_or(0) + 1;
+            let refused = RenderState::from_d3d(state, past);
+            assert!(
+                matches!(refused, Err(RawStateError::Invalid(_))),
+                "{prefix} {past}"
+            );
+        }
+        // D3DZB_FALSE, TRUE, and USEW as a z-buffer.
+        let z = |v| RenderState::from_d3d(7, v);
+        assert_eq!(z(0), Ok(Some(RenderState::ZEnable(false))));
+        assert_eq!(z(1), Ok(Some(RenderState::ZEnable(true))));
+        assert_eq!(z(2), Ok(Some(RenderState::ZEnable(true))));
+        assert!(matches!(z(3), Err(RawStateError::Invalid(_))));
+        assert_eq!(
+            RenderState::from_d3d(14, 0),
+            Ok(Some(RenderState::ZWriteEnable(false)))
+        );
+        assert_eq!(
+            RenderState::from_d3d(24, 0x80),
+            Ok(Some(RenderState::AlphaRef(0x80)))
+        );
+        // AMD's alpha-to-coverage switches leave the point size alone.
+        assert_eq!(RenderState::from_d3d(154, FOURCC_A2M1), Ok(None));
+        assert_eq!(RenderState::from_d3d(154, FOURCC_A2M0), Ok(None));
+    }
+
+    #[test]
+    fn every_sdk_sampler_state_and_value_is_typed_by_its_name() {
+        for (name, number) in sdk_enum("D3DSAMP_") {
+            match SamplerState::from_d3d(number, 1) {
+                Ok(Some(state)) => assert_eq!(squash(&variant(&state).0), squash(&name)),
+                Ok(None) => assert!(
+                    ["SRGBTEXTURE", "ELEMENTINDEX", "DMAPOFFSET"].contains(&name.as_str()),
+                    "D3DSAMP_{name}"
+                ),
+                Err(e) => panic!("D3DSAMP_{name}: {e:?}"),
+            }
+        }
+        assert!(matches!(
+            SamplerState::from_d3d(14, 1),
+            Err(RawStateError::Invalid(_))
+        ));
+        assert!(matches!(
+            SamplerState::from_d3d(0, 1),
+            Err(RawStateError::Invalid(_))
+        ));
+        for (name, number) in sdk_enum("D3DTADDRESS_") {
+            for ty in 1..=3 {
+                let Ok(Some(state)) = SamplerState::from_d3d(ty, number) else {
+                    panic!("D3DTADDRESS_{name}")
+                };
+                assert_eq!(squash(&variant(&state).1), squash(&name));
+            }
+        }
+        assert!(matches!(
+            SamplerState::from_d3d(3, 6),
+            Err(RawStateError::Invalid(_))
+        ));
+        // Filters: NONE as a min/mag filter is point; the quad filters are linear.
+        let filters = sdk_enum("D3DTEXF_");
+        let (min, mip) = (
+            |v| SamplerState::from_d3d(6, v),
+            |v| SamplerState::from_d3d(7, v),
+        );
+        for (name, number) in &filters {
+            let (as_min, as_mip) = match name.as_str() {
+                "NONE" => (Some(TextureFilter::Point), Some(MipFilter::None)),
+                "POINT" => (Some(TextureFilter::Point), Some(MipFilter::Point)),
+                "LINEAR" => (Some(TextureFilter::Linear), Some(MipFilter::Linear)),
+                "ANISOTROPIC" => (Some(TextureFilter::Anisotropic), Some(MipFilter::Linear)),
+                "PYRAMIDALQUAD" | "GAUSSIANQUAD" => {
+                    (Some(TextureFilter::Linear), Some(MipFilter::Linear))
+                }
+                _ => (None, None),
+            };
+            assert_eq!(
+                min(*number).ok().flatten(),
+                as_min.map(SamplerState::MinFilter),
+                "{name}"
+            );
+            assert_eq!(
+                mip(*number).ok().flatten(),
+                as_mip.map(SamplerState::MipFilter),
+                "{name}"
+            );
+            let mag = SamplerState::from_d3d(5, *number).ok().flatten();
+            assert_eq!(mag, as_min.map(SamplerState::MagFilter), "{name}");
+        }
+        assert_eq!(
+            SamplerState::from_d3d(4, 0x8040_2010),
+            Ok(Some(SamplerState::BorderColor(0x8040_2010)))
+        );
+        assert_eq!(
+            SamplerState::from_d3d(9, 3),
+            Ok(Some(SamplerState::MaxMipLevel(3)))
+        );
+        assert_eq!(
+            SamplerState::from_d3d(10, 8),
+            Ok(Some(SamplerState::MaxAnisotropy(8)))
         );
     }
 }
