@@ -329,6 +329,14 @@ fn every_texel_format_has_a_worked_texel() {
             assert!(worked.contains(&format), "{format:?} has no worked texel");
         }
     }
+    for format in worked {
+        let number = Format::all().find(|f| f.0 == format).map(|f| f.1);
+        assert_eq!(
+            number.and_then(Format::from_d3d),
+            Some(format),
+            "{format:?}"
+        );
+    }
 }
 
 #[test]
@@ -577,6 +585,10 @@ fn gpu_formats_for_sampling_drawing_and_depth() {
     assert_eq!(F::X8R8G8B8.wgpu(true, false), W::Rgba8Unorm);
     assert_eq!(F::R16F.wgpu(false, false), W::Rgba16Float);
     assert_eq!(F::R16F.wgpu(true, false), W::R16Float);
+    // Sampled, the float formats hold D3D9's missing channels (read as 1) in four.
+    assert_eq!(F::G16R16F.wgpu(false, false), W::Rgba16Float);
+    assert_eq!(F::R32F.wgpu(false, false), W::Rgba32Float);
+    assert_eq!(F::G32R32F.wgpu(false, false), W::Rgba32Float);
     assert_eq!(F::G16R16F.wgpu(true, false), W::Rg16Float);
     assert_eq!(F::R32F.wgpu(true, false), W::R32Float);
     assert_eq!(F::G32R32F.wgpu(true, false), W::Rg32Float);
