@@ -222,6 +222,9 @@ mod tests {
                 [0, 0, 0, 0]
             ]
         );
+        // Equal end points are the three-colour mode: index 3 is transparent.
+        let equal = texels(Format::Dxt1, &[&RED[..], &RED, &[0xff; 4]].concat());
+        assert_eq!(equal[0], [0, 0, 0, 0]);
         // DXT3's colours are always four, whatever the end points' order; its alpha is 4 bits
         // a texel, low nibble first.
         let dxt3 = texels(
@@ -283,6 +286,9 @@ mod tests {
             alpha,
             [0x20, 0x80, step(1), step(2), step(3), step(4), 0, 255]
         );
+        // Equal end points are the six-step mode: index 7 is 255.
+        let equal = texels(Format::Dxt5, &[&alpha_block(0x40, 0x40)[..], &red].concat());
+        assert_eq!((equal[6][3], equal[7][3]), (0, 255));
         // ATI1 is one such block of red; ATI2 two, read as (second, first, 1, 1).
         let ati1 = texels(Format::Ati1, &alpha_block(0x80, 0x20));
         assert_eq!(ati1[2], [step_of(0x80, 0x20), 0, 0, 255]);
