@@ -248,5 +248,81 @@ mod tests {
     }
 
     #[test]
-    fn colours_are_argb() {}
+    fn inverses_multiply_back_to_the_identity() {
+        let m: Matrix = [
+            [2.0, 1.0, 0.0, 0.0],
+            [0.0, 0.0, 3.0, 0.0],
+            [0.0, -1.0, 1.0, 0.5],
+            [4.0, 5.0, 6.0, 1.0],
+        ];
+        let i = inverse(&m).unwrap_or_else(|| unreachable!("m is regular"));
+        let product = multiply(&m, &i);
+        for (r, row) in product.iter().enumerate() {
+            for (c, v) in row.iter().enumerate() {
+                let expected = if r == c { 1.0 } else { 0.0 };
+                assert!((v - expected).abs() < 1e-5, "{product:?}");
+            }
+        }
+        assert_eq!(inverse(&[[0.0; 4]; 4]), None);
+    }
+
+    #[test]
+    fn lights_are_moved_into_view_space() {
+        // A view that turns x into y and moves everything by (1, 2, 3).
+        let view: Matrix = [
+            [0.0, 1.0, 0.0, 0.0],
+            [-1.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 1.0, 0.0],
+            [1.0, 2.0, 3.0, 1.0],
+        ];
+        let light = Light {
+            light_type: LightType::Spot,
+            position: [1.0, 0.0, 0.0],
+            direction: [2.0, 0.0, 0.0],
+            range: 10.0,
+            attenuation0: 0.25,
+            attenuation1: 0.5,
+            attenuation2: 0.75,
+            falloff: 2.0,
+            theta: 1.0,
+            phi: 2.0,
+            ..Light::default()
+        };
+        let r = light_registers(&light, &view);
+        assert_eq!(r[0], light.diffuse);
+        assert_eq!(r[3], [1.0, 3.0, 3.0, 1.0], "the position moves");
+        assert_eq!(
+            r[4],
+            [0.0, 1.0, 0.0, 0.0],
+            "the direction turns, normalised"
+        );
+        assert_eq!(r[5], [10.0, 0.25, 0.5, 0.75]);
+        let (cos_theta, cos_phi) = (0.5f32.cos(), 1.0f32.cos());
+        assert_eq!(r[6], [cos_theta, cos_phi, 2.0, 1.0 / (cos_theta - cos_phi)]);
+        // Point and directional lights have no cone; an empty cone scales without bound.
+        let point = light_registers(
+            &Light {
+                light_type: LightType::Point,
+                ..light
+            },
+            &view,
+        );
+        assert_eq!(point[6], [1.0, 0.0, 2.0, 1.0]);
+        let empty = light_registers(
+            &Light {
+                theta: 2.0,
+                ..light
+            },
+            &view,
+        );
+        assert_eq!(empty[6][3], f32::MAX);
+        let still = light_registers(
+            &Light {
+                direction: [0.0; 3],
+                ..light
+            },
+            &view,
+        );
+        assert_eq!(still[4], [0.0; 4], "no direction stays none");
+    }
 }
