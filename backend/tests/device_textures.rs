@@ -474,3 +474,53 @@ fn gpu_locks_pad_rows_to_four_bytes() {
     ok(dev.unlock_texture(l8, 0, 0));
     assert_eq!(back, [10, 20, 30, 0, 10, 99, 98, 0]);
 }
+
+/// `CheckDeviceFormat`'s answers: what D3D9 hardware of its time offers each kind of format,
+/// within what the adapter can do.
+#[test]
+fn gpu_format_support_follows_d3d9_and_the_adapter() {
+    let dev = device();
+    let gpu = dev.gpu();
+    let srgb_views = gpu
+        .adapter()
+        .get_downlevel_capabilities()
+        .flags
+        .contains(d3d9_backend::wgpu::DownlevelFlags::VIEW_FORMATS);
+    let argb = Format::A8R8G8B8.support(gpu);
+    assert!(
+        argb.texture && argb.volume && argb.render_target && argb.surface,
+        "{argb:?}"
+    );
+    assert!(argb.filter && argb.blend && !argb.depth_stencil && !argb.depth_texture);
+    assert_eq!((argb.srgb_read, argb.srgb_write), (srgb_views, srgb_views));
+    assert_eq!(argb.cube_render_target, gpu.draws_into_cube_faces());
+    // Sampled but never drawn into in D3D9; no sRGB twin.
+    let l8 = Format::L8.support(gpu);
+    assert!(
+        l8.texture && l8.filter && l8.surface && !l8.render_target && !l8.blend,
+        "{l8:?}"
+    );
+    let r5g6b5 = Format::R5G6B5.support(gpu);
+    assert!(
+        r5g6b5.render_target && !r5g6b5.srgb_read && !r5g6b5.srgb_write,
+        "{r5g6b5:?}"
+    );
+    // YUV: offscreen surfaces StretchRect converts, never textures.
+    let yuy2 = Format::Yuy2.support(gpu);
+    assert!(
+        yuy2.surface && !yuy2.texture && !yuy2.volume && !yuy2.filter,
+        "{yuy2:?}"
+    );
+    // Depth formats: depth-stencil surfaces; the shadow-map and raw-depth ones as textures.
+    let d24s8 = Format::D24S8.support(gpu);
+    assert!(
+        d24s8.depth_stencil && d24s8.depth_texture && !d24s8.texture,
+        "{d24s8:?}"
+    );
+    assert!(!d24s8.render_target && !d24s8.surface);
+    let d32f = Format::D32FLockable.support(gpu);
+    assert!(d32f.depth_stencil && !d32f.depth_texture, "{d32f:?}");
+    // NULL: a render target that stores nothing.
+    let null = Format::Null.support(gpu);
+    assert!(null.render_target && !null.texture && !null.surface && !null.depth_stencil);
+}
