@@ -414,3 +414,33 @@ fn gpu_vertex_fog_without_ofog_reads_the_specular_alpha() {
         assert!(ulps(got, green) <= 64, "{text}: green {got}, want {green}");
     }
 }
+
+/// The fog stage's colour is read at each draw: a second draw of the same shaders and
+/// vertices after `D3DRS_FOGCOLOR` changes shows the new colour (nothing else changed, so
+/// the pixel constants are found again by the fog states).
+#[test]
+fn gpu_a_new_fog_colour_reaches_the_next_draw() {
+    let mut dev = device();
+    let target = ok(dev.create_render_target(640, 480, Format::A32B32G32R32F));
+    ok(dev.set_render_target(0, Some(target)));
+    let quad = floats(&[
+        -1.0, -1.0, 0.5, -1.0, 1.0, 0.5, 1.0, -1.0, 0.5, 1.0, 1.0, 0.5,
+    ]);
+    blue_under_green_fog(
+        &mut dev,
+        "vs_2_0\ndcl_position v0\ndef c1, 0.5, 0.5, 0.5, 0.5\nmov oPos, v0\nmov oFog, c1.x\n",
+    );
+    for (fog, green) in [
+        (0xff00_ff00, 0.5f32),
+        (0xffff_0000, 0.0),
+        (0xff00_ff00, 0.5),
+    ] {
+        ok(dev.set_render_state(RenderState::FogColor(fog)));
+        ok(dev.draw_primitive_up(PrimitiveType::TriangleStrip, 2, &quad, 12));
+        let got = float_greens(&mut dev, target, &[(320, 240)])[0];
+        assert!(
+            ulps(got, green) <= 64,
+            "fog {fog:#x}: green {got}, want {green}"
+        );
+    }
+}
