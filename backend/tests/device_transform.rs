@@ -390,6 +390,17 @@ fn gpu_a_viewport_filling_quad_interpolates_depth_exactly() {
     }
 }
 
+/// A 640 x 480 float render target set as target 0, and a strip of XYZ vertices covering
+/// the screen at z = 0.5.
+fn float_target_and_screen_quad(dev: &mut Device) -> (d3d9_backend::device::SurfaceId, Vec<u8>) {
+    let target = ok(dev.create_render_target(640, 480, Format::A32B32G32R32F));
+    ok(dev.set_render_target(0, Some(target)));
+    let quad = floats(&[
+        -1.0, -1.0, 0.5, -1.0, 1.0, 0.5, 1.0, -1.0, 0.5, 1.0, 1.0, 0.5,
+    ]);
+    (target, quad)
+}
+
 /// vkd3d's `fog.shader_test` (Windows results): a vertex shader that writes no `oFog` but
 /// writes `oD1` has the fixed-function vertex fog stage take the factor from `oD1.a` (0.3:
 /// green 1 − 0.3 = 0.7 over a blue pixel with green fog); without `oD1` the factor is FOG's
@@ -397,11 +408,7 @@ fn gpu_a_viewport_filling_quad_interpolates_depth_exactly() {
 #[test]
 fn gpu_vertex_fog_without_ofog_reads_the_specular_alpha() {
     let mut dev = device();
-    let target = ok(dev.create_render_target(640, 480, Format::A32B32G32R32F));
-    ok(dev.set_render_target(0, Some(target)));
-    let quad = floats(&[
-        -1.0, -1.0, 0.5, -1.0, 1.0, 0.5, 1.0, -1.0, 0.5, 1.0, 1.0, 0.5,
-    ]);
+    let (target, quad) = float_target_and_screen_quad(&mut dev);
     let with_specular =
         "vs_2_0\ndcl_position v0\ndef c0, 0.0, 0.0, 0.0, 0.3\nmov oPos, v0\nmov oD1, c0\n";
     let without = "vs_2_0\ndcl_position v0\nmov oPos, v0\n";
@@ -421,11 +428,7 @@ fn gpu_vertex_fog_without_ofog_reads_the_specular_alpha() {
 #[test]
 fn gpu_a_new_fog_colour_reaches_the_next_draw() {
     let mut dev = device();
-    let target = ok(dev.create_render_target(640, 480, Format::A32B32G32R32F));
-    ok(dev.set_render_target(0, Some(target)));
-    let quad = floats(&[
-        -1.0, -1.0, 0.5, -1.0, 1.0, 0.5, 1.0, -1.0, 0.5, 1.0, 1.0, 0.5,
-    ]);
+    let (target, quad) = float_target_and_screen_quad(&mut dev);
     blue_under_green_fog(
         &mut dev,
         "vs_2_0\ndcl_position v0\ndef c1, 0.5, 0.5, 0.5, 0.5\nmov oPos, v0\nmov oFog, c1.x\n",

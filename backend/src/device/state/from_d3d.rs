@@ -376,6 +376,16 @@ mod tests {
             unsupported,
             ["POINTSCALE_A", "POINTSCALE_B", "POINTSCALE_C"]
         );
+        // The device's raw-state table (`GetRenderState`'s states and defaults) names the
+        // same states with the same numbers.
+        let table: Vec<(String, u32)> = crate::device::raw_state::RENDER_STATES
+            .iter()
+            .map(|s| (s.name.trim_start_matches("D3DRS_").to_string(), s.number))
+            .collect();
+        assert_eq!(
+            table, states,
+            "raw_state::RENDER_STATES against d3d9types.h"
+        );
         // Read raw by the fixed-function stages, the draw's target views and the hacks, or
         // without effect here.
         assert_eq!(raw, RAW_STATES);
