@@ -111,3 +111,45 @@ pub(crate) fn unsupported(call: &'static str, what: impl Into<String>) -> Device
         what: what.into(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use d3d9_translator::decl::BindError;
+
+    use super::*;
+
+    /// `{:?}` prints what `{}` does (the message a test failure shows).
+    #[test]
+    fn debug_prints_the_message() {
+        let e = invalid("SetTexture", "stage 20");
+        assert_eq!(format!("{e:?}"), "SetTexture: D3DERR_INVALIDCALL: stage 20");
+        assert_eq!(format!("{e:?}"), e.to_string());
+    }
+
+    /// The application's mistakes are `D3DERR_INVALIDCALL`; what D3D9 allows but this
+    /// device cannot draw, a lost device and the GPU's refusals are not.
+    #[test]
+    fn invalid_calls_are_the_applications_mistakes() {
+        assert!(invalid("Clear", "rects").is_invalid_call());
+        assert!(!unsupported("Clear", "rects").is_invalid_call());
+        let bind = |source| DeviceError::Bind {
+            call: "DrawPrimitive",
+            source,
+        };
+        assert!(bind(BindError::StreamNotSet {
+            stream: 1,
+            element: 0
+        })
+        .is_invalid_call());
+        assert!(!bind(BindError::StrideUnaligned {
+            stream: 0,
+            stride: 6
+        })
+        .is_invalid_call());
+        let lost = DeviceError::DeviceLost {
+            call: "Present",
+            reason: "the window closed".into(),
+        };
+        assert!(!lost.is_invalid_call());
+    }
+}

@@ -82,3 +82,39 @@ impl Device {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each float32 format pairs with the `u32` format of its size, both ways; no other
+    /// format holds bits, and shaders sample bits as the float format (the rest as they are).
+    #[test]
+    fn each_float32_format_pairs_with_the_u32_format_of_its_size() {
+        let pairs = [
+            (W::R32Float, W::R32Uint),
+            (W::Rg32Float, W::Rg32Uint),
+            (W::Rgba32Float, W::Rgba32Uint),
+        ];
+        for (float, bits) in pairs {
+            assert_eq!(bits_of_float(float), Some(bits), "{float:?}");
+            assert_eq!(float_of_bits(bits), Some(float), "{bits:?}");
+            assert!(holds_bits(bits), "{bits:?}");
+            assert!(!holds_bits(float), "{float:?}");
+            assert_eq!(sampled_format(bits), float);
+            assert_eq!(sampled_format(float), float);
+        }
+        for other in [
+            W::Rgba8Unorm,
+            W::R16Float,
+            W::Rgba16Float,
+            W::R32Sint,
+            W::Rg16Uint,
+        ] {
+            assert_eq!(bits_of_float(other), None, "{other:?}");
+            assert_eq!(float_of_bits(other), None, "{other:?}");
+            assert!(!holds_bits(other), "{other:?}");
+            assert_eq!(sampled_format(other), other);
+        }
+    }
+}

@@ -54,3 +54,39 @@ pub(super) fn user_index_range(
     }
     Ok(list[start_index as usize..end as usize].to_vec())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Indices are little-endian, 2 or 4 bytes each, counted from `start`; past the end, 0.
+    #[test]
+    fn indices_are_read_from_their_start_and_past_the_end_read_0() {
+        let bytes = [1u8, 0, 2, 1, 0xff, 0xff, 4];
+        assert_eq!(
+            read_indices(&bytes, IndexFormat::Index16, 0, 3),
+            [1, 0x0102, 0xffff]
+        );
+        assert_eq!(
+            read_indices(&bytes, IndexFormat::Index16, 1, 4),
+            [0x0102, 0xffff, 0, 0]
+        );
+        assert_eq!(
+            read_indices(&bytes, IndexFormat::Index32, 0, 2),
+            [0x0102_0001, 0]
+        );
+        assert!(read_indices(&bytes, IndexFormat::Index32, 0, 0).is_empty());
+    }
+
+    /// An `UP` draw's indices are `count` from `start_index` of those given, all of them
+    /// there (D3DERR_INVALIDCALL otherwise).
+    #[test]
+    fn user_indices_must_all_be_given() {
+        let list = [5, 6, 7, 8];
+        assert_eq!(user_index_range("Draw", &list, 1, 3).unwrap(), [6, 7, 8]);
+        assert_eq!(user_index_range("Draw", &list, 4, 0).unwrap(), [0u32; 0]);
+        let e = user_index_range("Draw", &list, 2, 3).unwrap_err();
+        assert!(e.is_invalid_call(), "{e}");
+        assert!(e.to_string().contains("3 indices from 2; 4 given"), "{e}");
+    }
+}

@@ -40,3 +40,32 @@ impl TextureKind {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::TextureKind;
+
+    /// Each level halves every dimension, down to 1; a cube keeps its 6 faces as layers, a
+    /// volume shrinks its depth too.
+    #[test]
+    fn levels_halve_down_to_1() {
+        let extent = |kind: TextureKind, level| {
+            let e = kind.level_extent([16, 4, 8], level);
+            [e.width, e.height, e.depth_or_array_layers]
+        };
+        assert_eq!(extent(TextureKind::TwoD, 0), [16, 4, 1]);
+        assert_eq!(extent(TextureKind::TwoD, 3), [2, 1, 1]);
+        assert_eq!(extent(TextureKind::Cube, 1), [8, 2, 6]);
+        assert_eq!(extent(TextureKind::Volume, 0), [16, 4, 8]);
+        assert_eq!(extent(TextureKind::Volume, 2), [4, 1, 2]);
+        assert_eq!(extent(TextureKind::Volume, 5), [1, 1, 1]);
+    }
+
+    #[test]
+    fn each_kind_has_its_texture_and_view_dimensions() {
+        use wgpu::{TextureDimension as T, TextureViewDimension as V};
+        assert_eq!(TextureKind::TwoD.dimensions(), (T::D2, V::D2));
+        assert_eq!(TextureKind::Cube.dimensions(), (T::D2, V::Cube));
+        assert_eq!(TextureKind::Volume.dimensions(), (T::D3, V::D3));
+    }
+}

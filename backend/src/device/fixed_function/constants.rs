@@ -278,7 +278,7 @@ mod tests {
         let light = Light {
             light_type: LightType::Spot,
             position: [1.0, 0.0, 0.0],
-            direction: [2.0, 0.0, 0.0],
+            direction: [0.0, -3.0, 4.0],
             range: 10.0,
             attenuation0: 0.25,
             attenuation1: 0.5,
@@ -293,7 +293,7 @@ mod tests {
         assert_eq!(r[3], [1.0, 3.0, 3.0, 1.0], "the position moves");
         assert_eq!(
             r[4],
-            [0.0, 1.0, 0.0, 0.0],
+            [0.6, 0.0, 0.8, 0.0],
             "the direction turns, normalised"
         );
         assert_eq!(r[5], [10.0, 0.25, 0.5, 0.75]);

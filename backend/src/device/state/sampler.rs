@@ -112,3 +112,90 @@ pub fn sampler_descriptor(
         ..Default::default()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wgpu::{AddressMode as A, FilterMode as F, MipmapFilterMode as M};
+
+    use TextureAddress::*;
+
+    /// Each address mode maps to wgpu's (MIRRORONCE clamps: the shader has taken |u|).
+    #[test]
+    fn address_modes_map_one_for_one() {
+        let point = [TextureFilter::Point; 2];
+        let d = sampler_descriptor([Wrap, Mirror, Clamp], point, MipFilter::None, 0, None, 1);
+        assert_eq!(
+            [d.address_mode_u, d.address_mode_v, d.address_mode_w],
+            [A::Repeat, A::MirrorRepeat, A::ClampToEdge]
+        );
+        let border = Some(wgpu::SamplerBorderColor::OpaqueWhite);
+        let d = sampler_descriptor(
+            [Border, MirrorOnce, Wrap],
+            point,
+            MipFilter::None,
+            0,
+            border,
+            1,
+        );
+        assert_eq!(
+            [d.address_mode_u, d.address_mode_v, d.address_mode_w],
+            [A::ClampToBorder, A::ClampToEdge, A::Repeat]
+        );
+        assert_eq!(d.border_color, border);
+        assert_eq!(d.label, Some("sampler stage"));
+    }
+
+    /// MAG and MIN filter apart; MIPFILTER NONE stays on the MAXMIPLEVEL level, POINT and
+    /// LINEAR start there and go down the chain.
+    #[test]
+    fn filters_and_the_mip_chain() {
+        use TextureFilter::{Linear, Point};
+        let wrap = [Wrap; 3];
+        let d = sampler_descriptor(wrap, [Linear, Point], MipFilter::None, 2, None, 1);
+        assert_eq!((d.mag_filter, d.min_filter), (F::Linear, F::Nearest));
+        assert_eq!(
+            (d.mipmap_filter, d.lod_min_clamp, d.lod_max_clamp),
+            (M::Nearest, 2.0, 2.0)
+        );
+        let d = sampler_descriptor(wrap, [Point, Linear], MipFilter::Point, 1, None, 1);
+        assert_eq!((d.mag_filter, d.min_filter), (F::Nearest, F::Linear));
+        assert_eq!(
+            (d.mipmap_filter, d.lod_min_clamp, d.lod_max_clamp),
+            (M::Nearest, 1.0, 32.0)
+        );
+        let d = sampler_descriptor(wrap, [Point; 2], MipFilter::Linear, 0, None, 1);
+        assert_eq!(
+            (d.mipmap_filter, d.lod_min_clamp, d.lod_max_clamp),
+            (M::Linear, 0.0, 32.0)
+        );
+    }
+
+    /// ANISOTROPIC filters linearly, anisotropically (clamped to 1–16) only where the other
+    /// filter and the mip filter are linear too.
+    #[test]
+    fn anisotropy_needs_every_filter_linear() {
+        use TextureFilter::{Anisotropic, Linear, Point};
+        let clamp = |filters, mip, max| {
+            let d = sampler_descriptor([Wrap; 3], filters, mip, 0, None, max);
+            assert_eq!(
+                d.mag_filter,
+                if filters[0] == Point {
+                    F::Nearest
+                } else {
+                    F::Linear
+                }
+            );
+            d.anisotropy_clamp
+        };
+        assert_eq!(clamp([Anisotropic, Linear], MipFilter::Linear, 8), 8);
+        assert_eq!(clamp([Linear, Anisotropic], MipFilter::Linear, 4), 4);
+        assert_eq!(clamp([Anisotropic, Anisotropic], MipFilter::Linear, 64), 16);
+        assert_eq!(clamp([Anisotropic, Anisotropic], MipFilter::Linear, 0), 1);
+        assert_eq!(clamp([Linear, Linear], MipFilter::Linear, 8), 1);
+        assert_eq!(clamp([Anisotropic, Point], MipFilter::Linear, 8), 1);
+        assert_eq!(clamp([Point, Anisotropic], MipFilter::Linear, 8), 1);
+        assert_eq!(clamp([Anisotropic, Linear], MipFilter::Point, 8), 1);
+        assert!(TextureFilter::Anisotropic.blends() && !TextureFilter::Point.blends());
+    }
+}
