@@ -668,7 +668,7 @@ pub(crate) fn pixel_constant_buffers(
     }
     if let Some(b) = interface.bump_env {
         // D3DTSS_BUMPENVMAT*, LSCALE, LOFFSET of every stage.
-        let mut data = super::super::fixed_function::bump_env_data(state);
+        let mut data = super::super::fixed_function::bump_env_data(&state.raw.stages);
         data.resize(2 * BUMP_ENV_STAGES as usize, [0.0; 4]);
         out.push(ConstantBuffer {
             group: b.group,

@@ -199,10 +199,10 @@ fn bump_env(stage: &RawStageStates) -> [[f32; 4]; 2] {
     ]
 }
 
-/// ps_1_x's bump-environment uniform (`lift::interface::BUMP_ENV_BINDING`): per stage the
-/// matrix, then the luminance scale and offset.
-pub(crate) fn bump_env_data(state: &DeviceState) -> Vec<[f32; 4]> {
-    state.raw.stages.iter().flat_map(bump_env).collect()
+/// ps_1_x's bump-environment uniform (`lift::interface::BUMP_ENV_BINDING`) for the texture
+/// stages' states `stages`: per stage the matrix, then the luminance scale and offset.
+pub(crate) fn bump_env_data(stages: &[RawStageStates]) -> Vec<[f32; 4]> {
+    stages.iter().flat_map(bump_env).collect()
 }
 
 /// The fixed-function pixel stage's uniform now (`pixel::PixelUniform`'s layout).
@@ -245,6 +245,22 @@ mod tests {
         z[0][1] = 3.0;
         z[2][2] = 0.0;
         assert_eq!(normal_matrix(&z)[1][0], 3.0);
+    }
+
+    /// Each stage's D3DTSS_BUMPENVMAT00–11 (7–10) and LSCALE, LOFFSET (22, 23), floats
+    /// given as their bits, two `vec4`s a stage in stage order.
+    #[test]
+    fn bump_environment_registers_come_stage_by_stage() {
+        let mut stages: Vec<RawStageStates> = (0..3).map(RawStageStates::defaults).collect();
+        for (ty, value) in [(7, 0.5f32), (8, -1.0), (9, 2.0), (10, 0.25), (22, 4.0), (23, -0.5)] {
+            stages[1].set(ty, value.to_bits());
+        }
+        let data = bump_env_data(&stages);
+        assert_eq!(data.len(), 6);
+        assert_eq!(data[2], [0.5, -1.0, 2.0, 0.25]);
+        assert_eq!(data[3], [4.0, -0.5, 0.0, 0.0]);
+        assert_eq!(data[0], [0.0; 4], "stage 0 keeps the default matrix");
+        assert_eq!(data[5], [0.0; 4], "stage 2 keeps the default scale and offset");
     }
 
     #[test]
