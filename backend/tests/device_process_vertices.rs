@@ -174,3 +174,45 @@ fn gpu_a_software_only_shader_under_hardware_processing() {
     assert!(third.is_ok(), "{third:?}");
     assert_eq!(colour, 0xff_ffff, "the shader's white");
 }
+
+/// Fixed-function `ProcessVertices` writes texture coordinate set n where the destination
+/// declares TEXCOORDn (n < 8, the stages' outputs): stage n's D3DTSS_TEXCOORDINDEX picks the
+/// input set. An element the stages do not write (TEXCOORD8) is written as 0.
+#[test]
+fn gpu_fixed_function_process_vertices_writes_the_declared_texture_coordinates() {
+    const TEXCOORDINDEX: u32 = 11;
+    let mut dev = software_device();
+    ok(dev.set_render_state(RenderState::Lighting(false)));
+    // D3DFVF_XYZ | D3DFVF_TEX2: set 0 (0.25, 0.5), set 1 (0.75, 0.125).
+    ok(dev.set_fvf(0x002 | 0x200));
+    let vertex = floats(&[0.5, -0.5, 0.0, 0.25, 0.5, 0.75, 0.125]);
+    let vb = ok(dev.create_vertex_buffer_with(&vertex));
+    ok(dev.set_stream_source(0, Some(vb), 0, 28));
+    ok(dev.set_texture_stage_state_raw(0, TEXCOORDINDEX, 1));
+    ok(dev.set_texture_stage_state_raw(1, TEXCOORDINDEX, 0));
+    let out_decl = ok(dev.create_vertex_declaration(&[
+        VertexElement::new(0, 0, DeclType::Float4, Usage::PositionT, 0),
+        VertexElement::new(0, 16, DeclType::Float2, Usage::TexCoord, 1),
+        VertexElement::new(0, 24, DeclType::Float2, Usage::TexCoord, 0),
+        VertexElement::new(0, 32, DeclType::Float2, Usage::TexCoord, 8),
+    ]));
+    let out = ok(dev.create_vertex_buffer(40));
+    ok(dev.update_vertex_buffer(out, 0, &floats(&[9.0; 10])));
+    ok(dev.process_vertices(0, 0, 1, out, out_decl));
+    let bytes = buffer_bytes(&mut dev, out, 40);
+    let values: Vec<f32> = bytes
+        .chunks_exact(4)
+        .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect();
+    assert_eq!(
+        values[..4],
+        [0.5 * 320.0 + 320.0, 0.5 * 240.0 + 240.0, 0.0, 1.0]
+    );
+    assert_eq!(values[4..6], [0.25, 0.5], "TEXCOORD1: stage 1 reads set 0");
+    assert_eq!(
+        values[6..8],
+        [0.75, 0.125],
+        "TEXCOORD0: stage 0 reads set 1"
+    );
+    assert_eq!(values[8..], [0.0, 0.0], "TEXCOORD8: no stage writes it");
+}

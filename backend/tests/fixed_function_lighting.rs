@@ -460,7 +460,7 @@ fn texcoord_shader(dev: &mut Device) {
 }
 
 /// Vertex blending: e = Σ wᵢ · (v · Worldᵢ · View) with the last weight 1 − Σ, for
-/// `D3DVBF_2WEIGHTS`; read as `D3DTSS_TCI_CAMERASPACEPOSITION` through a pixel shader.
+/// `D3DVBF_2WEIGHTS`, and v · World0 · View for `D3DVBF_0WEIGHTS`; read as `D3DTSS_TCI_CAMERASPACEPOSITION` through a pixel shader.
 #[test]
 fn gpu_vertex_blending_weights_the_world_matrices() {
     let (mut dev, rt) = setup();
@@ -519,6 +519,30 @@ fn gpu_vertex_blending_weights_the_world_matrices() {
         close(got, expected, 1),
         "blended eye position {e:?}: {got:#010x}, expected {expected:#010x}"
     );
+    // D3DVBF_0WEIGHTS: vertices without weights (D3DFVF_XYZ) take World0 alone.
+    raw(&mut dev, 151, 256);
+    let e0: [f64; 3] = std::array::from_fn(|j| {
+        (0..3)
+            .map(|k| f64::from(object[k]) * f64::from(worlds[0][k][j]))
+            .sum::<f64>()
+            + f64::from(worlds[0][3][j])
+            + f64::from(view[3][j])
+    });
+    ok(dev.set_transform(TransformState::Projection, magnifier(e0.map(|x| x as f32))));
+    ok(dev.set_fvf(0x002));
+    let mut data = Vec::new();
+    for (dx, dy) in [(-h, -h), (-h, h), (h, -h), (h, h)] {
+        data.extend(floats(&[object[0] + dx, object[1] + dy, object[2]]));
+    }
+    ok(dev.clear(&[], ClearFlags::TARGET, 0, 1.0, 0));
+    ok(dev.draw_primitive_up(PrimitiveType::TriangleStrip, 2, &data, 12));
+    let s = ok(dev.get_render_target_data(rt));
+    let got = s.color(32, 32).unwrap_or_default();
+    let expected = argb([e0[0], e0[1], e0[2], 0.0]);
+    assert!(
+        close(got, expected, 1),
+        "D3DVBF_0WEIGHTS eye position {e0:?}: {got:#010x}, expected {expected:#010x}"
+    );
 }
 
 /// `SetLight`/`GetLight`, `LightEnable`/`GetLightEnable` and `SetMaterial`/`GetMaterial`:
@@ -548,6 +572,11 @@ fn gpu_lights_are_kept_by_index_and_eight_apply() {
     }
     assert_eq!(ok(dev.light(100_000)), l);
     assert!(ok(dev.light_enabled(40)));
+    // The indices set or enabled, in order (what a state block captures).
+    assert_eq!(
+        dev.light_indices(),
+        [3, 5, 6, 7, 8, 9, 40, 70, 1000, 100_000]
+    );
     ok(dev.set_material(&Material {
         diffuse: [1.0; 4],
         ..Material::default()

@@ -460,3 +460,35 @@ fn gpu_specular_add_and_fog_follow_the_stages() {
         argb(expected)
     );
 }
+
+/// The alpha test after the stages (`D3DRS_ALPHATESTENABLE`, `ALPHAFUNC`, `ALPHAREF`): the
+/// diffuse alpha 0x80 passes LESS 0x90 and ALWAYS, and fails GREATER 0x90 and NEVER (the
+/// clear colour stays).
+#[test]
+fn gpu_the_alpha_test_compares_the_stages_alpha() {
+    const ALPHATESTENABLE: u32 = 15;
+    const ALPHAREF: u32 = 24;
+    const ALPHAFUNC: u32 = 25;
+    let (mut dev, rt, _) = setup();
+    tss(&mut dev, 0, COLOROP, StageOp::SelectArg2.to_d3d());
+    tss(&mut dev, 0, ALPHAOP, StageOp::SelectArg2.to_d3d());
+    ok(dev.set_render_state_raw(ALPHATESTENABLE, 1));
+    ok(dev.set_render_state_raw(ALPHAREF, 0x90));
+    // D3DCMP_NEVER 1, LESS 2, GREATER 5, ALWAYS 8.
+    for (func, passes) in [(2, true), (8, true), (5, false), (1, false)] {
+        ok(dev.set_render_state_raw(ALPHAFUNC, func));
+        let want = if passes { D } else { 0x1122_3344 };
+        assert_eq!(draw(&mut dev, rt, &[0.0, 0.0], 0.5), want, "D3DCMP {func}");
+    }
+}
+
+/// Pre-transformed vertices are not blended: `D3DRS_VERTEXBLEND` set, the XYZRHW quad still
+/// covers the target where it says.
+#[test]
+fn gpu_pretransformed_vertices_ignore_vertex_blending() {
+    let (mut dev, rt, _) = setup();
+    tss(&mut dev, 0, COLOROP, StageOp::SelectArg2.to_d3d());
+    tss(&mut dev, 0, ALPHAOP, StageOp::SelectArg2.to_d3d());
+    ok(dev.set_render_state_raw(151, 2)); // D3DRS_VERTEXBLEND: D3DVBF_2WEIGHTS
+    assert_eq!(draw(&mut dev, rt, &[0.0, 0.0], 0.5), D);
+}
