@@ -429,4 +429,168 @@ mod tests {
         r[0].set(D3DTSS_ALPHAOP, 40);
         assert!(stage_keys(&r, &[None; 8]).is_err());
     }
+
+    fn arg(source: StageArg) -> Arg {
+        Arg {
+            source,
+            ..Arg::CURRENT
+        }
+    }
+
+    /// An operation keeps only the arguments it reads (the others read as CURRENT, so that
+    /// states it ignores do not change the key).
+    #[test]
+    fn operations_keep_the_arguments_they_read() {
+        use StageArg::{Diffuse, TFactor, Texture};
+        let raw = [0, 2, 3]; // arg0 DIFFUSE, arg1 TEXTURE, arg2 TFACTOR
+        let c = arg(StageArg::Current);
+        for (op, args) in [
+            (StageOp::Disable, [c, c, c]),
+            (StageOp::BumpEnvMap, [c, c, c]),
+            (StageOp::BumpEnvMapLuminance, [c, c, c]),
+            (StageOp::SelectArg1, [c, arg(Texture), c]),
+            (StageOp::PreModulate, [c, arg(Texture), c]),
+            (StageOp::SelectArg2, [c, c, arg(TFactor)]),
+            (StageOp::Modulate, [c, arg(Texture), arg(TFactor)]),
+            (
+                StageOp::MultiplyAdd,
+                [arg(Diffuse), arg(Texture), arg(TFactor)],
+            ),
+            (StageOp::Lerp, [arg(Diffuse), arg(Texture), arg(TFactor)]),
+        ] {
+            assert_eq!(Operation::of(op, raw).args, args, "{op:?}");
+        }
+        // The modifiers come with the register.
+        let a = Operation::of(StageOp::SelectArg1, [0, 0x33, 0]).args[1];
+        assert_eq!(
+            (a.source, a.complement, a.alpha_replicate),
+            (TFactor, true, true)
+        );
+        let a = Operation::of(StageOp::SelectArg1, [0, 0x12, 0]).args[1];
+        assert_eq!(
+            (a.source, a.complement, a.alpha_replicate),
+            (Texture, true, false)
+        );
+    }
+
+    /// An operation reads the stage's texture where an argument it reads is TEXTURE, or where
+    /// it reads the texture by itself (its alpha, or a bump map's texel).
+    #[test]
+    fn which_operations_read_the_texture() {
+        for op in [
+            StageOp::BlendTextureAlpha,
+            StageOp::BlendTextureAlphaPm,
+            StageOp::BumpEnvMap,
+            StageOp::BumpEnvMapLuminance,
+        ] {
+            assert!(op.reads_texture_itself(), "{op:?}");
+            assert!(Operation::of(op, [0; 3]).reads_texture(), "{op:?}");
+        }
+        for op in [
+            StageOp::Modulate,
+            StageOp::BlendDiffuseAlpha,
+            StageOp::SelectArg1,
+        ] {
+            assert!(!op.reads_texture_itself(), "{op:?}");
+            assert!(!Operation::of(op, [0, 3, 1]).reads_texture(), "{op:?}");
+        }
+        assert!(Operation::of(StageOp::Modulate, [0, 3, 2]).reads_texture());
+        assert!(!Operation::of(StageOp::SelectArg1, [0, 3, 2]).reads_texture());
+    }
+
+    #[test]
+    fn stage_0_modulates_and_the_others_are_off_by_default() {
+        let zero = TextureStage::default_for(0);
+        assert_eq!(zero.op, StageOp::Modulate);
+        assert_eq!(
+            (zero.arg1, zero.arg2),
+            (StageArg::Texture, StageArg::Current)
+        );
+        for n in 1..8 {
+            assert_eq!(
+                TextureStage::default_for(n).op,
+                StageOp::Disable,
+                "stage {n}"
+            );
+        }
+    }
+
+    /// A stage samples its texture only where it reads it, or where the stage before it
+    /// premodulates; an argument that names TEXTURE without being read does not turn a stage
+    /// without a texture off; D3DTTFF_PROJECTED is kept per stage.
+    #[test]
+    fn stages_sample_what_they_read() {
+        let two_d = Some(TextureType::TwoD);
+        let mut r = raw();
+        r[0].set(D3DTSS_COLOROP, StageOp::SelectArg1.to_d3d());
+        r[0].set(COLORARG1, 0); // DIFFUSE; COLORARG2 TEXTURE, not read
+        r[0].set(COLORARG2, 2);
+        r[0].set(ALPHAARG1, 0);
+        let keys = stage_keys(&r, &[None; 8]).unwrap_or_default();
+        assert_eq!(keys.len(), 1, "SELECTARG1 does not read arg2's TEXTURE");
+        let keys = stage_keys(&r, &[two_d; 8]).unwrap_or_default();
+        assert_eq!(keys[0].texture, None, "not sampled");
+        assert!(!keys[0].projected);
+        // Stage 0 premodulates: stage 1 samples its texture without naming it.
+        r[0].set(D3DTSS_COLOROP, StageOp::PreModulate.to_d3d());
+        r[1].set(D3DTSS_COLOROP, StageOp::SelectArg1.to_d3d());
+        r[1].set(COLORARG1, 0);
+        r[1].set(D3DTSS_ALPHAOP, StageOp::SelectArg1.to_d3d());
+        r[1].set(ALPHAARG1, 0);
+        r[1].set(TEXTURETRANSFORMFLAGS, D3DTTFF_PROJECTED | 2);
+        let keys = stage_keys(&r, &[two_d; 8]).unwrap_or_default();
+        assert_eq!(keys.len(), 2);
+        assert_eq!(keys[1].texture, two_d, "after PREMODULATE");
+        assert!(keys[1].projected);
+        r[0].set(D3DTSS_COLOROP, StageOp::SelectArg1.to_d3d());
+        let keys = stage_keys(&r, &[two_d; 8]).unwrap_or_default();
+        assert_eq!(keys[1].texture, None);
+    }
+
+    /// Stage 0 writing TEMP with its alpha operation DISABLE takes the diffuse alpha; a later
+    /// stage's DISABLE passes the alpha through.
+    #[test]
+    fn stage_0_writing_temp_takes_the_diffuse_alpha() {
+        let mut r = raw();
+        for n in 0..2 {
+            r[n].set(D3DTSS_COLOROP, StageOp::SelectArg1.to_d3d());
+            r[n].set(COLORARG1, 3);
+            r[n].set(D3DTSS_ALPHAOP, StageOp::Disable.to_d3d());
+            r[n].set(RESULTARG, 5);
+        }
+        r[2].set(D3DTSS_COLOROP, StageOp::SelectArg1.to_d3d());
+        r[2].set(COLORARG1, 5);
+        let keys = stage_keys(&r, &[None; 8]).unwrap_or_default();
+        assert_eq!(keys.len(), 3);
+        let diffuse = Operation::of(StageOp::SelectArg1, [0, 0, 0]);
+        assert_eq!(keys[0].alpha, Some(diffuse));
+        assert!(keys[0].result_temp && keys[1].result_temp);
+        assert_eq!(keys[1].alpha, None);
+    }
+
+    /// Values D3D9 does not define are named: the operation's state, a register past
+    /// CONSTANT, a modifier bit past ALPHAREPLICATE.
+    #[test]
+    fn undefined_values_are_named() {
+        let mut r = raw();
+        r[0].set(D3DTSS_COLOROP, 27);
+        assert_eq!(
+            stage_keys(&r, &[None; 8]),
+            Err("D3DTSS_COLOROP 27 on stage 0".to_string())
+        );
+        r[0].set(D3DTSS_COLOROP, StageOp::SelectArg1.to_d3d());
+        r[0].set(D3DTSS_ALPHAOP, 0);
+        assert_eq!(
+            stage_keys(&r, &[None; 8]),
+            Err("D3DTSS_ALPHAOP 0 on stage 0".to_string())
+        );
+        r[0].set(D3DTSS_ALPHAOP, StageOp::SelectArg1.to_d3d());
+        for value in [7, 0x40] {
+            r[0].set(COLORARG2, value);
+            assert_eq!(
+                stage_keys(&r, &[None; 8]),
+                Err(format!("texture argument {value:#x} on stage 0"))
+            );
+        }
+    }
 }
