@@ -13,7 +13,7 @@ use d3d9_backend::device::{
     ClearFlags, Device, FogMode, Format, PrimitiveType, RenderState, StageArg, StageOp, SurfaceId,
     TextureId, TextureStage,
 };
-use device_common::{device, floats, ok};
+use device_common::{device, floats, ok, tokens};
 
 /// `D3DTSS_*` numbers.
 const COLOROP: u32 = 1;
@@ -491,4 +491,58 @@ fn gpu_pretransformed_vertices_ignore_vertex_blending() {
     tss(&mut dev, 0, ALPHAOP, StageOp::SelectArg2.to_d3d());
     ok(dev.set_render_state_raw(151, 2)); // D3DRS_VERTEXBLEND: D3DVBF_2WEIGHTS
     assert_eq!(draw(&mut dev, rt, &[0.0, 0.0], 0.5), D);
+}
+
+/// PREMODULATE: the next stage's CURRENT is this stage's result times that stage's texture.
+#[test]
+fn gpu_premodulate_multiplies_the_next_stages_current_by_its_texture() {
+    const TEXCOORDINDEX: u32 = 11;
+    let (mut dev, rt, _) = setup();
+    let t1 = 0xff40_c080u32;
+    let texture = ok(dev.create_texture(1, 1, 1, Format::A8R8G8B8));
+    ok(dev.update_texture(texture, 0, &t1.to_le_bytes()));
+    ok(dev.set_texture(1, Some(texture)));
+    tss(&mut dev, 0, COLOROP, StageOp::PreModulate.to_d3d());
+    tss(&mut dev, 0, COLORARG1, TFACTOR);
+    tss(&mut dev, 1, COLOROP, StageOp::SelectArg1.to_d3d());
+    tss(&mut dev, 1, COLORARG1, CURRENT);
+    tss(&mut dev, 1, TEXCOORDINDEX, 0);
+    let got = draw(&mut dev, rt, &[0.5, 0.5], 0.5);
+    let (f, t) = (rgba(F), rgba(t1));
+    let expected = argb(std::array::from_fn(|k| f[k] * t[k]));
+    assert!(
+        close(got, expected, 0x00ff_ffff, 1),
+        "TFACTOR premodulated: {got:#010x}, expected {expected:#010x}"
+    );
+}
+
+/// Vertex fog behind a vertex shader that writes COLOR1 and no FOG takes the specular alpha
+/// as the fog factor (Windows, in Wine's test_fog): 0.25 of the green diffuse, 0.75 of the
+/// red fog colour.
+#[test]
+fn gpu_vertex_fog_without_ofog_takes_the_specular_alpha() {
+    const FOGENABLE: u32 = 28;
+    const FOGCOLOR: u32 = 34;
+    let (mut dev, rt, _) = setup();
+    ok(dev.set_texture(0, None));
+    let vs = ok(dev.create_vertex_shader(&tokens(
+        "vs_2_0\ndcl_position v0\nmov oPos, v0\nmov oD0, c0\nmov oD1, c1\n",
+    )));
+    ok(dev.set_vertex_shader(Some(vs)));
+    ok(dev.set_vertex_shader_constant_f(0, &[[0.0, 1.0, 0.0, 1.0], [0.0, 0.0, 0.0, 0.25]]));
+    ok(dev.set_render_state_raw(FOGENABLE, 1));
+    ok(dev.set_render_state_raw(FOGCOLOR, 0xffff_0000));
+    ok(dev.set_fvf(0x002));
+    let quad = floats(&[
+        -1.0, -1.0, 0.5, -1.0, 1.0, 0.5, 1.0, -1.0, 0.5, 1.0, 1.0, 0.5,
+    ]);
+    ok(dev.clear(&[], ClearFlags::TARGET, 0, 1.0, 0));
+    ok(dev.draw_primitive_up(PrimitiveType::TriangleStrip, 2, &quad, 12));
+    let got = ok(dev.get_render_target_data(rt))
+        .color(8, 8)
+        .unwrap_or_else(|| panic!("no colour at (8, 8)"));
+    assert!(
+        close(got, 0xffbf_4000, 0x00ff_ffff, 1),
+        "fogged by the specular alpha: {got:#010x}"
+    );
 }

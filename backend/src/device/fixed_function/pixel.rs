@@ -643,4 +643,18 @@ mod tests {
         let wgsl = alpha_test_wgsl(CompareFunction::GreaterEqual, "a", "300u");
         assert!(wgsl.contains("alpha8 >= min(300u, 255u)"), "{wgsl}");
     }
+
+    /// `PixelUniform::VEC4S` is the size of the WGSL struct the data fills.
+    #[test]
+    fn the_uniform_size_is_the_structs() {
+        let module = naga::front::wgsl::parse_str(PixelUniform::WGSL)
+            .unwrap_or_else(|e| panic!("{}", e.emit_to_string(PixelUniform::WGSL)));
+        let span = module
+            .types
+            .iter()
+            .find(|(_, ty)| ty.name.as_deref() == Some("FixedFunctionPixel"))
+            .map(|(_, ty)| ty.inner.size(module.to_ctx()))
+            .unwrap_or_else(|| panic!("no FixedFunctionPixel struct"));
+        assert_eq!(span as usize, PixelUniform::VEC4S * 16);
+    }
 }
