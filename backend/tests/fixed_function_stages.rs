@@ -546,3 +546,23 @@ fn gpu_vertex_fog_without_ofog_takes_the_specular_alpha() {
         "fogged by the specular alpha: {got:#010x}"
     );
 }
+
+/// A texture with fewer channels than four reads the ones it lacks as 1 on every texture
+/// type: an R32F cube map's +x face of 0.5 reads (0.5, 1, 1).
+#[test]
+fn gpu_a_narrow_cube_map_reads_its_missing_channels_as_1() {
+    let (mut dev, rt, _) = setup();
+    let cube = ok(dev.create_cube_texture(1, 1, Format::R32F));
+    let faces: Vec<u8> = (0..6)
+        .flat_map(|face| if face == 0 { 0.5f32 } else { 0.0 }.to_le_bytes())
+        .collect();
+    ok(dev.update_texture(cube, 0, &faces));
+    ok(dev.set_texture(0, Some(cube)));
+    tss(&mut dev, 0, COLOROP, StageOp::SelectArg1.to_d3d());
+    tss(&mut dev, 0, COLORARG1, TEXTURE);
+    let got = draw(&mut dev, rt, &[1.0, 0.5, 0.5], 0.5);
+    assert!(
+        close(got, 0x0080_ffff, 0x00ff_ffff, 1),
+        "R32F cube: {got:#010x}"
+    );
+}
