@@ -252,7 +252,14 @@ mod tests {
     #[test]
     fn bump_environment_registers_come_stage_by_stage() {
         let mut stages: Vec<RawStageStates> = (0..3).map(RawStageStates::defaults).collect();
-        for (ty, value) in [(7, 0.5f32), (8, -1.0), (9, 2.0), (10, 0.25), (22, 4.0), (23, -0.5)] {
+        for (ty, value) in [
+            (7, 0.5f32),
+            (8, -1.0),
+            (9, 2.0),
+            (10, 0.25),
+            (22, 4.0),
+            (23, -0.5),
+        ] {
             stages[1].set(ty, value.to_bits());
         }
         let data = bump_env_data(&stages);
@@ -260,7 +267,10 @@ mod tests {
         assert_eq!(data[2], [0.5, -1.0, 2.0, 0.25]);
         assert_eq!(data[3], [4.0, -0.5, 0.0, 0.0]);
         assert_eq!(data[0], [0.0; 4], "stage 0 keeps the default matrix");
-        assert_eq!(data[5], [0.0; 4], "stage 2 keeps the default scale and offset");
+        assert_eq!(
+            data[5], [0.0; 4],
+            "stage 2 keeps the default scale and offset"
+        );
     }
 
     #[test]
