@@ -180,8 +180,8 @@ pub(crate) fn decode(format: Format, bytes: &[u8]) -> [f32; 4] {
         }
         F::Null => [0.0; 4],
         // A lone YUV texel holds its luma and half its chroma: read as grey.
-        F::Yuy2 => yuv_to_rgb(bytes[0], 128, 128),
-        F::Uyvy => yuv_to_rgb(bytes[1], 128, 128),
+        F::Yuy2 => grey_of_luma(bytes[0]),
+        F::Uyvy => grey_of_luma(bytes[1]),
         F::Dxt1 | F::Dxt2 | F::Dxt3 | F::Dxt4 | F::Dxt5 | F::Ati1 | F::Ati2 => [0.0; 4],
     }
 }
@@ -290,15 +290,11 @@ pub(crate) const YUV_TO_RGB: [[f32; 3]; 3] = [
     [1.164_383, 2.017_232, 0.0],
 ];
 
-/// One YUV texel as (r, g, b, 1).
-fn yuv_to_rgb(y: u8, u: u8, v: u8) -> [f32; 4] {
-    let yuv = [
-        f32::from(y) - 16.0,
-        f32::from(u) - 128.0,
-        f32::from(v) - 128.0,
-    ];
-    let channel =
-        |w: [f32; 3]| ((w[0] * yuv[0] + w[1] * yuv[1] + w[2] * yuv[2]) / 255.0).clamp(0.0, 1.0);
+/// A YUV texel of luma `y` and no chroma (U = V = 128) as (r, g, b, 1): only
+/// [`YUV_TO_RGB`]'s Y weights count.
+fn grey_of_luma(y: u8) -> [f32; 4] {
+    let y = f32::from(y) - 16.0;
+    let channel = |w: [f32; 3]| (w[0] * y / 255.0).clamp(0.0, 1.0);
     [
         channel(YUV_TO_RGB[0]),
         channel(YUV_TO_RGB[1]),
@@ -614,5 +610,23 @@ mod tests {
         assert_eq!(r32.rgba_f32(0, 0), Some([0.5, 1.0, 1.0, 1.0]));
         assert_eq!(half(0x3c00), 1.0);
         assert_eq!(half(0x0001), 2f32.powi(-24));
+    }
+
+    /// The GPU texel layouts conversions go through, each way: BGRA's byte order, the
+    /// half-float formats' missing channels read as 1.
+    #[test]
+    fn gpu_texels_are_written_and_read_in_their_layout() {
+        let mut out = Vec::new();
+        write_gpu(W::Bgra8Unorm, [1.0, 0.5, 0.0, 0.25], &mut out);
+        assert_eq!(out, [0, 128, 255, 64]);
+        assert_eq!(
+            read_gpu(W::Bgra8Unorm, &[0, 51, 255, 102]),
+            [1.0, 0.2, 0.0, 0.4]
+        );
+        assert_eq!(read_gpu(W::R16Float, &[0x00, 0xc0]), [-2.0, 1.0, 1.0, 1.0]);
+        assert_eq!(
+            read_gpu(W::Rg16Float, &[0x00, 0x3c, 0x00, 0x38]),
+            [1.0, 0.5, 1.0, 1.0]
+        );
     }
 }
