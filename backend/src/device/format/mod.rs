@@ -136,10 +136,7 @@ pub enum Layout {
     Block(u32),
 }
 
-const fn fourcc(s: &[u8; 4]) -> u32 {
-    s[0] as u32 | (s[1] as u32) << 8 | (s[2] as u32) << 16 | (s[3] as u32) << 24
-}
-
+use super::state::fourcc;
 use wgpu::TextureFormat as W;
 use Format as F;
 use Layout::{Block, Texel};

@@ -8,6 +8,7 @@ mod sampler;
 
 use d3d9_translator::lift::{CompareFunction, TextureWrap};
 
+pub(crate) use fourcc::fourcc;
 pub use fourcc::{FOURCC_A2M0, FOURCC_A2M1, FOURCC_ATOC, FOURCC_GET1, FOURCC_GET4};
 pub(crate) use from_d3d::RawStateError;
 pub use sampler::{sampler_descriptor, MipFilter, TextureAddress, TextureFilter};
