@@ -17,7 +17,7 @@
 mod device_common;
 use d3d9_backend::device::{
     ClearFlags, Device, Fallbacks, Filter, Format, LockFlags, Pool, PrimitiveType, Rect, SurfaceId,
-    TextureId,
+    TextureDesc, TextureId, TextureKind, Usage,
 };
 use d3d9_backend::{DeviceError, DeviceParams};
 use device_common::{floats, ok};
@@ -451,26 +451,7 @@ fn gpu_sampling_float32_render_target_textures() {
         ok(dev.set_render_target(0, Some(float)));
         ok(dev.clear(&[], clear(true, false, false), 0x1234_5678, 0.0, 0));
         let sample = |dev: &mut Device, texture: TextureId| -> Result<u32, DeviceError> {
-            ok(dev.set_render_target(0, Some(back)));
-            ok(dev.clear(&[], clear(true, false, false), 0, 0.0, 0));
-            // Stage 0 selects the texture.
-            for (ty, value) in [(1, 2), (2, 2), (4, 2), (5, 2)] {
-                ok(dev.set_texture_stage_state_raw(0, ty, value));
-            }
-            ok(dev.set_texture(0, Some(texture)));
-            ok(dev.set_fvf(FVF_XYZ_TEX1));
-            let mut v = Vec::new();
-            for (x, y, u, t) in [
-                (-1.0, 1.0, 0.0, 0.0),
-                (1.0, 1.0, 1.0, 0.0),
-                (-1.0, -1.0, 0.0, 1.0),
-                (1.0, -1.0, 1.0, 1.0),
-            ] {
-                v.extend(floats(&[x, y, 0.5, u, t]));
-            }
-            dev.draw_primitive_up(PrimitiveType::TriangleStrip, 2, &v, 20)?;
-            ok(dev.set_texture(0, None));
-            dev.pixel(1, 1)
+            draw_sampling(dev, back, texture, FVF_XYZ_TEX1, &[])
         };
         for (state, value) in [(ZENABLE, 0), (LIGHTING, 0), (CULLMODE, 1)] {
             ok(dev.set_render_state_raw(state, value));
@@ -522,5 +503,104 @@ fn gpu_format_support_follows_the_fallbacks() {
     }
     for format in [Format::D16Lockable, Format::D32FLockable, Format::D24S8] {
         assert!(format.support(gpu).depth_stencil, "{format:?}");
+    }
+}
+
+/// Draws stage 0 selecting `texture` over render target `back` (cleared to 0) and returns the
+/// pixel at (1, 1): a quad of `fvf` (XYZ and one set of texture coordinates), the corners'
+/// coordinates (0, 0) to (1, 1), or `coordinate` at every corner where given.
+fn draw_sampling(
+    dev: &mut Device,
+    back: SurfaceId,
+    texture: TextureId,
+    fvf: u32,
+    coordinate: &[f32],
+) -> Result<u32, DeviceError> {
+    ok(dev.set_render_target(0, Some(back)));
+    ok(dev.clear(&[], clear(true, false, false), 0, 0.0, 0));
+    // Stage 0 selects the texture.
+    for (ty, value) in [(1, 2), (2, 2), (4, 2), (5, 2)] {
+        ok(dev.set_texture_stage_state_raw(0, ty, value));
+    }
+    ok(dev.set_texture(0, Some(texture)));
+    ok(dev.set_fvf(fvf));
+    let mut v = Vec::new();
+    for (x, y, u, t) in [
+        (-1.0, 1.0, 0.0, 0.0),
+        (1.0, 1.0, 1.0, 0.0),
+        (-1.0, -1.0, 0.0, 1.0),
+        (1.0, -1.0, 1.0, 1.0),
+    ] {
+        v.extend(floats(&[x, y, 0.5]));
+        match coordinate {
+            [] => v.extend(floats(&[u, t])),
+            c => v.extend(floats(c)),
+        }
+    }
+    let stride = 12
+        + 4 * if coordinate.is_empty() {
+            2
+        } else {
+            coordinate.len() as u32
+        };
+    dev.draw_primitive_up(PrimitiveType::TriangleStrip, 2, &v, stride)?;
+    ok(dev.set_texture(0, None));
+    dev.pixel(1, 1)
+}
+
+/// The float copy a shader samples follows its texture: an AUTOGENMIPMAP A32B32G32R32F
+/// texture (drawn into by the mipmap generation, so held as bits where forced) updated
+/// between two draws reads its new floats in the second; a cube render-target texture's
+/// copy samples as a cube (its +x face).
+#[test]
+fn gpu_float_copies_follow_updates_and_keep_the_cube() {
+    for (name, mut dev) in devices() {
+        let back = ok(dev.create_render_target(4, 4, Format::A8R8G8B8));
+        for (state, value) in [(ZENABLE, 0), (LIGHTING, 0), (CULLMODE, 1)] {
+            ok(dev.set_render_state_raw(state, value));
+        }
+        let texture = ok(dev.create_texture_with(&TextureDesc {
+            kind: TextureKind::TwoD,
+            width: 4,
+            height: 4,
+            depth: 1,
+            levels: 0,
+            format: Format::A32B32G32R32F,
+            usage: Usage::AUTOGEN_MIPMAP,
+            pool: Pool::Managed,
+        }));
+        for (texel, want) in [
+            ([1.0f32, 0.0, 0.0, 1.0], 0xffff_0000u32),
+            ([0.0, 0.0, 1.0, 1.0], 0xff00_00ff),
+        ] {
+            ok(dev.update_texture(texture, 0, &floats(&texel.repeat(16))));
+            let got = ok(draw_sampling(&mut dev, back, texture, FVF_XYZ_TEX1, &[]));
+            assert_eq!(got, want, "{name}");
+        }
+        let cube = ok(dev.create_texture_with(&TextureDesc {
+            kind: TextureKind::Cube,
+            width: 4,
+            height: 4,
+            depth: 1,
+            levels: 1,
+            format: Format::A32B32G32R32F,
+            usage: Usage::RENDER_TARGET,
+            pool: Pool::Default,
+        }));
+        for face in 0..6 {
+            let surface = ok(dev.texture_surface(cube, face, 0));
+            let colour = if face == 0 { 0xff20_4060 } else { 0xffff_ffff };
+            ok(dev.set_render_target(0, Some(surface)));
+            ok(dev.clear(&[], clear(true, false, false), colour, 0.0, 0));
+        }
+        // D3DFVF_TEXCOORDSIZE3(0): the direction (1, 0, 0).
+        let got = ok(draw_sampling(
+            &mut dev,
+            back,
+            cube,
+            FVF_XYZ_TEX1 | 0x1_0000,
+            &[1.0, 0.0, 0.0],
+        ));
+        assert_eq!(got, 0xff20_4060, "{name}");
     }
 }

@@ -117,4 +117,24 @@ mod tests {
             assert_eq!(sampled_format(other), other);
         }
     }
+
+    /// A float32 image that is drawn into is held as bits where forced, and otherwise
+    /// exactly where the adapter cannot give the float format the usage; no other
+    /// format is.
+    #[test]
+    fn gpu_float32_is_held_as_bits_where_forced_or_not_renderable() {
+        let gpu =
+            crate::gpu::Gpu::new().unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"));
+        let target = wgpu::TextureUsages::RENDER_ATTACHMENT;
+        for (float, bits) in [(W::R32Float, W::R32Uint), (W::Rgba32Float, W::Rgba32Uint)] {
+            assert_eq!(held_format(&gpu, float, target, true), bits, "forced");
+            let renders = gpu.format_usages(float).contains(target);
+            let held = held_format(&gpu, float, target, false);
+            assert_eq!(held, if renders { float } else { bits }, "{float:?}");
+        }
+        assert_eq!(
+            held_format(&gpu, W::Rgba8Unorm, target, true),
+            W::Rgba8Unorm
+        );
+    }
 }
