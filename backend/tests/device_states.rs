@@ -386,3 +386,40 @@ fn gpu_depth_bias_and_wireframe() {
         Err(e) => assert!(!lines && e.to_string().contains("POLYGON_MODE_LINE"), "{e}"),
     }
 }
+
+/// Raw render states: a value this device cannot honour (D3DBLEND_SRCCOLOR2, dual-source
+/// blending) is `Unsupported` when set, kept for `GetRenderState`, and refuses the draws
+/// made while it is set, naming it; set back, draws go on. A number D3D9 lacks is
+/// D3DERR_INVALIDCALL both ways.
+#[test]
+fn gpu_an_unsupported_raw_state_refuses_draws_until_set_back() {
+    const SRCBLEND: u32 = 19;
+    let mut dev = device(DeviceParams::default());
+    ok(dev.set_fvf(D3DFVF_XYZRHW | D3DFVF_DIFFUSE));
+    let q = quad(0.0, 0.0, 8.0, 8.0, 0.5, 0xff00_ff00);
+    let set = dev.set_render_state_raw(SRCBLEND, 16);
+    assert!(
+        matches!(set, Err(d3d9_backend::DeviceError::Unsupported { .. })),
+        "{set:?}"
+    );
+    assert_eq!(ok(dev.render_state_raw(SRCBLEND)), 16);
+    match dev.draw_primitive_up(PrimitiveType::TriangleStrip, 2, &q, 20) {
+        Err(e) => assert!(e.to_string().contains("D3DRS_SRCBLEND = 0x10"), "{e}"),
+        Ok(()) => panic!("drawn with D3DBLEND_SRCCOLOR2"),
+    }
+    ok(dev.set_render_state_raw(SRCBLEND, 2)); // D3DBLEND_ONE
+    ok(dev.draw_primitive_up(PrimitiveType::TriangleStrip, 2, &q, 20));
+    assert_eq!(px(&mut dev, 4, 4), 0x00ff00);
+    for number in [0, 164, 210, 1000] {
+        assert!(
+            dev.set_render_state_raw(number, 0)
+                .is_err_and(|e| e.is_invalid_call()),
+            "{number}"
+        );
+        assert!(
+            dev.render_state_raw(number)
+                .is_err_and(|e| e.is_invalid_call()),
+            "{number}"
+        );
+    }
+}
