@@ -62,6 +62,12 @@ fn rects_clip_to_the_surface() {
         bottom: 20,
     };
     assert_eq!(empty.clip(640, 480), None);
+    let flat = Rect {
+        bottom: 10,
+        right: 20,
+        ..empty
+    };
+    assert_eq!(flat.clip(640, 480), None);
     // Inverted rectangles are empty, not an overflow.
     let inverted = Rect {
         left: 300,
