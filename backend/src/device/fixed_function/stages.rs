@@ -552,11 +552,11 @@ mod tests {
     #[test]
     fn stage_0_writing_temp_takes_the_diffuse_alpha() {
         let mut r = raw();
-        for n in 0..2 {
-            r[n].set(D3DTSS_COLOROP, StageOp::SelectArg1.to_d3d());
-            r[n].set(COLORARG1, 3);
-            r[n].set(D3DTSS_ALPHAOP, StageOp::Disable.to_d3d());
-            r[n].set(RESULTARG, 5);
+        for stage in r.iter_mut().take(2) {
+            stage.set(D3DTSS_COLOROP, StageOp::SelectArg1.to_d3d());
+            stage.set(COLORARG1, 3);
+            stage.set(D3DTSS_ALPHAOP, StageOp::Disable.to_d3d());
+            stage.set(RESULTARG, 5);
         }
         r[2].set(D3DTSS_COLOROP, StageOp::SelectArg1.to_d3d());
         r[2].set(COLORARG1, 5);
