@@ -17,7 +17,7 @@
 
 use super::error::{invalid, unsupported, DeviceError};
 use super::pairing::ShaderPair;
-use super::transform::{multiply, Matrix, TransformState, IDENTITY};
+use super::transform::{inverse, multiply, TransformState, IDENTITY};
 use super::{Device, DeviceState};
 use crate::device::ConstantBuffer;
 use d3d9_translator::lift::interface::CLIP_PLANES;
@@ -77,7 +77,7 @@ fn clip_space_planes(
         true => {
             let get = |t| state.transforms.get(t).unwrap_or(IDENTITY);
             let (view, projection) = (get(TransformState::View), get(TransformState::Projection));
-            Some(invert(&multiply(&view, &projection)).ok_or(
+            Some(inverse(&multiply(&view, &projection)).ok_or(
                 "user clip planes with a singular View · Projection (world-space planes cannot be carried into clip space)",
             )?)
         }
@@ -133,74 +133,4 @@ pub(super) fn clip_planes_key(
         *k = v.to_bits();
     }
     Ok(Some(key))
-}
-
-/// The inverse of `m` (cofactors over the determinant); `None` when `m` is singular.
-pub(crate) fn invert(m: &Matrix) -> Option<Matrix> {
-    let a = |r: usize, c: usize| f64::from(m[r][c]);
-    // The 3x3 minor of `m` without row `r` and column `c`.
-    let minor = |r: usize, c: usize| {
-        let rows: Vec<usize> = (0..4).filter(|&i| i != r).collect();
-        let cols: Vec<usize> = (0..4).filter(|&j| j != c).collect();
-        let e = |i: usize, j: usize| a(rows[i], cols[j]);
-        e(0, 0) * (e(1, 1) * e(2, 2) - e(1, 2) * e(2, 1))
-            - e(0, 1) * (e(1, 0) * e(2, 2) - e(1, 2) * e(2, 0))
-            + e(0, 2) * (e(1, 0) * e(2, 1) - e(1, 1) * e(2, 0))
-    };
-    let cofactor = |r: usize, c: usize| {
-        let sign = if (r + c).is_multiple_of(2) { 1.0 } else { -1.0 };
-        sign * minor(r, c)
-    };
-    let determinant: f64 = (0..4).map(|c| a(0, c) * cofactor(0, c)).sum();
-    if determinant == 0.0 || !determinant.is_finite() {
-        return None;
-    }
-    let mut out = [[0.0f32; 4]; 4];
-    for (r, row) in out.iter_mut().enumerate() {
-        for (c, value) in row.iter_mut().enumerate() {
-            // The adjugate is the transposed cofactor matrix.
-            *value = (cofactor(c, r) / determinant) as f32;
-        }
-    }
-    Some(out)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn inverse_undoes_a_perspective_view_projection() {
-        let view: Matrix = [
-            [0.0, 0.0, 1.0, 0.0],
-            [0.0, 1.0, 0.0, 0.0],
-            [-1.0, 0.0, 0.0, 0.0],
-            [3.0, -2.0, 5.0, 1.0],
-        ];
-        // D3DXMatrixPerspectiveFovLH-like: w = z.
-        let projection: Matrix = [
-            [1.5, 0.0, 0.0, 0.0],
-            [0.0, 2.0, 0.0, 0.0],
-            [0.0, 0.0, 1.01, 1.0],
-            [0.0, 0.0, -0.101, 0.0],
-        ];
-        let m = multiply(&view, &projection);
-        let inverse = invert(&m).expect("invertible");
-        let product = multiply(&m, &inverse);
-        for (r, row) in product.iter().enumerate() {
-            for (c, v) in row.iter().enumerate() {
-                // f32 products of entries up to 5 in size.
-                assert!((v - IDENTITY[r][c]).abs() < 1e-4, "{product:?}");
-            }
-        }
-    }
-
-    #[test]
-    fn singular_matrices_have_no_inverse() {
-        let mut m = IDENTITY;
-        m[2] = [0.0; 4];
-        assert_eq!(invert(&m), None);
-        assert_eq!(invert(&[[0.0; 4]; 4]), None);
-        assert_eq!(invert(&IDENTITY), Some(IDENTITY));
-    }
 }

@@ -132,9 +132,63 @@ pub(crate) fn multiply(a: &Matrix, b: &Matrix) -> Matrix {
     out
 }
 
+/// The inverse of `m`, `None` when it is singular (a pivot below 1e-12).
+pub(crate) fn inverse(m: &Matrix) -> Option<Matrix> {
+    // Gauss-Jordan elimination with partial pivoting, in f64.
+    let mut a = [[0f64; 8]; 4];
+    for (i, row) in a.iter_mut().enumerate() {
+        for j in 0..4 {
+            row[j] = f64::from(m[i][j]);
+        }
+        row[4 + i] = 1.0;
+    }
+    for col in 0..4 {
+        let pivot = (col..4).max_by(|&x, &y| a[x][col].abs().total_cmp(&a[y][col].abs()))?;
+        if a[pivot][col].abs() < 1e-12 {
+            return None;
+        }
+        a.swap(col, pivot);
+        let p = a[col][col];
+        for v in a[col].iter_mut() {
+            *v /= p;
+        }
+        let pivot_row = a[col];
+        for (row, values) in a.iter_mut().enumerate() {
+            if row != col {
+                let factor = values[col];
+                for (v, p) in values.iter_mut().zip(pivot_row) {
+                    *v -= factor * p;
+                }
+            }
+        }
+    }
+    Some(std::array::from_fn(|i| {
+        std::array::from_fn(|j| a[i][4 + j] as f32)
+    }))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn inverses_multiply_back_to_the_identity() {
+        let m: Matrix = [
+            [2.0, 1.0, 0.0, 0.0],
+            [0.0, 0.0, 3.0, 0.0],
+            [0.0, -1.0, 1.0, 0.5],
+            [4.0, 5.0, 6.0, 1.0],
+        ];
+        let i = inverse(&m).unwrap_or_else(|| unreachable!("m is regular"));
+        let product = multiply(&m, &i);
+        for (r, row) in product.iter().enumerate() {
+            for (c, v) in row.iter().enumerate() {
+                let expected = if r == c { 1.0 } else { 0.0 };
+                assert!((v - expected).abs() < 1e-5, "{product:?}");
+            }
+        }
+        assert_eq!(inverse(&[[0.0; 4]; 4]), None);
+    }
 
     #[test]
     fn numbers_round_trip_and_unknown_numbers_are_none() {
@@ -146,5 +200,40 @@ mod tests {
             assert_eq!(TransformState::from_d3d(n), None, "{n}");
         }
         assert_eq!(TransformState::WORLD.to_d3d(), 256);
+    }
+
+    #[test]
+    fn inverse_undoes_a_perspective_view_projection() {
+        let view: Matrix = [
+            [0.0, 0.0, 1.0, 0.0],
+            [0.0, 1.0, 0.0, 0.0],
+            [-1.0, 0.0, 0.0, 0.0],
+            [3.0, -2.0, 5.0, 1.0],
+        ];
+        // D3DXMatrixPerspectiveFovLH-like: w = z.
+        let projection: Matrix = [
+            [1.5, 0.0, 0.0, 0.0],
+            [0.0, 2.0, 0.0, 0.0],
+            [0.0, 0.0, 1.01, 1.0],
+            [0.0, 0.0, -0.101, 0.0],
+        ];
+        let m = multiply(&view, &projection);
+        let i = inverse(&m).expect("invertible");
+        let product = multiply(&m, &i);
+        for (r, row) in product.iter().enumerate() {
+            for (c, v) in row.iter().enumerate() {
+                // f32 products of entries up to 5 in size.
+                assert!((v - IDENTITY[r][c]).abs() < 1e-4, "{product:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn singular_matrices_have_no_inverse() {
+        let mut m = IDENTITY;
+        m[2] = [0.0; 4];
+        assert_eq!(inverse(&m), None);
+        assert_eq!(inverse(&[[0.0; 4]; 4]), None);
+        assert_eq!(inverse(&IDENTITY), Some(IDENTITY));
     }
 }

@@ -5,7 +5,7 @@
 
 use super::super::d3dcolor::rgba;
 use super::super::raw_state::RawStageStates;
-use super::super::transform::{multiply, Matrix, TransformState};
+use super::super::transform::{inverse, multiply, Matrix, TransformState};
 use super::super::DeviceState;
 use super::lighting::{Light, MAX_ACTIVE_LIGHTS};
 use super::pixel::PixelUniform;
@@ -19,41 +19,6 @@ use d3d9_translator::fixed_function::registers::{
 
 fn columns(m: &Matrix) -> [[f32; 4]; 4] {
     std::array::from_fn(|col| std::array::from_fn(|row| m[row][col]))
-}
-
-/// The inverse of `m`, `None` when it is singular.
-fn inverse(m: &Matrix) -> Option<Matrix> {
-    // Gauss-Jordan elimination with partial pivoting, in f64.
-    let mut a = [[0f64; 8]; 4];
-    for (i, row) in a.iter_mut().enumerate() {
-        for j in 0..4 {
-            row[j] = f64::from(m[i][j]);
-        }
-        row[4 + i] = 1.0;
-    }
-    for col in 0..4 {
-        let pivot = (col..4).max_by(|&x, &y| a[x][col].abs().total_cmp(&a[y][col].abs()))?;
-        if a[pivot][col].abs() < 1e-12 {
-            return None;
-        }
-        a.swap(col, pivot);
-        let p = a[col][col];
-        for v in a[col].iter_mut() {
-            *v /= p;
-        }
-        let pivot_row = a[col];
-        for (row, values) in a.iter_mut().enumerate() {
-            if row != col {
-                let factor = values[col];
-                for (v, p) in values.iter_mut().zip(pivot_row) {
-                    *v -= factor * p;
-                }
-            }
-        }
-    }
-    Some(std::array::from_fn(|i| {
-        std::array::from_fn(|j| a[i][4 + j] as f32)
-    }))
 }
 
 /// The normal matrix of `world_view` for row vectors (n' = n · N): the transpose of its
@@ -271,25 +236,6 @@ mod tests {
             data[5], [0.0; 4],
             "stage 2 keeps the default scale and offset"
         );
-    }
-
-    #[test]
-    fn inverses_multiply_back_to_the_identity() {
-        let m: Matrix = [
-            [2.0, 1.0, 0.0, 0.0],
-            [0.0, 0.0, 3.0, 0.0],
-            [0.0, -1.0, 1.0, 0.5],
-            [4.0, 5.0, 6.0, 1.0],
-        ];
-        let i = inverse(&m).unwrap_or_else(|| unreachable!("m is regular"));
-        let product = multiply(&m, &i);
-        for (r, row) in product.iter().enumerate() {
-            for (c, v) in row.iter().enumerate() {
-                let expected = if r == c { 1.0 } else { 0.0 };
-                assert!((v - expected).abs() < 1e-5, "{product:?}");
-            }
-        }
-        assert_eq!(inverse(&[[0.0; 4]; 4]), None);
     }
 
     #[test]
