@@ -763,4 +763,13 @@ fn gpu_instanced_expanded_points_are_unsupported() {
     ok(dev.draw_indexed_primitive(PrimitiveType::PointList, 0, 0, 1, 0, 1));
     let s = read(&mut dev);
     assert_square(&s, (30, 30), 1.0, WHITE, BLUE, "INDEXEDDATA | 2, size 1");
+    // So do a vertex shader's points that write no PSIZE.
+    let vs = ok(dev.create_vertex_shader(&tokens(
+        "vs_2_0\ndcl_position v0\nmov oPos, v0\nmov oD0, c0\n",
+    )));
+    ok(dev.set_vertex_shader(Some(vs)));
+    ok(dev.set_fvf(D3DFVF_XYZ));
+    let vb = ok(dev.create_vertex_buffer_with(&floats(&[0.0, 0.0, 0.5])));
+    ok(dev.set_stream_source(0, Some(vb), 0, 12));
+    ok(dev.draw_indexed_primitive(PrimitiveType::PointList, 0, 0, 1, 0, 1));
 }
