@@ -386,19 +386,32 @@ fn wrap_row_texture(dev: &mut Device) {
 
 /// Checks row 4 of pixels 0..width against the texels read at `u(x)`.
 fn assert_row(dev: &mut Device, width: u32, what: &str, u: impl Fn(f32) -> f32) {
+    assert_line(dev, width, what, |x| (x, 4), u);
+}
+
+/// Checks pixels `at(0..length)` against the texels read at `t(i)`.
+fn assert_line(
+    dev: &mut Device,
+    length: u32,
+    what: &str,
+    at: impl Fn(u32) -> (u32, u32),
+    t: impl Fn(f32) -> f32,
+) {
     let mut checked = 0;
-    for x in 0..width {
-        if let Some(want) = wrap_texel(u(x as f32)) {
-            assert_eq!(px(dev, x, 4), want, "{what}: pixel {x}");
+    for i in 0..length {
+        if let Some(want) = wrap_texel(t(i as f32)) {
+            let (x, y) = at(i);
+            assert_eq!(px(dev, x, y), want, "{what}: pixel ({x}, {y})");
             checked += 1;
         }
     }
-    assert!(checked > width / 3, "{what}: {checked} pixels checked");
+    assert!(checked > length / 3, "{what}: {checked} pixels checked");
 }
 
 /// `D3DRS_WRAP0` = `D3DWRAPCOORD_0`: u goes the shortest way round, from 0.8 to 0.2 through
 /// 1.0 (the SDK's "Texture Wrapping"), not back through 0.5, in every pixel stage that reads
-/// set 0; `D3DWRAPCOORD_1` (v) or `WRAP1` leave u as it is.
+/// set 0; `D3DWRAPCOORD_1` (v) or `WRAP1` leave u as it is. `D3DWRAPCOORD_1` does the same
+/// for v.
 #[test]
 fn gpu_wrap_takes_the_shortest_way_round() {
     let mut dev = device();
@@ -419,6 +432,22 @@ fn gpu_wrap_takes_the_shortest_way_round() {
                 true => assert_row(&mut dev, 100, &what, wrapped),
                 false => assert_row(&mut dev, 100, &what, plain),
             }
+        }
+    }
+    // v the same way down a column: D3DWRAPCOORD_1 wraps it, D3DWRAPCOORD_0 does not.
+    let column = texture(&mut dev, 1, 10, |_, y| WRAP_ROW[y as usize]);
+    ok(dev.set_texture(0, Some(column)));
+    let quad = textured_quad([0.0, 0.0, 8.0, 100.0], [0.5, 0.8, 0.5, 0.2]);
+    for (name, ps) in pixel_stages(&mut dev) {
+        ok(dev.set_pixel_shader(ps));
+        for (wrap0, short) in [(2, true), (1, false)] {
+            ok(dev.set_render_state_raw(128, wrap0));
+            ok(dev.set_render_state_raw(129, 0));
+            ok(dev.clear(&[], ClearFlags::TARGET, 0, 1.0, 0));
+            draw(&mut dev, &quad);
+            let what = format!("{name}, v, WRAP0 {wrap0}");
+            let v = if short { wrapped } else { plain };
+            assert_line(&mut dev, 100, &what, |y| (4, y), v);
         }
     }
 }
