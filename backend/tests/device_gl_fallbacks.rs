@@ -577,7 +577,7 @@ fn gpu_float_copies_follow_updates_and_keep_the_cube() {
             let got = ok(draw_sampling(&mut dev, back, texture, FVF_XYZ_TEX1, &[]));
             assert_eq!(got, want, "{name}");
         }
-        let cube = ok(dev.create_texture_with(&TextureDesc {
+        let cube = match dev.create_texture_with(&TextureDesc {
             kind: TextureKind::Cube,
             width: 4,
             height: 4,
@@ -586,7 +586,12 @@ fn gpu_float_copies_follow_updates_and_keep_the_cube() {
             format: Format::A32B32G32R32F,
             usage: Usage::RENDER_TARGET,
             pool: Pool::Default,
-        }));
+        }) {
+            Ok(cube) => cube,
+            // wgpu's GL backend cannot draw into a cube face: refused, saying so.
+            Err(DeviceError::Unsupported { what, .. }) if what.contains("GL backend") => continue,
+            Err(e) => panic!("{name}: {e}"),
+        };
         for face in 0..6 {
             let surface = ok(dev.texture_surface(cube, face, 0));
             let colour = if face == 0 { 0xff20_4060 } else { 0xffff_ffff };
