@@ -423,3 +423,31 @@ fn gpu_an_unsupported_raw_state_refuses_draws_until_set_back() {
         );
     }
 }
+
+/// Raw states read back as set: `POINTSCALE_A` alone (taken with B and C as one typed
+/// state), a texture stage's and a sampler's values; stage 8 and sampler 300 do not exist.
+#[test]
+fn gpu_raw_states_read_back_as_set() {
+    let mut dev = device(DeviceParams::default());
+    ok(dev.set_render_state_raw(158, 0.5f32.to_bits()));
+    assert_eq!(ok(dev.render_state_raw(158)), 0.5f32.to_bits());
+    assert_eq!(ok(dev.render_state_raw(159)), 0);
+    ok(dev.set_texture_stage_state_raw(3, 1, 4)); // COLOROP MODULATE
+    assert_eq!(ok(dev.texture_stage_state_raw(3, 1)), 4);
+    assert_eq!(
+        ok(dev.texture_stage_state_raw(4, 1)),
+        1,
+        "DISABLE by default"
+    );
+    ok(dev.set_sampler_state_raw(2, 5, 1)); // MAGFILTER POINT
+    assert_eq!(ok(dev.sampler_state_raw(2, 5)), 1);
+    assert!(dev
+        .set_texture_stage_state_raw(8, 1, 4)
+        .is_err_and(|e| e.is_invalid_call()));
+    assert!(dev
+        .texture_stage_state_raw(8, 1)
+        .is_err_and(|e| e.is_invalid_call()));
+    assert!(dev
+        .set_sampler_state_raw(300, 5, 1)
+        .is_err_and(|e| e.is_invalid_call()));
+}
