@@ -565,6 +565,49 @@ mod tests {
     use super::*;
     use crate::device::DeviceParams;
 
+    /// A batch's values go to the queries whose spans are in it: occlusion counts summed,
+    /// timestamps turned from ticks into nanoseconds by the adapter's period (kept exact
+    /// where the period is 1); a query is ready once its last span is in.
+    #[test]
+    fn batches_are_summed_into_their_queries_and_timestamps_scaled() {
+        let mut q = Queries::default();
+        let span = |batch, slots| Span { batch, slots };
+        let waiting = |total, spans| State::Waiting { total, spans };
+        q.objects.insert(
+            QueryId(1),
+            Query {
+                kind: QueryKind::Timestamp,
+                state: waiting(0, vec![span(3, 0..1)]),
+            },
+        );
+        q.objects.insert(
+            QueryId(2),
+            Query {
+                kind: QueryKind::Occlusion,
+                state: waiting(5, vec![span(3, 1..3), span(4, 0..1)]),
+            },
+        );
+        q.distribute(3, &[10, 20, 30], 2.5);
+        let state = |q: &Queries, id| q.objects.get(&QueryId(id)).map(|q| q.state.clone());
+        assert!(matches!(state(&q, 1), Some(State::Ready(25))));
+        assert!(
+            matches!(state(&q, 2), Some(State::Waiting { total: 55, ref spans }) if spans.len() == 1)
+        );
+        q.distribute(4, &[7], 2.5);
+        assert!(matches!(state(&q, 2), Some(State::Ready(62))));
+        // With a period of 1 the ticks are kept as they are, past f64's 53 bits too.
+        let ticks = (1u64 << 60) + 1;
+        q.objects.insert(
+            QueryId(3),
+            Query {
+                kind: QueryKind::Timestamp,
+                state: waiting(0, vec![span(5, 0..1)]),
+            },
+        );
+        q.distribute(5, &[ticks], 1.0);
+        assert!(matches!(state(&q, 3), Some(State::Ready(t)) if t == ticks));
+    }
+
     /// An EVENT's END leaves it waiting on the GPU's signal, not reached at the submit
     /// (`device_queries.rs` shows it reached afterwards through `GetData`); waiting for it
     /// turns it into TRUE.
