@@ -390,3 +390,22 @@ fn gpu_an_event_is_reached_once_the_gpu_has_done_the_work_before_it() {
     assert_eq!(ok(dev.wait_query(event)), QueryData::Ready(1));
     assert_eq!(result(&mut dev, event), 1);
 }
+
+/// Releasing one of two open occlusion queries leaves the other counting; a released query
+/// has no kind and takes no more calls.
+#[test]
+fn gpu_releasing_a_query_leaves_the_others_counting() {
+    let mut dev = device();
+    let kept = ok(dev.create_query(QueryKind::Occlusion));
+    let released = ok(dev.create_query(QueryKind::Occlusion));
+    assert_eq!(dev.query_kind(kept), Some(QueryKind::Occlusion));
+    ok(dev.issue_begin(kept));
+    ok(dev.issue_begin(released));
+    draw(&mut dev, &quad(0.0, 0.0, 8.0, 8.0, 0.5));
+    ok(dev.release_query(released));
+    assert_eq!(dev.query_kind(released), None);
+    assert!(dev.issue_end(released).is_err_and(|e| e.is_invalid_call()));
+    draw(&mut dev, &quad(0.0, 0.0, 4.0, 4.0, 0.5));
+    ok(dev.issue_end(kept));
+    assert_eq!(result(&mut dev, kept), expected(&dev, &[64, 16]));
+}
