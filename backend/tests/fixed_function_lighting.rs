@@ -510,15 +510,20 @@ fn gpu_vertex_blending_weights_the_world_matrices() {
             weights[1],
         ]));
     }
-    ok(dev.clear(&[], ClearFlags::TARGET, 0, 1.0, 0));
-    ok(dev.draw_primitive_up(PrimitiveType::TriangleStrip, 2, &data, 20));
-    let s = ok(dev.get_render_target_data(rt));
-    let got = s.color(32, 32).unwrap_or_default();
-    let expected = argb([e[0], e[1], e[2], 0.0]);
-    assert!(
-        close(got, expected, 1),
-        "blended eye position {e:?}: {got:#010x}, expected {expected:#010x}"
-    );
+    // Draws the quad and checks the centre shows eye position `e`.
+    let eye_at_centre = |dev: &mut Device, data: &[u8], stride: u32, e: [f64; 3], what: &str| {
+        ok(dev.clear(&[], ClearFlags::TARGET, 0, 1.0, 0));
+        ok(dev.draw_primitive_up(PrimitiveType::TriangleStrip, 2, data, stride));
+        let got = ok(dev.get_render_target_data(rt))
+            .color(32, 32)
+            .unwrap_or_default();
+        let expected = argb([e[0], e[1], e[2], 0.0]);
+        assert!(
+            close(got, expected, 1),
+            "{what} eye position {e:?}: {got:#010x}, expected {expected:#010x}"
+        );
+    };
+    eye_at_centre(&mut dev, &data, 20, e, "blended");
     // D3DVBF_0WEIGHTS: vertices without weights (D3DFVF_XYZ) take World0 alone.
     raw(&mut dev, 151, 256);
     let e0: [f64; 3] = std::array::from_fn(|j| {
@@ -534,15 +539,7 @@ fn gpu_vertex_blending_weights_the_world_matrices() {
     for (dx, dy) in [(-h, -h), (-h, h), (h, -h), (h, h)] {
         data.extend(floats(&[object[0] + dx, object[1] + dy, object[2]]));
     }
-    ok(dev.clear(&[], ClearFlags::TARGET, 0, 1.0, 0));
-    ok(dev.draw_primitive_up(PrimitiveType::TriangleStrip, 2, &data, 12));
-    let s = ok(dev.get_render_target_data(rt));
-    let got = s.color(32, 32).unwrap_or_default();
-    let expected = argb([e0[0], e0[1], e0[2], 0.0]);
-    assert!(
-        close(got, expected, 1),
-        "D3DVBF_0WEIGHTS eye position {e0:?}: {got:#010x}, expected {expected:#010x}"
-    );
+    eye_at_centre(&mut dev, &data, 12, e0, "D3DVBF_0WEIGHTS");
 }
 
 /// `SetLight`/`GetLight`, `LightEnable`/`GetLightEnable` and `SetMaterial`/`GetMaterial`:
