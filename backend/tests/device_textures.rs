@@ -497,7 +497,12 @@ fn gpu_format_support_follows_d3d9_and_the_adapter() {
     // Sampled but never drawn into in D3D9; no sRGB twin.
     let l8 = Format::L8.support(gpu);
     assert!(
-        l8.texture && l8.filter && l8.surface && !l8.render_target && !l8.blend,
+        l8.texture
+            && l8.filter
+            && l8.surface
+            && !l8.render_target
+            && !l8.blend
+            && !l8.cube_render_target,
         "{l8:?}"
     );
     let r5g6b5 = Format::R5G6B5.support(gpu);
@@ -523,4 +528,41 @@ fn gpu_format_support_follows_d3d9_and_the_adapter() {
     // NULL: a render target that stores nothing.
     let null = Format::Null.support(gpu);
     assert!(null.render_target && !null.texture && !null.surface && !null.depth_stencil);
+}
+
+/// `StretchRect` from a YUY2 or UYVY surface converts its one macropixel (two pixels, their
+/// own Y, shared U and V) to RGB as Windows drivers do: Wine's yuv_color_test values, with its
+/// tolerance of 18.
+#[test]
+fn gpu_yuv_surfaces_stretch_to_windows_rgb() {
+    use d3d9_backend::device::Filter;
+    let mut dev = device();
+    let target = ok(dev.create_render_target(2, 1, Format::A8R8G8B8));
+    for (format, packed, left, right) in [
+        (Format::Yuy2, 0x0080_0080u32, 0x0000_ff00u32, 0x0000_ff00u32),
+        (Format::Yuy2, 0xff80_ff80, 0x00ff_00ff, 0x00ff_00ff),
+        (Format::Yuy2, 0x1c6b_1cff, 0x006d_ff45, 0x0000_d500),
+        (Format::Uyvy, 0x4cff_4c54, 0x00ff_0000, 0x00ff_0000),
+        (Format::Uyvy, 0x00ff_0000, 0x00b3_0000, 0x00b3_0000),
+    ] {
+        let surface = ok(dev.create_offscreen_plain_surface(2, 1, format, Pool::Default));
+        let locked = ok(dev.lock_surface(surface, None, LockFlags(0)));
+        // SAFETY: the lock's memory holds the surface's one row of 4 bytes until unlocked.
+        #[allow(unsafe_code)]
+        unsafe {
+            std::ptr::copy_nonoverlapping(packed.to_le_bytes().as_ptr(), locked.bits, 4);
+        }
+        ok(dev.unlock_surface(surface));
+        ok(dev.stretch_rect(surface, None, target, None, Filter::Point));
+        let s = ok(dev.get_render_target_data(target));
+        for (x, want) in [(0, left), (1, right)] {
+            let got = s.color(x, 0).unwrap_or_default() & 0x00ff_ffff;
+            let near =
+                (0..3).all(|i| ((got >> (8 * i)) & 0xff).abs_diff((want >> (8 * i)) & 0xff) <= 18);
+            assert!(
+                near,
+                "{format:?} {packed:#010x}, pixel {x}: {got:#08x}, Windows {want:#08x}"
+            );
+        }
+    }
 }
