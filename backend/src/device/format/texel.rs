@@ -628,5 +628,20 @@ mod tests {
             read_gpu(W::Rg16Float, &[0x00, 0x3c, 0x00, 0x38]),
             [1.0, 0.5, 1.0, 1.0]
         );
+        let snorm: Vec<u8> = [32767i16, -32767, 0, -32768]
+            .iter()
+            .flat_map(|v| v.to_le_bytes())
+            .collect();
+        assert_eq!(read_gpu(W::Rgba16Snorm, &snorm), [1.0, -1.0, 0.0, -1.0]);
+        let floats = |v: &[f32]| -> Vec<u8> { v.iter().flat_map(|f| f.to_le_bytes()).collect() };
+        assert_eq!(read_gpu(W::R32Float, &floats(&[0.5])), [0.5, 1.0, 1.0, 1.0]);
+        assert_eq!(
+            read_gpu(W::Rg32Float, &floats(&[0.5, -2.0])),
+            [0.5, -2.0, 1.0, 1.0]
+        );
+        assert_eq!(
+            read_gpu(W::Rgba32Float, &floats(&[1.0, 2.0, 3.0, 4.0])),
+            [1.0, 2.0, 3.0, 4.0]
+        );
     }
 }
