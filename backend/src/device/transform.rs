@@ -45,7 +45,8 @@ impl TransformState {
             2 => Some(TransformState::View),
             3 => Some(TransformState::Projection),
             16..=23 => Some(TransformState::Texture((value - 16) as u8)),
-            256..=511 => Some(TransformState::World((value - 256) as u8)),
+            // D3DTS_WORLDMATRIX(n) is 256 + n: n is the low byte.
+            256..=511 => Some(TransformState::World(value as u8)),
             _ => None,
         }
     }
