@@ -69,8 +69,6 @@ pub(crate) struct Transforms {
     projection: Matrix,
     texture: [Matrix; 8],
     world: Vec<Matrix>,
-    /// Bumped by every `SetTransform`, for the bind-group cache.
-    pub(crate) version: u64,
 }
 
 impl Default for Transforms {
@@ -80,7 +78,6 @@ impl Default for Transforms {
             projection: IDENTITY,
             texture: [IDENTITY; 8],
             world: vec![IDENTITY; 256],
-            version: 0,
         }
     }
 }
@@ -107,7 +104,6 @@ impl Transforms {
         match slot {
             Some(slot) => {
                 *slot = matrix;
-                self.version += 1;
                 true
             }
             None => false,
