@@ -409,3 +409,23 @@ fn gpu_releasing_a_query_leaves_the_others_counting() {
     ok(dev.issue_end(kept));
     assert_eq!(result(&mut dev, kept), expected(&dev, &[64, 16]));
 }
+
+/// A query over draws in several passes (the render target changes between them) sums
+/// every pass's samples.
+#[test]
+fn gpu_a_query_sums_the_passes_it_spans() {
+    let mut dev = device();
+    let back = dev.back_buffer();
+    let other = ok(dev.create_render_target(64, 64, Format::X8R8G8B8));
+    let q = ok(dev.create_query(QueryKind::Occlusion));
+    ok(dev.issue_begin(q));
+    let mut samples = Vec::new();
+    for (i, side) in [8u32, 4, 2, 6].into_iter().enumerate() {
+        let target = if i % 2 == 0 { back } else { other };
+        ok(dev.set_render_target(0, Some(target)));
+        draw(&mut dev, &quad(0.0, 0.0, side as f32, side as f32, 0.5));
+        samples.push(u64::from(side * side));
+    }
+    ok(dev.issue_end(q));
+    assert_eq!(result(&mut dev, q), expected(&dev, &samples));
+}
