@@ -451,7 +451,7 @@ fn gpu_sampling_float32_render_target_textures() {
         ok(dev.set_render_target(0, Some(float)));
         ok(dev.clear(&[], clear(true, false, false), 0x1234_5678, 0.0, 0));
         let sample = |dev: &mut Device, texture: TextureId| -> Result<u32, DeviceError> {
-            draw_sampling(dev, back, texture, FVF_XYZ_TEX1, &[])
+            draw_sampling(dev, back, texture, FVF_XYZ_TEX1, |u, v| vec![u, v])
         };
         for (state, value) in [(ZENABLE, 0), (LIGHTING, 0), (CULLMODE, 1)] {
             ok(dev.set_render_state_raw(state, value));
@@ -507,14 +507,14 @@ fn gpu_format_support_follows_the_fallbacks() {
 }
 
 /// Draws stage 0 selecting `texture` over render target `back` (cleared to 0) and returns the
-/// pixel at (1, 1): a quad of `fvf` (XYZ and one set of texture coordinates), the corners'
-/// coordinates (0, 0) to (1, 1), or `coordinate` at every corner where given.
+/// pixel at (1, 1): a quad of `fvf` (XYZ and one set of texture coordinates) whose corners'
+/// coordinates are `coordinate(u, v)` for the corners' (u, v), (0, 0) to (1, 1).
 fn draw_sampling(
     dev: &mut Device,
     back: SurfaceId,
     texture: TextureId,
     fvf: u32,
-    coordinate: &[f32],
+    coordinate: impl Fn(f32, f32) -> Vec<f32>,
 ) -> Result<u32, DeviceError> {
     ok(dev.set_render_target(0, Some(back)));
     ok(dev.clear(&[], clear(true, false, false), 0, 0.0, 0));
@@ -525,24 +525,17 @@ fn draw_sampling(
     ok(dev.set_texture(0, Some(texture)));
     ok(dev.set_fvf(fvf));
     let mut v = Vec::new();
+    let mut stride = 0;
     for (x, y, u, t) in [
         (-1.0, 1.0, 0.0, 0.0),
         (1.0, 1.0, 1.0, 0.0),
         (-1.0, -1.0, 0.0, 1.0),
         (1.0, -1.0, 1.0, 1.0),
     ] {
-        v.extend(floats(&[x, y, 0.5]));
-        match coordinate {
-            [] => v.extend(floats(&[u, t])),
-            c => v.extend(floats(c)),
-        }
+        let vertex = [vec![x, y, 0.5], coordinate(u, t)].concat();
+        stride = 4 * vertex.len() as u32;
+        v.extend(floats(&vertex));
     }
-    let stride = 12
-        + 4 * if coordinate.is_empty() {
-            2
-        } else {
-            coordinate.len() as u32
-        };
     dev.draw_primitive_up(PrimitiveType::TriangleStrip, 2, &v, stride)?;
     ok(dev.set_texture(0, None));
     dev.pixel(1, 1)
@@ -574,7 +567,13 @@ fn gpu_float_copies_follow_updates_and_keep_the_cube() {
             ([0.0, 0.0, 1.0, 1.0], 0xff00_00ff),
         ] {
             ok(dev.update_texture(texture, 0, &floats(&texel.repeat(16))));
-            let got = ok(draw_sampling(&mut dev, back, texture, FVF_XYZ_TEX1, &[]));
+            let got = ok(draw_sampling(
+                &mut dev,
+                back,
+                texture,
+                FVF_XYZ_TEX1,
+                |u, v| vec![u, v],
+            ));
             assert_eq!(got, want, "{name}");
         }
         let cube = match dev.create_texture_with(&TextureDesc {
@@ -604,7 +603,7 @@ fn gpu_float_copies_follow_updates_and_keep_the_cube() {
             back,
             cube,
             FVF_XYZ_TEX1 | 0x1_0000,
-            &[1.0, 0.0, 0.0],
+            |_, _| vec![1.0, 0.0, 0.0],
         ));
         assert_eq!(got, 0xff20_4060, "{name}");
     }
