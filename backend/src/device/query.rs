@@ -441,10 +441,10 @@ impl Device {
             else {
                 continue;
             };
+            // A query counts every slot taken while it is open, so within one batch its
+            // slots run on without a gap: the span in this batch grows by one.
             match spans.last_mut() {
-                Some(span) if span.batch == open.id && span.slots.end == slot => {
-                    span.slots.end += 1
-                }
+                Some(span) if span.batch == open.id => span.slots.end = slot + 1,
                 _ => spans.push(Span {
                     batch: open.id,
                     slots: slot..slot + 1,
@@ -606,6 +606,73 @@ mod tests {
         );
         q.distribute(5, &[ticks], 1.0);
         assert!(matches!(state(&q, 3), Some(State::Ready(t)) if t == ticks));
+    }
+
+    /// Passes share a batch of slots: a query's slots in one batch are one span, a batch
+    /// closes when a query counting in it ends (so its result can come back) and the next
+    /// one has a new id; no slot is taken while no occlusion query is open; read-back
+    /// batches are kept for reuse, at most `FREE_BATCHES` of them.
+    #[test]
+    fn gpu_passes_share_batches_and_batches_are_reused() {
+        use crate::device::{CullMode, Format, PrimitiveType, RenderState};
+        let mut dev = Device::new(DeviceParams {
+            back_buffer: (8, 8, Format::X8R8G8B8),
+            ..DeviceParams::default()
+        })
+        .unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"));
+        dev.set_render_state(RenderState::CullMode(CullMode::None))
+            .unwrap();
+        dev.set_fvf(0x004).unwrap(); // D3DFVF_XYZRHW
+        let quad: Vec<u8> = [(0.0f32, 0.0f32), (4.0, 0.0), (0.0, 4.0), (4.0, 4.0)]
+            .iter()
+            .flat_map(|&(x, y)| [x, y, 0.5, 1.0])
+            .flat_map(f32::to_le_bytes)
+            .collect();
+        let draw = |dev: &mut Device, n| {
+            for _ in 0..n {
+                dev.draw_primitive_up(PrimitiveType::TriangleStrip, 2, &quad, 16)
+                    .unwrap();
+            }
+        };
+        assert!(dev.occlusion_slot().is_none(), "a slot with no query open");
+        let spans = |dev: &mut Device, id| match &dev.queries.get_mut("test", id).unwrap().state {
+            State::Building { spans, .. } | State::Waiting { spans, .. } => spans
+                .iter()
+                .map(|s| (s.batch, s.slots.clone()))
+                .collect::<Vec<_>>(),
+            other => panic!("{other:?}"),
+        };
+        let (a, b) = (
+            dev.create_query(QueryKind::Occlusion).unwrap(),
+            dev.create_query(QueryKind::Occlusion).unwrap(),
+        );
+        dev.issue_begin(a).unwrap();
+        draw(&mut dev, 3);
+        dev.issue_begin(b).unwrap();
+        draw(&mut dev, 2);
+        assert_eq!(spans(&mut dev, a), [(1, 0..5)]);
+        assert_eq!(spans(&mut dev, b), [(1, 3..5)]);
+        dev.issue_end(b).unwrap();
+        draw(&mut dev, 2);
+        dev.issue_end(a).unwrap();
+        assert_eq!(spans(&mut dev, a), [(1, 0..5), (2, 0..2)]);
+        assert!(matches!(dev.wait_query(a).unwrap(), QueryData::Ready(_)));
+        assert!(matches!(dev.wait_query(b).unwrap(), QueryData::Ready(_)));
+        assert_eq!(dev.queries.free_occlusion.len(), 2);
+        // Ten batches in flight at once: two reused, eight new; eight are kept.
+        let ids: Vec<_> = (0..10)
+            .map(|_| dev.create_query(QueryKind::Occlusion).unwrap())
+            .collect();
+        for &id in &ids {
+            dev.issue_begin(id).unwrap();
+            draw(&mut dev, 1);
+            dev.issue_end(id).unwrap();
+        }
+        assert!(dev.queries.free_occlusion.is_empty());
+        for &id in &ids {
+            assert!(matches!(dev.wait_query(id).unwrap(), QueryData::Ready(_)));
+        }
+        assert_eq!(dev.queries.free_occlusion.len(), FREE_BATCHES);
     }
 
     /// An EVENT's END leaves it waiting on the GPU's signal, not reached at the submit
