@@ -205,6 +205,20 @@ fn gpu_2d_texture_on_a_volume_sampler_is_one_slice() {
     dev.draw_primitive_up(PrimitiveType::TriangleStrip, 2, &quad, 24)
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(px(&mut dev, 320, 240) & 0xffffff, 0x30_30_30);
+    // From a vertex buffer (a draw the device may repeat from its memo): the slice is
+    // copied again at every draw, so it follows the update.
+    let vb = dev
+        .create_vertex_buffer_with(&quad)
+        .unwrap_or_else(|e| panic!("{e}"));
+    dev.set_stream_source(0, Some(vb), 0, 24)
+        .unwrap_or_else(|e| panic!("{e}"));
+    for v in [0x5050_5050u32, 0x2020_2020] {
+        dev.update_texture(texture, 0, &fill(v))
+            .unwrap_or_else(|e| panic!("{e}"));
+        dev.draw_primitive(PrimitiveType::TriangleStrip, 0, 2)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(px(&mut dev, 320, 240) & 0xffffff, v & 0xffffff);
+    }
     // A volume on a dcl_2d sampler reads the volume at depth 0.5, as Windows (both slices
     // 0x50 here; `device_textures.rs` checks the depth).
     let ps_2d = dev

@@ -469,8 +469,6 @@ impl Device {
     }
 }
 
-/// The rows of box `b` of a `width`-texel-wide image, tightly packed (rows of 4 x 4 blocks
-/// for compressed formats, whose boxes are whole blocks).
 /// A `from`-sized image (width, height, depth) of `format` as a `to`-sized one: the
 /// texels both cover, zero elsewhere (the image itself when the sizes match).
 fn overlap(format: Format, texels: &[u8], from: (u32, u32, u32), to: (u32, u32, u32)) -> Vec<u8> {

@@ -218,7 +218,8 @@ pub(crate) fn write_box(
     write_texels(queue, &gpu.texture, copy, &converted);
 }
 
-/// The rows of box `b` (one slice) of an uncompressed image `width` texels wide.
+/// The rows of box `b` (one slice) of an image `width` texels wide, tightly packed (rows
+/// of 4 x 4 blocks for compressed formats, whose boxes are whole blocks).
 pub(crate) fn crop_rows(format: Format, data: &[u8], width: u32, b: TexelBox) -> Vec<u8> {
     let pitch = format.row_pitch(width) as usize;
     let row = format.row_pitch(b.right - b.left) as usize;
