@@ -283,3 +283,32 @@ fn gpu_handles_that_name_nothing() {
     ok(dev.set_vertex_shader(Some(device_vs)));
     still_draws(&mut dev);
 }
+
+/// `GetRenderTargetData` reads only DEFAULT render targets (not a SYSTEMMEM surface, not a
+/// depth-stencil surface); `UpdateSurface` copies between surfaces of one format. Windows
+/// answers `D3DERR_INVALIDCALL` to both (the SDK's rules for the two calls).
+#[test]
+fn gpu_copies_between_the_wrong_surfaces() {
+    use d3d9_backend::device::{Format, Pool};
+    let mut dev = device();
+    let sysmem = |dev: &mut Device, format| {
+        ok(dev.create_offscreen_plain_surface(16, 16, format, Pool::SystemMem))
+    };
+    let (a, b) = (
+        sysmem(&mut dev, Format::X8R8G8B8),
+        sysmem(&mut dev, Format::X8R8G8B8),
+    );
+    let rule = "not a render target in D3DPOOL_DEFAULT";
+    invalid_call(dev.get_render_target_data_into(a, b), rule);
+    let depth = ok(dev.create_depth_stencil_surface(16, 16, Format::D24S8));
+    invalid_call(dev.get_render_target_data_into(depth, b), rule);
+    let target = ok(dev.create_render_target(16, 16, Format::X8R8G8B8));
+    ok(dev.get_render_target_data_into(target, b));
+    let other = sysmem(&mut dev, Format::A8R8G8B8);
+    invalid_call(
+        dev.update_surface(other, None, target, None),
+        "from A8R8G8B8 to X8R8G8B8",
+    );
+    ok(dev.update_surface(a, None, target, None));
+    still_draws(&mut dev);
+}

@@ -490,3 +490,86 @@ fn overlap(format: Format, texels: &[u8], from: (u32, u32, u32), to: (u32, u32, 
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rect(left: u32, top: u32, right: u32, bottom: u32) -> TexelBox {
+        TexelBox {
+            left,
+            top,
+            right,
+            bottom,
+            front: 0,
+            back: 1,
+        }
+    }
+
+    /// Compressed copies and fills take whole 4 x 4 blocks, each edge on a block boundary or
+    /// at the surface's edge (a 10 x 6 surface: right edge 10, bottom edge 6); uncompressed
+    /// formats take any box.
+    #[test]
+    fn compressed_boxes_are_whole_blocks_or_reach_the_edge() {
+        let whole = |b| whole_blocks(Format::Dxt1, &b, 10, 6);
+        assert!(whole(rect(0, 0, 4, 4)));
+        assert!(whole(rect(4, 0, 10, 6)), "to the right and bottom edges");
+        assert!(whole(rect(8, 4, 10, 6)));
+        for b in [
+            rect(1, 0, 4, 4),
+            rect(0, 2, 4, 4),
+            rect(0, 0, 3, 4),
+            rect(0, 0, 4, 5),
+            rect(0, 0, 9, 4),
+            rect(0, 0, 4, 3),
+        ] {
+            assert!(!whole(b), "{b:?}");
+            assert!(whole_blocks(Format::A8R8G8B8, &b, 10, 6), "{b:?}");
+        }
+    }
+
+    /// A rectangle is a box of the surface where it lies inside it (the whole surface for
+    /// none); negative or outside edges are refused.
+    #[test]
+    fn rects_become_boxes_that_fit() {
+        let r = |left, top, right, bottom| Rect {
+            left,
+            top,
+            right,
+            bottom,
+        };
+        assert_eq!(texel_rect(None, 8, 4), Some(rect(0, 0, 8, 4)));
+        assert_eq!(
+            texel_rect(Some(r(1, 2, 8, 4)), 8, 4),
+            Some(rect(1, 2, 8, 4))
+        );
+        for bad in [r(-1, 0, 2, 2), r(0, 0, 9, 2), r(0, 0, 2, 5), r(0, -2, 2, 2)] {
+            assert_eq!(texel_rect(Some(bad), 8, 4), None, "{bad:?}");
+        }
+    }
+
+    /// `UpdateTexture` between levels of different sizes keeps the texels both cover and
+    /// zeroes the rest (4-byte texels, 2 x 2 x 2 into 3 x 1 x 1 and back).
+    #[test]
+    fn overlap_keeps_the_common_texels() {
+        let texels: Vec<u8> = (1..=8).flat_map(|v: u8| [v; 4]).collect();
+        let small = overlap(Format::A8R8G8B8, &texels, (2, 2, 2), (3, 1, 1));
+        assert_eq!(small, [[1; 4], [2; 4], [0; 4]].concat());
+        let big = overlap(Format::A8R8G8B8, &small, (3, 1, 1), (2, 2, 2));
+        assert_eq!(
+            big,
+            [[1; 4], [2; 4]]
+                .concat()
+                .into_iter()
+                .chain([0; 24])
+                .collect::<Vec<u8>>()
+        );
+        assert_eq!(
+            overlap(Format::A8R8G8B8, &texels, (2, 2, 2), (2, 2, 2)),
+            texels
+        );
+        // Every slice and row: the first column of each.
+        let column = overlap(Format::A8R8G8B8, &texels, (2, 2, 2), (1, 2, 2));
+        assert_eq!(column, [[1; 4], [3; 4], [5; 4], [7; 4]].concat());
+    }
+}
