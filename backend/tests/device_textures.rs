@@ -169,9 +169,32 @@ fn gpu_update_texture_converts_formats_and_matches_levels() {
     fill(&mut dev, src, None, 0xff00_ff00, LockFlags(0));
     ok(dev.update_texture_from(src, dst));
     assert_eq!(draw(&mut dev, dst), (GREEN, GREEN));
+    // A dirty part is converted too.
+    fill(&mut dev, src, left_half(), 0xff00_00ff, LockFlags(0));
+    ok(dev.update_texture_from(src, dst));
+    assert_eq!(draw(&mut dev, dst), (BLUE, GREEN));
     // Depth and block-compressed formats do not convert.
     let dxt = texture(&mut dev, Format::Dxt1, Pool::Default, 1);
     assert!(dev.update_texture_from(src, dxt).is_err());
+    // Nor does a 2D texture into a cube map of its size and format.
+    let cube = ok(dev.create_texture_with(&desc(
+        TextureKind::Cube,
+        [8, 8, 1],
+        Format::A8R8G8B8,
+        Usage::default(),
+        Pool::Default,
+    )));
+    assert!(dev
+        .update_texture_from(src, cube)
+        .is_err_and(|e| e.is_invalid_call()));
+    // The source is in SYSTEMMEM and the destination in DEFAULT, never the other pools.
+    let default = texture(&mut dev, Format::A8R8G8B8, Pool::Default, 1);
+    let sysmem = texture(&mut dev, Format::A8R8G8B8, Pool::SystemMem, 1);
+    for (from, to) in [(default, dst), (src, sysmem)] {
+        assert!(dev
+            .update_texture_from(from, to)
+            .is_err_and(|e| e.is_invalid_call()));
+    }
 }
 
 #[test]

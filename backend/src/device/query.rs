@@ -646,7 +646,10 @@ mod tests {
             dev.create_query(QueryKind::Occlusion).unwrap(),
             dev.create_query(QueryKind::Occlusion).unwrap(),
         );
+        // BEGIN again restarts a query: it is open once.
         dev.issue_begin(a).unwrap();
+        dev.issue_begin(a).unwrap();
+        assert_eq!(dev.queries.active, [a]);
         draw(&mut dev, 3);
         dev.issue_begin(b).unwrap();
         draw(&mut dev, 2);
