@@ -169,8 +169,11 @@ fn gpu_update_texture_converts_formats_and_matches_levels() {
     fill(&mut dev, src, None, 0xff00_ff00, LockFlags(0));
     ok(dev.update_texture_from(src, dst));
     assert_eq!(draw(&mut dev, dst), (GREEN, GREEN));
-    // A dirty part is converted too.
+    // A dirty part is converted too; a clean source copies nothing.
     fill(&mut dev, src, left_half(), 0xff00_00ff, LockFlags(0));
+    ok(dev.update_texture_from(src, dst));
+    assert_eq!(draw(&mut dev, dst), (BLUE, GREEN));
+    fill(&mut dev, src, None, 0xffff_0000, LockFlags::NO_DIRTY_UPDATE);
     ok(dev.update_texture_from(src, dst));
     assert_eq!(draw(&mut dev, dst), (BLUE, GREEN));
     // Depth and block-compressed formats do not convert.
@@ -195,6 +198,43 @@ fn gpu_update_texture_converts_formats_and_matches_levels() {
             .update_texture_from(from, to)
             .is_err_and(|e| e.is_invalid_call()));
     }
+}
+
+/// `UpdateTexture` pairs the destination's first level with the source level of its size
+/// and copies what follows (an 8 x 8 source of three levels into a 4 x 4 destination of
+/// three: its last level has no source and is left alone); where no source level has the
+/// size, the levels pair from the first and the texels both cover are copied.
+#[test]
+fn gpu_update_texture_pairs_levels_by_size() {
+    let mut dev = device();
+    let sized = |dev: &mut Device, [w, h]: [u32; 2], levels, pool| {
+        ok(dev.create_texture_with(&TextureDesc {
+            levels,
+            ..desc(
+                TextureKind::TwoD,
+                [w, h, 1],
+                Format::X8R8G8B8,
+                Usage::default(),
+                pool,
+            )
+        }))
+    };
+    let src = sized(&mut dev, [8, 8], 3, Pool::SystemMem);
+    let dst = sized(&mut dev, [4, 4], 3, Pool::Default);
+    ok(dev.update_texture_from(src, dst));
+    // No level of 3 x 3 texels: the first 3 x 3 texels of the 8 x 8 level (then the dirty
+    // columns only).
+    let small = sized(&mut dev, [3, 3], 1, Pool::Default);
+    fill(&mut dev, src, None, RED, LockFlags(0));
+    ok(dev.update_texture_from(src, small));
+    assert_eq!(draw(&mut dev, small), (RED, RED));
+    let right = Some(TexelBox {
+        left: 1,
+        ..TexelBox::whole(8, 8, 1)
+    });
+    fill(&mut dev, src, right, GREEN, LockFlags(0));
+    ok(dev.update_texture_from(src, small));
+    assert_eq!(draw(&mut dev, small), (RED, GREEN));
 }
 
 #[test]
