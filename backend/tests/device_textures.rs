@@ -48,8 +48,20 @@ fn texture(dev: &mut Device, format: Format, pool: Pool, levels: u32) -> Texture
 /// Locks `region` of level 0 of an 8 x 8 A8R8G8B8/X8R8G8B8 texture with `flags` and fills
 /// it with `colour`.
 fn fill(dev: &mut Device, id: TextureId, region: Option<TexelBox>, colour: u32, flags: LockFlags) {
-    let b = region.unwrap_or(TexelBox::whole(8, 8, 1));
-    let locked = ok(dev.lock_texture(id, 0, 0, region, flags));
+    fill_level(dev, id, (0, 8), region, colour, flags);
+}
+
+/// [`fill`] of `level`, `edge` texels square.
+fn fill_level(
+    dev: &mut Device,
+    id: TextureId,
+    (level, edge): (u32, u32),
+    region: Option<TexelBox>,
+    colour: u32,
+    flags: LockFlags,
+) {
+    let b = region.unwrap_or(TexelBox::whole(edge, edge, 1));
+    let locked = ok(dev.lock_texture(id, 0, level, region, flags));
     for y in 0..(b.bottom - b.top) as usize {
         for x in 0..(b.right - b.left) as usize {
             let at = y * locked.row_pitch as usize + x * 4;
@@ -64,7 +76,7 @@ fn fill(dev: &mut Device, id: TextureId, region: Option<TexelBox>, colour: u32, 
             }
         }
     }
-    ok(dev.unlock_texture(id, 0, 0));
+    ok(dev.unlock_texture(id, 0, level));
 }
 
 /// Draws `id` over the whole target and reads pixels (x, y) of the 640 x 480 target's
@@ -221,7 +233,33 @@ fn gpu_update_texture_pairs_levels_by_size() {
     };
     let src = sized(&mut dev, [8, 8], 3, Pool::SystemMem);
     let dst = sized(&mut dev, [4, 4], 3, Pool::Default);
+    fill_level(&mut dev, src, (1, 4), None, GREEN, LockFlags(0));
     ok(dev.update_texture_from(src, dst));
+    assert_eq!(draw(&mut dev, dst), (GREEN, GREEN));
+    // Converted the same way (an A8R8G8B8 destination).
+    let argb = ok(dev.create_texture_with(&TextureDesc {
+        levels: 3,
+        ..desc(
+            TextureKind::TwoD,
+            [4, 4, 1],
+            Format::A8R8G8B8,
+            Usage::default(),
+            Pool::Default,
+        )
+    }));
+    ok(dev.add_dirty_region(src, None));
+    ok(dev.update_texture_from(src, argb));
+    assert_eq!(draw(&mut dev, argb), (GREEN, GREEN));
+    // Only the dirty part of the paired level: a lock of its left half (after a write
+    // that dirtied nothing).
+    fill_level(&mut dev, src, (1, 4), None, RED, LockFlags::NO_DIRTY_UPDATE);
+    let left = Some(TexelBox {
+        right: 2,
+        ..TexelBox::whole(4, 4, 1)
+    });
+    fill_level(&mut dev, src, (1, 4), left, BLUE, LockFlags(0));
+    ok(dev.update_texture_from(src, dst));
+    assert_eq!(draw(&mut dev, dst), (BLUE, GREEN));
     // No level of 3 x 3 texels: the first 3 x 3 texels of the 8 x 8 level (then the dirty
     // columns only).
     let small = sized(&mut dev, [3, 3], 1, Pool::Default);
