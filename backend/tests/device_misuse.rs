@@ -289,7 +289,7 @@ fn gpu_handles_that_name_nothing() {
 /// answers `D3DERR_INVALIDCALL` to both (the SDK's rules for the two calls).
 #[test]
 fn gpu_copies_between_the_wrong_surfaces() {
-    use d3d9_backend::device::{Format, Pool};
+    use d3d9_backend::device::{Filter, Format, Pool, Rect};
     let mut dev = device();
     let sysmem = |dev: &mut Device, format| {
         ok(dev.create_offscreen_plain_surface(16, 16, format, Pool::SystemMem))
@@ -310,5 +310,28 @@ fn gpu_copies_between_the_wrong_surfaces() {
         "from A8R8G8B8 to X8R8G8B8",
     );
     ok(dev.update_surface(a, None, target, None));
+    // StretchRect: between DEFAULT surfaces; into an offscreen plain surface only from
+    // another, of the same size (anywhere in either).
+    invalid_call(
+        dev.stretch_rect(a, None, target, None, Filter::Point),
+        "from SystemMem to Default",
+    );
+    let plain = |dev: &mut Device| {
+        ok(dev.create_offscreen_plain_surface(16, 16, Format::X8R8G8B8, Pool::Default))
+    };
+    let (p, q) = (plain(&mut dev), plain(&mut dev));
+    let rect = |left, top, edge| {
+        Some(Rect {
+            left,
+            top,
+            right: left + edge,
+            bottom: top + edge,
+        })
+    };
+    ok(dev.stretch_rect(p, rect(2, 3, 4), q, rect(9, 11, 4), Filter::Point));
+    invalid_call(
+        dev.stretch_rect(p, rect(2, 3, 4), q, rect(9, 11, 5), Filter::Point),
+        "only from another, unstretched",
+    );
     still_draws(&mut dev);
 }
