@@ -409,3 +409,32 @@ fn gpu_draws_read_what_a_held_lock_has_written() {
         "after the Unlock"
     );
 }
+
+/// D3D9 has no primitive restart: a 16-bit index 0xffff in a strip draws vertex 65535
+/// (Wine's test_max_index16), wherever in the strip it lies (here the third of four).
+#[test]
+fn gpu_index_0xffff_in_a_strip_is_a_vertex() {
+    let mut dev = device();
+    let vertex = |x: f32, y: f32| {
+        let mut v = floats(&[x, y, 0.5, 1.0]);
+        v.extend(0xff00_ff00u32.to_le_bytes());
+        v
+    };
+    let mut vertices = vec![0u8; 20 * 65536];
+    for (i, (x, y)) in [(0, (0.0, 0.0)), (1, (640.0, 0.0)), (2, (640.0, 480.0))]
+        .into_iter()
+        .chain([(0xffff, (0.0, 480.0))])
+    {
+        vertices[i * 20..i * 20 + 20].copy_from_slice(&vertex(x, y));
+    }
+    let vb = ok(dev.create_vertex_buffer_with(&vertices));
+    let ib = ok(dev.create_index_buffer_u16(&[0, 1, 0xffff, 2]));
+    ok(dev.set_fvf(D3DFVF_XYZRHW | D3DFVF_DIFFUSE));
+    ok(dev.set_stream_source(0, Some(vb), 0, 20));
+    ok(dev.set_indices(Some(ib)));
+    ok(dev.set_render_state(RenderState::CullMode(CullMode::None)));
+    ok(dev.clear(&[], ClearFlags::TARGET, 0, 1.0, 0));
+    ok(dev.draw_indexed_primitive(PrimitiveType::TriangleStrip, 0, 0, 65536, 0, 2));
+    assert_eq!(px(&mut dev, 320, 240) & 0xff_ffff, 0x00_ff00);
+    assert_eq!(px(&mut dev, 20, 460) & 0xff_ffff, 0x00_ff00);
+}
