@@ -667,3 +667,46 @@ fn gpu_yuv_surfaces_stretch_to_windows_rgb() {
         }
     }
 }
+
+/// `StretchRect` stretches a rectangle to the destination's size, whatever the corners:
+/// a 2-texel-wide (or high) source over 4 texels fills all 4, and a 4-texel source over 2
+/// leaves the texels past them as they were.
+#[test]
+fn gpu_stretch_rect_scales_by_the_rectangles_sizes() {
+    use d3d9_backend::device::{Filter, Rect};
+    let mut dev = device();
+    let r = |left, top, right, bottom| {
+        Some(Rect {
+            left,
+            top,
+            right,
+            bottom,
+        })
+    };
+    let target = |dev: &mut Device, colour| {
+        let id = ok(dev.create_render_target(4, 4, Format::X8R8G8B8));
+        ok(dev.color_fill(id, None, colour));
+        id
+    };
+    let texel = |dev: &mut Device, id, x, y| {
+        let data = ok(dev.get_render_target_data(id));
+        let t = data
+            .texel(x, y)
+            .unwrap_or_else(|| panic!("texel ({x}, {y})"));
+        u32::from_le_bytes([t[0], t[1], t[2], 0])
+    };
+    let cases = [
+        // (source rect, destination rect, a destination texel and its colour after)
+        (r(1, 0, 3, 4), r(0, 0, 4, 4), (3, 0), GREEN),
+        (r(0, 1, 4, 3), r(0, 0, 4, 4), (0, 3), GREEN),
+        (r(0, 0, 4, 4), r(1, 0, 3, 4), (3, 0), RED),
+        (r(0, 0, 4, 4), r(0, 1, 4, 3), (0, 3), RED),
+    ];
+    for (s, d, (x, y), colour) in cases {
+        let src = target(&mut dev, GREEN);
+        let dst = target(&mut dev, RED);
+        ok(dev.stretch_rect(src, s, dst, d, Filter::Point));
+        assert_eq!(texel(&mut dev, dst, x, y), colour, "{s:?} into {d:?}");
+        assert_eq!(texel(&mut dev, dst, 1, 1), GREEN, "{s:?} into {d:?}");
+    }
+}
