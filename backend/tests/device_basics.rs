@@ -411,7 +411,8 @@ fn gpu_draws_read_what_a_held_lock_has_written() {
 }
 
 /// D3D9 has no primitive restart: a 16-bit index 0xffff in a strip draws vertex 65535
-/// (Wine's test_max_index16), wherever in the strip it lies (here the third of four).
+/// (Wine's test_max_index16), wherever in the strip it lies (here the third of four, read
+/// from the fifth index of the buffer on); the same strip in wireframe.
 #[test]
 fn gpu_index_0xffff_in_a_strip_is_a_vertex() {
     let mut dev = device();
@@ -428,13 +429,34 @@ fn gpu_index_0xffff_in_a_strip_is_a_vertex() {
         vertices[i * 20..i * 20 + 20].copy_from_slice(&vertex(x, y));
     }
     let vb = ok(dev.create_vertex_buffer_with(&vertices));
-    let ib = ok(dev.create_index_buffer_u16(&[0, 1, 0xffff, 2]));
+    // From the fifth index on (the first four are never read).
+    let ib = ok(dev.create_index_buffer_u16(&[9, 9, 9, 9, 0, 1, 0xffff, 2]));
     ok(dev.set_fvf(D3DFVF_XYZRHW | D3DFVF_DIFFUSE));
     ok(dev.set_stream_source(0, Some(vb), 0, 20));
     ok(dev.set_indices(Some(ib)));
     ok(dev.set_render_state(RenderState::CullMode(CullMode::None)));
     ok(dev.clear(&[], ClearFlags::TARGET, 0, 1.0, 0));
-    ok(dev.draw_indexed_primitive(PrimitiveType::TriangleStrip, 0, 0, 65536, 0, 2));
+    ok(dev.draw_indexed_primitive(PrimitiveType::TriangleStrip, 0, 0, 65536, 4, 2));
     assert_eq!(px(&mut dev, 320, 240) & 0xff_ffff, 0x00_ff00);
     assert_eq!(px(&mut dev, 20, 460) & 0xff_ffff, 0x00_ff00);
+    // D3DFILL_WIREFRAME draws the triangles' edges only (where the adapter draws lines).
+    let wireframe = dev
+        .gpu()
+        .device()
+        .features()
+        .contains(wgpu::Features::POLYGON_MODE_LINE);
+    eprintln!("POLYGON_MODE_LINE: {wireframe}");
+    if wireframe {
+        ok(dev.set_render_state(RenderState::FillMode(
+            d3d9_backend::device::FillMode::Wireframe,
+        )));
+        ok(dev.clear(&[], ClearFlags::TARGET, 0, 1.0, 0));
+        ok(dev.draw_indexed_primitive(PrimitiveType::TriangleStrip, 0, 0, 65536, 4, 2));
+        assert_eq!(
+            px(&mut dev, 320, 240) & 0xff_ffff,
+            0x00_ff00,
+            "the diagonal"
+        );
+        assert_eq!(px(&mut dev, 160, 60) & 0xff_ffff, 0, "inside a triangle");
+    }
 }
