@@ -25,14 +25,12 @@ fn whole_blocks(format: Format, b: &TexelBox, width: u32, height: u32) -> bool {
 fn texel_rect(rect: Option<Rect>, width: u32, height: u32) -> Option<TexelBox> {
     let b = match rect {
         None => TexelBox::whole(width, height, 1),
-        Some(r) => TexelBox {
-            left: u32::try_from(r.left).ok()?,
-            top: u32::try_from(r.top).ok()?,
-            right: u32::try_from(r.right).ok()?,
-            bottom: u32::try_from(r.bottom).ok()?,
-            front: 0,
-            back: 1,
-        },
+        Some(r) => TexelBox::rect(
+            u32::try_from(r.left).ok()?,
+            u32::try_from(r.top).ok()?,
+            u32::try_from(r.right).ok()?,
+            u32::try_from(r.bottom).ok()?,
+        ),
     };
     b.fits(width, height, 1).then_some(b)
 }
@@ -496,14 +494,7 @@ mod tests {
     use super::*;
 
     fn rect(left: u32, top: u32, right: u32, bottom: u32) -> TexelBox {
-        TexelBox {
-            left,
-            top,
-            right,
-            bottom,
-            front: 0,
-            back: 1,
-        }
+        TexelBox::rect(left, top, right, bottom)
     }
 
     /// Compressed copies and fills take whole 4 x 4 blocks, each edge on a block boundary or

@@ -216,6 +216,18 @@ pub struct TexelBox {
 }
 
 impl TexelBox {
+    /// The rectangle from (`left`, `top`) to (`right`, `bottom`) of one slice (slice 0).
+    pub fn rect(left: u32, top: u32, right: u32, bottom: u32) -> TexelBox {
+        TexelBox {
+            left,
+            top,
+            right,
+            bottom,
+            front: 0,
+            back: 1,
+        }
+    }
+
     /// The whole of a `width` x `height` x `depth` image.
     pub fn whole(width: u32, height: u32, depth: u32) -> TexelBox {
         TexelBox {
@@ -634,14 +646,7 @@ mod tests {
     use super::*;
 
     fn b(left: u32, top: u32, right: u32, bottom: u32) -> TexelBox {
-        TexelBox {
-            left,
-            top,
-            right,
-            bottom,
-            front: 0,
-            back: 1,
-        }
+        TexelBox::rect(left, top, right, bottom)
     }
 
     #[test]
