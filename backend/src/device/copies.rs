@@ -493,26 +493,25 @@ fn overlap(format: Format, texels: &[u8], from: (u32, u32, u32), to: (u32, u32, 
 mod tests {
     use super::*;
 
-    fn rect(left: u32, top: u32, right: u32, bottom: u32) -> TexelBox {
-        TexelBox::rect(left, top, right, bottom)
-    }
-
     /// Compressed copies and fills take whole 4 x 4 blocks, each edge on a block boundary or
     /// at the surface's edge (a 10 x 6 surface: right edge 10, bottom edge 6); uncompressed
     /// formats take any box.
     #[test]
     fn compressed_boxes_are_whole_blocks_or_reach_the_edge() {
         let whole = |b| whole_blocks(Format::Dxt1, &b, 10, 6);
-        assert!(whole(rect(0, 0, 4, 4)));
-        assert!(whole(rect(4, 0, 10, 6)), "to the right and bottom edges");
-        assert!(whole(rect(8, 4, 10, 6)));
+        assert!(whole(TexelBox::rect(0, 0, 4, 4)));
+        assert!(
+            whole(TexelBox::rect(4, 0, 10, 6)),
+            "to the right and bottom edges"
+        );
+        assert!(whole(TexelBox::rect(8, 4, 10, 6)));
         for b in [
-            rect(1, 0, 4, 4),
-            rect(0, 2, 4, 4),
-            rect(0, 0, 3, 4),
-            rect(0, 0, 4, 5),
-            rect(0, 0, 9, 4),
-            rect(0, 0, 4, 3),
+            TexelBox::rect(1, 0, 4, 4),
+            TexelBox::rect(0, 2, 4, 4),
+            TexelBox::rect(0, 0, 3, 4),
+            TexelBox::rect(0, 0, 4, 5),
+            TexelBox::rect(0, 0, 9, 4),
+            TexelBox::rect(0, 0, 4, 3),
         ] {
             assert!(!whole(b), "{b:?}");
             assert!(whole_blocks(Format::A8R8G8B8, &b, 10, 6), "{b:?}");
@@ -529,10 +528,10 @@ mod tests {
             right,
             bottom,
         };
-        assert_eq!(texel_rect(None, 8, 4), Some(rect(0, 0, 8, 4)));
+        assert_eq!(texel_rect(None, 8, 4), Some(TexelBox::rect(0, 0, 8, 4)));
         assert_eq!(
             texel_rect(Some(r(1, 2, 8, 4)), 8, 4),
-            Some(rect(1, 2, 8, 4))
+            Some(TexelBox::rect(1, 2, 8, 4))
         );
         for bad in [r(-1, 0, 2, 2), r(0, 0, 9, 2), r(0, 0, 2, 5), r(0, -2, 2, 2)] {
             assert_eq!(texel_rect(Some(bad), 8, 4), None, "{bad:?}");
