@@ -439,19 +439,29 @@ fn gpu_index_0xffff_in_a_strip_is_a_vertex() {
     ok(dev.draw_indexed_primitive(PrimitiveType::TriangleStrip, 0, 0, 65536, 4, 2));
     assert_eq!(px(&mut dev, 320, 240) & 0xff_ffff, 0x00_ff00);
     assert_eq!(px(&mut dev, 20, 460) & 0xff_ffff, 0x00_ff00);
-    // D3DFILL_WIREFRAME draws the triangles' edges only (where the adapter draws lines).
+    // D3DFILL_WIREFRAME draws the triangles' edges only where the adapter draws lines, and
+    // is refused as unsupported elsewhere.
     let wireframe = dev
         .gpu()
         .device()
         .features()
         .contains(wgpu::Features::POLYGON_MODE_LINE);
     eprintln!("POLYGON_MODE_LINE: {wireframe}");
-    if wireframe {
-        ok(dev.set_render_state(RenderState::FillMode(
-            d3d9_backend::device::FillMode::Wireframe,
-        )));
-        ok(dev.clear(&[], ClearFlags::TARGET, 0, 1.0, 0));
-        ok(dev.draw_indexed_primitive(PrimitiveType::TriangleStrip, 0, 0, 65536, 4, 2));
+    ok(dev.set_render_state(RenderState::FillMode(
+        d3d9_backend::device::FillMode::Wireframe,
+    )));
+    ok(dev.clear(&[], ClearFlags::TARGET, 0, 1.0, 0));
+    let drawn = dev.draw_indexed_primitive(PrimitiveType::TriangleStrip, 0, 0, 65536, 4, 2);
+    if !wireframe {
+        assert!(
+            matches!(
+                drawn,
+                Err(d3d9_backend::device::DeviceError::Unsupported { .. })
+            ),
+            "{drawn:?}"
+        );
+    } else {
+        ok(drawn);
         assert_eq!(
             px(&mut dev, 320, 240) & 0xff_ffff,
             0x00_ff00,

@@ -214,62 +214,42 @@ fn gpu_update_texture_converts_formats_and_matches_levels() {
 
 /// `UpdateTexture` pairs the destination's first level with the source level of its size
 /// and copies what follows (an 8 x 8 source of three levels into a 4 x 4 destination of
-/// three: its last level has no source and is left alone); where no source level has the
+/// three: its last level has no source, and the copy stops there); where no source level has the
 /// size, the levels pair from the first and the texels both cover are copied.
 #[test]
 fn gpu_update_texture_pairs_levels_by_size() {
     let mut dev = device();
-    let sized = |dev: &mut Device, [w, h]: [u32; 2], levels, pool| {
+    let sized = |dev: &mut Device, [w, h]: [u32; 2], levels, (format, pool)| {
         ok(dev.create_texture_with(&TextureDesc {
             levels,
-            ..desc(
-                TextureKind::TwoD,
-                [w, h, 1],
-                Format::X8R8G8B8,
-                Usage::default(),
-                pool,
-            )
+            ..desc(TextureKind::TwoD, [w, h, 1], format, Usage::default(), pool)
         }))
     };
-    let src = sized(&mut dev, [8, 8], 3, Pool::SystemMem);
-    let dst = sized(&mut dev, [4, 4], 3, Pool::Default);
+    let xrgb = Format::X8R8G8B8;
+    let src = sized(&mut dev, [8, 8], 3, (xrgb, Pool::SystemMem));
+    let dst = sized(&mut dev, [4, 4], 3, (xrgb, Pool::Default));
     fill_level(&mut dev, src, (1, 4), None, GREEN, LockFlags(0));
     ok(dev.update_texture_from(src, dst));
     assert_eq!(draw(&mut dev, dst), (GREEN, GREEN));
     // Converted the same way (an A8R8G8B8 destination).
-    let argb = ok(dev.create_texture_with(&TextureDesc {
-        levels: 3,
-        ..desc(
-            TextureKind::TwoD,
-            [4, 4, 1],
-            Format::A8R8G8B8,
-            Usage::default(),
-            Pool::Default,
-        )
-    }));
+    let argb = sized(&mut dev, [4, 4], 3, (Format::A8R8G8B8, Pool::Default));
     ok(dev.add_dirty_region(src, None));
     ok(dev.update_texture_from(src, argb));
     assert_eq!(draw(&mut dev, argb), (GREEN, GREEN));
     // Only the dirty part of the paired level: a lock of its left half (after a write
     // that dirtied nothing).
     fill_level(&mut dev, src, (1, 4), None, RED, LockFlags::NO_DIRTY_UPDATE);
-    let left = Some(TexelBox {
-        right: 2,
-        ..TexelBox::whole(4, 4, 1)
-    });
+    let left = Some(TexelBox::rect(0, 0, 2, 4));
     fill_level(&mut dev, src, (1, 4), left, BLUE, LockFlags(0));
     ok(dev.update_texture_from(src, dst));
     assert_eq!(draw(&mut dev, dst), (BLUE, GREEN));
     // No level of 3 x 3 texels: the first 3 x 3 texels of the 8 x 8 level (then the dirty
     // columns only).
-    let small = sized(&mut dev, [3, 3], 1, Pool::Default);
+    let small = sized(&mut dev, [3, 3], 1, (xrgb, Pool::Default));
     fill(&mut dev, src, None, RED, LockFlags(0));
     ok(dev.update_texture_from(src, small));
     assert_eq!(draw(&mut dev, small), (RED, RED));
-    let right = Some(TexelBox {
-        left: 1,
-        ..TexelBox::whole(8, 8, 1)
-    });
+    let right = Some(TexelBox::rect(1, 0, 8, 8));
     fill(&mut dev, src, right, GREEN, LockFlags(0));
     ok(dev.update_texture_from(src, small));
     assert_eq!(draw(&mut dev, small), (RED, GREEN));
@@ -690,10 +670,9 @@ fn gpu_stretch_rect_scales_by_the_rectangles_sizes() {
     };
     let texel = |dev: &mut Device, id, x, y| {
         let data = ok(dev.get_render_target_data(id));
-        let t = data
-            .texel(x, y)
-            .unwrap_or_else(|| panic!("texel ({x}, {y})"));
-        u32::from_le_bytes([t[0], t[1], t[2], 0])
+        data.color(x, y)
+            .unwrap_or_else(|| panic!("texel ({x}, {y})"))
+            & 0x00ff_ffff
     };
     let cases = [
         // (source rect, destination rect, a destination texel and its colour after)
