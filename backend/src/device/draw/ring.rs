@@ -43,11 +43,13 @@ const CHUNK_BYTES: usize = 4 << 20;
 /// (WebGPU's default uniform binding size), or what the adapter binds where that is less;
 /// `None` where that would not hold the register file and its zero register twice over.
 pub(crate) fn constants_window(device: &wgpu::Device) -> Option<u32> {
-    let bytes = device
-        .limits()
-        .max_uniform_buffer_binding_size
-        .min(64 << 10);
-    let registers = u32::try_from(bytes / 16).ok()?;
+    window_registers(device.limits().max_uniform_buffer_binding_size)
+}
+
+/// [`constants_window`] for an adapter binding at most `max_binding` bytes of a uniform
+/// buffer.
+fn window_registers(max_binding: u64) -> Option<u32> {
+    let registers = u32::try_from(max_binding.min(64 << 10) / REGISTER as u64).ok()?;
     (registers >= 2 * (HW_FLOAT_CONSTANTS + 1)).then_some(registers)
 }
 
@@ -595,3 +597,7 @@ impl Chunks {
             .clone()
     }
 }
+
+#[cfg(test)]
+#[path = "ring_tests.rs"]
+mod tests;
