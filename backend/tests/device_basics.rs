@@ -243,6 +243,47 @@ fn gpu_2d_texture_on_a_volume_sampler_is_one_slice() {
     assert_eq!(px(&mut dev, 320, 240) & 0xffffff, 0x50_50_50);
 }
 
+/// A sampler with no texture set reads (0, 0, 0, 1) whatever type it is declared (Windows
+/// drivers and Wine; `device_reset.rs` checks `dcl_2d`). A 2D texture on a `dcl_cube`
+/// sampler is refused: only `dcl_volume` reads a 2D texture (as one slice).
+#[test]
+fn gpu_unbound_cube_and_volume_samplers_read_black_and_opaque() {
+    let mut dev = device();
+    // D3DFVF_XYZ | D3DFVF_TEX1 | D3DFVF_TEXCOORDSIZE3(0)
+    ok(dev.set_fvf(D3DFVF_XYZ | 0x100 | (1 << 16)));
+    ok(dev.set_render_state(RenderState::CullMode(CullMode::None)));
+    let quad = floats(&[
+        -1.0, -1.0, 0.5, 0.3, 0.2, 0.5, //
+        -1.0, 1.0, 0.5, 0.3, 0.2, 0.5, //
+        1.0, -1.0, 0.5, 0.3, 0.2, 0.5, //
+        1.0, 1.0, 0.5, 0.3, 0.2, 0.5,
+    ]);
+    for declared in ["dcl_cube", "dcl_volume"] {
+        // oC0 = texel.wzyx: (1, 0, 0, 0) is red.
+        let ps = ok(dev.create_pixel_shader(&tokens(&format!(
+            "ps_2_0\ndcl t0.xyz\n{declared} s0\ntexld r0, t0, s0\nmov oC0, r0.wzyx\n"
+        ))));
+        ok(dev.set_pixel_shader(Some(ps)));
+        ok(dev.clear(&[], ClearFlags::TARGET, 0xff20_4060, 1.0, 0));
+        ok(dev.draw_primitive_up(PrimitiveType::TriangleStrip, 2, &quad, 24));
+        assert_eq!(px(&mut dev, 320, 240) & 0xff_ffff, 0xff_0000, "{declared}");
+    }
+    let ps_cube = ok(dev.create_pixel_shader(&tokens(
+        "ps_2_0\ndcl t0.xyz\ndcl_cube s0\ntexld r0, t0, s0\nmov oC0, r0\n",
+    )));
+    ok(dev.set_pixel_shader(Some(ps_cube)));
+    let texture = ok(dev.create_texture(2, 2, 1, Format::A8R8G8B8));
+    ok(dev.set_texture(0, Some(texture)));
+    let refused = dev.draw_primitive_up(PrimitiveType::TriangleStrip, 2, &quad, 24);
+    assert!(
+        matches!(
+            refused,
+            Err(d3d9_backend::device::DeviceError::Unsupported { .. })
+        ),
+        "{refused:?}"
+    );
+}
+
 /// `SetStreamSourceFreq` as Wine's stream_test checks it: a plain 0, INSTANCEDATA on stream 0
 /// and both flags at once are `D3DERR_INVALIDCALL`; a count of 0 with either flag is accepted.
 #[test]

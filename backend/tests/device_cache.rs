@@ -548,3 +548,77 @@ fn gpu_each_draw_reads_its_constants_through_the_window() {
     }
     check_grid(&mut dev, GRID, "one frame", colour);
 }
+
+/// Draws that record more than their pass are drawn in full each time, never answered from
+/// the memo: a triangle fan (indices generated for it), expanded points, `UP` draws and a 2D
+/// texture read on a volume sampler (a slice copied at bind time). Each repeat still draws.
+#[test]
+fn gpu_draws_with_more_than_a_pass_are_not_memoised() {
+    const D3DFVF_XYZRHW: u32 = 0x004;
+    const D3DFVF_PSIZE: u32 = 0x020;
+    const D3DFVF_XYZ_TEX1_SIZE3: u32 = 0x002 | 0x100 | (1 << 16);
+    let floats = |v: &[f32]| -> Vec<u8> { v.iter().flat_map(|f| f.to_le_bytes()).collect() };
+    let mut dev = Device::new(DeviceParams::default())
+        .unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"));
+    ok(dev.set_render_state(RenderState::CullMode(CullMode::None)));
+    ok(dev.set_render_state(RenderState::Lighting(false)));
+    let twice = |dev: &mut Device, draw: &dyn Fn(&mut Device), what: &str| {
+        let hits = dev.memo_hits();
+        for _ in 0..2 {
+            ok(dev.clear(&[], ClearFlags::TARGET, 0xff00_00ff, 1.0, 0));
+            draw(dev);
+            assert_eq!(ok(dev.pixel(100, 100)), 0xffff_ffff, "{what}");
+        }
+        assert_eq!(dev.memo_hits(), hits, "{what}: memo hits");
+    };
+    // A fan over the whole target, white (no diffuse: the fixed-function default).
+    let fan = floats(&[
+        0.0, 0.0, 0.5, 1.0, 640.0, 0.0, 0.5, 1.0, 640.0, 480.0, 0.5, 1.0, 0.0, 480.0, 0.5, 1.0,
+    ]);
+    let vb = ok(dev.create_vertex_buffer_with(&fan));
+    ok(dev.set_fvf(D3DFVF_XYZRHW));
+    ok(dev.set_stream_source(0, Some(vb), 0, 16));
+    twice(
+        &mut dev,
+        &|dev| ok(dev.draw_primitive(PrimitiveType::TriangleFan, 0, 2)),
+        "fan",
+    );
+    // An 8-pixel point at (100, 100).
+    let point = ok(dev.create_vertex_buffer_with(&floats(&[100.0, 100.0, 0.5, 1.0, 8.0])));
+    ok(dev.set_fvf(D3DFVF_XYZRHW | D3DFVF_PSIZE));
+    ok(dev.set_stream_source(0, Some(point), 0, 20));
+    twice(
+        &mut dev,
+        &|dev| ok(dev.draw_primitive(PrimitiveType::PointList, 0, 1)),
+        "points",
+    );
+    ok(dev.set_fvf(D3DFVF_XYZRHW));
+    twice(
+        &mut dev,
+        &|dev| ok(dev.draw_primitive_up(PrimitiveType::TriangleFan, 2, &fan, 16)),
+        "UP",
+    );
+    // A white 2D texture on a dcl_volume sampler, over the whole target.
+    let ps = ok(dev.create_pixel_shader(
+        &assemble_tokens("ps_2_0\ndcl t0.xyz\ndcl_volume s0\ntexld r0, t0, s0\nmov oC0, r0\n")
+            .unwrap_or_else(|e| panic!("{e}")),
+    ));
+    let texture = ok(dev.create_texture(2, 2, 1, d3d9_backend::device::Format::A8R8G8B8));
+    ok(dev.update_texture(texture, 0, &[0xff; 16]));
+    let quad = floats(&[
+        -1.0, -1.0, 0.5, 0.5, 0.5, 0.5, //
+        -1.0, 1.0, 0.5, 0.5, 0.5, 0.5, //
+        1.0, -1.0, 0.5, 0.5, 0.5, 0.5, //
+        1.0, 1.0, 0.5, 0.5, 0.5, 0.5,
+    ]);
+    let vb = ok(dev.create_vertex_buffer_with(&quad));
+    ok(dev.set_fvf(D3DFVF_XYZ_TEX1_SIZE3));
+    ok(dev.set_stream_source(0, Some(vb), 0, 24));
+    ok(dev.set_pixel_shader(Some(ps)));
+    ok(dev.set_texture(0, Some(texture)));
+    twice(
+        &mut dev,
+        &|dev| ok(dev.draw_primitive(PrimitiveType::TriangleStrip, 0, 2)),
+        "a 2D texture on a volume sampler",
+    );
+}

@@ -343,7 +343,12 @@ fn gpu_indexed_point_lists_are_expanded() {
     for x in [40u32, 160] {
         assert_eq!(color(&s, x, 50), BLUE, "vertex at {x} is not indexed");
     }
-    // The UP form.
+    // The UP form, its vertices lower than the vertex buffer's (still set on stream 0): the
+    // points come from the call's vertices.
+    let up_vertices: Vec<u8> = vertices
+        .chunks(20)
+        .flat_map(|v| [&v[..4], &150.0f32.to_le_bytes(), &v[8..]].concat())
+        .collect();
     ok(dev.clear(&[], ClearFlags::TARGET, BLUE, 1.0, 0));
     ok(dev.draw_indexed_primitive_up(
         PrimitiveType::PointList,
@@ -351,13 +356,14 @@ fn gpu_indexed_point_lists_are_expanded() {
         4,
         2,
         d3d9_harness::Indices::U16(&[0, 2]),
-        &vertices,
+        &up_vertices,
         20,
     ));
     let s = read(&mut dev);
-    assert_square(&s, (40, 50), 6.0, WHITE, BLUE, "indexed UP: vertex 0");
-    assert_square(&s, (160, 50), 12.0, WHITE, BLUE, "indexed UP: vertex 2");
-    assert_eq!(color(&s, 100, 50), BLUE);
+    assert_square(&s, (40, 150), 6.0, WHITE, BLUE, "indexed UP: vertex 0");
+    assert_square(&s, (160, 150), 12.0, WHITE, BLUE, "indexed UP: vertex 2");
+    assert_eq!(color(&s, 100, 150), BLUE);
+    assert_eq!(color(&s, 40, 50), BLUE, "the vertex buffer's vertex 0");
 }
 
 /// The two 2x2 textures of Wine's sprite test: tex1 red on top, black below; tex2 black on
