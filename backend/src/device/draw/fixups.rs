@@ -189,6 +189,12 @@ mod tests {
             s.mip_lod_bias = f32::from_bits(bits);
             assert_eq!(lod_bias(&s), bias, "{bits:#x}");
         }
+        // -0.0 is the default's +0.0, to the bit (the pair key compares bits), and -20 is
+        // clamped to -15.
+        s.mip_lod_bias = -0.0;
+        assert_eq!(lod_bias(&s).to_bits(), 0);
+        s.mip_lod_bias = -20.0;
+        assert_eq!(lod_bias(&s), -MAX_LOD_BIAS);
         s.mip_filter = MipFilter::None;
         s.mip_lod_bias = 1.5;
         assert_eq!(lod_bias(&s), 0.0);
