@@ -511,3 +511,69 @@ fn gpu_index_0xffff_in_a_strip_is_a_vertex() {
         assert_eq!(px(&mut dev, 160, 60) & 0xff_ffff, 0, "inside a triangle");
     }
 }
+
+/// A wgpu device with fewer dynamic-offset uniform bindings per pipeline layout than the
+/// draw's constant buffers (a compatibility layer may open one so): the stages whose
+/// constants do not fit are bound by bind groups of their own, never past the limit, and
+/// each of several draws between two read-backs reads its own constants.
+#[test]
+fn gpu_constants_past_the_dynamic_offset_limit_are_bound_by_groups_of_their_own() {
+    let instance =
+        wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+    let adapter = pollster::block_on(wgpu::util::initialize_adapter_from_env_or_default(
+        &instance, None,
+    ))
+    .unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"));
+    for dynamic in 0..4 {
+        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+            required_limits: wgpu::Limits {
+                max_dynamic_uniform_buffers_per_pipeline_layout: dynamic,
+                max_dynamic_storage_buffers_per_pipeline_layout: 0,
+                ..adapter.limits()
+            },
+            ..Default::default()
+        }))
+        .unwrap_or_else(|e| panic!("{e}"));
+        let mut dev = ok(Device::from_wgpu(
+            adapter.clone(),
+            device,
+            queue,
+            d3d9_backend::DeviceParams::default(),
+        ));
+        let vs = ok(dev.create_vertex_shader(&tokens(
+            "vs_2_0\ndcl_position v0\nadd r0, v0, c1\nmov oPos, r0\nmov oD0, c0\n",
+        )));
+        let ps =
+            ok(dev.create_pixel_shader(&tokens("ps_2_0\ndcl v0\nmul r0, v0, c2\nmov oC0, r0\n")));
+        ok(dev.set_fvf(D3DFVF_XYZ));
+        ok(dev.set_vertex_shader(Some(vs)));
+        ok(dev.set_pixel_shader(Some(ps)));
+        ok(dev.set_render_state(RenderState::CullMode(CullMode::None)));
+        ok(dev.clear(&[], ClearFlags::TARGET, 0xff00_0000, 1.0, 0));
+        // A quad over the left half, moved by c1.x: two draws, other colours and places.
+        let quad = floats(&[
+            -1.0, -1.0, 0.5, -1.0, 1.0, 0.5, 0.0, -1.0, 0.5, 0.0, 1.0, 0.5,
+        ]);
+        for (x, colour, scale) in [
+            (0.0f32, [1.0f32, 0.5, 0.0, 1.0], 1.0f32),
+            (1.0, [0.0, 1.0, 1.0, 1.0], 0.5),
+        ] {
+            ok(dev.set_vertex_shader_constant_f(0, &[colour, [x, 0.0, 0.0, 0.0]]));
+            ok(dev.set_pixel_shader_constant_f(2, &[[scale; 4]]));
+            ok(dev.draw_primitive_up(PrimitiveType::TriangleStrip, 2, &quad, 12));
+        }
+        let left = px(&mut dev, 160, 240) & 0xff_ffff;
+        let right = px(&mut dev, 480, 240) & 0xff_ffff;
+        let near = |got: u32, want: u32| {
+            (0..3).all(|i| ((got >> (8 * i)) & 0xff).abs_diff((want >> (8 * i)) & 0xff) <= 1)
+        };
+        assert!(
+            near(left, 0xff_8000),
+            "{dynamic} dynamic bindings: left {left:06x}"
+        );
+        assert!(
+            near(right, 0x00_8080),
+            "{dynamic} dynamic bindings: right {right:06x}"
+        );
+    }
+}
