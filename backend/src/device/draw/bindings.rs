@@ -221,7 +221,7 @@ impl Device {
         pair: &ShaderPair,
         entry: &PipelineEntry,
         textures: &SampledTextures,
-        groups: &mut Vec<Option<wgpu::BindGroup>>,
+        groups: &mut [Option<wgpu::BindGroup>],
     ) -> Result<(), DeviceError> {
         for group in [1u32, 3] {
             let members: Vec<usize> = (0..pair.textures.len())
@@ -718,14 +718,14 @@ pub(super) fn set_offsets(offsets: &mut [Offsets; 4], group: u32, at: Offsets) {
     }
 }
 
+/// Sets `group` among a draw's groups, which are one per group of its pipeline layout
+/// (`PipelineEntry::empty_groups`).
 pub(super) fn set_group(
-    groups: &mut Vec<Option<wgpu::BindGroup>>,
+    groups: &mut [Option<wgpu::BindGroup>],
     group: u32,
     bind_group: wgpu::BindGroup,
 ) {
-    let index = group as usize;
-    if groups.len() <= index {
-        groups.resize(index + 1, None);
+    if let Some(slot) = groups.get_mut(group as usize) {
+        *slot = Some(bind_group);
     }
-    groups[index] = Some(bind_group);
 }
