@@ -577,3 +577,101 @@ fn gpu_constants_past_the_dynamic_offset_limit_are_bound_by_groups_of_their_own(
         );
     }
 }
+
+/// Draws between two read-backs each land in the targets set for them: render target A,
+/// then B, then A again; the same target with another depth-stencil surface; and a
+/// depth-stencil surface larger than the target (drawn through stand-ins), where the
+/// viewport is still the target's.
+#[test]
+fn gpu_draws_land_in_their_own_targets_between_read_backs() {
+    let mut dev = device();
+    ok(dev.set_fvf(D3DFVF_XYZRHW | D3DFVF_DIFFUSE));
+    ok(dev.set_render_state(RenderState::CullMode(CullMode::None)));
+    ok(dev.set_render_state(RenderState::Lighting(false)));
+    // A pre-transformed quad over (x0, 0)-(x1, 64) at depth z.
+    let quad = |x0: f32, x1: f32, z: f32, colour: u32| -> Vec<u8> {
+        [(x0, 0.0), (x1, 0.0), (x0, 64.0), (x1, 64.0)]
+            .iter()
+            .flat_map(|&(x, y)| {
+                let mut v = floats(&[x, y, z, 1.0]);
+                v.extend_from_slice(&colour.to_le_bytes());
+                v
+            })
+            .collect()
+    };
+    let draw = |dev: &mut Device, q: &[u8]| {
+        ok(dev.draw_primitive_up(PrimitiveType::TriangleStrip, 2, q, 20));
+    };
+    let a = ok(dev.create_render_target(64, 64, Format::A8R8G8B8));
+    let b = ok(dev.create_render_target(64, 64, Format::A8R8G8B8));
+    for target in [a, b] {
+        ok(dev.set_render_target(0, Some(target)));
+        ok(dev.clear(&[], ClearFlags::TARGET, 0xff00_0000, 1.0, 0));
+    }
+    ok(dev.set_render_state(RenderState::ZEnable(false)));
+    ok(dev.set_render_target(0, Some(a)));
+    draw(&mut dev, &quad(0.0, 32.0, 0.5, 0xffff_0000));
+    ok(dev.set_render_target(0, Some(b)));
+    draw(&mut dev, &quad(0.0, 64.0, 0.5, 0xff00_ff00));
+    ok(dev.set_render_target(0, Some(a)));
+    draw(&mut dev, &quad(32.0, 64.0, 0.5, 0xff00_00ff));
+    let colour = |dev: &mut Device, s, x| ok(dev.get_render_target_data(s)).color(x, 32);
+    assert_eq!(colour(&mut dev, a, 10), Some(0xffff_0000), "A, left");
+    assert_eq!(colour(&mut dev, a, 50), Some(0xff00_00ff), "A, right");
+    assert_eq!(colour(&mut dev, b, 10), Some(0xff00_ff00), "B");
+    // Depth: surface `near` cleared to 0 hides everything (LESS), `far` to 1 nothing.
+    const DEPTH: ClearFlags = ClearFlags {
+        target: false,
+        zbuffer: true,
+        stencil: false,
+    };
+    let near = ok(dev.create_depth_stencil_surface(64, 64, Format::D24S8));
+    let far = ok(dev.create_depth_stencil_surface(64, 64, Format::D24S8));
+    ok(dev.set_render_state(RenderState::ZEnable(true)));
+    ok(dev.set_render_state(RenderState::ZFunc(CompareFunction::Less)));
+    for (surface, depth) in [(near, 0.0), (far, 1.0)] {
+        ok(dev.set_depth_stencil_surface(Some(surface)));
+        ok(dev.clear(&[], DEPTH, 0, depth, 0));
+    }
+    ok(dev.set_render_target(0, Some(b)));
+    ok(dev.set_depth_stencil_surface(Some(near)));
+    draw(&mut dev, &quad(0.0, 64.0, 0.5, 0xffff_ffff));
+    ok(dev.set_depth_stencil_surface(Some(far)));
+    draw(&mut dev, &quad(0.0, 32.0, 0.5, 0xffff_00ff));
+    assert_eq!(
+        colour(&mut dev, b, 10),
+        Some(0xffff_00ff),
+        "B, through `far`"
+    );
+    assert_eq!(
+        colour(&mut dev, b, 50),
+        Some(0xff00_ff00),
+        "B, hidden by `near`"
+    );
+    // A 128 x 128 depth-stencil surface under the 64 x 64 target: a quad over the whole
+    // viewport (clip space) covers the target, not a quarter of it.
+    let large = ok(dev.create_depth_stencil_surface(128, 128, Format::D24S8));
+    ok(dev.set_depth_stencil_surface(Some(large)));
+    ok(dev.clear(&[], DEPTH, 0, 1.0, 0));
+    ok(dev.set_fvf(D3DFVF_XYZ | D3DFVF_DIFFUSE));
+    let clip_quad: Vec<u8> = [(-1.0f32, -1.0f32), (1.0, -1.0), (-1.0, 1.0), (1.0, 1.0)]
+        .iter()
+        .flat_map(|&(x, y)| {
+            let mut v = floats(&[x, y, 0.5]);
+            v.extend_from_slice(&0xff00_ffffu32.to_le_bytes());
+            v
+        })
+        .collect();
+    ok(dev.draw_primitive_up(PrimitiveType::TriangleStrip, 2, &clip_quad, 16));
+    assert_eq!(
+        colour(&mut dev, b, 50),
+        Some(0xff00_ffff),
+        "stand-in, right"
+    );
+    let data = ok(dev.get_render_target_data(b));
+    assert_eq!(
+        data.color(50, 60),
+        Some(0xff00_ffff),
+        "stand-in, bottom right"
+    );
+}

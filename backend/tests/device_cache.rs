@@ -622,3 +622,78 @@ fn gpu_draws_with_more_than_a_pass_are_not_memoised() {
         "a 2D texture on a volume sampler",
     );
 }
+
+/// Memo repeats recorded into one open pass (no read-back between them) set again the
+/// groups that changed since the last: a vertex texture, a pixel texture, only the vertex
+/// constants, each alone. Additive draws of one quad, vertex texture (red) + pixel texture
+/// (green) + vertex `c1` (blue), must sum what each draw read.
+#[test]
+fn gpu_memo_repeats_in_one_pass_rebind_what_changed() {
+    use d3d9_backend::device::{Blend, Format, D3DVERTEXTEXTURESAMPLER0};
+    let mut dev = quad_device(
+        "vs_3_0\ndcl_position v0\ndcl_position o0\ndcl_color o1\ndcl_2d s0\n\
+         def c0, 0.5, 0.5, 0, 0\nmov o0, v0\nmov r1, c0\ntexldl r0, r1, s0\nadd o1, r0, c1\n",
+        "ps_3_0\ndcl_color v0\ndcl_2d s0\ndef c0, 0.5, 0.5, 0, 0\ndef c1, 0, 1, 0, 0\n\
+         mov r1, c0\ntexld r0, r1, s0\nmad r0, r0, c1, v0\nmov oC0, r0\n",
+    );
+    // 2 x 2 textures of one colour each (D3DCOLOR: 0x00RRGGBB), no alpha.
+    let texture = |dev: &mut Device, colour: u32| {
+        let id = ok(dev.create_texture(2, 2, 1, Format::A8R8G8B8));
+        let texels: Vec<u8> = (0..4).flat_map(|_| colour.to_le_bytes()).collect();
+        ok(dev.update_texture(id, 0, &texels));
+        id
+    };
+    let red = |r: u32| r << 16;
+    let green = |g: u32| g << 8;
+    let (v1, v2) = (texture(&mut dev, red(0x10)), texture(&mut dev, red(0x40)));
+    let (p1, p2) = (
+        texture(&mut dev, green(0x10)),
+        texture(&mut dev, green(0x20)),
+    );
+    ok(dev.set_render_state(RenderState::AlphaBlendEnable(true)));
+    ok(dev.set_render_state(RenderState::SrcBlend(Blend::One)));
+    ok(dev.set_render_state(RenderState::DestBlend(Blend::One)));
+    ok(dev.set_texture(D3DVERTEXTEXTURESAMPLER0, Some(v1)));
+    ok(dev.set_texture(0, Some(p1)));
+    let blue = |b: f32| [[0.0, 0.0, b / 255.0, 0.0]];
+    ok(dev.set_vertex_shader_constant_f(1, &blue(4.0)));
+    ok(dev.clear(&[], ClearFlags::TARGET, 0xff00_0000, 1.0, 0));
+    let hits = dev.memo_hits();
+    let draw = |dev: &mut Device| ok(dev.draw_primitive(PrimitiveType::TriangleStrip, 0, 2));
+    draw(&mut dev); // red 0x10, green 0x10, blue 4
+    ok(dev.set_texture(0, Some(p2)));
+    draw(&mut dev); // red 0x10, green 0x20, blue 4
+    ok(dev.set_texture(D3DVERTEXTEXTURESAMPLER0, Some(v2)));
+    draw(&mut dev); // red 0x40, green 0x20, blue 4
+    ok(dev.set_vertex_shader_constant_f(1, &blue(8.0)));
+    draw(&mut dev); // red 0x40, green 0x20, blue 8
+    assert_eq!(dev.memo_hits() - hits, 3, "memo hits");
+    let got = ok(dev.pixel(320, 240)) & 0xff_ffff;
+    assert_eq!(got, red(0xa0) | green(0x70) | 20, "{got:06x}");
+}
+
+/// A draw repeated from the memo after a submit places its constants again in the new
+/// submit's constants ring: a later draw of other constants placed in that submit does not
+/// take their place.
+#[test]
+fn gpu_a_memo_repeat_after_a_submit_keeps_its_constants() {
+    let mut dev = quad_device(
+        "vs_2_0\ndcl_position v0\nadd oPos, v0, c1\nmov oD0, c0\n",
+        "ps_2_0\ndcl v0\nmov oC0, v0\n",
+    );
+    // Quads over the left half (c1.x = -1) and the right half (c1.x = 1), half-sized.
+    let left = [[1.0f32, 0.0, 0.0, 1.0], [-0.5, 0.0, 0.0, 0.0]];
+    let right = [[0.0f32, 1.0, 0.0, 1.0], [0.5, 0.0, 0.0, 0.0]];
+    ok(dev.set_vertex_shader_constant_f(0, &left));
+    ok(dev.draw_primitive(PrimitiveType::TriangleStrip, 0, 2));
+    ok(dev.flush());
+    ok(dev.clear(&[], ClearFlags::TARGET, 0xff00_0000, 1.0, 0));
+    let hits = dev.memo_hits();
+    ok(dev.draw_primitive(PrimitiveType::TriangleStrip, 0, 2));
+    assert_eq!(dev.memo_hits() - hits, 1, "memo hit");
+    // Another draw (a range of its own), with the right half's constants.
+    ok(dev.set_vertex_shader_constant_f(0, &right));
+    ok(dev.draw_primitive(PrimitiveType::TriangleStrip, 1, 1));
+    assert_eq!(ok(dev.pixel(100, 240)), 0xffff_0000, "the repeated draw");
+    assert_eq!(ok(dev.pixel(600, 240)), 0xff00_ff00, "the later draw");
+}
