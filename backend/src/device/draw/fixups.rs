@@ -199,4 +199,64 @@ mod tests {
         s.mip_lod_bias = 1.5;
         assert_eq!(lod_bias(&s), 0.0);
     }
+
+    /// The pair key's list leaves the trailing defaults out (the last slot's own fixup
+    /// stays); a cube map takes no address fixup and its hardware address modes clamp, as
+    /// D3D9 ignores a cube map's address modes (Windows in Wine's test_cube_wrap), while a
+    /// 2D texture's border is the hardware's where the adapter has the colour.
+    #[test]
+    fn gpu_the_fixups_list_what_samplers_ask_and_cube_maps_ask_no_addressing() {
+        use crate::device::{DeviceParams, Format, SamplerState};
+        let mut dev = Device::new(DeviceParams::default())
+            .unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"));
+        assert!(dev.sampler_fixups().is_empty());
+        let set = |dev: &mut Device, slot, state| {
+            dev.set_sampler_state(slot, state)
+                .unwrap_or_else(|e| panic!("{e}"));
+        };
+        set(
+            &mut dev,
+            2,
+            SamplerState::AddressU(TextureAddress::MirrorOnce),
+        );
+        let fixups = dev.sampler_fixups();
+        assert_eq!(fixups.len(), 3);
+        assert_eq!(fixups[2].address[0], AxisFixup::MirrorOnce);
+        set(
+            &mut dev,
+            15,
+            SamplerState::AddressV(TextureAddress::MirrorOnce),
+        );
+        assert_eq!(dev.sampler_fixups().len(), 16);
+        let cube = dev
+            .create_cube_texture(4, 1, Format::A8R8G8B8)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let flat = dev
+            .create_texture(4, 4, 1, Format::A8R8G8B8)
+            .unwrap_or_else(|e| panic!("{e}"));
+        set(&mut dev, 2, SamplerState::AddressV(TextureAddress::Border));
+        set(&mut dev, 2, SamplerState::BorderColor(0xffff_ffff));
+        let hardware = dev.hardware_border(0xffff_ffff);
+        dev.set_texture(2, Some(cube))
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(dev.sampler_fixup(2).address, [AxisFixup::None; 3]);
+        let clamp = TextureAddress::Clamp;
+        assert_eq!(dev.hardware_address(2).0[..2], [clamp, clamp]);
+        dev.set_texture(2, Some(flat))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let fixup = dev.sampler_fixup(2).address;
+        let (address, border) = dev.hardware_address(2);
+        assert_eq!(fixup[0], AxisFixup::MirrorOnce);
+        assert_eq!(address[0], clamp);
+        match hardware {
+            Some(colour) => {
+                assert_eq!(fixup[1], AxisFixup::None);
+                assert_eq!((address[1], border), (TextureAddress::Border, Some(colour)));
+            }
+            None => {
+                assert_eq!(fixup[1], AxisFixup::Border);
+                assert_eq!((address[1], border), (clamp, None));
+            }
+        }
+    }
 }
