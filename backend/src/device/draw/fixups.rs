@@ -206,7 +206,7 @@ mod tests {
     /// 2D texture's border is the hardware's where the adapter has the colour.
     #[test]
     fn gpu_the_fixups_list_what_samplers_ask_and_cube_maps_ask_no_addressing() {
-        use crate::device::{DeviceParams, Format, SamplerState};
+        use crate::device::{DeviceParams, Format, SamplerState, TextureFilter};
         let mut dev = Device::new(DeviceParams::default())
             .unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"));
         assert!(dev.sampler_fixups().is_empty());
@@ -234,6 +234,30 @@ mod tests {
         let flat = dev
             .create_texture(4, 4, 1, Format::A8R8G8B8)
             .unwrap_or_else(|e| panic!("{e}"));
+        // WebGPU's three border colours, where the adapter clamps to a border.
+        let clamps = dev
+            .gpu
+            .features()
+            .contains(wgpu::Features::ADDRESS_MODE_CLAMP_TO_BORDER);
+        for (colour, hardware) in [
+            (
+                0x0000_0000,
+                Some(wgpu::SamplerBorderColor::TransparentBlack),
+            ),
+            (0xff00_0000, Some(wgpu::SamplerBorderColor::OpaqueBlack)),
+            (0xffff_ffff, Some(wgpu::SamplerBorderColor::OpaqueWhite)),
+            (0x8012_3456, None),
+        ] {
+            let expected = hardware.filter(|_| clamps);
+            assert_eq!(dev.hardware_border(colour), expected, "{colour:#x}");
+        }
+        // Another colour is the shader's, filtered where either filter blends.
+        set(&mut dev, 3, SamplerState::AddressU(TextureAddress::Border));
+        set(&mut dev, 3, SamplerState::BorderColor(0x8012_3456));
+        set(&mut dev, 3, SamplerState::MagFilter(TextureFilter::Linear));
+        let border = dev.sampler_fixup(3);
+        assert_eq!(border.address[0], AxisFixup::Border);
+        assert_eq!((border.border_color, border.linear), (0x8012_3456, true));
         set(&mut dev, 2, SamplerState::AddressV(TextureAddress::Border));
         set(&mut dev, 2, SamplerState::BorderColor(0xffff_ffff));
         let hardware = dev.hardware_border(0xffff_ffff);
