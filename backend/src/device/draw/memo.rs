@@ -33,8 +33,6 @@ pub(crate) struct DrawMemo {
     /// The textures set on every sampler slot, at `textures_version`.
     pub(super) textures: [Option<TextureId>; SAMPLER_STAGES],
     pub(super) textures_version: u64,
-    /// Per sampled texture of the pair, whether its format filters (in the pipeline's key).
-    pub(super) filterable: Vec<bool>,
     pub(super) recipe: PassRecipe,
     pub(super) pair: Arc<ShaderPair>,
     pub(super) constants: ConstantKeys,
@@ -135,12 +133,12 @@ impl Device {
             return false;
         }
         let pair = memo.pair.clone();
+        // Textures of the memo's shapes are read as its textures were: without a copy (the
+        // memo's draw made none: `record`) and filtering alike (the shape holds the format),
+        // so its pipeline stands.
         let Ok(textures) = self.sampled_textures(call, &pair) else {
             return false;
         };
-        if textures.copied || textures.filterable != memo.filterable {
-            return false;
-        }
         let recipe = &mut memo.recipe;
         let entry = recipe.pipeline.clone();
         if self

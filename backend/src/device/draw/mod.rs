@@ -513,7 +513,6 @@ impl Device {
             versions: self.versions(),
             textures: self.state.textures,
             textures_version: self.state.textures_version,
-            filterable: textures.filterable,
             recipe,
             pair: pair.clone(),
             constants: bound.constants,
