@@ -625,8 +625,9 @@ fn gpu_draws_with_more_than_a_pass_are_not_memoised() {
 
 /// Memo repeats recorded into one open pass (no read-back between them) set again the
 /// groups that changed since the last: a vertex texture, a pixel texture, only the vertex
-/// constants, each alone. Additive draws of one quad, vertex texture (red) + pixel texture
-/// (green) + vertex `c1` (blue), must sum what each draw read.
+/// constants, only the pixel constants, each alone. Additive draws of one quad, vertex
+/// texture (red) + pixel texture (green) + vertex `c1` and pixel `c2` (blue), must sum
+/// what each draw read.
 #[test]
 fn gpu_memo_repeats_in_one_pass_rebind_what_changed() {
     use d3d9_backend::device::{Blend, Format, D3DVERTEXTEXTURESAMPLER0};
@@ -634,7 +635,7 @@ fn gpu_memo_repeats_in_one_pass_rebind_what_changed() {
         "vs_3_0\ndcl_position v0\ndcl_position o0\ndcl_color o1\ndcl_2d s0\n\
          def c0, 0.5, 0.5, 0, 0\nmov o0, v0\nmov r1, c0\ntexldl r0, r1, s0\nadd o1, r0, c1\n",
         "ps_3_0\ndcl_color v0\ndcl_2d s0\ndef c0, 0.5, 0.5, 0, 0\ndef c1, 0, 1, 0, 0\n\
-         mov r1, c0\ntexld r0, r1, s0\nmad r0, r0, c1, v0\nmov oC0, r0\n",
+         mov r1, c0\ntexld r0, r1, s0\nmad r0, r0, c1, v0\nadd oC0, r0, c2\n",
     );
     // 2 x 2 textures of one colour each (D3DCOLOR: 0x00RRGGBB), no alpha.
     let texture = |dev: &mut Device, colour: u32| {
@@ -667,9 +668,11 @@ fn gpu_memo_repeats_in_one_pass_rebind_what_changed() {
     draw(&mut dev); // red 0x40, green 0x20, blue 4
     ok(dev.set_vertex_shader_constant_f(1, &blue(8.0)));
     draw(&mut dev); // red 0x40, green 0x20, blue 8
-    assert_eq!(dev.memo_hits() - hits, 3, "memo hits");
+    ok(dev.set_pixel_shader_constant_f(2, &blue(16.0)));
+    draw(&mut dev); // red 0x40, green 0x20, blue 8 + 16
+    assert_eq!(dev.memo_hits() - hits, 4, "memo hits");
     let got = ok(dev.pixel(320, 240)) & 0xff_ffff;
-    assert_eq!(got, red(0xa0) | green(0x70) | 20, "{got:06x}");
+    assert_eq!(got, red(0xe0) | green(0x90) | 44, "{got:06x}");
 }
 
 /// A draw repeated from the memo after a submit places its constants again in the new
@@ -696,4 +699,42 @@ fn gpu_a_memo_repeat_after_a_submit_keeps_its_constants() {
     ok(dev.draw_primitive(PrimitiveType::TriangleStrip, 1, 1));
     assert_eq!(ok(dev.pixel(100, 240)), 0xffff_0000, "the repeated draw");
     assert_eq!(ok(dev.pixel(600, 240)), 0xff00_ff00, "the later draw");
+}
+
+/// A memoised fixed-function draw is not moved by `SetVertexShaderConstantF` or
+/// `SetPixelShaderConstantF` (its constants are the device's transforms and stage states,
+/// not the application's `c#`): repeats after each draw the same triangle in the same colour.
+#[test]
+fn gpu_a_memoised_fixed_function_draw_ignores_shader_constants() {
+    const D3DFVF_XYZ: u32 = 0x002;
+    const D3DFVF_DIFFUSE: u32 = 0x040;
+    let mut dev = Device::new(DeviceParams::default())
+        .unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"));
+    ok(dev.set_render_state(RenderState::CullMode(CullMode::None)));
+    ok(dev.set_render_state(RenderState::Lighting(false)));
+    let vertices: Vec<u8> = [[-1.0f32, -1.0, 0.5], [-1.0, 1.0, 0.5], [1.0, -1.0, 0.5]]
+        .iter()
+        .flat_map(|p| {
+            let mut v: Vec<u8> = p.iter().flat_map(|c| c.to_le_bytes()).collect();
+            v.extend_from_slice(&0xff20_40c0u32.to_le_bytes());
+            v
+        })
+        .collect();
+    let vb = ok(dev.create_vertex_buffer_with(&vertices));
+    ok(dev.set_fvf(D3DFVF_XYZ | D3DFVF_DIFFUSE));
+    ok(dev.set_stream_source(0, Some(vb), 0, 16));
+    let draw = |dev: &mut Device| {
+        ok(dev.clear(&[], ClearFlags::TARGET, 0xff00_0000, 1.0, 0));
+        ok(dev.draw_primitive(PrimitiveType::TriangleList, 0, 1));
+        (ok(dev.pixel(100, 400)), ok(dev.pixel(600, 50)))
+    };
+    let expected = (0xff20_40c0, 0xff00_0000);
+    assert_eq!(draw(&mut dev), expected);
+    let hits = dev.memo_hits();
+    let noise = [[7.0f32, -3.0, 0.25, 2.0]; 8];
+    ok(dev.set_vertex_shader_constant_f(0, &noise));
+    assert_eq!(draw(&mut dev), expected, "after SetVertexShaderConstantF");
+    ok(dev.set_pixel_shader_constant_f(0, &noise));
+    assert_eq!(draw(&mut dev), expected, "after SetPixelShaderConstantF");
+    assert_eq!(dev.memo_hits() - hits, 2, "memo hits");
 }

@@ -157,7 +157,9 @@ impl Device {
     }
 
     /// A memoised recipe's constants placed in the ring's current generation (they were
-    /// written for an earlier submit); false where the ring no longer has them.
+    /// written for an earlier submit); false where the ring no longer has them. No group is
+    /// marked `changed`: a submit ends the open pass, so the repeat begins a pass, which sets
+    /// every group.
     fn constants_again(&mut self, recipe: &mut PassRecipe) -> bool {
         let generation = self.constant_ring.generation();
         if recipe.generation == generation {
@@ -182,7 +184,6 @@ impl Device {
             };
             recipe.groups[group as usize] = Some(bind_group);
             recipe.offsets[group as usize] = offsets;
-            recipe.changed |= 1 << group;
         }
         recipe.generation = generation;
         true

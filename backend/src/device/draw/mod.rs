@@ -478,15 +478,13 @@ impl Device {
             generation: self.constant_ring.generation(),
             vertex_buffers: input.buffers,
             size: targets.size,
-            // A pass starts with the whole target as its viewport (depth 0..1) and scissor
-            // rectangle, a zero blend constant and stencil reference; each is set only where
-            // it differs, as every command costs validation.
-            // With the half-pixel offset in the viewport, it always differs.
-            viewport: (!targets.standins.is_empty()
-                || area.viewport != [0.0, 0.0, width as f32, height as f32, 0.0, 1.0])
-            .then_some(area.viewport),
-            scissor: (!targets.standins.is_empty() || area.scissor != (0, 0, width, height))
-                .then_some(area.scissor),
+            // The viewport and scissor rectangle are kept only where they are not the whole
+            // target's (depth 0..1), which `encode` sets where none is (a pass drawn through
+            // stand-ins too: the targets' size, not the stand-ins'). With the half-pixel
+            // offset in the viewport, it always differs.
+            viewport: (area.viewport != [0.0, 0.0, width as f32, height as f32, 0.0, 1.0])
+                .then_some(area.viewport),
+            scissor: (area.scissor != (0, 0, width, height)).then_some(area.scissor),
             standins: targets.standins,
             blend_constant: uses_blend_constant.then_some(wgpu::Color {
                 r: ch(16),
