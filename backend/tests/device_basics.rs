@@ -675,3 +675,46 @@ fn gpu_draws_land_in_their_own_targets_between_read_backs() {
         "stand-in, bottom right"
     );
 }
+
+/// A vertex sampler takes no sampler state done in the shader (vertex shaders take none): a
+/// LOD bias or MIRRORONCE on it refuses the draw, never draws it wrong; without them the
+/// draw reads the texture.
+#[test]
+fn gpu_vertex_samplers_refuse_the_fixups_they_cannot_take() {
+    use d3d9_backend::device::{MipFilter, SamplerState, TextureAddress, D3DVERTEXTEXTURESAMPLER0};
+    let mut dev = device();
+    let vs = ok(dev.create_vertex_shader(&tokens(
+        "vs_3_0\ndcl_position v0\ndcl_position o0\ndcl_color o1\ndcl_2d s0\n\
+         def c0, 0.5, 0.5, 0, 0\nmov o0, v0\nmov r1, c0\ntexldl r0, r1, s0\nmov o1, r0\n",
+    )));
+    let ps = ok(dev.create_pixel_shader(&tokens("ps_3_0\ndcl_color v0\nmov oC0, v0\n")));
+    ok(dev.set_vertex_shader(Some(vs)));
+    ok(dev.set_pixel_shader(Some(ps)));
+    ok(dev.set_fvf(D3DFVF_XYZ));
+    ok(dev.set_render_state(RenderState::CullMode(CullMode::None)));
+    let texture = ok(dev.create_texture(2, 2, 1, Format::A8R8G8B8));
+    ok(dev.update_texture(texture, 0, &[0x40; 16]));
+    ok(dev.set_texture(D3DVERTEXTEXTURESAMPLER0, Some(texture)));
+    let quad = floats(&[
+        -1.0, -1.0, 0.5, -1.0, 1.0, 0.5, 1.0, -1.0, 0.5, 1.0, 1.0, 0.5,
+    ]);
+    let draw = |dev: &mut Device| dev.draw_primitive_up(PrimitiveType::TriangleStrip, 2, &quad, 12);
+    let sampler = D3DVERTEXTEXTURESAMPLER0;
+    ok(dev.set_sampler_state(sampler, SamplerState::MipFilter(MipFilter::Point)));
+    ok(dev.set_sampler_state(sampler, SamplerState::MipMapLodBias(1.0)));
+    let refused = draw(&mut dev);
+    assert!(
+        matches!(&refused, Err(d3d9_backend::device::DeviceError::Unsupported { what, .. }) if what.contains("MIPMAPLODBIAS")),
+        "{refused:?}"
+    );
+    ok(dev.set_sampler_state(sampler, SamplerState::MipMapLodBias(0.0)));
+    ok(dev.set_sampler_state(sampler, SamplerState::AddressV(TextureAddress::MirrorOnce)));
+    let refused = draw(&mut dev);
+    assert!(
+        matches!(&refused, Err(d3d9_backend::device::DeviceError::Unsupported { what, .. }) if what.contains("MIRRORONCE")),
+        "{refused:?}"
+    );
+    ok(dev.set_sampler_state(sampler, SamplerState::AddressV(TextureAddress::Clamp)));
+    ok(draw(&mut dev));
+    assert_eq!(px(&mut dev, 320, 240) & 0xff_ffff, 0x40_4040);
+}

@@ -464,3 +464,43 @@ fn gpu_depth_textures_follow_windows_rules() {
     };
     assert!(what.contains("depth-stencil surface drawn into"), "{what}");
 }
+
+/// The sampler states a depth texture's reads cannot take are refused, never drawn wrong: a
+/// LOD bias where the texture has more than one level, and an address mode done in the
+/// shader (MIRRORONCE); a one-level texture reads the same at any bias and draws.
+#[test]
+fn gpu_depth_reads_refuse_the_fixups_they_cannot_take() {
+    use d3d9_backend::device::{MipFilter, SamplerState, TextureAddress};
+    let mut dev = device();
+    let one = ok(depth_texture(&mut dev, Format::D24S8));
+    let two = ok(dev.create_texture_with(&TextureDesc {
+        kind: TextureKind::TwoD,
+        width: SIZE,
+        height: SIZE,
+        depth: 1,
+        levels: 2,
+        format: Format::D24S8,
+        usage: Usage::DEPTH_STENCIL,
+        pool: Pool::Default,
+    }));
+    let refused = |result: Result<Vec<u32>, DeviceError>, what: &str| match result {
+        Err(DeviceError::Unsupported { what: why, .. }) => {
+            assert!(why.contains(what), "{why}");
+        }
+        other => panic!("{what}: {other:?}"),
+    };
+    ok(dev.set_sampler_state(0, SamplerState::MipFilter(MipFilter::Point)));
+    ok(dev.set_sampler_state(0, SamplerState::MipMapLodBias(1.0)));
+    ok(sample_row(&mut dev, one, Some(PS2), 0.0, 0.5));
+    refused(
+        sample_row(&mut dev, two, Some(PS2), 0.0, 0.5),
+        "D3DSAMP_MIPMAPLODBIAS",
+    );
+    ok(dev.set_sampler_state(0, SamplerState::MipMapLodBias(0.0)));
+    ok(sample_row(&mut dev, two, Some(PS2), 0.0, 0.5));
+    ok(dev.set_sampler_state(0, SamplerState::AddressU(TextureAddress::MirrorOnce)));
+    refused(
+        sample_row(&mut dev, one, Some(PS2), 0.0, 0.5),
+        "D3DTADDRESS_MIRRORONCE",
+    );
+}
