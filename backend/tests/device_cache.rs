@@ -738,3 +738,40 @@ fn gpu_a_memoised_fixed_function_draw_ignores_shader_constants() {
     assert_eq!(draw(&mut dev), expected, "after SetPixelShaderConstantF");
     assert_eq!(dev.memo_hits() - hits, 2, "memo hits");
 }
+
+/// Fixed-function draws between two read-backs each read the states set for them: the
+/// texture factor changed between two draws of one pair (its constants come from the states,
+/// not from `c#`) colours each draw its own.
+#[test]
+fn gpu_fixed_function_draws_read_the_states_set_for_each() {
+    const D3DFVF_XYZ: u32 = 0x002;
+    let mut dev = Device::new(DeviceParams::default())
+        .unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"));
+    ok(dev.set_render_state(RenderState::CullMode(CullMode::None)));
+    ok(dev.set_render_state(RenderState::Lighting(false)));
+    // Stage 0: SELECTARG1(TFACTOR), alpha too.
+    for (ty, value) in [(1, 2), (2, 3), (4, 2), (5, 3)] {
+        ok(dev.set_texture_stage_state_raw(0, ty, value));
+    }
+    ok(dev.set_fvf(D3DFVF_XYZ));
+    // Quads over the left and the right half.
+    let half = |x0: f32| -> Vec<u8> {
+        [
+            [x0, -1.0, 0.5],
+            [x0, 1.0, 0.5],
+            [x0 + 1.0, -1.0, 0.5],
+            [x0 + 1.0, 1.0, 0.5],
+        ]
+        .iter()
+        .flatten()
+        .flat_map(|c| c.to_le_bytes())
+        .collect()
+    };
+    ok(dev.clear(&[], ClearFlags::TARGET, 0xff00_0000, 1.0, 0));
+    ok(dev.set_render_state(RenderState::TextureFactor(0xff20_4060)));
+    ok(dev.draw_primitive_up(PrimitiveType::TriangleStrip, 2, &half(-1.0), 12));
+    ok(dev.set_render_state(RenderState::TextureFactor(0xffa0_c0e0)));
+    ok(dev.draw_primitive_up(PrimitiveType::TriangleStrip, 2, &half(0.0), 12));
+    assert_eq!(ok(dev.pixel(100, 240)), 0xff20_4060);
+    assert_eq!(ok(dev.pixel(540, 240)), 0xffa0_c0e0);
+}

@@ -209,3 +209,43 @@ fn gpu_srgb_writes_encode_draws_and_clears_and_blend_in_linear() {
     let got = ok(dev.pixel(32, 32)) & 0xff_ffff;
     assert!(close(got, grey(0x80), 5), "{got:#010x}");
 }
+
+/// `D3DSAMP_SRGBTEXTURE` toggled between draws of one shader and one texture: each draw
+/// reads the view the state names then (a texture group made for the other state is not
+/// reused).
+#[test]
+fn gpu_srgb_reads_follow_the_state_between_draws_of_one_shader() {
+    let mut dev = device();
+    let views = has_srgb_views(&dev);
+    let id = texture(&mut dev, Format::A8R8G8B8, &[0x80; 4]);
+    let decoded = 0x8000_0000 | grey(encode_linear(decode(0x80)));
+    let ps = ok(dev.create_pixel_shader(&tokens(
+        "ps_2_0\ndcl t0.xy\ndcl_2d s0\ntexld r0, t0, s0\nmov oC0, r0\n",
+    )));
+    ok(dev.set_pixel_shader(Some(ps)));
+    ok(dev.set_texture(0, Some(id)));
+    ok(dev.set_render_state_raw(CULLMODE, 1));
+    ok(dev.set_fvf(0x002 | 0x100));
+    let quad = floats(&[
+        -1.0, -1.0, 0.5, 0.0, 1.0, //
+        -1.0, 1.0, 0.5, 0.0, 0.0, //
+        1.0, -1.0, 0.5, 1.0, 1.0, //
+        1.0, 1.0, 0.5, 1.0, 0.0,
+    ]);
+    for (value, expected) in [
+        (0, 0x8080_8080),
+        (1, decoded),
+        (0, 0x8080_8080),
+        (1, decoded),
+    ] {
+        ok(dev.set_sampler_state_raw(0, SRGBTEXTURE, value));
+        let drawn = dev.draw_primitive_up(PrimitiveType::TriangleStrip, 2, &quad, 20);
+        if views || value == 0 {
+            ok(drawn);
+            let got = ok(dev.pixel(320, 240));
+            assert!(close(got, expected, 1), "{value}: {got:#010x}");
+        } else {
+            refused_for_views(drawn);
+        }
+    }
+}
