@@ -718,3 +718,46 @@ fn gpu_vertex_samplers_refuse_the_fixups_they_cannot_take() {
     ok(draw(&mut dev));
     assert_eq!(px(&mut dev, 320, 240) & 0xff_ffff, 0x40_4040);
 }
+
+/// ps_1_1's `texbem` through the device: stage 0's bump texel (du ≈ 0.504) displaces t1's
+/// coordinate by `D3DTSS_BUMPENVMAT`, and a matrix changed between two draws of one shader
+/// (no read-back between them) is the one each draw reads: identity moves u = 0.125 (red)
+/// to 0.63 (blue), zero leaves it red.
+#[test]
+fn gpu_texbem_reads_the_bump_matrix_set_for_each_draw() {
+    const D3DFVF_TEX2: u32 = 0x200;
+    const BUMPENVMAT00: u32 = 7;
+    let mut dev = device();
+    let bump = ok(dev.create_texture(1, 1, 1, Format::X8L8V8U8));
+    ok(dev.update_texture(bump, 0, &[64, 0, 0x80, 0]));
+    let strip = ok(dev.create_texture(4, 1, 1, Format::A8R8G8B8));
+    let texels: Vec<u8> = [0xffff_0000u32, 0xff00_ff00, 0xff00_00ff, 0xffff_ffff]
+        .iter()
+        .flat_map(|t| t.to_le_bytes())
+        .collect();
+    ok(dev.update_texture(strip, 0, &texels));
+    ok(dev.set_texture(0, Some(bump)));
+    ok(dev.set_texture(1, Some(strip)));
+    let ps = ok(dev.create_pixel_shader(&tokens("ps_1_1\ntex t0\ntexbem t1, t0\nmov r0, t1\n")));
+    ok(dev.set_pixel_shader(Some(ps)));
+    ok(dev.set_fvf(D3DFVF_XYZ | D3DFVF_TEX2));
+    ok(dev.set_render_state(RenderState::CullMode(CullMode::None)));
+    let half = |x0: f32| -> Vec<u8> {
+        [(x0, -1.0f32), (x0, 1.0), (x0 + 1.0, -1.0), (x0 + 1.0, 1.0)]
+            .iter()
+            .flat_map(|&(x, y)| floats(&[x, y, 0.5, 0.5, 0.5, 0.125, 0.5]))
+            .collect()
+    };
+    let matrix = |dev: &mut Device, m00: f32| {
+        for stage in 0..2 {
+            ok(dev.set_texture_stage_state_raw(stage, BUMPENVMAT00, m00.to_bits()));
+            ok(dev.set_texture_stage_state_raw(stage, BUMPENVMAT00 + 3, 1.0f32.to_bits()));
+        }
+    };
+    matrix(&mut dev, 1.0);
+    ok(dev.draw_primitive_up(PrimitiveType::TriangleStrip, 2, &half(-1.0), 28));
+    matrix(&mut dev, 0.0);
+    ok(dev.draw_primitive_up(PrimitiveType::TriangleStrip, 2, &half(0.0), 28));
+    assert_eq!(px(&mut dev, 160, 240) & 0xff_ffff, 0x00_00ff, "identity");
+    assert_eq!(px(&mut dev, 480, 240) & 0xff_ffff, 0xff_0000, "zero");
+}
