@@ -9,7 +9,7 @@ use d3d9_backend::device::CullMode;
 use d3d9_backend::device::{
     ClearFlags, CompareFunction, Device, Format, PrimitiveType, RenderState, Viewport,
 };
-use device_common::{device, floats, ok, tokens};
+use device_common::{device, floats, ok, set_bump_textures, tokens};
 
 /// Pixel (x, y) of render target 0 as 0xAARRGGBB.
 fn px(dev: &mut Device, x: u32, y: u32) -> u32 {
@@ -728,16 +728,7 @@ fn gpu_texbem_reads_the_bump_matrix_set_for_each_draw() {
     const D3DFVF_TEX2: u32 = 0x200;
     const BUMPENVMAT00: u32 = 7;
     let mut dev = device();
-    let bump = ok(dev.create_texture(1, 1, 1, Format::X8L8V8U8));
-    ok(dev.update_texture(bump, 0, &[64, 0, 0x80, 0]));
-    let strip = ok(dev.create_texture(4, 1, 1, Format::A8R8G8B8));
-    let texels: Vec<u8> = [0xffff_0000u32, 0xff00_ff00, 0xff00_00ff, 0xffff_ffff]
-        .iter()
-        .flat_map(|t| t.to_le_bytes())
-        .collect();
-    ok(dev.update_texture(strip, 0, &texels));
-    ok(dev.set_texture(0, Some(bump)));
-    ok(dev.set_texture(1, Some(strip)));
+    set_bump_textures(&mut dev);
     let ps = ok(dev.create_pixel_shader(&tokens("ps_1_1\ntex t0\ntexbem t1, t0\nmov r0, t1\n")));
     ok(dev.set_pixel_shader(Some(ps)));
     ok(dev.set_fvf(D3DFVF_XYZ | D3DFVF_TEX2));

@@ -79,10 +79,8 @@ fn texture(dev: &mut Device, format: Format, texel: &[u8]) -> TextureId {
     id
 }
 
-/// Draws texture `id` over a 64 x 64 A8R8G8B8 target with a ps_2_0 `texld`; the centre.
-fn sample(dev: &mut Device, id: TextureId) -> Result<u32, DeviceError> {
-    let rt = ok(dev.create_render_target(64, 64, Format::A8R8G8B8));
-    ok(dev.set_render_target(0, Some(rt)));
+/// Sets a new ps_2_0 `texld` of texture `id` to draw, culling off; the quad over the target.
+fn texture_draw(dev: &mut Device, id: TextureId) -> Vec<u8> {
     let ps = ok(dev.create_pixel_shader(&tokens(
         "ps_2_0\ndcl t0.xy\ndcl_2d s0\ntexld r0, t0, s0\nmov oC0, r0\n",
     )));
@@ -91,12 +89,19 @@ fn sample(dev: &mut Device, id: TextureId) -> Result<u32, DeviceError> {
     ok(dev.set_render_state_raw(CULLMODE, 1));
     // D3DFVF_XYZ | D3DFVF_TEX1
     ok(dev.set_fvf(0x002 | 0x100));
-    let quad = floats(&[
+    floats(&[
         -1.0, -1.0, 0.5, 0.0, 1.0, //
         -1.0, 1.0, 0.5, 0.0, 0.0, //
         1.0, -1.0, 0.5, 1.0, 1.0, //
         1.0, 1.0, 0.5, 1.0, 0.0,
-    ]);
+    ])
+}
+
+/// Draws texture `id` over a 64 x 64 A8R8G8B8 target with a ps_2_0 `texld`; the centre.
+fn sample(dev: &mut Device, id: TextureId) -> Result<u32, DeviceError> {
+    let rt = ok(dev.create_render_target(64, 64, Format::A8R8G8B8));
+    ok(dev.set_render_target(0, Some(rt)));
+    let quad = texture_draw(dev, id);
     dev.draw_primitive_up(PrimitiveType::TriangleStrip, 2, &quad, 20)?;
     Ok(ok(dev.pixel(32, 32)))
 }
@@ -219,19 +224,7 @@ fn gpu_srgb_reads_follow_the_state_between_draws_of_one_shader() {
     let views = has_srgb_views(&dev);
     let id = texture(&mut dev, Format::A8R8G8B8, &[0x80; 4]);
     let decoded = 0x8000_0000 | grey(encode_linear(decode(0x80)));
-    let ps = ok(dev.create_pixel_shader(&tokens(
-        "ps_2_0\ndcl t0.xy\ndcl_2d s0\ntexld r0, t0, s0\nmov oC0, r0\n",
-    )));
-    ok(dev.set_pixel_shader(Some(ps)));
-    ok(dev.set_texture(0, Some(id)));
-    ok(dev.set_render_state_raw(CULLMODE, 1));
-    ok(dev.set_fvf(0x002 | 0x100));
-    let quad = floats(&[
-        -1.0, -1.0, 0.5, 0.0, 1.0, //
-        -1.0, 1.0, 0.5, 0.0, 0.0, //
-        1.0, -1.0, 0.5, 1.0, 1.0, //
-        1.0, 1.0, 0.5, 1.0, 0.0,
-    ]);
+    let quad = texture_draw(&mut dev, id);
     for (value, expected) in [
         (0, 0x8080_8080),
         (1, decoded),

@@ -13,7 +13,7 @@ use d3d9_backend::device::{
     ClearFlags, Device, FogMode, Format, PrimitiveType, RenderState, StageArg, StageOp, SurfaceId,
     TextureId, TextureStage,
 };
-use device_common::{device, floats, ok, tokens};
+use device_common::{device, floats, ok, set_bump_textures, tokens};
 
 /// `D3DTSS_*` numbers.
 const COLOROP: u32 = 1;
@@ -386,18 +386,8 @@ fn gpu_a_missing_texture_turns_the_stage_off() {
 #[test]
 fn gpu_bump_mapping_displaces_the_next_stage() {
     let (mut dev, rt, _) = setup();
-    // du = 64/127 ≈ 0.504, dv = 0, l = 0x80.
-    let bump = ok(dev.create_texture(1, 1, 1, Format::X8L8V8U8));
-    ok(dev.update_texture(bump, 0, &[64, 0, 0x80, 0]));
-    ok(dev.set_texture(0, Some(bump)));
-    // Stage 1: a 4x1 texture, red, green, blue, white.
-    let strip = ok(dev.create_texture(4, 1, 1, Format::A8R8G8B8));
-    let texels: Vec<u8> = [0xffff_0000u32, 0xff00_ff00, 0xff00_00ff, 0xffff_ffff]
-        .iter()
-        .flat_map(|t| t.to_le_bytes())
-        .collect();
-    ok(dev.update_texture(strip, 0, &texels));
-    ok(dev.set_texture(1, Some(strip)));
+    // du ≈ 0.504, dv = 0, l = 0x80; stage 1: red, green, blue, white.
+    set_bump_textures(&mut dev);
     tss(&mut dev, 0, COLOROP, StageOp::BumpEnvMap.to_d3d());
     for (ty, v) in BUMPENVMAT.iter().zip([1.0f32, 0.0, 0.0, 1.0]) {
         tss(&mut dev, 0, *ty, v.to_bits());

@@ -1,7 +1,8 @@
 //! Setup shared by the `Device` tests: a device on the default adapter (GPU tests fail, not
 //! skip, without one), result unwrapping that prints the error, shader tokens from assembly
-//! text, and vertex data from floats.
+//! text, vertex data from floats, and the textures of a bump-mapping draw.
 
+use d3d9_backend::device::Format;
 use d3d9_backend::{Device, DeviceParams};
 use d3d9_translator::asm::assemble_tokens;
 
@@ -68,4 +69,20 @@ impl Drop for TempFolder {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
     }
+}
+
+/// Sets the textures of a bump-mapping draw: on stage 0 a 1x1 `X8L8V8U8` bump map (du =
+/// 64/127 ≈ 0.504, dv = 0, l = 0x80), on stage 1 a 4x1 `A8R8G8B8` strip of red, green, blue
+/// and white.
+pub fn set_bump_textures(dev: &mut Device) {
+    let bump = ok(dev.create_texture(1, 1, 1, Format::X8L8V8U8));
+    ok(dev.update_texture(bump, 0, &[64, 0, 0x80, 0]));
+    ok(dev.set_texture(0, Some(bump)));
+    let strip = ok(dev.create_texture(4, 1, 1, Format::A8R8G8B8));
+    let texels: Vec<u8> = [0xffff_0000u32, 0xff00_ff00, 0xff00_00ff, 0xffff_ffff]
+        .iter()
+        .flat_map(|t| t.to_le_bytes())
+        .collect();
+    ok(dev.update_texture(strip, 0, &texels));
+    ok(dev.set_texture(1, Some(strip)));
 }
