@@ -513,9 +513,10 @@ fn gpu_index_0xffff_in_a_strip_is_a_vertex() {
 }
 
 /// A wgpu device with fewer dynamic-offset uniform bindings per pipeline layout than the
-/// draw's constant buffers (a compatibility layer may open one so): the stages whose
-/// constants do not fit are bound by bind groups of their own, never past the limit, and
-/// each of several draws between two read-backs reads its own constants.
+/// draw's constant buffers, and no dynamic storage binding (a compatibility layer may open
+/// one so): the stages whose constants do not fit are bound by bind groups of their own,
+/// never past the limit, and each of several draws between two read-backs reads its own
+/// constants.
 #[test]
 fn gpu_constants_past_the_dynamic_offset_limit_are_bound_by_groups_of_their_own() {
     let instance =
@@ -524,7 +525,11 @@ fn gpu_constants_past_the_dynamic_offset_limit_are_bound_by_groups_of_their_own(
         &instance, None,
     ))
     .unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"));
-    for dynamic in 0..4 {
+    // Software vertex processing reads its 8192 `c#` from a storage buffer, which takes a
+    // dynamic storage binding where one is left.
+    let software = d3d9_translator::decl::VertexProcessing::Software;
+    let hardware = d3d9_translator::decl::VertexProcessing::Hardware;
+    for (dynamic, processing) in (0..4).map(|d| (d, hardware)).chain([(1, software)]) {
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             required_limits: wgpu::Limits {
                 max_dynamic_uniform_buffers_per_pipeline_layout: dynamic,
@@ -538,7 +543,10 @@ fn gpu_constants_past_the_dynamic_offset_limit_are_bound_by_groups_of_their_own(
             adapter.clone(),
             device,
             queue,
-            d3d9_backend::DeviceParams::default(),
+            d3d9_backend::DeviceParams {
+                processing,
+                ..d3d9_backend::DeviceParams::default()
+            },
         ));
         let vs = ok(dev.create_vertex_shader(&tokens(
             "vs_2_0\ndcl_position v0\nadd r0, v0, c1\nmov oPos, r0\nmov oD0, c0\n",
