@@ -355,6 +355,53 @@ fn gpu_depth_bias_and_wireframe() {
             );
         }
     }
+    // With the viewport's depth range 0.5..1 a quad at z 0.5 lands at 0.75, and the bias
+    // still moves the depth by itself: 0.65 with -0.1. Where MaxZ is not above MinZ (0.5..0.5)
+    // z maps to MinZ + 0.001·z (Windows in Wine's test_viewport), 0.5005, and -0.0004 moves
+    // it to 0.5001.
+    ok(dev.set_render_state(RenderState::Lighting(false)));
+    ok(dev.set_fvf(D3DFVF_XYZ | D3DFVF_DIFFUSE));
+    let clip_quad: Vec<u8> = [(-1.0f32, -1.0f32), (1.0, -1.0), (-1.0, 1.0), (1.0, 1.0)]
+        .iter()
+        .flat_map(|&(x, y)| {
+            let mut v = floats(&[x, y, 0.5]);
+            v.extend(0xff00_ff00u32.to_le_bytes());
+            v
+        })
+        .collect();
+    for (min_z, max_z, bias, biased, step) in [
+        (0.5f32, 1.0f32, -0.1f32, 0.65f32, 0.002f32),
+        (0.5, 0.5, -0.0004, 0.5001, 0.00005),
+    ] {
+        let viewport = d3d9_backend::device::Viewport {
+            x: 0,
+            y: 0,
+            width: 640,
+            height: 480,
+            min_z,
+            max_z,
+        };
+        ok(dev.set_viewport(viewport));
+        ok(dev.set_render_state(RenderState::DepthBias(bias)));
+        for (stored, drawn) in [(biased + step, true), (biased - step, false)] {
+            ok(dev.clear(&[], ClearFlags::ALL, 0, stored, 0));
+            ok(dev.draw_primitive_up(PrimitiveType::TriangleStrip, 2, &clip_quad, 16));
+            let want = if drawn { 0x00ff00 } else { 0 };
+            assert_eq!(
+                px(&mut dev, 50, 50),
+                want,
+                "viewport {min_z}..{max_z}, bias {bias}: depth {biased} against {stored}"
+            );
+        }
+    }
+    ok(dev.set_viewport(d3d9_backend::device::Viewport {
+        x: 0,
+        y: 0,
+        width: 640,
+        height: 480,
+        min_z: 0.0,
+        max_z: 1.0,
+    }));
     // Wireframe where the adapter has line polygons: the edges only.
     ok(dev.set_render_state(RenderState::DepthBias(0.0)));
     ok(dev.set_render_state(RenderState::ZEnable(false)));
