@@ -9,7 +9,7 @@ use d3d9_backend::device::CullMode;
 use d3d9_backend::device::{
     ClearFlags, CompareFunction, Device, Format, PrimitiveType, RenderState, Viewport,
 };
-use device_common::{device, floats, ok, set_bump_textures, tokens};
+use device_common::{default_adapter, device, floats, ok, set_bump_textures, tokens};
 
 /// Pixel (x, y) of render target 0 as 0xAARRGGBB.
 fn px(dev: &mut Device, x: u32, y: u32) -> u32 {
@@ -519,12 +519,7 @@ fn gpu_index_0xffff_in_a_strip_is_a_vertex() {
 /// constants.
 #[test]
 fn gpu_constants_past_the_dynamic_offset_limit_are_bound_by_groups_of_their_own() {
-    let instance =
-        wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
-    let adapter = pollster::block_on(wgpu::util::initialize_adapter_from_env_or_default(
-        &instance, None,
-    ))
-    .unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"));
+    let adapter = default_adapter();
     // Software vertex processing reads its 8192 `c#` from a storage buffer, which takes a
     // dynamic storage binding where one is left.
     let software = d3d9_translator::decl::VertexProcessing::Software;

@@ -15,7 +15,7 @@ use d3d9_backend::device::{
     ClearFlags, CompareFunction, Device, DeviceError, DeviceParams, Format, PrimitiveType,
     RenderState,
 };
-use device_common::{floats, ok};
+use device_common::{default_adapter, floats, ok};
 
 const D3DFVF_XYZRHW: u32 = 0x004;
 const D3DFVF_DIFFUSE: u32 = 0x040;
@@ -340,12 +340,7 @@ fn gpu_query_kinds_are_d3d9s_numbers_and_sizes() {
 /// kinds are not offered and `create_query` says why; occlusion queries still count.
 #[test]
 fn gpu_without_timestamp_query_the_timestamp_kinds_are_unsupported() {
-    let instance =
-        wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
-    let adapter = pollster::block_on(wgpu::util::initialize_adapter_from_env_or_default(
-        &instance, None,
-    ))
-    .unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"));
+    let adapter = default_adapter();
     let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
         required_limits: adapter.limits(),
         ..Default::default()

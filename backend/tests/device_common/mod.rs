@@ -16,6 +16,17 @@ pub fn device_with(params: DeviceParams) -> Device {
     Device::new(params).unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"))
 }
 
+/// The default adapter (`WGPU_BACKEND` and the like), for a test that opens its own wgpu
+/// device (`Device::from_wgpu`); panics naming the missing adapter.
+pub fn default_adapter() -> wgpu::Adapter {
+    let instance =
+        wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+    pollster::block_on(wgpu::util::initialize_adapter_from_env_or_default(
+        &instance, None,
+    ))
+    .unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"))
+}
+
 /// The value of `r`; panics with the error's message.
 pub fn ok<T, E: std::fmt::Display>(r: Result<T, E>) -> T {
     r.unwrap_or_else(|e| panic!("{e}"))
