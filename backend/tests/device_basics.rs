@@ -572,11 +572,11 @@ fn gpu_constants_past_the_dynamic_offset_limit_are_bound_by_groups_of_their_own(
         };
         assert!(
             near(left, 0xff_8000),
-            "{dynamic} dynamic bindings: left {left:06x}"
+            "{dynamic} dynamic bindings, {processing:?}: left {left:06x}"
         );
         assert!(
             near(right, 0x00_8080),
-            "{dynamic} dynamic bindings: right {right:06x}"
+            "{dynamic} dynamic bindings, {processing:?}: right {right:06x}"
         );
     }
 }

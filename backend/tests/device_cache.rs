@@ -684,7 +684,7 @@ fn gpu_a_memo_repeat_after_a_submit_keeps_its_constants() {
         "vs_2_0\ndcl_position v0\nadd oPos, v0, c1\nmov oD0, c0\n",
         "ps_2_0\ndcl v0\nmov oC0, v0\n",
     );
-    // Quads over the left half (c1.x = -1) and the right half (c1.x = 1), half-sized.
+    // The whole-target quad moved left (c1.x = -0.5, red) and right (c1.x = 0.5, green).
     let left = [[1.0f32, 0.0, 0.0, 1.0], [-0.5, 0.0, 0.0, 0.0]];
     let right = [[0.0f32, 1.0, 0.0, 1.0], [0.5, 0.0, 0.0, 0.0]];
     ok(dev.set_vertex_shader_constant_f(0, &left));

@@ -97,6 +97,12 @@ fn texture_draw(dev: &mut Device, id: TextureId) -> Vec<u8> {
     ])
 }
 
+/// Texels of 0x80 (alpha 0x80) read through the sRGB view: the colour decoded, not the
+/// alpha.
+fn decoded_0x80() -> u32 {
+    0x8000_0000 | grey(encode_linear(decode(0x80)))
+}
+
 /// Draws texture `id` over a 64 x 64 A8R8G8B8 target with a ps_2_0 `texld`; the centre.
 fn sample(dev: &mut Device, id: TextureId) -> Result<u32, DeviceError> {
     let rt = ok(dev.create_render_target(64, 64, Format::A8R8G8B8));
@@ -112,7 +118,7 @@ fn gpu_srgb_textures_decode_to_linear_by_bit_0_of_the_sampler_state() {
     let views = has_srgb_views(&dev);
     let srgb = texture(&mut dev, Format::A8R8G8B8, &[0x80; 4]);
     // 0x80 decodes to 0x37; alpha is never decoded.
-    let decoded = 0x8000_0000 | grey(encode_linear(decode(0x80)));
+    let decoded = decoded_0x80();
     assert_eq!(decoded, 0x8037_3737);
     for (value, expected) in [
         (0, 0x8080_8080),
@@ -223,7 +229,7 @@ fn gpu_srgb_reads_follow_the_state_between_draws_of_one_shader() {
     let mut dev = device();
     let views = has_srgb_views(&dev);
     let id = texture(&mut dev, Format::A8R8G8B8, &[0x80; 4]);
-    let decoded = 0x8000_0000 | grey(encode_linear(decode(0x80)));
+    let decoded = decoded_0x80();
     let quad = texture_draw(&mut dev, id);
     for (value, expected) in [
         (0, 0x8080_8080),

@@ -645,36 +645,41 @@ impl MultiSample {
 mod tests {
     use super::*;
 
-    fn b(left: u32, top: u32, right: u32, bottom: u32) -> TexelBox {
-        TexelBox::rect(left, top, right, bottom)
-    }
-
     #[test]
     fn a_region_grows_from_clean_to_boxes_to_whole() {
         let mut region = DirtyRegion::Clean;
         assert!(region.is_clean());
         assert_eq!(region.at_level(0, (8, 8, 1)), Some(Vec::new()));
-        region.add(Some(b(0, 0, 2, 2)));
-        region.add(Some(b(0, 0, 2, 2)));
-        assert_eq!(region, DirtyRegion::Boxes(vec![b(0, 0, 2, 2)]));
+        region.add(Some(TexelBox::rect(0, 0, 2, 2)));
+        region.add(Some(TexelBox::rect(0, 0, 2, 2)));
+        assert_eq!(region, DirtyRegion::Boxes(vec![TexelBox::rect(0, 0, 2, 2)]));
         for i in 0..MOST_BOXES as u32 {
-            region.add(Some(b(i, i, i + 1, i + 1)));
+            region.add(Some(TexelBox::rect(i, i, i + 1, i + 1)));
         }
         assert_eq!(region, DirtyRegion::Whole);
         assert_eq!(region.at_level(0, (8, 8, 1)), None);
-        let mut region = DirtyRegion::Boxes(vec![b(1, 1, 2, 2)]);
+        let mut region = DirtyRegion::Boxes(vec![TexelBox::rect(1, 1, 2, 2)]);
         region.add(None);
         assert_eq!(region, DirtyRegion::Whole);
     }
 
     #[test]
     fn level_zero_boxes_scale_down_covering_every_texel() {
-        let region = DirtyRegion::Boxes(vec![b(96, 96, 160, 160), b(3, 5, 4, 6)]);
+        let region = DirtyRegion::Boxes(vec![
+            TexelBox::rect(96, 96, 160, 160),
+            TexelBox::rect(3, 5, 4, 6),
+        ]);
         assert_eq!(
             region.at_level(2, (64, 64, 1)),
-            Some(vec![b(24, 24, 40, 40), b(0, 1, 1, 2)])
+            Some(vec![
+                TexelBox::rect(24, 24, 40, 40),
+                TexelBox::rect(0, 1, 1, 2)
+            ])
         );
         // Never empty, never past the level.
-        assert_eq!(region.at_level(8, (1, 1, 1)), Some(vec![b(0, 0, 1, 1); 2]));
+        assert_eq!(
+            region.at_level(8, (1, 1, 1)),
+            Some(vec![TexelBox::rect(0, 0, 1, 1); 2])
+        );
     }
 }

@@ -1,6 +1,7 @@
-//! Setup shared by the `Device` tests: a device on the default adapter (GPU tests fail, not
-//! skip, without one), result unwrapping that prints the error, shader tokens from assembly
-//! text, vertex data from floats, and the textures of a bump-mapping draw.
+//! Setup shared by the `Device` tests: a device (or the adapter, for a wgpu device of the
+//! test's own) on the default adapter (GPU tests fail, not skip, without one), result
+//! unwrapping that prints the error, shader tokens from assembly text, vertex data from
+//! floats, and the textures of a bump-mapping draw.
 
 use d3d9_backend::device::Format;
 use d3d9_backend::{Device, DeviceParams};

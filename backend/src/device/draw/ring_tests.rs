@@ -394,37 +394,32 @@ fn gpu_changed_float_constants_move_only_their_entry() {
             data.fill(fill);
         }
     };
+    // A change as (whether a new group is bound, the offsets, the first instance).
+    let change = |ring: &mut ConstantRing, k: &mut BindGroupKey, binding, fill| {
+        ring.place_changed(
+            device,
+            Stage::Vertex,
+            (k, retarget),
+            (id, binding),
+            write(fill),
+        )
+        .map(|(group, o)| (group.is_some(), o.as_slice().to_vec(), o.first_instance))
+    };
     let mut wrong = key(7);
-    let changed = ring.place_changed(
-        device,
-        Stage::Vertex,
-        (&mut wrong, retarget),
-        (id, 1),
-        write(3),
-    );
-    assert!(changed.is_none());
+    assert_eq!(change(&mut ring, &mut wrong, 1, 3), None);
     assert_eq!(wrong, key(7));
     let mut k = key(1);
-    let changed = ring.place_changed(device, Stage::Vertex, (&mut k, retarget), (id, 5), write(3));
-    assert!(changed.is_none());
+    assert_eq!(change(&mut ring, &mut k, 5, 3), None);
     assert_eq!(written.get(), 0);
-    let (group, offsets) = ring
-        .place_changed(device, Stage::Vertex, (&mut k, retarget), (id, 1), write(3))
-        .unwrap();
-    assert!(group.is_none());
     assert_eq!(
-        (offsets.as_slice(), offsets.first_instance),
-        (&[0, 256][..], 2)
+        change(&mut ring, &mut k, 1, 3),
+        Some((false, vec![0, 256], 2))
     );
     assert_eq!(k, key(2));
     assert_eq!(ring.chunks.chunks[0].bytes[288..320], [3; 32]);
-    let (group, offsets) = ring
-        .place_changed(device, Stage::Vertex, (&mut k, retarget), (id, 0), write(4))
-        .unwrap();
-    assert!(group.is_none());
     assert_eq!(
-        (offsets.as_slice(), offsets.first_instance),
-        (&[512, 256][..], 2)
+        change(&mut ring, &mut k, 0, 4),
+        Some((false, vec![512, 256], 2))
     );
     assert_eq!(ring.chunks.chunks[0].bytes[512..576], [4; 64]);
     // The kept copy is what changed: the key reuses it as it is now.
@@ -433,13 +428,9 @@ fn gpu_changed_float_constants_move_only_their_entry() {
         .unwrap();
     assert_eq!(offsets.as_slice(), [512, 256]);
     ring.discard();
-    let (group, offsets) = ring
-        .place_changed(device, Stage::Vertex, (&mut k, retarget), (id, 1), write(5))
-        .unwrap();
-    assert!(group.is_some());
     assert_eq!(
-        (offsets.as_slice(), offsets.first_instance),
-        (&[0, 256][..], 0)
+        change(&mut ring, &mut k, 1, 5),
+        Some((true, vec![0, 256], 0))
     );
     assert_eq!(ring.chunks.chunks[0].bytes[..64], [4; 64]);
     assert_eq!(ring.chunks.chunks[0].bytes[256..288], [5; 32]);
