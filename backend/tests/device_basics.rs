@@ -20,6 +20,23 @@ const D3DFVF_XYZ: u32 = 0x002;
 const D3DFVF_XYZRHW: u32 = 0x004;
 const D3DFVF_DIFFUSE: u32 = 0x040;
 
+/// `D3DPRIMITIVETYPE`'s vertex counts: n points, 2n line-list vertices, n + 1 line-strip
+/// vertices, 3n triangle-list vertices, n + 2 strip and fan vertices.
+#[test]
+fn primitive_counts_take_d3d9s_vertex_counts() {
+    use PrimitiveType::*;
+    for (kind, expected) in [
+        (PointList, 5),
+        (LineList, 10),
+        (LineStrip, 6),
+        (TriangleList, 15),
+        (TriangleStrip, 7),
+        (TriangleFan, 7),
+    ] {
+        assert_eq!(kind.vertex_count(5), expected, "{kind:?}");
+    }
+}
+
 /// The README's tour: a triangle from an FVF and a vs_2_0 shader, read back.
 #[test]
 fn gpu_triangle_from_an_fvf_and_a_vs_2_0_shader() {
@@ -510,6 +527,35 @@ fn gpu_index_0xffff_in_a_strip_is_a_vertex() {
         );
         assert_eq!(px(&mut dev, 160, 60) & 0xff_ffff, 0, "inside a triangle");
     }
+}
+
+/// A buffer past the wgpu device's `max_buffer_size` is `Unsupported`, one of that size is
+/// made (vertex and index buffers alike).
+#[test]
+fn gpu_buffers_up_to_the_adapters_size_limit_are_made() {
+    let adapter = default_adapter();
+    let limit: u32 = 16 << 20;
+    let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+        required_limits: wgpu::Limits {
+            max_buffer_size: limit.into(),
+            ..adapter.limits()
+        },
+        ..Default::default()
+    }))
+    .unwrap_or_else(|e| panic!("{e}"));
+    let mut dev = ok(Device::from_wgpu(
+        adapter.clone(),
+        device,
+        queue,
+        d3d9_backend::DeviceParams::default(),
+    ));
+    ok(dev.create_vertex_buffer(limit));
+    let past = dev.create_vertex_buffer(limit + 4);
+    assert!(
+        matches!(past, Err(d3d9_backend::DeviceError::Unsupported { .. })),
+        "{past:?}"
+    );
+    ok(dev.create_index_buffer(limit, d3d9_backend::device::IndexFormat::Index16));
 }
 
 /// A wgpu device with fewer dynamic-offset uniform bindings per pipeline layout than the

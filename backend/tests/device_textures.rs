@@ -48,20 +48,20 @@ fn texture(dev: &mut Device, format: Format, pool: Pool, levels: u32) -> Texture
 /// Locks `region` of level 0 of an 8 x 8 A8R8G8B8/X8R8G8B8 texture with `flags` and fills
 /// it with `colour`.
 fn fill(dev: &mut Device, id: TextureId, region: Option<TexelBox>, colour: u32, flags: LockFlags) {
-    fill_level(dev, id, (0, 8), region, colour, flags);
+    fill_level(dev, id, (0, 0, 8), region, colour, flags);
 }
 
-/// [`fill`] of `level`, `edge` texels square.
+/// [`fill`] of `face` (0 where not a cube) and `level`, `edge` texels square.
 fn fill_level(
     dev: &mut Device,
     id: TextureId,
-    (level, edge): (u32, u32),
+    (face, level, edge): (u32, u32, u32),
     region: Option<TexelBox>,
     colour: u32,
     flags: LockFlags,
 ) {
     let b = region.unwrap_or(TexelBox::whole(edge, edge, 1));
-    let locked = ok(dev.lock_texture(id, 0, level, region, flags));
+    let locked = ok(dev.lock_texture(id, face, level, region, flags));
     for y in 0..(b.bottom - b.top) as usize {
         for x in 0..(b.right - b.left) as usize {
             let at = y * locked.row_pitch as usize + x * 4;
@@ -76,7 +76,7 @@ fn fill_level(
             }
         }
     }
-    ok(dev.unlock_texture(id, 0, level));
+    ok(dev.unlock_texture(id, face, level));
 }
 
 /// Draws `id` over the whole target and reads pixels (x, y) of the 640 x 480 target's
@@ -228,7 +228,7 @@ fn gpu_update_texture_pairs_levels_by_size() {
     let xrgb = Format::X8R8G8B8;
     let src = sized(&mut dev, [8, 8], 3, (xrgb, Pool::SystemMem));
     let dst = sized(&mut dev, [4, 4], 3, (xrgb, Pool::Default));
-    fill_level(&mut dev, src, (1, 4), None, GREEN, LockFlags(0));
+    fill_level(&mut dev, src, (0, 1, 4), None, GREEN, LockFlags(0));
     ok(dev.update_texture_from(src, dst));
     assert_eq!(draw(&mut dev, dst), (GREEN, GREEN));
     // Converted the same way (an A8R8G8B8 destination).
@@ -238,9 +238,16 @@ fn gpu_update_texture_pairs_levels_by_size() {
     assert_eq!(draw(&mut dev, argb), (GREEN, GREEN));
     // Only the dirty part of the paired level: a lock of its left half (after a write
     // that dirtied nothing).
-    fill_level(&mut dev, src, (1, 4), None, RED, LockFlags::NO_DIRTY_UPDATE);
+    fill_level(
+        &mut dev,
+        src,
+        (0, 1, 4),
+        None,
+        RED,
+        LockFlags::NO_DIRTY_UPDATE,
+    );
     let left = Some(TexelBox::rect(0, 0, 2, 4));
-    fill_level(&mut dev, src, (1, 4), left, BLUE, LockFlags(0));
+    fill_level(&mut dev, src, (0, 1, 4), left, BLUE, LockFlags(0));
     ok(dev.update_texture_from(src, dst));
     assert_eq!(draw(&mut dev, dst), (BLUE, GREEN));
     // No level of 3 x 3 texels: the first 3 x 3 texels of the 8 x 8 level (then the dirty
@@ -257,8 +264,7 @@ fn gpu_update_texture_pairs_levels_by_size() {
 
 #[test]
 fn gpu_autogen_textures_show_one_level_and_make_the_others() {
-    use d3d9_backend::device::MipFilter;
-    use d3d9_backend::device::SamplerState;
+    use d3d9_backend::device::{Filter, MipFilter, SamplerState};
     let mut dev = device();
     let desc = TextureDesc {
         kind: TextureKind::TwoD,
@@ -272,6 +278,8 @@ fn gpu_autogen_textures_show_one_level_and_make_the_others() {
     };
     let texture = ok(dev.create_texture_with(&desc));
     assert_eq!(dev.texture_info(texture).map(|i| i.levels), Some(1));
+    // One level asked for is as good as the whole chain (0).
+    ok(dev.create_texture_with(&TextureDesc { levels: 1, ..desc }));
     assert!(dev.texture_surface(texture, 0, 1).is_err());
     assert!(dev.lock_texture(texture, 0, 1, None, LockFlags(0)).is_err());
     // Left half red, right half green: the 1 x 1 level is their mean.
@@ -285,9 +293,24 @@ fn gpu_autogen_textures_show_one_level_and_make_the_others() {
         let c = (left >> shift) & 0xff;
         assert!(c.abs_diff(expected) <= 1, "{left:#08x}");
     }
+    // POINT (SetAutoGenFilterType) makes them again, each texel one of level 0's: all red
+    // or all green, not their mean.
+    ok(dev.set_autogen_filter(texture, Filter::Point));
+    let (left, right) = draw(&mut dev, texture);
+    assert_eq!(left, right);
+    assert!(left == RED || left == GREEN, "{left:#08x}");
     // Level 0 changed: the levels are made again before the next draw.
     fill(&mut dev, texture, None, BLUE, LockFlags(0));
     assert_eq!(draw(&mut dev, texture), (BLUE, BLUE));
+    // D3DUSAGE_DYNAMIC with AUTOGENMIPMAP only in DEFAULT.
+    let dynamic = Usage(Usage::AUTOGEN_MIPMAP.0 | Usage::DYNAMIC.0);
+    let in_pool = |pool| TextureDesc {
+        usage: dynamic,
+        pool,
+        ..desc
+    };
+    assert!(dev.create_texture_with(&in_pool(Pool::Managed)).is_err());
+    ok(dev.create_texture_with(&in_pool(Pool::Default)));
     // More than one level, or a volume, is refused.
     for bad in [
         TextureDesc { levels: 2, ..desc },
@@ -299,6 +322,54 @@ fn gpu_autogen_textures_show_one_level_and_make_the_others() {
     ] {
         assert!(dev.create_texture_with(&bad).is_err());
     }
+}
+
+/// An AUTOGENMIPMAP cube makes each face's levels from that face's level 0 (on wgpu's GL
+/// backend, which cannot draw into a face, in the MANAGED texture's memory): +x left half
+/// red and right half green reads their mean at the 1 x 1 level, -x blue reads blue.
+#[test]
+fn gpu_autogen_cubes_make_each_faces_levels() {
+    use d3d9_backend::device::{MipFilter, SamplerState};
+    let mut dev = device();
+    let cube = ok(dev.create_texture_with(&TextureDesc {
+        levels: 0,
+        ..desc(
+            TextureKind::Cube,
+            [8, 8, 1],
+            Format::X8R8G8B8,
+            Usage::AUTOGEN_MIPMAP,
+            Pool::Managed,
+        )
+    }));
+    for face in 0..6 {
+        fill_level(&mut dev, cube, (face, 0, 8), None, BLUE, LockFlags(0));
+    }
+    fill_level(&mut dev, cube, (0, 0, 8), None, GREEN, LockFlags(0));
+    fill_level(&mut dev, cube, (0, 0, 8), left_half(), RED, LockFlags(0));
+    let ps = ok(dev.create_pixel_shader(&tokens(
+        "ps_2_0\ndcl t0.xyz\ndcl_cube s0\ntexld r0, t0, s0\nmov oC0, r0\n",
+    )));
+    // D3DFVF_XYZ | D3DFVF_TEX1 | D3DFVF_TEXCOORDSIZE3(0)
+    ok(dev.set_fvf(0x002 | 0x100 | 0x1_0000));
+    ok(dev.set_pixel_shader(Some(ps)));
+    ok(dev.set_texture(0, Some(cube)));
+    ok(dev.set_render_state(RenderState::CullMode(CullMode::None)));
+    ok(dev.set_sampler_state(0, SamplerState::MipFilter(MipFilter::Point)));
+    ok(dev.set_sampler_state(0, SamplerState::MaxMipLevel(3)));
+    let mut sample = |x: f32| {
+        let v: Vec<f32> = [[-1.0, -1.0], [-1.0, 1.0], [1.0, -1.0], [1.0, 1.0]]
+            .iter()
+            .flat_map(|[px, py]| [*px, *py, 0.5, x, 0.0, 0.0])
+            .collect();
+        ok(dev.draw_primitive_up(PrimitiveType::TriangleStrip, 2, &floats(&v), 24));
+        ok(dev.pixel(320, 240)) & 0xff_ffff
+    };
+    let plus_x = sample(1.0);
+    for (shift, expected) in [(16, 0x80), (8, 0x80), (0, 0)] {
+        let c = (plus_x >> shift) & 0xff;
+        assert!(c.abs_diff(expected) <= 1, "{plus_x:#08x}");
+    }
+    assert_eq!(sample(-1.0), BLUE);
 }
 
 /// D3D9 reads the channels a narrow format lacks as 1 (Wine's pixelshader_blending_test on

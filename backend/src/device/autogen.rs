@@ -201,7 +201,7 @@ fn next_level(
     filter: Filter,
 ) -> Vec<u8> {
     let texel = |x: u32, y: u32| {
-        let at = format.offset_of(x.min(sw - 1), y.min(sh - 1), sw);
+        let at = format.offset_of(x, y, sw); // (2x + 1) sw / 2dw < sw for x < dw: inside
         let size = format.texel_size() as usize;
         decode_texel(format, from.get(at..at + size).unwrap_or(&[]))
     };
