@@ -468,6 +468,40 @@ fn gpu_draws_read_what_a_held_lock_has_written() {
     );
 }
 
+/// A lock without NOOVERWRITE waits for the draws recorded before it (D3D9's default
+/// locks are synchronised): what it writes is not what those draws read, even when nothing
+/// was read back in between.
+#[test]
+fn gpu_a_plain_lock_leaves_earlier_draws_alone() {
+    use d3d9_backend::device::LockFlags;
+    let mut dev = device();
+    let triangle = |colour: u32| {
+        let mut bytes = Vec::new();
+        for (x, y) in [(-1.0f32, -1.0f32), (-1.0, 1.0), (1.0, 1.0)] {
+            bytes.extend(floats(&[x, y, 0.1]));
+            bytes.extend(colour.to_le_bytes());
+        }
+        bytes
+    };
+    let vb = ok(dev.create_vertex_buffer_with(&triangle(0xffff_0000)));
+    ok(dev.set_fvf(D3DFVF_XYZ | D3DFVF_DIFFUSE));
+    ok(dev.set_render_state(RenderState::Lighting(false)));
+    ok(dev.set_stream_source(0, Some(vb), 0, 16));
+    ok(dev.clear(&[], ClearFlags::TARGET, 0xff00_00ff, 1.0, 0));
+    ok(dev.draw_primitive(PrimitiveType::TriangleList, 0, 1));
+    let locked = ok(dev.lock_vertex_buffer(vb, 0, 0, LockFlags(0)));
+    let green = triangle(0xff00_ff00);
+    // SAFETY: the lock holds the buffer's 48 bytes until the unlock.
+    #[allow(unsafe_code)]
+    unsafe {
+        std::ptr::copy_nonoverlapping(green.as_ptr(), locked.bits, green.len())
+    };
+    ok(dev.unlock_vertex_buffer(vb));
+    assert_eq!(px(&mut dev, 160, 120) & 0xff_ffff, 0xff_0000);
+    ok(dev.draw_primitive(PrimitiveType::TriangleList, 0, 1));
+    assert_eq!(px(&mut dev, 160, 120) & 0xff_ffff, 0x00_ff00);
+}
+
 /// D3D9 has no primitive restart: a 16-bit index 0xffff in a strip draws vertex 65535
 /// (Wine's test_max_index16), wherever in the strip it lies (here the third of four, read
 /// from the fifth index of the buffer on); the same strip in wireframe.

@@ -265,6 +265,11 @@ fn gpu_handles_that_name_nothing() {
     invalid_call(dev.set_render_target(4, None), "render target 4");
     invalid_call(dev.set_render_target(0, None), "cannot be NULL");
     invalid_call(dev.update_vertex_buffer(vb, 30, &[0; 12]), "offset 30");
+    // A lock may start at the end (0 bytes), not past it.
+    let flags = d3d9_backend::device::LockFlags(0);
+    ok(dev.lock_vertex_buffer(vb, 36, 0, flags));
+    ok(dev.unlock_vertex_buffer(vb));
+    invalid_call(dev.lock_vertex_buffer(vb, 40, 0, flags), "offset 40");
     invalid_call(dev.create_vertex_buffer(0), "0 bytes");
     invalid_call(
         dev.set_stream_source_freq(0, 0x8000_0001),
