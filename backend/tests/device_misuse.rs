@@ -267,9 +267,23 @@ fn gpu_handles_that_name_nothing() {
     invalid_call(dev.update_vertex_buffer(vb, 30, &[0; 12]), "offset 30");
     // A lock may start at the end (0 bytes), not past it.
     let flags = d3d9_backend::device::LockFlags(0);
-    ok(dev.lock_vertex_buffer(vb, 36, 0, flags));
+    assert_eq!(ok(dev.lock_vertex_buffer(vb, 36, 0, flags)).row_pitch, 0);
     ok(dev.unlock_vertex_buffer(vb));
     invalid_call(dev.lock_vertex_buffer(vb, 40, 0, flags), "offset 40");
+    // The lock's size, clamped at the end; an Unlock of an unlocked buffer succeeds.
+    for (size, locked) in [(8, 8), (0x7fff_ffff, 32)] {
+        let l = ok(dev.lock_vertex_buffer(vb, 4, size, flags));
+        assert_eq!((l.row_pitch, l.slice_pitch), (locked, locked));
+        ok(dev.unlock_vertex_buffer(vb));
+    }
+    ok(dev.unlock_vertex_buffer(vb));
+    // Releasing a buffer leaves the streams that name others alone.
+    ok(dev.set_fvf(0x002));
+    ok(dev.set_stream_source(0, Some(vb), 0, 12));
+    let other = ok(dev.create_vertex_buffer(12));
+    ok(dev.release_vertex_buffer(other));
+    ok(dev.draw_primitive(PrimitiveType::TriangleList, 0, 1));
+    assert_eq!(ok(dev.pixel(10, 470)) & 0xffffff, 0x00ff00);
     invalid_call(dev.create_vertex_buffer(0), "0 bytes");
     invalid_call(
         dev.set_stream_source_freq(0, 0x8000_0001),

@@ -759,4 +759,15 @@ fn gpu_stretch_rect_scales_by_the_rectangles_sizes() {
         assert_eq!(texel(&mut dev, dst, x, y), colour, "{s:?} into {d:?}");
         assert_eq!(texel(&mut dev, dst, 1, 1), GREEN, "{s:?} into {d:?}");
     }
+    // Red beside green stretched over 4 texels: POINT copies texels, LINEAR blends them.
+    for (filter, middle) in [(Filter::Point, RED), (Filter::Linear, 0x00bf_4000)] {
+        let src = target(&mut dev, GREEN);
+        ok(dev.color_fill(src, r(0, 0, 2, 4), RED));
+        let dst = target(&mut dev, 0);
+        ok(dev.stretch_rect(src, r(1, 0, 3, 4), dst, r(0, 0, 4, 4), filter));
+        let got = texel(&mut dev, dst, 1, 0);
+        let near =
+            (0..3).all(|i| ((got >> (8 * i)) & 0xff).abs_diff((middle >> (8 * i)) & 0xff) <= 2);
+        assert!(near, "{filter:?}: {got:#08x}");
+    }
 }
