@@ -592,6 +592,57 @@ fn gpu_buffers_up_to_the_adapters_size_limit_are_made() {
     ok(dev.create_index_buffer(limit, d3d9_backend::device::IndexFormat::Index16));
 }
 
+/// A wgpu device opened without the optional features (a compatibility layer may open one
+/// so): the draws that need one are `Unsupported`, naming the D3D9 state (wireframe and
+/// point fill, user clip planes), and the device still draws without them.
+#[test]
+fn gpu_a_device_without_optional_features_refuses_what_needs_them() {
+    use d3d9_backend::device::FillMode;
+    let adapter = default_adapter();
+    let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+        required_features: wgpu::Features::empty(),
+        required_limits: adapter.limits(),
+        ..Default::default()
+    }))
+    .unwrap_or_else(|e| panic!("{e}"));
+    let mut dev = ok(Device::from_wgpu(
+        adapter.clone(),
+        device,
+        queue,
+        d3d9_backend::DeviceParams::default(),
+    ));
+    let vs = ok(dev.create_vertex_shader(&tokens(
+        "vs_2_0\ndcl_position v0\nmov oPos, v0\nmov oD0, c0\n",
+    )));
+    ok(dev.set_vertex_shader(Some(vs)));
+    ok(dev.set_vertex_shader_constant_f(0, &[[0.0, 1.0, 0.0, 1.0]]));
+    ok(dev.set_fvf(D3DFVF_XYZ));
+    ok(dev.set_render_state(RenderState::CullMode(CullMode::None)));
+    let triangle = floats(&[-1.0, -1.0, 0.5, -1.0, 1.0, 0.5, 1.0, -1.0, 0.5]);
+    let refusals = [
+        (
+            RenderState::FillMode(FillMode::Wireframe),
+            "D3DFILL_WIREFRAME",
+        ),
+        (RenderState::FillMode(FillMode::Point), "D3DFILL_POINT"),
+        (RenderState::ClipPlaneEnable(1), "D3DRS_CLIPPLANEENABLE"),
+    ];
+    for (state, name) in refusals {
+        ok(dev.set_render_state(state));
+        match dev.draw_primitive_up(PrimitiveType::TriangleList, 1, &triangle, 12) {
+            Err(d3d9_backend::DeviceError::Unsupported { what, .. }) => {
+                assert!(what.contains(name), "{what}")
+            }
+            other => panic!("{name}: {other:?}"),
+        }
+        ok(dev.set_render_state(RenderState::FillMode(FillMode::Solid)));
+        ok(dev.set_render_state(RenderState::ClipPlaneEnable(0)));
+    }
+    ok(dev.clear(&[], ClearFlags::TARGET, 0, 1.0, 0));
+    ok(dev.draw_primitive_up(PrimitiveType::TriangleList, 1, &triangle, 12));
+    assert_eq!(px(&mut dev, 10, 470) & 0xff_ffff, 0x00_ff00);
+}
+
 /// A wgpu device with fewer dynamic-offset uniform bindings per pipeline layout than the
 /// draw's constant buffers, and no dynamic storage binding (a compatibility layer may open
 /// one so): the stages whose constants do not fit are bound by bind groups of their own,

@@ -277,13 +277,34 @@ fn gpu_handles_that_name_nothing() {
         ok(dev.unlock_vertex_buffer(vb));
     }
     ok(dev.unlock_vertex_buffer(vb));
-    // Releasing a buffer leaves the streams that name others alone.
+    // Releasing a buffer leaves the streams and indices that name others alone.
     ok(dev.set_fvf(0x002));
     ok(dev.set_stream_source(0, Some(vb), 0, 12));
+    let ib = ok(dev.create_index_buffer_u16(&[0, 1, 2]));
+    ok(dev.set_indices(Some(ib)));
     let other = ok(dev.create_vertex_buffer(12));
     ok(dev.release_vertex_buffer(other));
-    ok(dev.draw_primitive(PrimitiveType::TriangleList, 0, 1));
+    let other = ok(dev.create_index_buffer_u16(&[0, 1, 2]));
+    ok(dev.release_index_buffer(other));
+    ok(dev.draw_indexed_primitive(PrimitiveType::TriangleList, 0, 0, 3, 0, 1));
     assert_eq!(ok(dev.pixel(10, 470)) & 0xffffff, 0x00ff00);
+    // What each buffer was made with.
+    use d3d9_backend::device::{Pool, Usage};
+    let dynamic = ok(dev.create_vertex_buffer_in(20, Usage::DYNAMIC, Pool::Default));
+    assert_eq!(
+        dev.vertex_buffer_desc(dynamic),
+        Some((20, Usage::DYNAMIC, Pool::Default))
+    );
+    let ib32 = ok(dev.create_index_buffer_in(
+        24,
+        IndexFormat::Index32,
+        Usage::WRITE_ONLY,
+        Pool::SystemMem,
+    ));
+    assert_eq!(
+        dev.index_buffer_desc(ib32),
+        Some((24, IndexFormat::Index32, Usage::WRITE_ONLY, Pool::SystemMem))
+    );
     invalid_call(dev.create_vertex_buffer(0), "0 bytes");
     invalid_call(
         dev.set_stream_source_freq(0, 0x8000_0001),

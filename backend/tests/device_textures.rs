@@ -766,6 +766,14 @@ fn gpu_stretch_rect_scales_by_the_rectangles_sizes() {
         let dst = target(&mut dev, 0);
         ok(dev.stretch_rect(src, r(1, 0, 3, 4), dst, r(0, 0, 4, 4), filter));
         let got = texel(&mut dev, dst, 1, 0);
+        // Shrunk: red and green under one texel, LINEAR (the minifying filter) averages them.
+        let dst2 = target(&mut dev, 0);
+        ok(dev.stretch_rect(src, r(1, 0, 3, 4), dst2, r(0, 0, 1, 4), filter));
+        let shrunk = texel(&mut dev, dst2, 0, 0);
+        match filter {
+            Filter::Point => assert!(shrunk == RED || shrunk == GREEN, "{shrunk:#08x}"),
+            Filter::Linear => assert!(shrunk.abs_diff(0x0080_8000) <= 0x0001_0100, "{shrunk:#08x}"),
+        }
         let near =
             (0..3).all(|i| ((got >> (8 * i)) & 0xff).abs_diff((middle >> (8 * i)) & 0xff) <= 2);
         assert!(near, "{filter:?}: {got:#08x}");

@@ -262,6 +262,21 @@ mod tests {
             next_level(Format::A8R8G8B8, &one, (1, 1), (1, 1), Filter::Linear),
             one
         );
+        // Down a column too: a 2 x 4 level's lower 1 x 2 texel is the mean of rows 2 and 3.
+        let column = level(&[
+            0xff00_0000,
+            0xff00_0000,
+            0xff00_0000,
+            0xff00_0000,
+            0xffff_ffff,
+            0xff00_0000,
+            0xffff_ffff,
+            0xff00_0000,
+        ]);
+        assert_eq!(
+            next_level(Format::A8R8G8B8, &column, (2, 4), (1, 2), Filter::Linear),
+            level(&[0xff00_0000, 0xff80_8080])
+        );
         let three = level(&[0xff00_0000, 0xff00_0000, 0xffff_ffff]);
         assert_eq!(
             next_level(Format::A8R8G8B8, &three, (3, 1), (1, 1), Filter::Linear),
