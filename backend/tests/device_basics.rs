@@ -502,6 +502,58 @@ fn gpu_a_plain_lock_leaves_earlier_draws_alone() {
     assert_eq!(px(&mut dev, 160, 120) & 0xff_ffff, 0x00_ff00);
 }
 
+/// A lock's bytes reach the GPU whatever their offset and length: one byte of each of three
+/// points' D3DCOLOR (the green byte, at 1, 17 and 33, inside 4-byte words) locked and
+/// written with NOOVERWRITE (which uploads just the locked range), the bytes around it kept.
+#[test]
+fn gpu_locked_bytes_at_any_offset_reach_the_gpu() {
+    use d3d9_backend::device::LockFlags;
+    use d3d9_translator::bytecode::Usage;
+    use d3d9_translator::decl::{DeclType, VertexElement};
+    let mut dev = device();
+    let elements = [
+        VertexElement::new(0, 0, DeclType::D3DColor, Usage::Color, 0),
+        VertexElement::new(0, 4, DeclType::Float3, Usage::Position, 0),
+    ];
+    let decl = ok(dev.create_vertex_declaration(&elements));
+    let vs = ok(dev.create_vertex_shader(&tokens(
+        "vs_2_0\ndcl_position v0\ndcl_color v1\nmov oPos, v0\nmov oD0, v1\n",
+    )));
+    ok(dev.set_vertex_shader(Some(vs)));
+    ok(dev.set_vertex_declaration(Some(decl)));
+    // Points at the centres of pixels (100, 100), (200, 100), (300, 100); blue.
+    let pixels = [100u32, 200, 300];
+    let mut bytes = Vec::new();
+    for x in pixels {
+        bytes.extend(0xff00_00ffu32.to_le_bytes());
+        bytes.extend(floats(&[
+            (x as f32 + 0.5) / 320.0 - 1.0,
+            1.0 - 100.5 / 240.0,
+            0.5,
+        ]));
+    }
+    let vb = ok(dev.create_vertex_buffer_with(&bytes));
+    ok(dev.set_stream_source(0, Some(vb), 0, 16));
+    for v in 0..3 {
+        let locked = ok(dev.lock_vertex_buffer(vb, 16 * v + 1, 1, LockFlags::NO_OVERWRITE));
+        // SAFETY: the lock holds one byte until the unlock.
+        #[allow(unsafe_code)]
+        unsafe {
+            locked.bits.write(0xff)
+        };
+        ok(dev.unlock_vertex_buffer(vb));
+    }
+    ok(dev.clear(&[], ClearFlags::TARGET, 0, 1.0, 0));
+    ok(dev.draw_primitive(PrimitiveType::PointList, 0, 3));
+    for x in pixels {
+        assert_eq!(
+            px(&mut dev, x, 100) & 0xff_ffff,
+            0x00_ffff,
+            "point at x {x}"
+        );
+    }
+}
+
 /// D3D9 has no primitive restart: a 16-bit index 0xffff in a strip draws vertex 65535
 /// (Wine's test_max_index16), wherever in the strip it lies (here the third of four, read
 /// from the fifth index of the buffer on); the same strip in wireframe.

@@ -759,6 +759,20 @@ fn gpu_stretch_rect_scales_by_the_rectangles_sizes() {
         assert_eq!(texel(&mut dev, dst, x, y), colour, "{s:?} into {d:?}");
         assert_eq!(texel(&mut dev, dst, 1, 1), GREEN, "{s:?} into {d:?}");
     }
+    // Into a box further right or lower down: it scales by the box's width or height (2),
+    // not its right or bottom edge (4). The source's left or top half red.
+    let shifted = [
+        (r(0, 0, 2, 4), r(2, 0, 4, 4), [(2, 0), (3, 0)]),
+        (r(0, 0, 4, 2), r(0, 2, 4, 4), [(0, 2), (0, 3)]),
+    ];
+    for (red, d, [a, b]) in shifted {
+        let src = target(&mut dev, GREEN);
+        ok(dev.color_fill(src, red, RED));
+        let dst = target(&mut dev, 0);
+        ok(dev.stretch_rect(src, None, dst, d, Filter::Point));
+        let got = (texel(&mut dev, dst, a.0, a.1), texel(&mut dev, dst, b.0, b.1));
+        assert_eq!(got, (RED, GREEN), "into {d:?}");
+    }
     // Red beside green stretched over 4 texels: POINT copies texels, LINEAR blends them.
     for (filter, middle) in [(Filter::Point, RED), (Filter::Linear, 0x00bf_4000)] {
         let src = target(&mut dev, GREEN);
