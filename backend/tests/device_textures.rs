@@ -770,7 +770,10 @@ fn gpu_stretch_rect_scales_by_the_rectangles_sizes() {
         ok(dev.color_fill(src, red, RED));
         let dst = target(&mut dev, 0);
         ok(dev.stretch_rect(src, None, dst, d, Filter::Point));
-        let got = (texel(&mut dev, dst, a.0, a.1), texel(&mut dev, dst, b.0, b.1));
+        let got = (
+            texel(&mut dev, dst, a.0, a.1),
+            texel(&mut dev, dst, b.0, b.1),
+        );
         assert_eq!(got, (RED, GREEN), "into {d:?}");
     }
     // Red beside green stretched over 4 texels: POINT copies texels, LINEAR blends them.

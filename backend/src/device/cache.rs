@@ -187,6 +187,27 @@ mod tests {
         assert_eq!((s.hits, s.misses, s.evictions, s.len), (2, 4, 2, 2));
     }
 
+    /// Each write mixes its word in as rustc's FxHasher does: `(hash.rotate_left(5) ^ word)
+    /// * SEED`, integers as one word, bytes as little-endian words of 8 and a zero-padded
+    /// rest.
+    #[test]
+    fn the_hash_is_fxhash() {
+        let hash = |write: &dyn Fn(&mut FxHasher)| {
+            let mut h = FxHasher::default();
+            write(&mut h);
+            h.finish()
+        };
+        let seed = FxHasher::SEED;
+        assert_eq!(hash(&|h| h.write_u8(1)), seed);
+        assert_eq!(hash(&|h| h.write_u16(1)), seed);
+        assert_eq!(hash(&|h| h.write_u32(1)), seed);
+        assert_eq!(hash(&|h| h.write_u64(1)), seed);
+        assert_eq!(hash(&|h| h.write_usize(1)), seed);
+        let two = (seed.rotate_left(5) ^ 2).wrapping_mul(seed);
+        assert_eq!(hash(&|h| h.write(&[1, 0, 0, 0, 0, 0, 0, 0, 2])), two);
+        assert_eq!(hash(&|h| h.write(&[])), 0);
+    }
+
     #[test]
     fn failed_builds_store_nothing() {
         let mut lru: Lru<u32, u32> = Lru::new(2);
