@@ -235,6 +235,13 @@ fn gpu_multisampled_depth_copies_out_and_mismatched_depth_is_not_drawn_with() {
         (0.0, 1.0, 0.5),
     ];
     draw(&mut dev, &left, 0xffff_0000);
+    // Its depth is not read back as it is (a copy out of it is: below).
+    let read = dev.get_render_target_data(ds);
+    assert!(
+        matches!(&read, Err(DeviceError::Unsupported { what, .. }) if what.contains("multisampled")),
+        "{:?}",
+        read.map(|d| d.format)
+    );
     // Copied into a single-sampled depth-stencil surface and drawn behind with it.
     let single_rt = ok(dev.create_render_target(64, 64, Format::A8R8G8B8));
     let single_ds = ok(dev.create_depth_stencil_surface(64, 64, Format::D24S8));
