@@ -682,4 +682,16 @@ mod tests {
             }
         );
     }
+
+    #[test]
+    fn registers_read_back_what_was_set() {
+        for processing in [VertexProcessing::Hardware, VertexProcessing::Software] {
+            let mut constants = VertexConstants::new(processing);
+            assert_eq!(constants.processing(), processing);
+            constants.set_f(3, &[[1.0, -2.0, 3.5, 4.0]]);
+            assert_eq!(constants.f(3), [1.0, -2.0, 3.5, 4.0]);
+            assert_eq!(constants.f(2), [0.0; 4]);
+            assert_eq!(constants.f(100_000), [0.0; 4], "past the last register");
+        }
+    }
 }
