@@ -454,6 +454,23 @@ fn gpu_depth_textures_follow_windows_rules() {
         matches!(cube, Err(DeviceError::Unsupported { .. })),
         "{cube:?}"
     );
+    // D3DUSAGE_DEPTHSTENCIL with RENDERTARGET, DYNAMIC or AUTOGENMIPMAP is refused.
+    for other in [Usage::RENDER_TARGET, Usage::DYNAMIC, Usage::AUTOGEN_MIPMAP] {
+        let made = dev.create_texture_with(&TextureDesc {
+            kind: TextureKind::TwoD,
+            width: 8,
+            height: 8,
+            depth: 1,
+            levels: 1,
+            format: Format::D24S8,
+            usage: Usage::DEPTH_STENCIL | other,
+            pool: Pool::Default,
+        });
+        assert!(
+            matches!(made, Err(DeviceError::InvalidCall { .. })),
+            "{other:?}: {made:?}"
+        );
+    }
     // Sampling the depth texture the pass draws into is refused, never drawn wrong.
     let texture = ok(depth_texture(&mut dev, Format::D24S8));
     let level = ok(dev.get_surface_level(texture, 0));

@@ -25,6 +25,9 @@ const CULLMODE: u32 = 22;
 const ZENABLE: u32 = 7;
 const ZFUNC: u32 = 23;
 const MULTISAMPLEMASK: u32 = 162;
+const STENCILENABLE: u32 = 52;
+const STENCILFUNC: u32 = 56;
+const STENCILREF: u32 = 57;
 /// `D3DFVF_XYZ | D3DFVF_DIFFUSE`.
 const XYZ_DIFFUSE: u32 = 0x002 | 0x040;
 
@@ -226,7 +229,11 @@ fn gpu_multisampled_depth_copies_out_and_mismatched_depth_is_not_drawn_with() {
     ok(dev.set_depth_stencil_surface(Some(ds)));
     ok(dev.set_render_state_raw(ZENABLE, 1));
     ok(dev.set_render_state_raw(ZFUNC, 4)); // LESSEQUAL
-    ok(dev.clear(&[], TARGET_Z, 0xff00_0000, 1.0, 0));
+    let all = ClearFlags {
+        stencil: true,
+        ..TARGET_Z
+    };
+    ok(dev.clear(&[], all, 0xff00_0000, 1.0, 0x5a));
     // Depth 0.5 on the left half.
     let left = [
         (-1.0, -1.0, 0.5),
@@ -276,6 +283,19 @@ fn gpu_multisampled_depth_copies_out_and_mismatched_depth_is_not_drawn_with() {
         Some(0xff00_00ff),
         "in front of the cleared depth"
     );
+    // The stencil came too, every bit of it: drawn where it equals 0x5a, not 0x5b.
+    ok(dev.set_render_state_raw(ZENABLE, 0));
+    ok(dev.set_render_state_raw(STENCILENABLE, 1));
+    ok(dev.set_render_state_raw(STENCILFUNC, 3)); // EQUAL
+    for (reference, colour) in [(0x5b, 0xff00_00ff), (0x5a, 0xff00_ff00)] {
+        ok(dev.clear(&[], TARGET, 0xff00_00ff, 1.0, 0));
+        ok(dev.set_render_state_raw(STENCILREF, reference));
+        draw(&mut dev, &whole, 0xff00_ff00);
+        let data = ok(dev.get_render_target_data(single_rt));
+        assert_eq!(data.color(48, 32), Some(colour), "reference {reference:#x}");
+    }
+    ok(dev.set_render_state_raw(STENCILENABLE, 0));
+    ok(dev.set_render_state_raw(ZENABLE, 1));
     // A single-sampled target with the multisampled depth-stencil surface: drawn without it.
     ok(dev.set_depth_stencil_surface(Some(ds)));
     ok(dev.clear(&[], TARGET, 0xff00_0000, 1.0, 0));
