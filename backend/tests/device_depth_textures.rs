@@ -454,23 +454,33 @@ fn gpu_depth_textures_follow_windows_rules() {
         matches!(cube, Err(DeviceError::Unsupported { .. })),
         "{cube:?}"
     );
+    let d24s8 = TextureDesc {
+        kind: TextureKind::TwoD,
+        width: 8,
+        height: 8,
+        depth: 1,
+        levels: 1,
+        format: Format::D24S8,
+        usage: Usage::DEPTH_STENCIL,
+        pool: Pool::Default,
+    };
     // D3DUSAGE_DEPTHSTENCIL with RENDERTARGET, DYNAMIC or AUTOGENMIPMAP is refused.
     for other in [Usage::RENDER_TARGET, Usage::DYNAMIC, Usage::AUTOGEN_MIPMAP] {
-        let made = dev.create_texture_with(&TextureDesc {
-            kind: TextureKind::TwoD,
-            width: 8,
-            height: 8,
-            depth: 1,
-            levels: 1,
-            format: Format::D24S8,
-            usage: Usage::DEPTH_STENCIL | other,
-            pool: Pool::Default,
-        });
+        let usage = Usage::DEPTH_STENCIL | other;
+        let made = dev.create_texture_with(&TextureDesc { usage, ..d24s8 });
         assert!(
             matches!(made, Err(DeviceError::InvalidCall { .. })),
             "{other:?}: {made:?}"
         );
     }
+    // Levels 0 is the whole chain of an 8 x 8 texture (4); 5 is one too many.
+    let chain = ok(dev.create_texture_with(&TextureDesc { levels: 0, ..d24s8 }));
+    assert_eq!(dev.texture_info(chain).map(|i| i.levels), Some(4));
+    let five = dev.create_texture_with(&TextureDesc { levels: 5, ..d24s8 });
+    assert!(
+        matches!(five, Err(DeviceError::InvalidCall { .. })),
+        "{five:?}"
+    );
     // Sampling the depth texture the pass draws into is refused, never drawn wrong.
     let texture = ok(depth_texture(&mut dev, Format::D24S8));
     let level = ok(dev.get_surface_level(texture, 0));
