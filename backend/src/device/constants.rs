@@ -500,7 +500,8 @@ mod tests {
         let mut constants = VertexConstants::default();
         constants.set_f(0, &[[1.0; 4], [2.0; 4], [3.0; 4], [4.0; 4], [5.0; 4]]);
         let mut iface = interface(false);
-        iface.defined_floats = vec![(1, [7.0; 4]), (200, [8.0; 4])];
+        // c3 is defined but not read: it lies past a read extent of 3.
+        iface.defined_floats = vec![(1, [7.0; 4]), (3, [9.0; 4]), (200, [8.0; 4])];
         let c = |iface: &ShaderInterface, extent| {
             constants.buffers_of(iface, [0.0; 4], extent).unwrap()[0]
                 .data
