@@ -217,28 +217,30 @@ fn gpu_d24s8_depth_reads_back_on_both_paths() {
             assert_eq!(v, want, "{name}: texel {i}: {d:?}");
         }
         results.push(d);
-        // Level 1 of a D24S8 texture reads its own depth, not level 0's.
-        let texture = ok(dev.create_texture_with(&TextureDesc {
-            kind: TextureKind::TwoD,
-            width: 8,
-            height: 8,
-            depth: 1,
-            levels: 2,
-            format: Format::D24S8,
-            usage: Usage::DEPTH_STENCIL,
-            pool: Pool::Default,
-        }));
-        let levels = [0, 1].map(|l| ok(dev.texture_surface(texture, 0, l)));
-        for (surface, depth) in levels.iter().zip([0.75, 0.25]) {
-            let size = if depth > 0.5 { 8 } else { 4 };
-            let rt = ok(dev.create_render_target(size, size, Format::A8R8G8B8));
-            ok(dev.set_render_target(0, Some(rt)));
-            ok(dev.set_depth_stencil_surface(Some(*surface)));
-            ok(dev.clear(&[], clear(false, true, false), 0, depth, 0));
+        // Level 1 of a D24S8 or D32 texture reads its own depth, not level 0's.
+        for format in [Format::D24S8, Format::D32] {
+            let texture = ok(dev.create_texture_with(&TextureDesc {
+                kind: TextureKind::TwoD,
+                width: 8,
+                height: 8,
+                depth: 1,
+                levels: 2,
+                format,
+                usage: Usage::DEPTH_STENCIL,
+                pool: Pool::Default,
+            }));
+            let levels = [0, 1].map(|l| ok(dev.texture_surface(texture, 0, l)));
+            for (surface, depth) in levels.iter().zip([0.75, 0.25]) {
+                let size = if depth > 0.5 { 8 } else { 4 };
+                let rt = ok(dev.create_render_target(size, size, Format::A8R8G8B8));
+                ok(dev.set_render_target(0, Some(rt)));
+                ok(dev.set_depth_stencil_surface(Some(*surface)));
+                ok(dev.clear(&[], clear(false, true, false), 0, depth, 0));
+            }
+            ok(dev.set_depth_stencil_surface(None));
+            let level1 = f32s(&ok(dev.get_render_target_data(levels[1])).data);
+            assert_eq!(level1, vec![0.25; 16], "{name}: {format:?}");
         }
-        ok(dev.set_depth_stencil_surface(None));
-        let level1 = f32s(&ok(dev.get_render_target_data(levels[1])).data);
-        assert_eq!(level1, vec![0.25; 16], "{name}");
     }
     assert_eq!(results[0], results[1]);
 }
