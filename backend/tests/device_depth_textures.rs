@@ -223,16 +223,19 @@ fn gpu_d24s8_textures_are_shadow_maps_lit_shadowed_and_filtered() {
             );
         }
         // Linear filtering: percentage-closer filtering of the four nearest comparisons;
-        // pixel 31 takes 3/4 of texel 31 (shadowed) and 1/4 of texel 32 (lit).
-        ok(dev.set_sampler_state_raw(0, MAGFILTER, LINEAR));
-        ok(dev.set_sampler_state_raw(0, MINFILTER, LINEAR));
-        let row = ok(sample_row(&mut dev, texture, ps, 0.75, 0.5));
-        for (x, expected) in [(4, 0), (30, 0), (31, 0x4040_4040), (32, 0xffff_ffff)] {
-            assert!(
-                close(row[x], expected, 2),
-                "{name}, linear: x = {x}: {:#010x}",
-                row[x]
-            );
+        // pixel 31 takes 3/4 of texel 31 (shadowed) and 1/4 of texel 32 (lit). A texel a
+        // pixel is magnified (LOD 0), so a linear MAGFILTER alone filters too.
+        for min in [LINEAR, 1] {
+            ok(dev.set_sampler_state_raw(0, MAGFILTER, LINEAR));
+            ok(dev.set_sampler_state_raw(0, MINFILTER, min));
+            let row = ok(sample_row(&mut dev, texture, ps, 0.75, 0.5));
+            for (x, expected) in [(4, 0), (30, 0), (31, 0x4040_4040), (32, 0xffff_ffff)] {
+                assert!(
+                    close(row[x], expected, 2),
+                    "{name}, linear (MINFILTER {min}): x = {x}: {:#010x}",
+                    row[x]
+                );
+            }
         }
     }
     // A reference below both depths lights everything.
@@ -251,13 +254,14 @@ fn gpu_raw_depth_filters_linearly_in_the_shader() {
     draw_depth(&mut dev, ds, false, (0.0, 1.0));
     ok(dev.set_sampler_state_raw(0, ADDRESSU, CLAMP));
     ok(dev.set_sampler_state_raw(0, MAGFILTER, LINEAR));
-    ok(dev.set_sampler_state_raw(0, MINFILTER, LINEAR));
-    for ps in [Some(PS2), None] {
+    // A texel a pixel is magnified (LOD 0): a linear MAGFILTER filters whatever MINFILTER.
+    for (ps, min) in [(Some(PS2), LINEAR), (None, LINEAR), (Some(PS2), 1)] {
+        ok(dev.set_sampler_state_raw(0, MINFILTER, min));
         let row = ok(sample_row(&mut dev, texture, ps, 0.75, 0.0));
         for (x, expected) in [(30, 0), (31, 0x4040_4040), (32, 0xffff_ffff)] {
             assert!(
                 close(row[x], expected, 2),
-                "{ps:?}: x = {x}: {:#010x}",
+                "{ps:?}, MINFILTER {min}: x = {x}: {:#010x}",
                 row[x]
             );
         }

@@ -682,4 +682,17 @@ mod tests {
             Some(vec![TexelBox::rect(0, 0, 1, 1); 2])
         );
     }
+
+    /// `D3DPOOL` numbers 0–3 name DEFAULT, MANAGED, SYSTEMMEM and SCRATCH and come back
+    /// the same; the first two live on the GPU.
+    #[test]
+    fn pools_take_d3d9s_numbers() {
+        let pools = [Pool::Default, Pool::Managed, Pool::SystemMem, Pool::Scratch];
+        for (n, pool) in pools.into_iter().enumerate() {
+            assert_eq!(Pool::from_d3d(n as u32), Some(pool));
+            assert_eq!(pool.to_d3d(), n as u32);
+            assert_eq!(pool.on_gpu(), n < 2, "{pool:?}");
+        }
+        assert_eq!(Pool::from_d3d(4), None);
+    }
 }
