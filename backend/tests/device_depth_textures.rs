@@ -12,7 +12,8 @@
 mod device_common;
 use d3d9_backend::device::TextureKind;
 use d3d9_backend::device::{
-    ClearFlags, Device, Format, Pool, PrimitiveType, SurfaceId, TextureDesc, TextureId, Usage,
+    ClearFlags, Device, Format, PixelShaderId, Pool, PrimitiveType, SurfaceId, TextureDesc,
+    TextureId, Usage,
 };
 use d3d9_backend::DeviceError;
 use device_common::{device, floats, ok, tokens};
@@ -42,7 +43,12 @@ const FVF_XYZ_DIFFUSE: u32 = 0x002 | 0x040;
 const FVF_XYZ_TEX4: u32 = 0x002 | 0x100 | 0x2_0000;
 
 fn depth_texture(dev: &mut Device, format: Format) -> Result<TextureId, DeviceError> {
-    dev.create_texture_with(&TextureDesc {
+    dev.create_texture_with(&depth_desc(format))
+}
+
+/// A one-level `SIZE` x `SIZE` depth texture of `format`.
+fn depth_desc(format: Format) -> TextureDesc {
+    TextureDesc {
         kind: TextureKind::TwoD,
         width: SIZE,
         height: SIZE,
@@ -51,7 +57,7 @@ fn depth_texture(dev: &mut Device, format: Format) -> Result<TextureId, DeviceEr
         format,
         usage: Usage::DEPTH_STENCIL,
         pool: Pool::Default,
-    })
+    }
 }
 
 /// Draws into depth-stencil surface `ds` (z test ALWAYS, writes on) quads of z `z0` on the
@@ -101,9 +107,20 @@ fn sample_row(
     shift: f32,
     r: f32,
 ) -> Result<Vec<u32>, DeviceError> {
+    let ps = ps.map(|text| ok(dev.create_pixel_shader(&tokens(text))));
+    sample_row_with(dev, id, ps, shift, r)
+}
+
+/// [`sample_row`] with pixel shader `ps`, already made.
+fn sample_row_with(
+    dev: &mut Device,
+    id: TextureId,
+    ps: Option<PixelShaderId>,
+    shift: f32,
+    r: f32,
+) -> Result<Vec<u32>, DeviceError> {
     let rt = ok(dev.create_render_target(SIZE, SIZE, Format::A8R8G8B8));
     ok(dev.set_render_target(0, Some(rt)));
-    let ps = ps.map(|text| ok(dev.create_pixel_shader(&tokens(text))));
     ok(dev.set_pixel_shader(ps));
     // Stage 0 selects the texture, stage 1 is off (the fixed-function stage).
     for (ty, value) in [(1, 2), (2, 2), (4, 2), (5, 2)] {
@@ -244,6 +261,20 @@ fn gpu_d24s8_textures_are_shadow_maps_lit_shadowed_and_filtered() {
         row[4..60].iter().all(|&c| close(c, 0xffff_ffff, 2)),
         "{row:x?}"
     );
+    // One shader drawn with a narrow render-target texture (R16F, whose missing channels
+    // the shader fills) and then with the shadow map compares in the second draw: the pair
+    // is keyed by what its samplers read.
+    let ps = ok(dev.create_pixel_shader(&tokens(PS2)));
+    let colour = ok(dev.create_texture_with(&TextureDesc {
+        format: Format::R16F,
+        usage: Usage::RENDER_TARGET,
+        ..depth_desc(Format::D24S8)
+    }));
+    ok(dev.set_sampler_state_raw(0, MAGFILTER, 1));
+    ok(dev.set_sampler_state_raw(0, MINFILTER, 1));
+    ok(sample_row_with(&mut dev, colour, Some(ps), 0.75, 0.5));
+    let row = ok(sample_row_with(&mut dev, texture, Some(ps), 0.75, 0.5));
+    assert_eq!((row[4], row[60]), (0, 0xffff_ffff), "{row:x?}");
 }
 
 #[test]

@@ -695,4 +695,16 @@ mod tests {
         }
         assert_eq!(Pool::from_d3d(4), None);
     }
+
+    /// `|` joins usage bits (a bit twice is the bit once); `contains` asks for every bit.
+    #[test]
+    fn usages_and_lock_flags_are_bit_sets() {
+        let both = Usage::DYNAMIC | Usage::WRITE_ONLY;
+        assert_eq!(both, Usage(0x208));
+        assert_eq!(both | Usage::DYNAMIC, both);
+        let flags = LockFlags(LockFlags::READ_ONLY.0 | LockFlags::NO_OVERWRITE.0);
+        assert!(flags.contains(LockFlags::READ_ONLY));
+        assert!(flags.contains(flags));
+        assert!(!flags.contains(LockFlags::DISCARD));
+    }
 }
