@@ -108,6 +108,20 @@ fn gpu_multisample_types_follow_the_adapter() {
         let levels = format.multisample_quality_levels(gpu, NONMASKABLE);
         assert!(levels.is_some_and(|l| l >= 1), "{format:?}: {levels:?}");
     }
+    // NONMASKABLE has a quality level per sample count above 1 that every surface format
+    // of the device has (a single sample is not multisampling).
+    let above_one = |f| gpu.sample_counts(f).into_iter().filter(|&n| n > 1).collect();
+    let mut shared: Vec<u32> = above_one(wgpu::TextureFormat::Bgra8Unorm);
+    for f in [
+        wgpu::TextureFormat::Rgba8Unorm,
+        wgpu::TextureFormat::Depth32Float,
+        wgpu::TextureFormat::Depth24PlusStencil8,
+    ] {
+        let theirs: Vec<u32> = above_one(f);
+        shared.retain(|n| theirs.contains(n));
+    }
+    let levels = Format::Null.multisample_quality_levels(gpu, NONMASKABLE);
+    assert_eq!(levels, Some(shared.len() as u32), "{shared:?}");
 }
 
 #[test]
