@@ -110,7 +110,12 @@ fn gpu_multisample_types_follow_the_adapter() {
     }
     // NONMASKABLE has a quality level per sample count above 1 that every surface format
     // of the device has (a single sample is not multisampling).
-    let above_one = |f| gpu.sample_counts(f).into_iter().filter(|&n| n > 1).collect();
+    let above_one = |f| {
+        gpu.sample_counts(f)
+            .into_iter()
+            .filter(|&n| n > 1)
+            .collect()
+    };
     let mut shared: Vec<u32> = above_one(wgpu::TextureFormat::Bgra8Unorm);
     for f in [
         wgpu::TextureFormat::Rgba8Unorm,

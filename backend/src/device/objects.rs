@@ -696,6 +696,20 @@ mod tests {
         assert_eq!(Pool::from_d3d(4), None);
     }
 
+    /// A `RECT` is a box of one slice, negative corners at 0.
+    #[test]
+    fn a_rect_is_a_box_of_one_slice() {
+        let rect = crate::device::Rect {
+            left: -2,
+            top: 1,
+            right: 3,
+            bottom: 4,
+        };
+        let b = TexelBox::of_rect(rect);
+        let corners = (b.left, b.top, b.right, b.bottom, b.front, b.back);
+        assert_eq!(corners, (0, 1, 3, 4, 0, 1));
+    }
+
     /// `|` joins usage bits (a bit twice is the bit once); `contains` asks for every bit.
     #[test]
     fn usages_and_lock_flags_are_bit_sets() {
