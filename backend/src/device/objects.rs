@@ -710,6 +710,31 @@ mod tests {
         assert_eq!(corners, (0, 1, 3, 4, 0, 1));
     }
 
+    /// A box fits where it is non-empty on every axis and inside the image.
+    #[test]
+    fn a_box_fits_where_it_is_inside_and_not_empty() {
+        let whole = TexelBox::whole(4, 4, 2);
+        assert!(whole.fits(4, 4, 2));
+        assert!(!whole.fits(3, 4, 2) && !whole.fits(4, 3, 2) && !whole.fits(4, 4, 1));
+        let empty = [
+            TexelBox { right: 0, ..whole },
+            TexelBox { bottom: 0, ..whole },
+            TexelBox { back: 0, ..whole },
+        ];
+        for b in empty {
+            assert!(!b.fits(4, 4, 2), "{b:?}");
+        }
+    }
+
+    /// A texture's memory is empty where it keeps no subresource.
+    #[test]
+    fn texture_memory_is_empty_without_subresources() {
+        assert!(TextureMemory::new([]).is_empty());
+        let memory = TextureMemory::new([16, 4]);
+        assert!(!memory.is_empty());
+        assert_eq!(memory.get(1).map(<[u8]>::len), Some(4));
+    }
+
     /// `|` joins usage bits (a bit twice is the bit once); `contains` asks for every bit.
     #[test]
     fn usages_and_lock_flags_are_bit_sets() {
