@@ -127,6 +127,18 @@ fn gpu_multisample_types_follow_the_adapter() {
     }
     let levels = Format::Null.multisample_quality_levels(gpu, NONMASKABLE);
     assert_eq!(levels, Some(shared.len() as u32), "{shared:?}");
+    // Surfaces take each NONMASKABLE level, and quality 0 only of the counted types.
+    let mut dev = dev;
+    let target = |dev: &mut Device, kind, quality| {
+        let ms = MultiSample { kind, quality };
+        dev.create_render_target_multisampled(8, 8, Format::A8R8G8B8, ms, false)
+    };
+    for quality in 0..shared.len() as u32 {
+        ok(target(&mut dev, NONMASKABLE, quality));
+    }
+    assert!(target(&mut dev, NONMASKABLE, shared.len() as u32).is_err());
+    ok(target(&mut dev, 2, 0));
+    assert!(target(&mut dev, 2, 1).is_err());
 }
 
 #[test]
