@@ -438,6 +438,15 @@ fn gpu_alpha_to_coverage_through_the_vendor_hacks() {
         0xff,
         "single-sampled"
     );
+    // There NVIDIA's hack leaves the alpha test on: alpha 0x80 fails GREATER 0xc0.
+    ok(dev.set_render_state_raw(POINTSIZE, A2M0));
+    ok(dev.set_render_state_raw(ADAPTIVETESS_Y, ATOC));
+    ok(dev.set_render_state_raw(ALPHATESTENABLE, 1));
+    let red = red_after_quad(&mut dev, single, 0x80);
+    assert_eq!(red, 0, "single-sampled, ATOC: alpha tested");
+    ok(dev.set_render_state_raw(ALPHATESTENABLE, 0));
+    ok(dev.set_render_state_raw(ADAPTIVETESS_Y, 0));
+    ok(dev.set_render_state_raw(POINTSIZE, A2M1));
 
     // Points drawn while POINTSIZE holds A2M1 have the size set before it (4 pixels).
     ok(dev.clear(&[], TARGET, 0, 1.0, 0));

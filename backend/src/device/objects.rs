@@ -696,6 +696,22 @@ mod tests {
         assert_eq!(Pool::from_d3d(4), None);
     }
 
+    /// `StretchRect`'s filters: NONE and POINT point, LINEAR blends, the others refused;
+    /// `MultiSample::samples(n)` is type n at quality 0.
+    #[test]
+    fn filters_and_multisample_types_take_d3d9s_numbers() {
+        let filters = [0, 1, 2, 3].map(Filter::from_d3d);
+        let expected = [
+            Some(Filter::Point),
+            Some(Filter::Point),
+            Some(Filter::Linear),
+            None,
+        ];
+        assert_eq!(filters, expected);
+        let four = MultiSample::samples(4);
+        assert_eq!((four.kind, four.quality), (4, 0));
+    }
+
     /// A `RECT` is a box of one slice, negative corners at 0.
     #[test]
     fn a_rect_is_a_box_of_one_slice() {
