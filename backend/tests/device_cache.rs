@@ -775,3 +775,36 @@ fn gpu_fixed_function_draws_read_the_states_set_for_each() {
     assert_eq!(ok(dev.pixel(100, 240)), 0xff20_4060);
     assert_eq!(ok(dev.pixel(540, 240)), 0xffa0_c0e0);
 }
+
+/// Releasing a shader drops the cached pairs that name it, and only those.
+#[test]
+fn gpu_a_released_shader_drops_only_its_pairs() {
+    let mut dev = Device::new(DeviceParams::default())
+        .unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"));
+    let tokens = |text: &str| assemble_tokens(text).unwrap_or_else(|e| panic!("{e}"));
+    let vs = ok(dev.create_vertex_shader(&tokens(
+        "vs_2_0\ndcl_position v0\nmov oPos, v0\nmov oD0, c0\n",
+    )));
+    let ps = [
+        "ps_2_0\ndcl v0\nmov oC0, v0\n",
+        "ps_2_0\ndef c0, 1, 0, 0, 1\nmov oC0, c0\n",
+    ]
+    .map(|text| ok(dev.create_pixel_shader(&tokens(text))));
+    ok(dev.set_fvf(0x002));
+    ok(dev.set_vertex_shader(Some(vs)));
+    let triangle: Vec<u8> = [-1.0f32, -1.0, 0.5, -1.0, 1.0, 0.5, 1.0, -1.0, 0.5]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
+    for p in ps {
+        ok(dev.set_pixel_shader(Some(p)));
+        ok(dev.draw_primitive_up(PrimitiveType::TriangleList, 1, &triangle, 12));
+    }
+    let pairs = |dev: &Device| dev.cache_stats().0.len;
+    assert_eq!(pairs(&dev), 2);
+    ok(dev.set_pixel_shader(None));
+    ok(dev.release_pixel_shader(ps[0]));
+    assert_eq!(pairs(&dev), 1, "the other pixel shader's pair stays");
+    ok(dev.release_vertex_shader(vs));
+    assert_eq!(pairs(&dev), 0);
+}
