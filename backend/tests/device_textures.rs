@@ -435,7 +435,8 @@ fn gpu_vertex_texture_fetch_of_narrow_formats_reads_missing_channels_as_one() {
             0x4080bf,
         ),
     ];
-    for (format, texel, expected) in cases {
+    // Each on another vertex sampler: s0, s2, s3.
+    for ((format, texel, expected), sampler) in cases.into_iter().zip([0, 2, 3]) {
         let mut dev = device();
         let tex = ok(dev.create_texture_with(&TextureDesc {
             kind: TextureKind::TwoD,
@@ -448,15 +449,15 @@ fn gpu_vertex_texture_fetch_of_narrow_formats_reads_missing_channels_as_one() {
             pool: Pool::Managed,
         }));
         ok(dev.update_texture(tex, 0, &texel));
-        let vs = ok(dev.create_vertex_shader(&tokens(
-            "vs_3_0\ndcl_position v0\ndcl_2d s0\ndcl_position o0\ndcl_color o1\n\
-             def c0, 0.5, 0.5, 0, 0\nmov o0, v0\ntexldl r0, c0, s0\nmov o1, r0\n",
-        )));
+        let vs = ok(dev.create_vertex_shader(&tokens(&format!(
+            "vs_3_0\ndcl_position v0\ndcl_2d s{sampler}\ndcl_position o0\ndcl_color o1\n\
+             def c0, 0.5, 0.5, 0, 0\nmov o0, v0\ntexldl r0, c0, s{sampler}\nmov o1, r0\n",
+        ))));
         let ps = ok(dev.create_pixel_shader(&tokens("ps_3_0\ndcl_color v0\nmov oC0, v0\n")));
         ok(dev.set_vertex_shader(Some(vs)));
         ok(dev.set_pixel_shader(Some(ps)));
-        // D3DVERTEXTEXTURESAMPLER0.
-        ok(dev.set_texture(257, Some(tex)));
+        // D3DVERTEXTEXTURESAMPLER0 + sampler.
+        ok(dev.set_texture(257 + sampler, Some(tex)));
         ok(dev.set_fvf(0x002)); // D3DFVF_XYZ
         ok(dev.set_render_state(RenderState::CullMode(CullMode::None)));
         ok(dev.draw_primitive_up(
