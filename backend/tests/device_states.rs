@@ -498,3 +498,37 @@ fn gpu_raw_states_read_back_as_set() {
         .set_sampler_state_raw(300, 5, 1)
         .is_err_and(|e| e.is_invalid_call()));
 }
+
+/// `D3DRS_SHADEMODE` with a vertex shader writing `oD0`: GOURAUD interpolates the vertices'
+/// colours, FLAT gives the whole triangle the first vertex's.
+#[test]
+fn gpu_shade_mode_of_a_vertex_shaders_colour() {
+    use d3d9_backend::device::ShadeMode;
+    let mut dev = device(DeviceParams::default());
+    let vs = ok(dev.create_vertex_shader(&tokens(
+        "vs_2_0\ndcl_position v0\ndcl_color v1\nmov oPos, v0\nmov oD0, v1\n",
+    )));
+    ok(dev.set_vertex_shader(Some(vs)));
+    ok(dev.set_fvf(D3DFVF_XYZ | D3DFVF_DIFFUSE));
+    let mut triangle = Vec::new();
+    for (x, y, colour) in [
+        (-1.0f32, -1.0f32, 0xffff_0000u32),
+        (-1.0, 3.0, 0xff00_ff00),
+        (3.0, -1.0, 0xff00_00ff),
+    ] {
+        triangle.extend(floats(&[x, y, 0.5]));
+        triangle.extend(colour.to_le_bytes());
+    }
+    for (mode, flat) in [(ShadeMode::Gouraud, false), (ShadeMode::Flat, true)] {
+        ok(dev.set_render_state(RenderState::ShadeMode(mode)));
+        ok(dev.draw_primitive_up(PrimitiveType::TriangleList, 1, &triangle, 16));
+        let centre = px(&mut dev, 320, 240);
+        if flat {
+            assert_eq!(centre, 0xff_0000, "{mode:?}");
+        } else {
+            // A quarter of the way to the green and the blue vertex: mostly red, some of each.
+            let [b, g, r] = [centre & 0xff, (centre >> 8) & 0xff, centre >> 16];
+            assert!(r > 0x40 && g > 0x20 && b > 0x20, "{mode:?}: {centre:06x}");
+        }
+    }
+}
