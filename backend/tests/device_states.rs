@@ -499,8 +499,9 @@ fn gpu_raw_states_read_back_as_set() {
         .is_err_and(|e| e.is_invalid_call()));
 }
 
-/// `D3DRS_SHADEMODE` with a vertex shader writing `oD0`: GOURAUD interpolates the vertices'
-/// colours, FLAT gives the whole triangle the first vertex's.
+/// `D3DRS_SHADEMODE` with a vertex shader writing `oD0` and with the fixed-function vertex
+/// stage: GOURAUD interpolates the vertices' colours, FLAT gives the whole triangle the
+/// first vertex's.
 #[test]
 fn gpu_shade_mode_of_a_vertex_shaders_colour() {
     use d3d9_backend::device::ShadeMode;
@@ -519,16 +520,21 @@ fn gpu_shade_mode_of_a_vertex_shaders_colour() {
         triangle.extend(floats(&[x, y, 0.5]));
         triangle.extend(colour.to_le_bytes());
     }
-    for (mode, flat) in [(ShadeMode::Gouraud, false), (ShadeMode::Flat, true)] {
+    // Through the shader, then through the fixed-function vertex stage (unlit).
+    ok(dev.set_render_state(RenderState::Lighting(false)));
+    let modes = [(ShadeMode::Gouraud, false), (ShadeMode::Flat, true)];
+    for ((mode, flat), shader) in modes.into_iter().cycle().zip([true, true, false, false]) {
+        ok(dev.set_vertex_shader(shader.then_some(vs)));
         ok(dev.set_render_state(RenderState::ShadeMode(mode)));
         ok(dev.draw_primitive_up(PrimitiveType::TriangleList, 1, &triangle, 16));
         let centre = px(&mut dev, 320, 240);
         if flat {
-            assert_eq!(centre, 0xff_0000, "{mode:?}");
+            assert_eq!(centre, 0xff_0000, "{mode:?}, shader {shader}");
         } else {
             // A quarter of the way to the green and the blue vertex: mostly red, some of each.
             let [b, g, r] = [centre & 0xff, (centre >> 8) & 0xff, centre >> 16];
-            assert!(r > 0x40 && g > 0x20 && b > 0x20, "{mode:?}: {centre:06x}");
+            let mixed = r > 0x40 && g > 0x20 && b > 0x20;
+            assert!(mixed, "{mode:?}, shader {shader}: {centre:06x}");
         }
     }
 }
