@@ -313,10 +313,17 @@ fn gpu_handles_that_name_nothing() {
     invalid_call(dev.set_stream_source_freq(1, 0xc000_0001), "both");
     // A plain 0 is refused; INDEXEDDATA | 0 is accepted (Wine's stream_test).
     invalid_call(dev.set_stream_source_freq(1, 0), "frequency of 0");
-    invalid_call(
-        dev.clear(&[], ClearFlags::ALL, 0, 1.0, 0),
-        "without a depth-stencil surface",
-    );
+    let only = |zbuffer| ClearFlags {
+        target: false,
+        zbuffer,
+        stencil: !zbuffer,
+    };
+    for flags in [ClearFlags::ALL, only(true), only(false)] {
+        invalid_call(
+            dev.clear(&[], flags, 0, 1.0, 0),
+            "without a depth-stencil surface",
+        );
+    }
     let device_vs = ok(dev.create_vertex_shader(&tokens(
         "vs_2_0\ndcl_position v0\nmov oPos, v0\nmov oD0, c0\n",
     )));
