@@ -938,3 +938,23 @@ fn gpu_texbem_reads_the_bump_matrix_set_for_each_draw() {
     assert_eq!(px(&mut dev, 160, 240) & 0xff_ffff, 0x00_00ff, "identity");
     assert_eq!(px(&mut dev, 480, 240) & 0xff_ffff, 0xff_0000, "zero");
 }
+
+/// A pixel shader reading the second texture coordinate set of the fixed-function vertex
+/// stage gets it (the stage writes the sets the shader reads).
+#[test]
+fn gpu_fixed_function_vertices_give_a_pixel_shader_its_second_texcoord_set() {
+    let mut dev = device();
+    let ps = ok(dev.create_pixel_shader(&tokens("ps_2_0\ndcl t1.xy\nmov r0, t1\nmov oC0, r0\n")));
+    ok(dev.set_pixel_shader(Some(ps)));
+    // D3DFVF_XYZ | D3DFVF_TEX2: set 0 (0, 0), set 1 (1, 0.5).
+    ok(dev.set_fvf(D3DFVF_XYZ | 0x200));
+    ok(dev.set_render_state(RenderState::CullMode(CullMode::None)));
+    let mut v = Vec::new();
+    for (x, y) in [(-1.0f32, -1.0f32), (-1.0, 3.0), (3.0, -1.0)] {
+        v.extend(floats(&[x, y, 0.5, 0.0, 0.0, 1.0, 0.5]));
+    }
+    ok(dev.draw_primitive_up(PrimitiveType::TriangleList, 1, &v, 28));
+    let centre = px(&mut dev, 320, 240) & 0xff_ffff;
+    let (r, g) = (centre >> 16, (centre >> 8) & 0xff);
+    assert!(r == 0xff && g.abs_diff(0x80) <= 1, "{centre:06x}");
+}
