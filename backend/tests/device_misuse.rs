@@ -288,8 +288,26 @@ fn gpu_handles_that_name_nothing() {
     ok(dev.release_index_buffer(other));
     ok(dev.draw_indexed_primitive(PrimitiveType::TriangleList, 0, 0, 3, 0, 1));
     assert_eq!(ok(dev.pixel(10, 470)) & 0xffffff, 0x00ff00);
-    // What each buffer was made with.
     use d3d9_backend::device::{Pool, Usage};
+    // Surfaces of no texels or past the adapter's 2D limit; offscreen plain surfaces of a
+    // depth format or NULL.
+    let limit = dev.gpu().device().limits().max_texture_dimension_2d;
+    for (w, h) in [(0, 4), (4, 0), (limit + 1, 4), (4, limit + 1)] {
+        invalid_call(
+            dev.create_render_target(w, h, d3d9_backend::device::Format::A8R8G8B8),
+            "surface",
+        );
+    }
+    for format in [
+        d3d9_backend::device::Format::D24S8,
+        d3d9_backend::device::Format::Null,
+    ] {
+        invalid_call(
+            dev.create_offscreen_plain_surface(4, 4, format, Pool::SystemMem),
+            "depth format",
+        );
+    }
+    // What each buffer was made with.
     let dynamic = ok(dev.create_vertex_buffer_in(20, Usage::DYNAMIC, Pool::Default));
     assert_eq!(
         dev.vertex_buffer_desc(dynamic),
