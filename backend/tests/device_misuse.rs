@@ -298,6 +298,10 @@ fn gpu_handles_that_name_nothing() {
             "surface",
         );
     }
+    // At the limit they are made.
+    for (w, h) in [(limit, 4), (4, limit)] {
+        ok(dev.create_render_target(w, h, d3d9_backend::device::Format::A8R8G8B8));
+    }
     for format in [
         d3d9_backend::device::Format::D24S8,
         d3d9_backend::device::Format::Null,
