@@ -187,9 +187,9 @@ mod tests {
         assert_eq!((s.hits, s.misses, s.evictions, s.len), (2, 4, 2, 2));
     }
 
-    /// Each write mixes its word in as rustc's FxHasher does: `(hash.rotate_left(5) ^ word)
-    /// * SEED`, integers as one word, bytes as little-endian words of 8 and a zero-padded
-    /// rest.
+    /// Each write mixes its word in as rustc's FxHasher does, hash = (hash rotated left by 5
+    /// xor word) times SEED: integers as one word, bytes as little-endian words of 8 and a
+    /// zero-padded rest.
     #[test]
     fn the_hash_is_fxhash() {
         let hash = |write: &dyn Fn(&mut FxHasher)| {
