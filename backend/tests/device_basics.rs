@@ -417,6 +417,16 @@ fn gpu_alpha_test_on_float_targets_compares_the_unclamped_alpha() {
     }
 }
 
+/// D3DFVF_XYZ | D3DFVF_DIFFUSE vertices of a triangle over the top-left half in `colour`.
+fn top_left_triangle(colour: u32) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    for (x, y) in [(-1.0f32, -1.0f32), (-1.0, 1.0), (1.0, 1.0)] {
+        bytes.extend(floats(&[x, y, 0.1]));
+        bytes.extend(colour.to_le_bytes());
+    }
+    bytes
+}
+
 /// A draw submitted while its vertex buffer is still locked reads what the lock has written
 /// so far (Wine's test_draw_mapped_buffer on Windows: a DEFAULT DYNAMIC buffer locked,
 /// written, drawn from and read back before the Unlock), and what the lock writes after the
@@ -425,22 +435,13 @@ fn gpu_alpha_test_on_float_targets_compares_the_unclamped_alpha() {
 fn gpu_draws_read_what_a_held_lock_has_written() {
     use d3d9_backend::device::{LockFlags, Pool, Usage};
     let mut dev = device();
-    // D3DFVF_XYZ | D3DFVF_DIFFUSE: a triangle over the top-left half.
-    let triangle = |colour: u32| {
-        let mut bytes = Vec::new();
-        for (x, y) in [(-1.0f32, -1.0f32), (-1.0, 1.0), (1.0, 1.0)] {
-            bytes.extend(floats(&[x, y, 0.1]));
-            bytes.extend(colour.to_le_bytes());
-        }
-        bytes
-    };
     let vb = ok(dev.create_vertex_buffer_in(48, Usage::DYNAMIC, Pool::Default));
     ok(dev.set_fvf(D3DFVF_XYZ | 0x040));
     ok(dev.set_render_state(RenderState::Lighting(false)));
     ok(dev.set_stream_source(0, Some(vb), 0, 16));
     let write = |dev: &mut Device, colour: u32, flags: LockFlags| {
         let locked = ok(dev.lock_vertex_buffer(vb, 0, 48, flags));
-        let bytes = triangle(colour);
+        let bytes = top_left_triangle(colour);
         // SAFETY: the lock holds 48 bytes until the unlock.
         #[allow(unsafe_code)]
         unsafe {
@@ -475,22 +476,14 @@ fn gpu_draws_read_what_a_held_lock_has_written() {
 fn gpu_a_plain_lock_leaves_earlier_draws_alone() {
     use d3d9_backend::device::LockFlags;
     let mut dev = device();
-    let triangle = |colour: u32| {
-        let mut bytes = Vec::new();
-        for (x, y) in [(-1.0f32, -1.0f32), (-1.0, 1.0), (1.0, 1.0)] {
-            bytes.extend(floats(&[x, y, 0.1]));
-            bytes.extend(colour.to_le_bytes());
-        }
-        bytes
-    };
-    let vb = ok(dev.create_vertex_buffer_with(&triangle(0xffff_0000)));
+    let vb = ok(dev.create_vertex_buffer_with(&top_left_triangle(0xffff_0000)));
     ok(dev.set_fvf(D3DFVF_XYZ | D3DFVF_DIFFUSE));
     ok(dev.set_render_state(RenderState::Lighting(false)));
     ok(dev.set_stream_source(0, Some(vb), 0, 16));
     ok(dev.clear(&[], ClearFlags::TARGET, 0xff00_00ff, 1.0, 0));
     ok(dev.draw_primitive(PrimitiveType::TriangleList, 0, 1));
     let locked = ok(dev.lock_vertex_buffer(vb, 0, 0, LockFlags(0)));
-    let green = triangle(0xff00_ff00);
+    let green = top_left_triangle(0xff00_ff00);
     // SAFETY: the lock holds the buffer's 48 bytes until the unlock.
     #[allow(unsafe_code)]
     unsafe {
@@ -615,26 +608,32 @@ fn gpu_index_0xffff_in_a_strip_is_a_vertex() {
     }
 }
 
+/// A device on a wgpu device of `adapter` opened with `limits` and no optional features (as
+/// a compatibility layer may open one).
+fn device_opened_with(
+    adapter: &wgpu::Adapter,
+    limits: wgpu::Limits,
+    params: d3d9_backend::DeviceParams,
+) -> Device {
+    let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+        required_limits: limits,
+        ..Default::default()
+    }))
+    .unwrap_or_else(|e| panic!("{e}"));
+    ok(Device::from_wgpu(adapter.clone(), device, queue, params))
+}
+
 /// A buffer past the wgpu device's `max_buffer_size` is `Unsupported`, one of that size is
 /// made (vertex and index buffers alike).
 #[test]
 fn gpu_buffers_up_to_the_adapters_size_limit_are_made() {
     let adapter = default_adapter();
     let limit: u32 = 16 << 20;
-    let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
-        required_limits: wgpu::Limits {
-            max_buffer_size: limit.into(),
-            ..adapter.limits()
-        },
-        ..Default::default()
-    }))
-    .unwrap_or_else(|e| panic!("{e}"));
-    let mut dev = ok(Device::from_wgpu(
-        adapter.clone(),
-        device,
-        queue,
-        d3d9_backend::DeviceParams::default(),
-    ));
+    let limits = wgpu::Limits {
+        max_buffer_size: limit.into(),
+        ..adapter.limits()
+    };
+    let mut dev = device_opened_with(&adapter, limits, d3d9_backend::DeviceParams::default());
     ok(dev.create_vertex_buffer(limit));
     let past = dev.create_vertex_buffer(limit + 4);
     assert!(
@@ -651,18 +650,8 @@ fn gpu_buffers_up_to_the_adapters_size_limit_are_made() {
 fn gpu_a_device_without_optional_features_refuses_what_needs_them() {
     use d3d9_backend::device::FillMode;
     let adapter = default_adapter();
-    let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
-        required_features: wgpu::Features::empty(),
-        required_limits: adapter.limits(),
-        ..Default::default()
-    }))
-    .unwrap_or_else(|e| panic!("{e}"));
-    let mut dev = ok(Device::from_wgpu(
-        adapter.clone(),
-        device,
-        queue,
-        d3d9_backend::DeviceParams::default(),
-    ));
+    let limits = adapter.limits();
+    let mut dev = device_opened_with(&adapter, limits, d3d9_backend::DeviceParams::default());
     let vs = ok(dev.create_vertex_shader(&tokens(
         "vs_2_0\ndcl_position v0\nmov oPos, v0\nmov oD0, c0\n",
     )));
@@ -708,24 +697,16 @@ fn gpu_constants_past_the_dynamic_offset_limit_are_bound_by_groups_of_their_own(
     let software = d3d9_translator::decl::VertexProcessing::Software;
     let hardware = d3d9_translator::decl::VertexProcessing::Hardware;
     for (dynamic, processing) in (0..4).map(|d| (d, hardware)).chain([(1, software)]) {
-        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
-            required_limits: wgpu::Limits {
-                max_dynamic_uniform_buffers_per_pipeline_layout: dynamic,
-                max_dynamic_storage_buffers_per_pipeline_layout: 0,
-                ..adapter.limits()
-            },
-            ..Default::default()
-        }))
-        .unwrap_or_else(|e| panic!("{e}"));
-        let mut dev = ok(Device::from_wgpu(
-            adapter.clone(),
-            device,
-            queue,
-            d3d9_backend::DeviceParams {
-                processing,
-                ..d3d9_backend::DeviceParams::default()
-            },
-        ));
+        let limits = wgpu::Limits {
+            max_dynamic_uniform_buffers_per_pipeline_layout: dynamic,
+            max_dynamic_storage_buffers_per_pipeline_layout: 0,
+            ..adapter.limits()
+        };
+        let params = d3d9_backend::DeviceParams {
+            processing,
+            ..d3d9_backend::DeviceParams::default()
+        };
+        let mut dev = device_opened_with(&adapter, limits, params);
         let vs = ok(dev.create_vertex_shader(&tokens(
             "vs_2_0\ndcl_position v0\nadd r0, v0, c1\nmov oPos, r0\nmov oD0, c0\n",
         )));
