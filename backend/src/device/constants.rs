@@ -684,6 +684,8 @@ mod tests {
         );
     }
 
+    /// `c#` reads back what `SetVertexShaderConstantF` set (zero elsewhere and past the
+    /// file), and the constants keep the device's processing mode.
     #[test]
     fn registers_read_back_what_was_set() {
         for processing in [VertexProcessing::Hardware, VertexProcessing::Software] {
