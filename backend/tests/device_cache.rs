@@ -10,6 +10,8 @@ mod device_common;
 use d3d9_backend::device::CullMode;
 use d3d9_backend::device::{ClearFlags, Device, DeviceParams, PrimitiveType, RenderState};
 use d3d9_translator::asm::assemble_tokens;
+use d3d9_translator::bytecode::Usage;
+use d3d9_translator::decl::{DeclType, VertexElement};
 use device_common::ok;
 
 const PAIRS: usize = 1000;
@@ -776,7 +778,8 @@ fn gpu_fixed_function_draws_read_the_states_set_for_each() {
     assert_eq!(ok(dev.pixel(540, 240)), 0xffa0_c0e0);
 }
 
-/// Releasing a shader drops the cached pairs that name it, and only those.
+/// Releasing a shader or a declaration drops the cached pairs that name it, and only those;
+/// what is set stays set.
 #[test]
 fn gpu_a_released_shader_drops_only_its_pairs() {
     let mut dev = Device::new(DeviceParams::default())
@@ -802,9 +805,29 @@ fn gpu_a_released_shader_drops_only_its_pairs() {
     }
     let pairs = |dev: &Device| dev.cache_stats().0.len;
     assert_eq!(pairs(&dev), 2);
-    ok(dev.set_pixel_shader(None));
+    // The second pixel shader stays set: its pair is drawn again, not made anew.
     ok(dev.release_pixel_shader(ps[0]));
     assert_eq!(pairs(&dev), 1, "the other pixel shader's pair stays");
+    ok(dev.draw_primitive_up(PrimitiveType::TriangleList, 1, &triangle, 12));
+    assert_eq!(pairs(&dev), 1, "the set pixel shader is still set");
+    // A declaration released: its pairs go, the FVF's declaration and its pair stay.
+    let elements = [VertexElement::new(
+        0,
+        0,
+        DeclType::Float3,
+        Usage::Position,
+        0,
+    )];
+    let decl = ok(dev.create_vertex_declaration(&elements));
+    assert_eq!(dev.declaration_elements(decl), Some(&elements[..]));
+    ok(dev.set_vertex_declaration(Some(decl)));
+    ok(dev.draw_primitive_up(PrimitiveType::TriangleList, 1, &triangle, 12));
+    assert_eq!(pairs(&dev), 2);
+    ok(dev.set_fvf(0x002));
+    ok(dev.release_vertex_declaration(decl));
+    assert_eq!(pairs(&dev), 1, "the declaration's pair is dropped");
+    ok(dev.draw_primitive_up(PrimitiveType::TriangleList, 1, &triangle, 12));
+    assert_eq!(pairs(&dev), 1, "the FVF's declaration stays set, its pair kept");
     ok(dev.release_vertex_shader(vs));
     assert_eq!(pairs(&dev), 0);
 }
