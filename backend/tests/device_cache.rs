@@ -827,7 +827,11 @@ fn gpu_a_released_shader_drops_only_its_pairs() {
     ok(dev.release_vertex_declaration(decl));
     assert_eq!(pairs(&dev), 1, "the declaration's pair is dropped");
     ok(dev.draw_primitive_up(PrimitiveType::TriangleList, 1, &triangle, 12));
-    assert_eq!(pairs(&dev), 1, "the FVF's declaration stays set, its pair kept");
+    assert_eq!(
+        pairs(&dev),
+        1,
+        "the FVF's declaration stays set, its pair kept"
+    );
     ok(dev.release_vertex_shader(vs));
     assert_eq!(pairs(&dev), 0);
 }

@@ -371,3 +371,55 @@ fn gpu_additional_swap_chains_present_their_own_back_buffers() {
     assert!(dev.present_swap_chain(chain).is_err());
     assert!(dev.release_swap_chain(chain).is_err());
 }
+
+/// Constants go back to zero at a Reset, also for draws whose bind groups were made before
+/// it: a vertex shader drawing its `c0` and a pixel shader drawing its `c0` draw black after
+/// one, the same shaders and draws that drew red and green before.
+#[test]
+fn gpu_constants_are_zero_in_draws_after_a_reset() {
+    let mut dev = device();
+    let vs = ok(dev.create_vertex_shader(&tokens(
+        "vs_2_0\ndcl_position v0\nmov oPos, v0\nmov oD0, c0\n",
+    )));
+    let ps = ok(dev.create_pixel_shader(&tokens("ps_2_0\nmov oC0, c0\n")));
+    // Left half through the vertex shader's colour, right half the pixel shader's.
+    let half = |x0: f32| {
+        floats(&[
+            x0,
+            -1.0,
+            0.5,
+            x0,
+            1.0,
+            0.5,
+            x0 + 1.0,
+            -1.0,
+            0.5,
+            x0 + 1.0,
+            1.0,
+            0.5,
+        ])
+    };
+    let draw = |dev: &mut Device| {
+        ok(dev.set_render_state_raw(22, 1)); // D3DRS_CULLMODE NONE
+        ok(dev.set_fvf(0x002)); // D3DFVF_XYZ
+        ok(dev.set_vertex_shader(Some(vs)));
+        for (x0, pixel) in [(-1.0, None), (0.0, Some(ps))] {
+            ok(dev.set_pixel_shader(pixel));
+            ok(dev.draw_primitive_up(PrimitiveType::TriangleStrip, 2, &half(x0), 12));
+        }
+        let px = |dev: &mut Device, x| ok(dev.pixel(x, 240)) & 0xff_ffff;
+        (px(dev, 160), px(dev, 480))
+    };
+    ok(dev.set_vertex_shader_constant_f(0, &[[1.0, 0.0, 0.0, 1.0]]));
+    ok(dev.set_pixel_shader_constant_f(0, &[[0.0, 1.0, 0.0, 1.0]]));
+    assert_eq!(draw(&mut dev), (0xff_0000, GREEN));
+    // A hardware device starts with software vertex processing off, a software one on.
+    assert!(!dev.software_vertex_processing());
+    let software = device_common::device_with(DeviceParams {
+        processing: d3d9_translator::decl::VertexProcessing::Software,
+        ..DeviceParams::default()
+    });
+    assert!(software.software_vertex_processing());
+    ok(dev.reset(small()));
+    assert_eq!(draw(&mut dev), (0, 0));
+}
