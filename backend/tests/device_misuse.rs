@@ -311,6 +311,28 @@ fn gpu_handles_that_name_nothing() {
             "depth format",
         );
     }
+    // A surface lock's rectangle may not reach left of or above the surface.
+    let plain = ok(dev.create_offscreen_plain_surface(
+        4,
+        4,
+        d3d9_backend::device::Format::A8R8G8B8,
+        Pool::SystemMem,
+    ));
+    let rect = |left, top| d3d9_backend::device::Rect {
+        left,
+        top,
+        right: 2,
+        bottom: 2,
+    };
+    for (left, top) in [(-1, 0), (0, -1)] {
+        let locked = dev.lock_surface(plain, Some(rect(left, top)), flags);
+        invalid_call(locked.map(|l| l.row_pitch), "Rect");
+    }
+    assert!(!dev.surface_locked(plain));
+    ok(dev.lock_surface(plain, Some(rect(0, 0)), flags));
+    assert!(dev.surface_locked(plain));
+    ok(dev.unlock_surface(plain));
+    assert!(!dev.surface_locked(plain));
     // What each buffer was made with.
     let dynamic = ok(dev.create_vertex_buffer_in(20, Usage::DYNAMIC, Pool::Default));
     assert_eq!(
