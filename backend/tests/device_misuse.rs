@@ -265,8 +265,43 @@ fn gpu_handles_that_name_nothing() {
     invalid_call(dev.set_render_target(4, None), "render target 4");
     invalid_call(dev.set_render_target(0, None), "cannot be NULL");
     invalid_call(dev.update_vertex_buffer(vb, 30, &[0; 12]), "offset 30");
-    // A lock may start at the end (0 bytes), not past it.
+    invalid_call(dev.create_vertex_buffer(0), "0 bytes");
+    invalid_call(
+        dev.set_stream_source_freq(0, 0x8000_0001),
+        "INSTANCEDATA on stream 0",
+    );
+    invalid_call(dev.set_stream_source_freq(1, 0xc000_0001), "both");
+    // A plain 0 is refused; INDEXEDDATA | 0 is accepted (Wine's stream_test).
+    invalid_call(dev.set_stream_source_freq(1, 0), "frequency of 0");
+    let only = |zbuffer| ClearFlags {
+        target: false,
+        zbuffer,
+        stencil: !zbuffer,
+    };
+    for flags in [ClearFlags::ALL, only(true), only(false)] {
+        invalid_call(
+            dev.clear(&[], flags, 0, 1.0, 0),
+            "without a depth-stencil surface",
+        );
+    }
+    let device_vs = ok(dev.create_vertex_shader(&tokens(
+        "vs_2_0\ndcl_position v0\nmov oPos, v0\nmov oD0, c0\n",
+    )));
+    ok(dev.set_vertex_shader(Some(device_vs)));
+    still_draws(&mut dev);
+}
+
+/// Buffer locks as Windows takes them: one may start at the end (0 bytes), not past it; its
+/// size is clamped at the end; an Unlock of an unlocked buffer succeeds. Releasing a buffer
+/// leaves the streams and indices that name others alone; each buffer keeps what it was
+/// made with.
+#[test]
+fn gpu_buffer_locks_and_releases_follow_d3d9() {
+    use d3d9_backend::device::{Pool, Usage};
+    let mut dev = device();
+    let vb = ok(dev.create_vertex_buffer_with(&triangle()));
     let flags = d3d9_backend::device::LockFlags(0);
+    // A lock may start at the end (0 bytes), not past it.
     assert_eq!(ok(dev.lock_vertex_buffer(vb, 36, 0, flags)).row_pitch, 0);
     ok(dev.unlock_vertex_buffer(vb));
     invalid_call(dev.lock_vertex_buffer(vb, 40, 0, flags), "offset 40");
@@ -288,7 +323,32 @@ fn gpu_handles_that_name_nothing() {
     ok(dev.release_index_buffer(other));
     ok(dev.draw_indexed_primitive(PrimitiveType::TriangleList, 0, 0, 3, 0, 1));
     assert_eq!(ok(dev.pixel(10, 470)) & 0xffffff, 0x00ff00);
-    use d3d9_backend::device::{Pool, Usage};
+    // What each buffer was made with.
+    let dynamic = ok(dev.create_vertex_buffer_in(20, Usage::DYNAMIC, Pool::Default));
+    assert_eq!(
+        dev.vertex_buffer_desc(dynamic),
+        Some((20, Usage::DYNAMIC, Pool::Default))
+    );
+    let ib32 = ok(dev.create_index_buffer_in(
+        24,
+        IndexFormat::Index32,
+        Usage::WRITE_ONLY,
+        Pool::SystemMem,
+    ));
+    assert_eq!(
+        dev.index_buffer_desc(ib32),
+        Some((24, IndexFormat::Index32, Usage::WRITE_ONLY, Pool::SystemMem))
+    );
+}
+
+/// Surfaces of no texels or past the adapter's 2D limit are refused, at the limit made;
+/// offscreen plain surfaces of a depth format or NULL are refused; a surface lock's
+/// rectangle may not reach left of or above the surface.
+#[test]
+fn gpu_surface_sizes_and_locks_follow_d3d9() {
+    let mut dev = device();
+    let flags = d3d9_backend::device::LockFlags(0);
+    use d3d9_backend::device::Pool;
     // Surfaces of no texels or past the adapter's 2D limit; offscreen plain surfaces of a
     // depth format or NULL.
     let limit = dev.gpu().device().limits().max_texture_dimension_2d;
@@ -333,46 +393,6 @@ fn gpu_handles_that_name_nothing() {
     assert!(dev.surface_locked(plain));
     ok(dev.unlock_surface(plain));
     assert!(!dev.surface_locked(plain));
-    // What each buffer was made with.
-    let dynamic = ok(dev.create_vertex_buffer_in(20, Usage::DYNAMIC, Pool::Default));
-    assert_eq!(
-        dev.vertex_buffer_desc(dynamic),
-        Some((20, Usage::DYNAMIC, Pool::Default))
-    );
-    let ib32 = ok(dev.create_index_buffer_in(
-        24,
-        IndexFormat::Index32,
-        Usage::WRITE_ONLY,
-        Pool::SystemMem,
-    ));
-    assert_eq!(
-        dev.index_buffer_desc(ib32),
-        Some((24, IndexFormat::Index32, Usage::WRITE_ONLY, Pool::SystemMem))
-    );
-    invalid_call(dev.create_vertex_buffer(0), "0 bytes");
-    invalid_call(
-        dev.set_stream_source_freq(0, 0x8000_0001),
-        "INSTANCEDATA on stream 0",
-    );
-    invalid_call(dev.set_stream_source_freq(1, 0xc000_0001), "both");
-    // A plain 0 is refused; INDEXEDDATA | 0 is accepted (Wine's stream_test).
-    invalid_call(dev.set_stream_source_freq(1, 0), "frequency of 0");
-    let only = |zbuffer| ClearFlags {
-        target: false,
-        zbuffer,
-        stencil: !zbuffer,
-    };
-    for flags in [ClearFlags::ALL, only(true), only(false)] {
-        invalid_call(
-            dev.clear(&[], flags, 0, 1.0, 0),
-            "without a depth-stencil surface",
-        );
-    }
-    let device_vs = ok(dev.create_vertex_shader(&tokens(
-        "vs_2_0\ndcl_position v0\nmov oPos, v0\nmov oD0, c0\n",
-    )));
-    ok(dev.set_vertex_shader(Some(device_vs)));
-    still_draws(&mut dev);
 }
 
 /// `GetRenderTargetData` reads only DEFAULT render targets (not a SYSTEMMEM surface, not a
