@@ -12,7 +12,7 @@ use d3d9_backend::device::{ClearFlags, Device, DeviceParams, PrimitiveType, Rend
 use d3d9_translator::asm::assemble_tokens;
 use d3d9_translator::bytecode::Usage;
 use d3d9_translator::decl::{DeclType, VertexElement};
-use device_common::ok;
+use device_common::{floats, ok};
 
 const PAIRS: usize = 1000;
 const CAPACITY: usize = 64;
@@ -58,8 +58,7 @@ fn gpu_thousand_pairs_stay_within_the_cache_bounds() {
             let mut data = vec![0u8; 3 * 48];
             for (v, corner) in corners.iter().enumerate() {
                 let at = v * 48 + d * 4;
-                let bytes: Vec<u8> = corner.iter().flat_map(|c| c.to_le_bytes()).collect();
-                data[at..at + 12].copy_from_slice(&bytes);
+                data[at..at + 12].copy_from_slice(&floats(corner));
             }
             ok(dev.create_vertex_buffer_with(&data))
         })
@@ -118,13 +117,7 @@ fn gpu_a_repeated_draw_sees_every_change() {
         &assemble_tokens("vs_2_0\ndcl_position v0\nmov oPos, v0\nmov oD0, c0\n")
             .unwrap_or_else(|e| panic!("{e}")),
     ));
-    let corners = |x: f32| -> Vec<u8> {
-        [[x - 2.0, -1.0, 0.5], [x - 2.0, 1.0, 0.5], [x, -1.0, 0.5]]
-            .iter()
-            .flatten()
-            .flat_map(|c: &f32| c.to_le_bytes())
-            .collect()
-    };
+    let corners = |x: f32| floats(&[x - 2.0, -1.0, 0.5, x - 2.0, 1.0, 0.5, x, -1.0, 0.5]);
     let vb = ok(dev.create_vertex_buffer_with(&corners(1.0)));
     let ib = ok(dev.create_index_buffer_u16(&[0, 1, 2]));
     ok(dev.set_fvf(D3DFVF_XYZ));
@@ -220,7 +213,7 @@ fn grid_device(vs: &str, ps: &str, grid: u32) -> Device {
         let clip = |x: f32, y: f32| [x / grid as f32 * 2.0 - 1.0, 1.0 - y / grid as f32 * 2.0];
         for (dx, dy) in [(0.1, 0.1), (0.9, 0.1), (0.1, 0.9), (0.9, 0.9)] {
             let [x, y] = clip(x0 + dx, y0 + dy);
-            vertices.extend([x, y, 0.5].iter().flat_map(|c: &f32| c.to_le_bytes()));
+            vertices.extend(floats(&[x, y, 0.5]));
         }
     }
     let vb = ok(dev.create_vertex_buffer_with(&vertices));
@@ -559,7 +552,6 @@ fn gpu_draws_with_more_than_a_pass_are_not_memoised() {
     const D3DFVF_XYZRHW: u32 = 0x004;
     const D3DFVF_PSIZE: u32 = 0x020;
     const D3DFVF_XYZ_TEX1_SIZE3: u32 = 0x002 | 0x100 | (1 << 16);
-    let floats = |v: &[f32]| -> Vec<u8> { v.iter().flat_map(|f| f.to_le_bytes()).collect() };
     let mut dev = Device::new(DeviceParams::default())
         .unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"));
     ok(dev.set_render_state(RenderState::CullMode(CullMode::None)));
@@ -717,7 +709,7 @@ fn gpu_a_memoised_fixed_function_draw_ignores_shader_constants() {
     let vertices: Vec<u8> = [[-1.0f32, -1.0, 0.5], [-1.0, 1.0, 0.5], [1.0, -1.0, 0.5]]
         .iter()
         .flat_map(|p| {
-            let mut v: Vec<u8> = p.iter().flat_map(|c| c.to_le_bytes()).collect();
+            let mut v = floats(p);
             v.extend_from_slice(&0xff20_40c0u32.to_le_bytes());
             v
         })
@@ -795,10 +787,7 @@ fn gpu_a_released_shader_drops_only_its_pairs() {
     .map(|text| ok(dev.create_pixel_shader(&tokens(text))));
     ok(dev.set_fvf(0x002));
     ok(dev.set_vertex_shader(Some(vs)));
-    let triangle: Vec<u8> = [-1.0f32, -1.0, 0.5, -1.0, 1.0, 0.5, 1.0, -1.0, 0.5]
-        .iter()
-        .flat_map(|v| v.to_le_bytes())
-        .collect();
+    let triangle = floats(&[-1.0, -1.0, 0.5, -1.0, 1.0, 0.5, 1.0, -1.0, 0.5]);
     for p in ps {
         ok(dev.set_pixel_shader(Some(p)));
         ok(dev.draw_primitive_up(PrimitiveType::TriangleList, 1, &triangle, 12));
