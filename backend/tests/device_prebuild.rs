@@ -14,6 +14,7 @@
 mod device_common;
 
 use std::path::Path;
+use std::time::{Duration, Instant};
 
 use d3d9_backend::device::{
     Blend, ClearFlags, CullMode, PixelShaderId, PrimitiveType, RenderState, VertexShaderId,
@@ -80,6 +81,18 @@ fn create_level(dev: &mut Device) -> Level {
 
 /// Draws every band unblended, then blended over itself; returns the back buffer's bytes.
 fn draw_level(dev: &mut Device, level: &Level) -> Vec<u8> {
+    draw_bands(dev, level);
+    read_back(dev)
+}
+
+/// The back buffer's bytes (a flush: the draws so far are submitted).
+fn read_back(dev: &mut Device) -> Vec<u8> {
+    let back = dev.back_buffer();
+    ok(dev.get_render_target_data(back)).data
+}
+
+/// [`draw_level`]'s draws, not read back.
+fn draw_bands(dev: &mut Device, level: &Level) {
     ok(dev.set_render_state(RenderState::CullMode(CullMode::None)));
     ok(dev.clear(&[], ClearFlags::TARGET, 0xff10_2030, 1.0, 0));
     for blend in [false, true] {
@@ -92,8 +105,6 @@ fn draw_level(dev: &mut Device, level: &Level) -> Vec<u8> {
             ok(dev.draw_primitive(PrimitiveType::TriangleList, (b * 6) as u32, 2));
         }
     }
-    let back = dev.back_buffer();
-    ok(dev.get_render_target_data(back)).data
 }
 
 /// The picture of a device with nothing recorded, which records the level; its records are
@@ -195,6 +206,82 @@ fn gpu_a_released_shader_drops_its_prebuilt_pairs() {
     level.shaders[0].0 = ok(dev.create_vertex_shader(&tokens(&text)));
     dev.finish_prebuilds();
     assert_eq!(draw_level(&mut dev, &level), picture);
+}
+
+#[test]
+fn gpu_a_shader_released_and_created_again_is_prebuilt_again() {
+    let folder = temp_folder("again");
+    let picture = record_level(&folder.0);
+    let mut dev = device_in(&folder.0, true);
+    let mut level = create_level(&mut dev);
+    dev.finish_prebuilds();
+    ok(dev.release_vertex_shader(level.shaders[0].0));
+    // Band 0's pixel shader created again while its vertex shader is gone: the plan waits.
+    let ps = "ps_2_0\ndef c0, 0.0, 0.0, 0.0, 0.0\ndcl v0\nadd r0, v0, c0\nmov oC0, r0\n";
+    level.shaders[0].1 = ok(dev.create_pixel_shader(&tokens(ps)));
+    assert_eq!(dev.prebuild_stats().pairs_scheduled, BANDS as u64);
+    let vs = format!(
+        "vs_2_0\ndef c0, {:?}, 0.25, 0.5, 0.5\ndcl_position v0\nmov oPos, v0\nmov oD0, c0\n",
+        1.0 / BANDS as f32
+    );
+    level.shaders[0].0 = ok(dev.create_vertex_shader(&tokens(&vs)));
+    assert_eq!(
+        dev.prebuild_stats().pairs_scheduled,
+        BANDS as u64 + 1,
+        "band 0's pair scheduled again, naming the new objects"
+    );
+    dev.finish_prebuilds();
+    assert_eq!(draw_level(&mut dev, &level), picture);
+    assert_eq!(
+        dev.prebuild_stats().pipelines_used,
+        2 * BANDS as u64,
+        "band 0's pipelines from the workers too"
+    );
+}
+
+/// Waits (at most ten seconds) for the state cache file to be written whole.
+fn saved(path: &Path) -> Vec<u8> {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !is_whole_entry(path) {
+        assert!(Instant::now() < deadline, "no records saved");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::fs::read(path).unwrap()
+}
+
+#[test]
+fn gpu_records_are_saved_while_the_device_lives_at_most_every_two_seconds() {
+    let folder = temp_folder("periodic");
+    let mut dev = device_in(&folder.0, true);
+    let path = dev.state_cache_path().unwrap();
+    let level = create_level(&mut dev);
+    // The first submit more than two seconds after the device was made saves what its draws
+    // recorded, on a worker.
+    std::thread::sleep(Duration::from_millis(2100));
+    draw_bands(&mut dev, &level);
+    let submitted = Instant::now();
+    read_back(&mut dev);
+    let bytes = saved(&path);
+    // A pipeline recorded less than two seconds after that save waits for the next (where
+    // this machine was quick enough to tell).
+    ok(dev.set_render_state(RenderState::DestBlend(Blend::Zero)));
+    ok(dev.draw_primitive(PrimitiveType::TriangleList, 0, 2));
+    read_back(&mut dev);
+    if submitted.elapsed() < Duration::from_millis(1800) {
+        std::thread::sleep(Duration::from_millis(200));
+        assert_eq!(std::fs::read(&path).unwrap(), bytes, "not saved again yet");
+    }
+    assert_eq!(
+        device_in(&folder.0, false).prebuild_stats().recorded,
+        2 * BANDS,
+        "the first pipelines saved while the device lives"
+    );
+    drop(dev);
+    assert_eq!(
+        device_in(&folder.0, false).prebuild_stats().recorded,
+        2 * BANDS + 1,
+        "the rest saved when the device was dropped"
+    );
 }
 
 #[test]
