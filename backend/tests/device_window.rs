@@ -326,6 +326,49 @@ fn gpu_window_resize_loses_the_device_until_reset() {
 }
 
 #[test]
+fn gpu_window_of_no_area_shows_nothing_until_it_has_one_again() {
+    let Some(server) = XServer::start() else {
+        return;
+    };
+    let window = X11Window::open(&server, 64, 48);
+    let Some(mut device) = windowed(
+        &window,
+        (64, 48),
+        (64, 48, Format::X8R8G8B8),
+        PresentInterval::One,
+    ) else {
+        return;
+    };
+    let rect = Rect {
+        left: 8,
+        top: 8,
+        right: 24,
+        bottom: 24,
+    };
+    let is_lost = |r: Result<(), DeviceError>| matches!(r, Err(DeviceError::DeviceLost { .. }));
+    // Minimised (no width): lost once, as any resize; after `Reset` its presents succeed
+    // and show nothing, with no width or no height.
+    ok(device.window_resized(None, (0, 48)));
+    assert!(is_lost(device.present()), "resized to no width");
+    ok(device.reset(device.params().present()));
+    for size in [(0, 48), (64, 0), (0, 0)] {
+        ok(device.window_resized(None, size));
+        draw_frame(&mut device, 0x0000_0080, 0x0080_0000, rect);
+        ok(device.test_cooperative_level());
+    }
+    // Restored: lost until `Reset` configures the window again, then shown.
+    ok(device.window_resized(None, (64, 48)));
+    assert!(is_lost(device.present()), "an area again");
+    ok(device.reset(device.params().present()));
+    draw_frame(&mut device, 0x0000_8000, 0x00ff_ff00, rect);
+    let (_, _, expected) = headless_frame(&mut device);
+    assert_eq!(
+        first_difference(&window.capture(64, 48), &expected, 64),
+        None
+    );
+}
+
+#[test]
 fn gpu_window_intervals_choose_present_modes() {
     let Some(server) = XServer::start() else {
         return;

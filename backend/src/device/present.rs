@@ -510,6 +510,9 @@ mod tests {
         );
         assert_eq!(at(8_000).scan_line, 386);
         assert!(!at(15_800).in_vblank);
+        // Line 768 (from 15 881 us) is the blank's first.
+        assert_eq!(at(15_870).scan_line, 767);
+        assert!(at(15_890).in_vblank);
         assert_eq!(
             at(16_000),
             RasterStatus {
