@@ -10,7 +10,8 @@
 mod device_common;
 use d3d9_backend::device::CullMode;
 use d3d9_backend::device::{
-    ClearFlags, Device, DeviceParams, LockFlags, PrimitiveType, RenderState, VertexBufferId,
+    ClearFlags, Device, DeviceError, DeviceParams, Format, LockFlags, Pool, PrimitiveType,
+    RenderState, TextureDesc, TextureKind, VertexBufferId,
 };
 use d3d9_translator::asm::assemble_tokens;
 use d3d9_translator::bytecode::Usage;
@@ -215,4 +216,95 @@ fn gpu_fixed_function_process_vertices_writes_the_declared_texture_coordinates()
         "TEXCOORD0: stage 0 reads set 1"
     );
     assert_eq!(values[8..], [0.0, 0.0], "TEXCOORD8: no stage writes it");
+}
+
+/// `ProcessVertices(1, 2, 2, …)`: source vertices 1 and 2 land at destination vertices 2 and
+/// 3, the two before them untouched. The declaration reads streams 0 and 2 (stream 1 is
+/// not set, which it does not read). A shader sampling a bound vertex texture is refused
+/// (the textures live on the GPU, the interpreter reads system memory); unbound, it reads
+/// (0, 0, 0, 1); a shader that samples nothing processes with a vertex texture bound.
+#[test]
+fn gpu_process_vertices_from_a_start_to_a_destination_index() {
+    let mut dev = software_device();
+    let decl = ok(dev.create_vertex_declaration(&[
+        VertexElement::new(0, 0, DeclType::Float3, Usage::Position, 0),
+        VertexElement::new(2, 0, DeclType::Float4, Usage::Color, 0),
+    ]));
+    ok(dev.set_vertex_declaration(Some(decl)));
+    let x = |k: usize| k as f32 * 0.25 - 0.5;
+    let positions: Vec<f32> = (0..4).flat_map(|k| [x(k), -x(k), 0.25]).collect();
+    // Vertex k: red k & 1, green k >> 1, blue and alpha 1.
+    let colours: Vec<f32> = (0..4)
+        .flat_map(|k| [(k & 1) as f32, (k >> 1) as f32, 1.0, 1.0])
+        .collect();
+    let vb = ok(dev.create_vertex_buffer_with(&floats(&positions)));
+    ok(dev.set_stream_source(0, Some(vb), 0, 12));
+    let vb = ok(dev.create_vertex_buffer_with(&floats(&colours)));
+    ok(dev.set_stream_source(2, Some(vb), 0, 16));
+    let shader = |dev: &mut Device, text: &str| {
+        let vs =
+            ok(dev.create_vertex_shader(&assemble_tokens(text).unwrap_or_else(|e| panic!("{e}"))));
+        ok(dev.set_vertex_shader(Some(vs)));
+    };
+    shader(
+        &mut dev,
+        "vs_3_0\ndcl_position v0\ndcl_color v1\ndcl_position o0\ndcl_color o1\n\
+         mov o0, v0\nmov o1, v1\n",
+    );
+    let out_decl = ok(dev.create_vertex_declaration(&[
+        VertexElement::new(0, 0, DeclType::Float4, Usage::PositionT, 0),
+        VertexElement::new(0, 16, DeclType::D3DColor, Usage::Color, 0),
+    ]));
+    let out = ok(dev.create_vertex_buffer_with(&[0xaa; 4 * 20]));
+    ok(dev.process_vertices(1, 2, 2, out, out_decl));
+    let bytes = buffer_bytes(&mut dev, out, 4 * 20);
+    assert!(
+        bytes[..40].iter().all(|&b| b == 0xaa),
+        "vertices 0 and 1 kept"
+    );
+    for (k, vertex) in [(1, &bytes[40..60]), (2, &bytes[60..80])] {
+        let position: Vec<f32> = vertex[..16]
+            .chunks_exact(4)
+            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect();
+        assert_eq!(
+            position,
+            [x(k) * 320.0 + 320.0, x(k) * 240.0 + 240.0, 0.25, 1.0],
+            "source vertex {k}"
+        );
+        let (red, green) = ((k & 1) as u8 * 0xff, (k >> 1) as u8 * 0xff);
+        assert_eq!(vertex[16..], [0xff, green, red, 0xff], "source vertex {k}");
+    }
+
+    let texture = ok(dev.create_texture_with(&TextureDesc {
+        kind: TextureKind::TwoD,
+        width: 4,
+        height: 4,
+        depth: 1,
+        levels: 1,
+        format: Format::A32B32G32R32F,
+        usage: Default::default(),
+        pool: Pool::Managed,
+    }));
+    ok(dev.set_texture(257, Some(texture)));
+    // Samples nothing: processed with the texture bound.
+    ok(dev.process_vertices(0, 0, 1, out, out_decl));
+    shader(
+        &mut dev,
+        "vs_3_0\ndcl_position v0\ndcl_position o0\ndcl_color o1\ndcl_2d s0\n\
+         mov o0, v0\nmov r0, c0\ntexldl r1, r0, s0\nmov o1, r1\n",
+    );
+    let refused = dev.process_vertices(0, 0, 1, out, out_decl);
+    assert!(
+        matches!(refused, Err(DeviceError::Unsupported { .. })),
+        "{refused:?}"
+    );
+    ok(dev.set_texture(257, None));
+    ok(dev.process_vertices(0, 0, 1, out, out_decl));
+    let bytes = buffer_bytes(&mut dev, out, 20);
+    assert_eq!(
+        bytes[16..],
+        [0, 0, 0, 0xff],
+        "an unbound sampler's (0, 0, 0, 1)"
+    );
 }
