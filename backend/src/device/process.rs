@@ -226,7 +226,7 @@ fn encode_vertices(
         .filter(|e| e.stream == 0)
         .copied()
         .collect();
-    if stride == 0 || elements.is_empty() {
+    if elements.is_empty() {
         return Err(invalid(
             call,
             "the destination declaration has no stream 0 elements",
