@@ -11,7 +11,7 @@ mod device_common;
 use d3d9_backend::device::CullMode;
 use d3d9_backend::device::{
     ClearFlags, Device, DeviceError, DeviceParams, Format, LockFlags, Pool, PrimitiveType,
-    RenderState, TextureDesc, TextureKind, VertexBufferId,
+    RenderState, TextureDesc, TextureKind, VertexBufferId, Viewport,
 };
 use d3d9_translator::asm::assemble_tokens;
 use d3d9_translator::bytecode::Usage;
@@ -307,4 +307,36 @@ fn gpu_process_vertices_from_a_start_to_a_destination_index() {
         [0, 0, 0, 0xff],
         "an unbound sampler's (0, 0, 0, 1)"
     );
+
+    // w = 2 on a viewport at (32, 16), 320 x 240, depth 0.25..0.75: x, y and z divided by w
+    // (-0.25, 0.25, 0.25), z mapped to 0.25 + 0.25 * 0.5, rhw 0.5. POSITION1 is a plain
+    // output, not transformed.
+    shader(
+        &mut dev,
+        "vs_3_0\ndcl_position v0\ndcl_position o0\ndcl_position1 o1\n\
+         mul o0, v0, c1\nmov o1, c2\n",
+    );
+    ok(dev.set_vertex_shader_constant_f(1, &[[2.0; 4], [1.0, 2.0, 3.0, 4.0]]));
+    ok(dev.set_viewport(Viewport {
+        x: 32,
+        y: 16,
+        width: 320,
+        height: 240,
+        min_z: 0.25,
+        max_z: 0.75,
+    }));
+    let out_decl = ok(dev.create_vertex_declaration(&[
+        VertexElement::new(0, 0, DeclType::Float4, Usage::PositionT, 0),
+        VertexElement::new(0, 16, DeclType::Float4, Usage::Position, 1),
+    ]));
+    ok(dev.process_vertices(1, 0, 1, out, out_decl));
+    let values: Vec<f32> = buffer_bytes(&mut dev, out, 32)
+        .chunks_exact(4)
+        .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect();
+    assert_eq!(
+        values[..4],
+        [32.0 + 0.75 * 160.0, 16.0 + 0.75 * 120.0, 0.375, 0.5]
+    );
+    assert_eq!(values[4..], [1.0, 2.0, 3.0, 4.0], "POSITION1 as written");
 }
