@@ -110,3 +110,57 @@ fn gpu_loops_draw_right_as_their_integer_constants_change() {
     assert_eq!(&pipelines[..8], [1, 2, 3, 4, 5, 6, 7, 8], "{pipelines:?}");
     assert!(pipelines[8..].iter().all(|&n| n == 9), "{pipelines:?}");
 }
+
+/// Static branches whose `b#` changes between draws draw right each time: `if b0` in the
+/// vertex stage adds c1's red, `if b1` in the pixel stage adds c1's green, with the values
+/// set last.
+#[test]
+fn gpu_static_branches_draw_right_as_their_boolean_constants_change() {
+    const VS: &str = "vs_3_0\ndcl_position v0\ndcl_position o0\ndcl_color o1\n\
+        mov r0, c0\nif b0\nadd r0, r0, c1\nendif\nmov o0, v0\nmov o1, r0\n";
+    const PS: &str = "ps_3_0\ndcl_color v0\nmov r0, v0\nif b1\nadd r0, r0, c1\nendif\n\
+        mov oC0, r0\n";
+    let mut dev = device();
+    ok(dev.set_render_state(RenderState::CullMode(CullMode::None)));
+    let decl = ok(dev.create_vertex_declaration(&[VertexElement::new(
+        0,
+        0,
+        DeclType::Float3,
+        Usage::Position,
+        0,
+    )]));
+    let vb =
+        ok(dev.create_vertex_buffer_with(&floats(&[
+            -1.0, -1.0, 0.5, -1.0, 1.0, 0.5, 1.0, -1.0, 0.5,
+        ])));
+    ok(dev.set_vertex_declaration(Some(decl)));
+    ok(dev.set_stream_source(0, Some(vb), 0, 12));
+    let vs = ok(dev.create_vertex_shader(&tokens(VS)));
+    let ps = ok(dev.create_pixel_shader(&tokens(PS)));
+    ok(dev.set_vertex_shader(Some(vs)));
+    ok(dev.set_pixel_shader(Some(ps)));
+    ok(dev.set_vertex_shader_constant_f(0, &[[0.0, 0.0, 0.0, 1.0], [1.0, 0.0, 0.0, 0.0]]));
+    ok(dev.set_pixel_shader_constant_f(1, &[[0.0, 1.0, 0.0, 0.0]]));
+    for (k, (vertex, pixel)) in [
+        (false, false),
+        (true, false),
+        (true, true),
+        (false, true),
+        (false, false),
+        (true, true),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        ok(dev.set_vertex_shader_constant_b(0, &[vertex]));
+        ok(dev.set_pixel_shader_constant_b(1, &[pixel]));
+        ok(dev.clear(&[], ClearFlags::TARGET, 0, 1.0, 0));
+        ok(dev.draw_primitive(PrimitiveType::TriangleList, 0, 1));
+        let want = 0xff00_0000 | u32::from(vertex) * 0xff_0000 | u32::from(pixel) * 0xff00;
+        assert_eq!(
+            ok(dev.pixel(10, 470)),
+            want,
+            "draw {k}: b0 {vertex}, b1 {pixel}"
+        );
+    }
+}
