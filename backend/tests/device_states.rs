@@ -538,3 +538,95 @@ fn gpu_shade_mode_of_a_vertex_shaders_colour() {
         }
     }
 }
+
+/// The setters refuse what D3D9 refuses, each condition alone (a viewport of no width or no
+/// height, a MinZ or MaxZ not finite, a scissor rectangle turned inside out on either axis;
+/// an empty one is set), and the getters read back what was set.
+#[test]
+fn gpu_setters_refuse_each_bad_value_and_getters_read_back() {
+    use d3d9_backend::device::Viewport;
+    use d3d9_translator::decl::VertexProcessing;
+    let mut dev = device(DeviceParams {
+        processing: VertexProcessing::Mixed,
+        ..DeviceParams::default()
+    });
+    let viewport = Viewport {
+        x: 0,
+        y: 0,
+        width: 64,
+        height: 32,
+        min_z: 0.0,
+        max_z: 1.0,
+    };
+    for bad in [
+        Viewport {
+            width: 0,
+            ..viewport
+        },
+        Viewport {
+            height: 0,
+            ..viewport
+        },
+        Viewport {
+            min_z: f32::NAN,
+            ..viewport
+        },
+        Viewport {
+            max_z: f32::INFINITY,
+            ..viewport
+        },
+    ] {
+        let refused = dev.set_viewport(bad);
+        assert!(refused.is_err_and(|e| e.is_invalid_call()), "{bad:?}");
+    }
+    ok(dev.set_viewport(viewport));
+    assert_eq!(dev.viewport(), viewport);
+
+    let rect = |left, top, right, bottom| Rect {
+        left,
+        top,
+        right,
+        bottom,
+    };
+    for bad in [rect(9, 0, 8, 4), rect(0, 5, 8, 4)] {
+        let refused = dev.set_scissor_rect(bad);
+        assert!(refused.is_err_and(|e| e.is_invalid_call()), "{bad:?}");
+    }
+    ok(dev.set_scissor_rect(rect(8, 4, 8, 4)));
+    assert_eq!(
+        dev.scissor_rect(),
+        rect(8, 4, 8, 4),
+        "an empty rectangle is set"
+    );
+
+    assert!(
+        !dev.software_vertex_processing(),
+        "a mixed device starts in hardware"
+    );
+    ok(dev.set_software_vertex_processing(true));
+    assert!(dev.software_vertex_processing());
+    ok(dev.set_software_vertex_processing(false));
+    assert!(!dev.software_vertex_processing());
+
+    assert_eq!(dev.stream_source_freq(1), Some(1), "1 by default");
+    ok(dev.set_stream_source_freq(1, 0x8000_0000 | 3));
+    assert_eq!(dev.stream_source_freq(1), Some(0x8000_0003));
+    assert_eq!(dev.stream_source_freq(16), None);
+
+    ok(dev.set_vertex_shader_constant_f(5, &[[1.0, 2.0, 3.0, 4.0]]));
+    ok(dev.set_vertex_shader_constant_i(2, &[[5, 6, 7, 8]]));
+    ok(dev.set_vertex_shader_constant_b(3, &[true]));
+    let vs = dev.vertex_shader_constants();
+    assert_eq!(
+        (vs.floats[5], vs.ints[2], vs.bools[3]),
+        ([1.0, 2.0, 3.0, 4.0], [5, 6, 7, 8], true)
+    );
+    ok(dev.set_pixel_shader_constant_f(6, &[[4.0, 3.0, 2.0, 1.0]]));
+    ok(dev.set_pixel_shader_constant_i(1, &[[8, 7, 6, 5]]));
+    ok(dev.set_pixel_shader_constant_b(4, &[true]));
+    let ps = dev.pixel_shader_constants();
+    assert_eq!(
+        (ps.floats[6], ps.ints[1], ps.bools[4]),
+        ([4.0, 3.0, 2.0, 1.0], [8, 7, 6, 5], true)
+    );
+}
