@@ -156,7 +156,7 @@ fn gpu_static_branches_draw_right_as_their_boolean_constants_change() {
         ok(dev.set_pixel_shader_constant_b(1, &[pixel]));
         ok(dev.clear(&[], ClearFlags::TARGET, 0, 1.0, 0));
         ok(dev.draw_primitive(PrimitiveType::TriangleList, 0, 1));
-        let want = 0xff00_0000 | u32::from(vertex) * 0xff_0000 | u32::from(pixel) * 0xff00;
+        let want = 0xff00_0000 | (u32::from(vertex) * 0xff_0000) | (u32::from(pixel) * 0xff00);
         assert_eq!(
             ok(dev.pixel(10, 470)),
             want,
