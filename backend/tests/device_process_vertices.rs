@@ -29,6 +29,14 @@ fn software_device() -> Device {
     .unwrap_or_else(|e| panic!("GPU tests need an adapter: {e}"))
 }
 
+/// Little-endian floats.
+fn f32s(bytes: &[u8]) -> Vec<f32> {
+    bytes
+        .chunks_exact(4)
+        .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect()
+}
+
 /// The first `len` bytes of `vb`, through `Lock(D3DLOCK_READONLY)`.
 fn buffer_bytes(dev: &mut Device, vb: VertexBufferId, len: usize) -> Vec<u8> {
     let locked = ok(dev.lock_vertex_buffer(vb, 0, 0, LockFlags(1 << 4)));
@@ -76,10 +84,7 @@ fn gpu_process_vertices_and_draws_agree_past_c2047() {
         .enumerate()
     {
         let vertex = &bytes[k * 20..k * 20 + 20];
-        let position: Vec<f32> = vertex[..16]
-            .chunks_exact(4)
-            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-            .collect();
+        let position: Vec<f32> = f32s(&vertex[..16]);
         assert_eq!(
             position,
             [x * 320.0 + 320.0, -y * 240.0 + 240.0, 0.5, 1.0],
@@ -201,10 +206,7 @@ fn gpu_fixed_function_process_vertices_writes_the_declared_texture_coordinates()
     ok(dev.update_vertex_buffer(out, 0, &floats(&[9.0; 10])));
     ok(dev.process_vertices(0, 0, 1, out, out_decl));
     let bytes = buffer_bytes(&mut dev, out, 40);
-    let values: Vec<f32> = bytes
-        .chunks_exact(4)
-        .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-        .collect();
+    let values: Vec<f32> = f32s(&bytes);
     assert_eq!(
         values[..4],
         [0.5 * 320.0 + 320.0, 0.5 * 240.0 + 240.0, 0.0, 1.0]
@@ -263,10 +265,7 @@ fn gpu_process_vertices_from_a_start_to_a_destination_index() {
         "vertices 0 and 1 kept"
     );
     for (k, vertex) in [(1, &bytes[40..60]), (2, &bytes[60..80])] {
-        let position: Vec<f32> = vertex[..16]
-            .chunks_exact(4)
-            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-            .collect();
+        let position: Vec<f32> = f32s(&vertex[..16]);
         assert_eq!(
             position,
             [x(k) * 320.0 + 320.0, x(k) * 240.0 + 240.0, 0.25, 1.0],
@@ -330,10 +329,7 @@ fn gpu_process_vertices_from_a_start_to_a_destination_index() {
         VertexElement::new(0, 16, DeclType::Float4, Usage::Position, 1),
     ]));
     ok(dev.process_vertices(1, 0, 1, out, out_decl));
-    let values: Vec<f32> = buffer_bytes(&mut dev, out, 32)
-        .chunks_exact(4)
-        .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-        .collect();
+    let values: Vec<f32> = f32s(&buffer_bytes(&mut dev, out, 32));
     assert_eq!(
         values[..4],
         [32.0 + 0.75 * 160.0, 16.0 + 0.75 * 120.0, 0.375, 0.5]
